@@ -1,0 +1,201 @@
+#!/usr/bin/env bash
+# Benchmarks kube-apiserver-rs against a bare hyper + rustls server (kas-baseline) in one
+# run, and writes bench/RESULTS.md: start-up time, then requests/s and latency over TLS
+# for three paths, HTTP/2 and HTTP/1.1, at each connection count. Every number is also
+# given as a ratio to the baseline measured by this same run.
+#
+#   bench/run.sh [--duration 5s] [--warmup 1s] [--runs 10] [--connections "1 32"]
+#                [--rounds 3] [--threads N] [--ready-path /readyz] [--baseline-only]
+#                [--skip-build] [--keep] [--out FILE]
+#
+# --baseline-only stands a second kas-baseline in for the real server (ratios ≈ 1: a
+# check of the harness itself). Each load measurement is repeated --rounds times,
+# server and baseline interleaved, and the report gives the median round. The same
+# settings can come from the environment: DURATION, WARMUP, RUNS, ROUNDS, CONNECTIONS,
+# THREADS, READY_PATH, BASELINE_ONLY=1, SKIP_BUILD=1, KEEP=1, OUT. --ready-path exists
+# for a server whose /readyz cannot pass yet; the report says which path was polled.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+DURATION=${DURATION:-5s}
+WARMUP=${WARMUP:-1s}
+RUNS=${RUNS:-10}
+ROUNDS=${ROUNDS:-3}
+READY_PATH=${READY_PATH:-/readyz}
+CONNECTIONS=${CONNECTIONS:-1 32}
+THREADS=${THREADS:-}
+BASELINE_ONLY=${BASELINE_ONLY:-0}
+SKIP_BUILD=${SKIP_BUILD:-0}
+KEEP=${KEEP:-0}
+OUT=${OUT:-$ROOT/bench/RESULTS.md}
+PATHS=(/version /api /apis/apiextensions.k8s.io)
+
+usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --duration) DURATION=$2; shift 2 ;;
+        --warmup) WARMUP=$2; shift 2 ;;
+        --runs) RUNS=$2; shift 2 ;;
+        --rounds) ROUNDS=$2; shift 2 ;;
+        --connections) CONNECTIONS=$2; shift 2 ;;
+        --threads) THREADS=$2; shift 2 ;;
+        --ready-path) READY_PATH=$2; shift 2 ;;
+        --baseline-only) BASELINE_ONLY=1; shift ;;
+        --skip-build) SKIP_BUILD=1; shift ;;
+        --keep) KEEP=1; shift ;;
+        --out) OUT=$2; shift 2 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
+    esac
+done
+
+# Errors from the binaries are one line each, not an anyhow backtrace.
+export RUST_LIB_BACKTRACE=0
+
+log() { printf '[%(%H:%M:%S)T] %s\n' -1 "$*" >&2; }
+
+# --- build -----------------------------------------------------------------------------
+TARGET_DIR=${CARGO_TARGET_DIR:-$ROOT/target}
+BIN=$TARGET_DIR/release
+if [[ $SKIP_BUILD != 1 ]]; then
+    packages=(-p kas-bench)
+    [[ $BASELINE_ONLY == 1 ]] || packages+=(-p kube-apiserver)
+    log "building ${packages[*]} (release, target dir $TARGET_DIR)"
+    (cd "$ROOT" && cargo build --release "${packages[@]}")
+fi
+LOAD=$BIN/kas-load
+BASELINE=$BIN/kas-baseline
+SERVER=$BIN/kube-apiserver
+for bin in "$LOAD" "$BASELINE"; do
+    [[ -x $bin ]] || { echo "missing $bin" >&2; exit 1; }
+done
+if [[ $BASELINE_ONLY != 1 && ! -x $SERVER ]]; then
+    echo "missing $SERVER (build it, or run with --baseline-only)" >&2
+    exit 1
+fi
+THREAD_ARGS=()
+[[ -z $THREADS ]] || THREAD_ARGS=(--threads "$THREADS")
+
+# --- processes we start, and their cleanup -------------------------------------------------
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/kas-bench.XXXXXX")
+PIDS=()
+
+# SIGTERM, wait up to 10 s, then SIGKILL; the way the server is meant to be stopped.
+stop_pid() {
+    local pid=$1 i
+    kill -TERM "$pid" 2>/dev/null || return 0
+    for ((i = 0; i < 1000; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.01
+    done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local pid
+    for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+    if [[ $KEEP == 1 ]]; then log "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+free_port() {
+    python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# The server under test, or a kas-baseline standing in for it, as SERVER_ARGV.
+server_argv() { # port data_dir
+    if [[ $BASELINE_ONLY == 1 ]]; then
+        SERVER_ARGV=("$BASELINE" --port "$1" --self-signed-dir "$2/pki"
+            --content-type application/json --body-file "$WORK/stand-in.json" "${THREAD_ARGS[@]}")
+    else
+        SERVER_ARGV=("$SERVER" --secure-port="$1" --bind-address=127.0.0.1 --data-dir="$2")
+    fi
+}
+SERVER_NAME=kube-apiserver
+[[ $BASELINE_ONLY != 1 ]] || SERVER_NAME=kas-baseline
+printf '{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":[]}\n' \
+    >"$WORK/stand-in.json"
+
+RESULTS=$WORK/results.jsonl
+: >"$RESULTS"
+record() { # kind labels-json result-json
+    printf '{"kind":"%s","labels":%s,"result":%s}\n' "$1" "$2" "$3" >>"$RESULTS"
+}
+
+# --- 1. start-up -------------------------------------------------------------------------
+server_argv '{port}' '{data_dir}'
+log "start-up: $SERVER_NAME, $RUNS runs"
+json=$("$LOAD" startup -n "$RUNS" --work-dir "$WORK/startup-server" --ready-path "$READY_PATH" \
+    --cert-rel pki/admin.crt --key-rel pki/admin.key -- "${SERVER_ARGV[@]}")
+record startup "{\"target\":\"server\",\"name\":\"$SERVER_NAME\"}" "$json"
+log "start-up: kas-baseline, $RUNS runs"
+json=$("$LOAD" startup -n "$RUNS" --work-dir "$WORK/startup-baseline" --ready-path "$READY_PATH" \
+    -- "$BASELINE" --port '{port}' --self-signed-dir '{data_dir}/pki' "${THREAD_ARGS[@]}")
+record startup '{"target":"baseline","name":"kas-baseline"}' "$json"
+
+# --- 2. throughput and latency ---------------------------------------------------------------
+PORT=$(free_port)
+DATA=$WORK/server-data
+mkdir -p "$DATA"
+log "starting $SERVER_NAME on 127.0.0.1:$PORT"
+server_argv "$PORT" "$DATA"
+"${SERVER_ARGV[@]}" >"$WORK/server.log" 2>&1 &
+SERVER_PID=$!
+PIDS+=("$SERVER_PID")
+PKI=$DATA/pki
+if ! "$LOAD" wait --url "https://127.0.0.1:$PORT$READY_PATH" --timeout 60s \
+    --cert "$PKI/admin.crt" --key "$PKI/admin.key" >/dev/null; then
+    echo "server did not become ready; its log:" >&2
+    tail -n 50 "$WORK/server.log" >&2
+    exit 1
+fi
+TLS=(--cacert "$PKI/ca.crt")
+[[ -f $PKI/admin.crt && -f $PKI/admin.key ]] && TLS+=(--cert "$PKI/admin.crt" --key "$PKI/admin.key")
+
+load() { # port path protocol-flag connections
+    "$LOAD" --url "https://127.0.0.1:$1$2" "${TLS[@]}" "$3" -c "$4" \
+        --duration "$DURATION" --warmup "$WARMUP" "${THREAD_ARGS[@]}"
+}
+
+i=0
+for path in "${PATHS[@]}"; do
+    i=$((i + 1))
+    body=$WORK/body-$i
+    content_type=$("$LOAD" fetch --url "https://127.0.0.1:$PORT$path" "${TLS[@]}" --out "$body")
+    bport=$(free_port)
+    "$BASELINE" --port "$bport" --cert "$PKI/apiserver.crt" --key "$PKI/apiserver.key" \
+        --body-file "$body" --content-type "${content_type:-application/octet-stream}" \
+        "${THREAD_ARGS[@]}" >"$WORK/baseline-$i.log" 2>&1 &
+    bpid=$!
+    PIDS+=("$bpid")
+    "$LOAD" wait --url "https://127.0.0.1:$bport/" --timeout 10s >/dev/null
+    for ((round = 1; round <= ROUNDS; round++)); do
+        for protocol in --http2 --http1; do
+            for c in $CONNECTIONS; do
+                labels="{\"path\":\"$path\",\"protocol\":\"${protocol#--}\",\"connections\":$c,\"round\":$round,\"bytes\":$(stat -c %s "$body"),\"content_type\":\"$content_type\""
+                # Odd rounds run the server first, even rounds the baseline first.
+                order=(server baseline)
+                ((round % 2)) || order=(baseline server)
+                for target in "${order[@]}"; do
+                    port=$PORT
+                    [[ $target == server ]] || port=$bport
+                    log "GET $path ${protocol#--} c=$c round $round/$ROUNDS: $target"
+                    record load "$labels,\"target\":\"$target\"}" "$(load "$port" "$path" "$protocol" "$c")"
+                done
+            done
+        done
+    done
+    stop_pid "$bpid"
+done
+stop_pid "$SERVER_PID"
+
+# --- 3. report -------------------------------------------------------------------------------
+commit=$(git -C "$ROOT" rev-parse --verify -q HEAD || echo "none (no commit yet)")
+dirty=$(git -C "$ROOT" status --porcelain 2>/dev/null | wc -l)
+python3 "$ROOT/bench/report.py" "$RESULTS" \
+    --commit "$commit" --dirty "$dirty" --server "$SERVER_NAME" --ready-path "$READY_PATH" \
+    --settings "duration $DURATION after $WARMUP warm-up; $RUNS start-up runs; median of $ROUNDS rounds; connections: $CONNECTIONS; client threads: ${THREADS:-one per CPU}" \
+    >"$OUT"
+log "wrote $OUT"

@@ -1,0 +1,136 @@
+//! The completed options a worker receives from the supervisor, instead of re-parsing flags.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+
+use crate::WorkerRole;
+
+/// Everything a worker needs to run, completed and validated by the supervisor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct WorkerConfig {
+    /// The role this worker runs.
+    pub role: WorkerRole,
+    /// Private runtime directory (0700) holding the workers' unix sockets.
+    pub runtime_dir: PathBuf,
+    /// State directory (certificates, kubeconfig, embedded store).
+    pub data_dir: PathBuf,
+    /// klog-style verbosity (`-v`).
+    pub verbosity: u8,
+    /// `--logging-format`: `text` or `journald` (`text` switches to journald by itself
+    /// when `JOURNAL_STREAM` is set).
+    pub logging_format: String,
+    /// The Kubernetes version this server emulates, e.g. `v1.33.0`.
+    pub kubernetes_version: String,
+    /// The secure front door (used by the aggregator).
+    pub serving: SecureServing,
+    /// `--advertise-address`, completed.
+    pub advertise_address: IpAddr,
+    /// `--external-hostname`, completed.
+    pub external_hostname: String,
+    /// `--etcd-servers`; empty means the embedded store of the storage worker.
+    pub etcd_servers: Vec<String>,
+    /// `--etcd-prefix`.
+    pub etcd_prefix: String,
+    /// `--etcd-cafile`, `--etcd-certfile`, `--etcd-keyfile`.
+    pub etcd_cafile: Option<PathBuf>,
+    /// Client certificate for etcd.
+    pub etcd_certfile: Option<PathBuf>,
+    /// Client key for etcd.
+    pub etcd_keyfile: Option<PathBuf>,
+    /// `--etcd-compaction-interval`; zero disables compaction by the API server.
+    pub etcd_compaction_interval: Duration,
+    /// `--service-cluster-ip-range`: one CIDR, or two for dual stack.
+    pub service_cluster_ip_ranges: Vec<String>,
+    /// `--service-node-port-range`, inclusive.
+    pub service_node_port_range: (u16, u16),
+    /// `--max-requests-inflight`; zero means no limit.
+    pub max_requests_inflight: u32,
+    /// `--max-mutating-requests-inflight`; zero means no limit.
+    pub max_mutating_requests_inflight: u32,
+    /// `--request-timeout`.
+    pub request_timeout: Duration,
+    /// `--min-request-timeout`.
+    pub min_request_timeout: Duration,
+    /// `--shutdown-delay-duration`.
+    pub shutdown_delay: Duration,
+    /// `--shutdown-send-retry-after`.
+    pub shutdown_send_retry_after: bool,
+    /// `--livez-grace-period`.
+    pub livez_grace_period: Duration,
+    /// `--cors-allowed-origins` (regular expressions).
+    pub cors_allowed_origins: Vec<String>,
+    /// `--runtime-config`, as `key=value` pairs in the order given.
+    pub runtime_config: Vec<(String, String)>,
+    /// `--feature-gates`, as `name=bool` pairs in the order given.
+    pub feature_gates: Vec<(String, bool)>,
+    /// `--anonymous-auth`.
+    pub anonymous_auth: bool,
+    /// `--authorization-mode`, in order.
+    pub authorization_modes: Vec<String>,
+}
+
+impl WorkerConfig {
+    /// The unix socket on which `role` serves delegated requests.
+    pub fn socket_path(&self, role: WorkerRole) -> PathBuf {
+        self.runtime_dir.join(format!("{}.sock", role.as_str()))
+    }
+
+    /// The roles this configuration runs, in start order.
+    pub fn roles(&self) -> Vec<WorkerRole> {
+        WorkerRole::ALL
+            .into_iter()
+            .filter(|r| *r != WorkerRole::Storage || self.etcd_servers.is_empty())
+            .collect()
+    }
+}
+
+/// The secure listener's TLS and HTTP settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SecureServing {
+    /// `--bind-address`.
+    pub bind_address: IpAddr,
+    /// The port actually bound (after `--secure-port=0` picked one).
+    pub port: u16,
+    /// Serving certificate chain, PEM.
+    pub cert_pem: String,
+    /// Serving private key, PEM.
+    pub key_pem: String,
+    /// CA bundle that client certificates are verified against, PEM (the generated CA
+    /// plus `--client-ca-file`).
+    pub client_ca_pem: String,
+    /// `--tls-min-version`.
+    pub tls_min_version: TlsVersion,
+    /// `--tls-cipher-suites`, as IANA names; empty means the TLS library's defaults.
+    pub tls_cipher_suites: Vec<String>,
+    /// `--http2-max-streams-per-connection`; zero means the default (100).
+    pub http2_max_streams_per_connection: u32,
+}
+
+/// A TLS protocol version as `--tls-min-version` names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum TlsVersion {
+    /// `VersionTLS10`
+    Tls10,
+    /// `VersionTLS11`
+    Tls11,
+    /// `VersionTLS12`
+    Tls12,
+    /// `VersionTLS13`
+    Tls13,
+}
+
+impl TlsVersion {
+    /// Parses kube-apiserver's spelling (`VersionTLS12`).
+    pub fn from_flag(s: &str) -> Option<TlsVersion> {
+        match s {
+            "VersionTLS10" => Some(TlsVersion::Tls10),
+            "VersionTLS11" => Some(TlsVersion::Tls11),
+            "VersionTLS12" => Some(TlsVersion::Tls12),
+            "VersionTLS13" => Some(TlsVersion::Tls13),
+            _ => None,
+        }
+    }
+}

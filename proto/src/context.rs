@@ -1,0 +1,131 @@
+//! The request context the front door attaches to a delegated request: who is asking,
+//! the audit ID, and what the request is. Back-end workers trust it only on their own
+//! unix socket, from a peer with their own uid.
+
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use serde::{Deserialize, Serialize};
+
+use crate::frame::Error;
+
+/// The HTTP header that carries a [`RequestContext`] between processes.
+pub const CONTEXT_HEADER: &str = "x-kube-apiserver-rs-context";
+
+/// Everything the handler chain learnt about a request before delegating it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RequestContext {
+    /// The authenticated user.
+    pub user: UserInfo,
+    /// The audit ID, also returned to the client in `Audit-Id`.
+    pub audit_id: String,
+    /// The parsed request.
+    pub info: RequestInfo,
+}
+
+/// user.Info as Kubernetes defines it.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct UserInfo {
+    /// User name, e.g. `kubernetes-admin` or `system:anonymous`.
+    pub name: String,
+    /// Unique ID, when the authenticator knows one.
+    pub uid: String,
+    /// Groups, e.g. `system:masters`, `system:authenticated`.
+    pub groups: Vec<String>,
+    /// Extra attributes.
+    pub extra: Vec<(String, Vec<String>)>,
+}
+
+/// What kube-apiserver's RequestInfoFactory makes of a request.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct RequestInfo {
+    /// Whether the path names a resource (as opposed to `/healthz`, `/api`, …).
+    pub is_resource_request: bool,
+    /// The URL path.
+    pub path: String,
+    /// Lower-case verb: get, list, watch, create, update, patch, delete, deletecollection,
+    /// or the HTTP method in lower case for non-resource requests.
+    pub verb: String,
+    /// `api` or `apis` for resource requests.
+    pub api_prefix: String,
+    /// API group; empty for the core group.
+    pub api_group: String,
+    /// API version.
+    pub api_version: String,
+    /// Namespace, when namespaced.
+    pub namespace: String,
+    /// Resource, e.g. `pods`.
+    pub resource: String,
+    /// Subresource, e.g. `status`.
+    pub subresource: String,
+    /// Object name.
+    pub name: String,
+}
+
+impl RequestContext {
+    /// Encodes the context as a header value.
+    pub fn to_header_value(&self) -> Result<String, Error> {
+        let bytes = bincode::serde::encode_to_vec(self, bincode::config::standard())
+            .map_err(Error::Encode)?;
+        Ok(URL_SAFE_NO_PAD.encode(bytes))
+    }
+
+    /// Decodes a header value made by [`RequestContext::to_header_value`].
+    pub fn from_header_value(value: &[u8]) -> Result<RequestContext, Error> {
+        let bytes = URL_SAFE_NO_PAD
+            .decode(value)
+            .map_err(|e| Error::Malformed(e.to_string()))?;
+        let (ctx, used) = bincode::serde::decode_from_slice(&bytes, bincode::config::standard())
+            .map_err(Error::Decode)?;
+        if used != bytes.len() {
+            return Err(Error::Malformed(
+                "trailing bytes after request context".into(),
+            ));
+        }
+        Ok(ctx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_round_trip() {
+        let ctx = RequestContext {
+            user: UserInfo {
+                name: "kubernetes-admin".into(),
+                groups: vec!["system:masters".into(), "system:authenticated".into()],
+                ..Default::default()
+            },
+            audit_id: "0d6c3b1e".into(),
+            info: RequestInfo {
+                is_resource_request: true,
+                path: "/api/v1/namespaces/default/pods/p".into(),
+                verb: "get".into(),
+                api_prefix: "api".into(),
+                api_version: "v1".into(),
+                namespace: "default".into(),
+                resource: "pods".into(),
+                name: "p".into(),
+                ..Default::default()
+            },
+        };
+        let value = ctx.to_header_value().expect("encode");
+        assert!(http_header_safe(&value));
+        assert_eq!(
+            RequestContext::from_header_value(value.as_bytes()).ok(),
+            Some(ctx)
+        );
+    }
+
+    #[test]
+    fn garbage_is_an_error() {
+        assert!(RequestContext::from_header_value(b"!!!").is_err());
+        assert!(RequestContext::from_header_value(b"AAAA").is_err());
+    }
+
+    fn http_header_safe(s: &str) -> bool {
+        s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+    }
+}

@@ -1,0 +1,106 @@
+//! Control messages on the socketpair between the supervisor and each worker.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{WorkerConfig, WorkerRole};
+
+/// A message the supervisor sends to a worker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FromSupervisor {
+    /// First message: the protocol version the supervisor speaks.
+    Hello {
+        /// [`crate::PROTOCOL_VERSION`] of the supervisor.
+        version: u32,
+    },
+    /// The worker's completed configuration; sent once, after the handshake.
+    Config(Box<WorkerConfig>),
+    /// Liveness probe; the worker answers [`FromWorker::HeartbeatAck`] from its runtime.
+    Heartbeat {
+        /// Echoed back.
+        seq: u64,
+    },
+    /// The state of every worker (sent to the aggregator whenever it changes).
+    Peers(Vec<PeerStatus>),
+    /// Move to a shutdown phase; the worker answers [`FromWorker::ShutdownDone`].
+    Shutdown(ShutdownPhase),
+}
+
+/// A message a worker sends to the supervisor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum FromWorker {
+    /// First message: the worker's protocol version and who it is.
+    Hello {
+        /// [`crate::PROTOCOL_VERSION`] of the worker.
+        version: u32,
+        /// The role it was started as.
+        role: WorkerRole,
+        /// Its process ID.
+        pid: u32,
+    },
+    /// The worker's health changed (sent at start, and whenever a check flips).
+    Health(WorkerHealth),
+    /// Answer to [`FromSupervisor::Heartbeat`].
+    HeartbeatAck {
+        /// The probe's sequence number.
+        seq: u64,
+    },
+    /// The worker finished a shutdown phase.
+    ShutdownDone(ShutdownPhase),
+}
+
+/// kube-apiserver's graceful termination, as phases the supervisor drives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum ShutdownPhase {
+    /// ShutdownInitiated: readyz fails from now on; requests are still served.
+    Initiated,
+    /// NotAcceptingNewRequest: close listeners; new requests on open connections are
+    /// refused (429 with `--shutdown-send-retry-after`).
+    NotAcceptingNewRequests,
+    /// InFlightRequestsDrained: wait for in-flight requests (bounded by
+    /// `--request-timeout`), then end watches and exit.
+    Drain,
+}
+
+/// A worker's own view of its health.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct WorkerHealth {
+    /// True when every readiness check passes.
+    pub ready: bool,
+    /// Its checks (post-start hooks, storage), in a stable order.
+    pub checks: Vec<CheckStatus>,
+}
+
+/// One named health check.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CheckStatus {
+    /// Check name as it appears in `/readyz?verbose`, e.g. `poststarthook/x` or `etcd`.
+    pub name: String,
+    /// Whether it passes.
+    pub ok: bool,
+    /// Why not, for the log (never shown to clients).
+    pub reason: Option<String>,
+}
+
+/// The supervisor's view of one worker, as sent to the aggregator.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PeerStatus {
+    /// Which worker.
+    pub role: WorkerRole,
+    /// Its lifecycle state.
+    pub state: PeerState,
+    /// Its health as it last reported it.
+    pub health: WorkerHealth,
+}
+
+/// Lifecycle of a worker process as the supervisor sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PeerState {
+    /// Spawned, not ready yet.
+    Starting,
+    /// Ready and answering heartbeats.
+    Ready,
+    /// Exited or unresponsive; a restart is pending.
+    Down,
+    /// Shutting down on purpose.
+    Stopping,
+}

@@ -1,0 +1,31 @@
+//! Messages between the processes of kube-apiserver-rs: the supervisor ↔ worker control
+//! protocol (a version handshake, then length-prefixed bincode frames) and the header that
+//! carries the authenticated request context from the front door to a back-end worker.
+//!
+//! This crate is pure types plus framing; it opens no sockets and spawns nothing.
+
+#![forbid(unsafe_code)]
+
+mod config;
+mod context;
+mod control;
+mod frame;
+mod role;
+
+pub use config::{SecureServing, TlsVersion, WorkerConfig};
+pub use context::{RequestContext, RequestInfo, UserInfo, CONTEXT_HEADER};
+pub use control::{
+    CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus, ShutdownPhase, WorkerHealth,
+};
+pub use frame::{decode, encode, read_frame, write_frame, Error, MAX_FRAME_LEN};
+pub use role::{UnknownRole, WorkerRole};
+
+/// Version of the control protocol. The supervisor and a worker exchange it first and
+/// refuse to talk when it differs (they are the same binary, so this guards against a
+/// binary replaced on disk while the supervisor runs).
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// File descriptor at which a worker finds its control socket (inherited from the supervisor).
+pub const CONTROL_FD: i32 = 3;
+/// File descriptor at which the aggregator finds the secure listener.
+pub const LISTENER_FD: i32 = 4;

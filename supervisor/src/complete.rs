@@ -1,0 +1,211 @@
+//! Complete: fill in what the operator left out, as kube-apiserver does: directories,
+//! the advertise address (from the host's default-route interface), the external host,
+//! the first service IP, and the certificates.
+
+use std::net::IpAddr;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use ipnet::IpNet;
+use kas_proto::{SecureServing, WorkerConfig, WorkerRole};
+
+use crate::certs::{self, CertError, Pki, ServingNames};
+use crate::validate::Validated;
+
+/// What can fail while completing the options.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum CompleteError {
+    /// A directory could not be made.
+    #[error("creating {path}: {source}")]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Certificates could not be made or read.
+    #[error(transparent)]
+    Certs(#[from] CertError),
+}
+
+/// The options with every default filled in.
+#[derive(Debug, Clone)]
+pub(crate) struct CompletedOptions {
+    /// Where `admin.kubeconfig` goes.
+    pub(crate) kubeconfig_path: PathBuf,
+    /// Certificates and keys.
+    pub(crate) pki: Pki,
+    /// The configuration every worker receives (the role and port are set per worker and
+    /// after binding).
+    pub(crate) worker: WorkerConfig,
+}
+
+fn first_env_path(var: &str) -> Option<PathBuf> {
+    // systemd may list several directories separated by ':'; the first is ours.
+    let v = std::env::var_os(var)?;
+    let s = v.to_string_lossy();
+    s.split(':').find(|p| !p.is_empty()).map(PathBuf::from)
+}
+
+fn absolute(p: PathBuf) -> PathBuf {
+    if p.is_absolute() {
+        p
+    } else {
+        std::env::current_dir().map(|d| d.join(&p)).unwrap_or(p)
+    }
+}
+
+fn make_dir(path: &Path, mode: Option<u32>) -> Result<(), CompleteError> {
+    let err = |source| CompleteError::Dir {
+        path: path.to_owned(),
+        source,
+    };
+    std::fs::create_dir_all(path).map_err(err)?;
+    if let Some(mode) = mode {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(err)?;
+    }
+    Ok(())
+}
+
+/// The IPv4 address of the interface that carries the default route, as kube-apiserver's
+/// ChooseHostInterface finds it; loopback when there is none.
+pub(crate) fn host_default_address() -> IpAddr {
+    let iface = std::fs::read_to_string("/proc/net/route")
+        .ok()
+        .and_then(|table| {
+            table.lines().skip(1).find_map(|line| {
+                let cols: Vec<&str> = line.split_whitespace().collect();
+                (cols.len() > 2 && cols[1] == "00000000").then(|| cols[0].to_owned())
+            })
+        });
+    let addrs: Vec<(String, IpAddr)> = nix::ifaddrs::getifaddrs()
+        .map(|it| {
+            it.filter_map(|a| {
+                let ip = a.address?.as_sockaddr_in().map(|s| IpAddr::V4(s.ip()))?;
+                Some((a.interface_name, ip))
+            })
+            .collect()
+        })
+        .unwrap_or_default();
+    iface
+        .and_then(|i| addrs.iter().find(|(n, _)| *n == i).map(|(_, ip)| *ip))
+        .or_else(|| addrs.iter().map(|(_, ip)| *ip).find(|ip| !ip.is_loopback()))
+        .unwrap_or(IpAddr::from([127, 0, 0, 1]))
+}
+
+/// The first usable address of a service CIDR (kube-apiserver's `kubernetes` Service IP).
+pub(crate) fn first_service_ip(net: &IpNet) -> IpAddr {
+    match net {
+        IpNet::V4(n) => IpAddr::V4((u32::from(n.network()) + 1).into()),
+        IpNet::V6(n) => IpAddr::V6((u128::from(n.network()) + 1).into()),
+    }
+}
+
+/// Fills in every default and makes the certificates.
+pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> {
+    let data_dir = absolute(
+        v.data_dir
+            .clone()
+            .or_else(|| first_env_path("STATE_DIRECTORY"))
+            .unwrap_or_else(|| PathBuf::from("apiserver-data")),
+    );
+    make_dir(&data_dir, Some(0o700))?;
+    let runtime_dir = absolute(
+        v.runtime_dir
+            .clone()
+            .or_else(|| first_env_path("RUNTIME_DIRECTORY"))
+            .unwrap_or_else(|| data_dir.join("run")),
+    );
+    make_dir(&runtime_dir, Some(0o700))?;
+    let cert_dir = absolute(v.cert_dir.clone().unwrap_or_else(|| data_dir.join("pki")));
+    make_dir(&cert_dir, Some(0o700))?;
+
+    let advertise_address = v
+        .advertise_address
+        .or_else(|| (!v.bind_address.is_unspecified()).then_some(v.bind_address))
+        .unwrap_or_else(host_default_address);
+    let external_hostname = v
+        .external_hostname
+        .clone()
+        .unwrap_or_else(|| advertise_address.to_string());
+    let service_ip = v.service_cluster_ip_ranges.first().map(first_service_ip);
+
+    let mut ips = vec![advertise_address, v.bind_address];
+    ips.extend(service_ip);
+    let names = ServingNames::new(&external_hostname, &ips);
+    let pki = certs::ensure(&cert_dir, &names, v.tls_cert_key.clone())?;
+
+    let mut client_ca_pem = pki.ca_pem.clone();
+    if let Some(extra) = &v.client_ca_pem {
+        client_ca_pem.push_str(extra);
+    }
+
+    let worker = WorkerConfig {
+        role: WorkerRole::Aggregator,
+        runtime_dir: runtime_dir.clone(),
+        data_dir: data_dir.clone(),
+        verbosity: v.verbosity,
+        logging_format: v.logging_format.clone(),
+        kubernetes_version: kas_server::KUBERNETES_VERSION.to_owned(),
+        serving: SecureServing {
+            bind_address: v.bind_address,
+            port: v.secure_port,
+            cert_pem: pki.serving_cert_pem.clone(),
+            key_pem: pki.serving_key_pem.clone(),
+            client_ca_pem,
+            tls_min_version: v.tls_min_version,
+            tls_cipher_suites: v.tls_cipher_suites.clone(),
+            http2_max_streams_per_connection: if v.http2_max_streams_per_connection == 0 {
+                100
+            } else {
+                v.http2_max_streams_per_connection
+            },
+        },
+        advertise_address,
+        external_hostname,
+        etcd_servers: v.etcd_servers.clone(),
+        etcd_prefix: v.etcd_prefix.clone(),
+        etcd_cafile: v.etcd_cafile.clone(),
+        etcd_certfile: v.etcd_certfile.clone(),
+        etcd_keyfile: v.etcd_keyfile.clone(),
+        etcd_compaction_interval: v.etcd_compaction_interval,
+        service_cluster_ip_ranges: v
+            .service_cluster_ip_ranges
+            .iter()
+            .map(|n| n.to_string())
+            .collect(),
+        service_node_port_range: v.service_node_port_range,
+        max_requests_inflight: v.max_requests_inflight,
+        max_mutating_requests_inflight: v.max_mutating_requests_inflight,
+        request_timeout: v.request_timeout,
+        min_request_timeout: v.min_request_timeout,
+        shutdown_delay: v.shutdown_delay,
+        shutdown_send_retry_after: v.shutdown_send_retry_after,
+        livez_grace_period: v.livez_grace_period,
+        cors_allowed_origins: v.cors_allowed_origins.clone(),
+        runtime_config: v.runtime_config.clone(),
+        feature_gates: v.feature_gates.clone(),
+        anonymous_auth: v.anonymous_auth,
+        authorization_modes: v.authorization_modes.clone(),
+    };
+
+    Ok(CompletedOptions {
+        kubeconfig_path: data_dir.join("admin.kubeconfig"),
+        pki,
+        worker,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_service_ips() {
+        let n: IpNet = "10.0.0.0/24".parse().expect("cidr");
+        assert_eq!(first_service_ip(&n), IpAddr::from([10, 0, 0, 1]));
+        let n: IpNet = "fd00::/108".parse().expect("cidr");
+        assert_eq!(first_service_ip(&n).to_string(), "fd00::1");
+    }
+}

@@ -1,0 +1,141 @@
+//! `kube-apiserver`: parse → validate → complete → bind → supervise. The same binary run as
+//! `kube-apiserver __worker <role>` is a worker.
+
+#![deny(unsafe_code)]
+
+mod certs;
+mod complete;
+mod godur;
+mod listener;
+mod notify;
+mod options;
+mod supervise;
+mod sys;
+mod validate;
+mod worker;
+
+use std::net::{IpAddr, SocketAddr};
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Exit status for flag errors (EX_USAGE).
+const EXIT_USAGE: u8 = 64;
+
+fn main() -> ExitCode {
+    let mut args = std::env::args();
+    if args.nth(1).as_deref() == Some("__worker") {
+        return worker::main(args.next().as_deref().unwrap_or(""));
+    }
+
+    let opts = match options::Options::try_parse() {
+        Ok(o) => o,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            let _ = e.print();
+            return match e.kind() {
+                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => ExitCode::SUCCESS,
+                _ => ExitCode::from(EXIT_USAGE),
+            };
+        }
+    };
+    if let Some(v) = opts.version.as_deref().filter(|v| *v != "false") {
+        return print_version(v);
+    }
+    let validated = match validate::validate(&opts) {
+        Ok(v) => v,
+        Err(errors) => {
+            for e in &errors {
+                eprintln!("Error: {e}");
+            }
+            return ExitCode::from(EXIT_USAGE);
+        }
+    };
+    if let Err(e) =
+        kas_server::logging::init("supervisor", validated.verbosity, &validated.logging_format)
+    {
+        eprintln!("kube-apiserver: {e}");
+    }
+    kas_aggregator::tls::install_default_provider();
+
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot start the runtime");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(async move {
+        match serve(validated).await {
+            Ok(code) => code,
+            Err(e) => {
+                tracing::error!(error = format!("{e:#}"), "kube-apiserver failed to start");
+                1
+            }
+        }
+    });
+    ExitCode::from(code)
+}
+
+async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
+    use anyhow::Context;
+    // Handlers first: a signal that arrives during start-up is acted on, not lost.
+    let signals = supervise::Signals::install().context("installing signal handlers")?;
+    let mut completed = complete::complete(validated).context("completing options")?;
+
+    let bind_address = completed.worker.serving.bind_address;
+    let addr = SocketAddr::new(bind_address, completed.worker.serving.port);
+    let (listener, port) =
+        listener::bind_secure(addr).with_context(|| format!("binding the secure port {addr}"))?;
+    completed.worker.serving.port = port;
+
+    let host = match bind_address {
+        ip if ip.is_unspecified() || ip.is_loopback() => IpAddr::from([127, 0, 0, 1]),
+        ip => ip,
+    };
+    let url = format!("https://{}", SocketAddr::new(host, port));
+    certs::write_private(
+        &completed.kubeconfig_path,
+        certs::kubeconfig(&completed.pki, &url).as_bytes(),
+    )
+    .context("writing the admin kubeconfig")?;
+    tracing::info!(
+        %url,
+        kubeconfig = %completed.kubeconfig_path.display(),
+        "serving securely on {url}; kubectl --kubeconfig {}",
+        completed.kubeconfig_path.display()
+    );
+
+    let supervisor = supervise::Supervisor::new(completed.worker, listener, url)
+        .context("starting the supervisor")?;
+    Ok(supervisor.run(signals).await)
+}
+
+fn print_version(v: &str) -> ExitCode {
+    match v {
+        "true" => {
+            println!("Kubernetes {}", kas_server::KUBERNETES_VERSION);
+            ExitCode::SUCCESS
+        }
+        "raw" => {
+            println!(
+                "version.Info{{Major:\"1\", Minor:\"33\", GitVersion:\"{}\", Platform:\"linux/{}\", \
+                 Implementation:\"kube-apiserver-rs {}\"}}",
+                kas_server::KUBERNETES_VERSION,
+                std::env::consts::ARCH,
+                env!("CARGO_PKG_VERSION")
+            );
+            ExitCode::SUCCESS
+        }
+        "false" => ExitCode::SUCCESS,
+        other => {
+            eprintln!(
+                "Error: invalid argument {other:?} for \"--version\" flag: use true, false or raw"
+            );
+            ExitCode::from(EXIT_USAGE)
+        }
+    }
+}

@@ -1,0 +1,716 @@
+//! The supervisor's one loop: spawn the workers, talk to them over their control sockets,
+//! restart the ones that die (with backoff), drive sd_notify from their readiness and
+//! heartbeats, and run kube-apiserver's graceful termination across the processes.
+//!
+//! As in nginx's master, signal handlers only feed this loop; every action happens here.
+
+use std::collections::BTreeMap;
+use std::os::fd::OwnedFd;
+use std::path::PathBuf;
+use std::process::ExitStatus;
+use std::time::Duration;
+
+use kas_proto::{
+    read_frame, write_frame, FromSupervisor, FromWorker, PeerState, PeerStatus, ShutdownPhase,
+    WorkerConfig, WorkerHealth, WorkerRole, PROTOCOL_VERSION,
+};
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+use tokio::net::UnixStream;
+use tokio::signal::unix::{signal, Signal as SignalStream, SignalKind};
+use tokio::sync::mpsc;
+use tokio::time::{sleep_until, Instant};
+
+use crate::notify::Notifier;
+use crate::sys;
+
+/// How long a worker may take to say hello.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Longest wait between restarts of a crash-looping worker.
+const MAX_BACKOFF: Duration = Duration::from_secs(5);
+/// A worker that ran this long before dying is restarted immediately again.
+const STABLE_AFTER: Duration = Duration::from_secs(10);
+/// Slack added to `--request-timeout` before a draining worker is killed.
+const DRAIN_SLACK: Duration = Duration::from_secs(5);
+
+/// Signal handlers, installed before anything is announced.
+pub(crate) struct Signals {
+    term: SignalStream,
+    int: SignalStream,
+}
+
+impl Signals {
+    /// Installs SIGTERM and SIGINT handlers (they only queue; the loop acts).
+    pub(crate) fn install() -> std::io::Result<Signals> {
+        Ok(Signals {
+            term: signal(SignalKind::terminate())?,
+            int: signal(SignalKind::interrupt())?,
+        })
+    }
+
+    async fn recv(&mut self) -> &'static str {
+        tokio::select! {
+            _ = self.term.recv() => "SIGTERM",
+            _ = self.int.recv() => "SIGINT",
+        }
+    }
+}
+
+#[derive(Debug)]
+enum Event {
+    Connected {
+        role: WorkerRole,
+        generation: u64,
+        tx: mpsc::UnboundedSender<FromSupervisor>,
+    },
+    Message {
+        role: WorkerRole,
+        generation: u64,
+        msg: FromWorker,
+    },
+    Exited {
+        role: WorkerRole,
+        generation: u64,
+        status: std::io::Result<ExitStatus>,
+    },
+    RestartDue {
+        role: WorkerRole,
+        generation: u64,
+    },
+}
+
+#[derive(Debug)]
+struct Slot {
+    role: WorkerRole,
+    generation: u64,
+    pid: Option<u32>,
+    state: PeerState,
+    health: WorkerHealth,
+    tx: Option<mpsc::UnboundedSender<FromSupervisor>>,
+    started: Instant,
+    last_ack: Instant,
+    responsive: bool,
+    failures: u32,
+    running: bool,
+}
+
+/// Where the whole tree is in its shutdown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    Running,
+    /// ShutdownInitiated; waiting out `--shutdown-delay-duration`.
+    Delay,
+    /// The front door is draining and will exit.
+    Front,
+    /// The back-end API workers are draining.
+    Backends,
+    /// The storage worker is stopping.
+    Storage,
+}
+
+/// The supervisor and its workers.
+pub(crate) struct Supervisor {
+    exe: PathBuf,
+    base: WorkerConfig,
+    listener: Option<OwnedFd>,
+    slots: BTreeMap<WorkerRole, Slot>,
+    events_tx: mpsc::UnboundedSender<Event>,
+    events: mpsc::UnboundedReceiver<Event>,
+    notifier: Notifier,
+    url: String,
+    stage: Stage,
+    stage_deadline: Option<Instant>,
+    heartbeat_seq: u64,
+    heartbeat_every: Duration,
+    watchdog: Option<Duration>,
+    all_ready_once: bool,
+}
+
+impl Supervisor {
+    /// A supervisor for the workers of `base`, serving the secure `listener`.
+    pub(crate) fn new(
+        base: WorkerConfig,
+        listener: OwnedFd,
+        url: String,
+    ) -> std::io::Result<Supervisor> {
+        let exe = std::env::current_exe()?;
+        let (events_tx, events) = mpsc::unbounded_channel();
+        let watchdog = Notifier::watchdog_interval();
+        let heartbeat_every = watchdog
+            .map(|w| (w / 4).min(Duration::from_secs(1)))
+            .unwrap_or(Duration::from_secs(1))
+            .max(Duration::from_millis(50));
+        let now = Instant::now();
+        let slots = base
+            .roles()
+            .into_iter()
+            .map(|role| {
+                (
+                    role,
+                    Slot {
+                        role,
+                        generation: 0,
+                        pid: None,
+                        state: PeerState::Down,
+                        health: WorkerHealth::default(),
+                        tx: None,
+                        started: now,
+                        last_ack: now,
+                        responsive: true,
+                        failures: 0,
+                        running: false,
+                    },
+                )
+            })
+            .collect();
+        Ok(Supervisor {
+            exe,
+            base,
+            listener: Some(listener),
+            slots,
+            events_tx,
+            events,
+            notifier: Notifier::default(),
+            url,
+            stage: Stage::Running,
+            stage_deadline: None,
+            heartbeat_seq: 0,
+            heartbeat_every,
+            watchdog,
+            all_ready_once: false,
+        })
+    }
+
+    /// Runs until the tree has shut down; returns the process exit code.
+    pub(crate) async fn run(mut self, mut signals: Signals) -> u8 {
+        self.notifier.status("Starting workers");
+        let roles: Vec<WorkerRole> = self.slots.keys().copied().collect();
+        for role in roles {
+            self.spawn(role);
+        }
+        let mut heartbeat = tokio::time::interval(self.heartbeat_every);
+        heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut watchdog = tokio::time::interval(
+            self.watchdog
+                .map(|w| w / 2)
+                .unwrap_or(Duration::from_secs(3600)),
+        );
+        watchdog.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+
+        loop {
+            let deadline = self.stage_deadline;
+            tokio::select! {
+                sig = signals.recv() => {
+                    if self.stage == Stage::Running {
+                        tracing::info!(signal = sig, "received signal, starting graceful shutdown");
+                        self.begin_shutdown();
+                    } else {
+                        tracing::warn!(signal = sig, "second signal: killing every worker and exiting");
+                        self.kill_all();
+                        return 1;
+                    }
+                }
+                Some(ev) = self.events.recv() => self.handle(ev),
+                _ = heartbeat.tick() => self.heartbeat(),
+                _ = watchdog.tick(), if self.watchdog.is_some() => {
+                    if self.slots.values().all(|s| s.responsive && s.running) {
+                        self.notifier.watchdog();
+                    } else {
+                        tracing::warn!("withholding the watchdog ping: a worker is not answering heartbeats");
+                    }
+                }
+                () = sleep_until(deadline.unwrap_or_else(Instant::now)), if deadline.is_some() => {
+                    self.stage_timer();
+                }
+            }
+            if self.stage != Stage::Running && self.advance_shutdown() {
+                tracing::info!("every worker has stopped; running pre-shutdown hooks");
+                self.pre_shutdown_hooks();
+                self.notifier.status("Stopped");
+                return 0;
+            }
+        }
+    }
+
+    fn config_for(&self, role: WorkerRole) -> WorkerConfig {
+        WorkerConfig {
+            role,
+            ..self.base.clone()
+        }
+    }
+
+    fn spawn(&mut self, role: WorkerRole) {
+        let Some(slot) = self.slots.get_mut(&role) else {
+            return;
+        };
+        slot.generation += 1;
+        let generation = slot.generation;
+        let (ours, theirs) = match UnixStream::pair() {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::error!(worker = %role, error = %e, "cannot create a control socket");
+                self.schedule_restart(role);
+                return;
+            }
+        };
+        let theirs: OwnedFd = match theirs.into_std() {
+            Ok(s) => s.into(),
+            Err(e) => {
+                tracing::error!(worker = %role, error = %e, "cannot create a control socket");
+                self.schedule_restart(role);
+                return;
+            }
+        };
+        let mut cmd = tokio::process::Command::new(&self.exe);
+        cmd.arg("__worker")
+            .arg(role.as_str())
+            .stdin(std::process::Stdio::null())
+            .env_remove("NOTIFY_SOCKET")
+            .env_remove("WATCHDOG_USEC")
+            .env_remove("WATCHDOG_PID")
+            .env_remove("LISTEN_FDS")
+            .env_remove("LISTEN_PID")
+            .process_group(0)
+            .kill_on_drop(false);
+        let listener = if role == WorkerRole::Aggregator {
+            self.listener.as_ref()
+        } else {
+            None
+        };
+        let mut child = match sys::spawn_with_fds(&mut cmd, &theirs, listener) {
+            Ok(c) => c,
+            Err(e) => {
+                tracing::error!(worker = %role, error = %e, "cannot spawn worker");
+                self.schedule_restart(role);
+                return;
+            }
+        };
+        drop(theirs);
+        let pid = child.id();
+        tracing::info!(worker = %role, pid, generation, "started worker");
+        if let Some(slot) = self.slots.get_mut(&role) {
+            slot.pid = pid;
+            slot.state = PeerState::Starting;
+            slot.health = WorkerHealth::default();
+            slot.started = Instant::now();
+            slot.last_ack = Instant::now();
+            slot.responsive = true;
+            slot.running = true;
+            slot.tx = None;
+        }
+
+        let events = self.events_tx.clone();
+        tokio::spawn(async move {
+            let status = child.wait().await;
+            let _ = events.send(Event::Exited {
+                role,
+                generation,
+                status,
+            });
+        });
+
+        let events = self.events_tx.clone();
+        let config = self.config_for(role);
+        tokio::spawn(async move {
+            if let Err(e) = control_task(ours, role, generation, config, events).await {
+                tracing::warn!(worker = %role, error = %e, "control channel ended");
+            }
+        });
+        self.broadcast_peers();
+    }
+
+    fn schedule_restart(&mut self, role: WorkerRole) {
+        let Some(slot) = self.slots.get_mut(&role) else {
+            return;
+        };
+        if slot.started.elapsed() >= STABLE_AFTER {
+            slot.failures = 0;
+        }
+        let delay = match slot.failures {
+            0 => Duration::ZERO,
+            n => (Duration::from_millis(250) * 2u32.saturating_pow(n - 1)).min(MAX_BACKOFF),
+        };
+        slot.failures += 1;
+        let generation = slot.generation;
+        let events = self.events_tx.clone();
+        tracing::info!(worker = %role, delay_ms = delay.as_millis() as u64, "restarting worker");
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let _ = events.send(Event::RestartDue { role, generation });
+        });
+    }
+
+    fn handle(&mut self, ev: Event) {
+        match ev {
+            Event::Connected {
+                role,
+                generation,
+                tx,
+            } => {
+                let Some(slot) = self.slots.get_mut(&role) else {
+                    return;
+                };
+                if slot.generation != generation {
+                    return;
+                }
+                // A worker joining during shutdown is told where things stand.
+                let catch_up = match self.stage {
+                    Stage::Running => None,
+                    _ => Some(ShutdownPhase::Initiated),
+                };
+                if let Some(p) = catch_up {
+                    let _ = tx.send(FromSupervisor::Shutdown(p));
+                }
+                slot.tx = Some(tx);
+                if role == WorkerRole::Aggregator {
+                    self.broadcast_peers();
+                }
+            }
+            Event::Message {
+                role,
+                generation,
+                msg,
+            } => {
+                let Some(slot) = self.slots.get_mut(&role) else {
+                    return;
+                };
+                if slot.generation != generation {
+                    return;
+                }
+                match msg {
+                    FromWorker::HeartbeatAck { .. } => {
+                        slot.last_ack = Instant::now();
+                        if !slot.responsive {
+                            slot.responsive = true;
+                            tracing::info!(worker = %role, "worker answers heartbeats again");
+                            self.refresh_state(role);
+                        }
+                    }
+                    FromWorker::Health(h) => {
+                        for c in h.checks.iter().filter(|c| !c.ok) {
+                            tracing::debug!(worker = %role, check = %c.name, reason = ?c.reason, "check not passing");
+                        }
+                        slot.health = h;
+                        self.refresh_state(role);
+                    }
+                    FromWorker::ShutdownDone(phase) => {
+                        tracing::info!(worker = %role, ?phase, "worker finished shutdown phase");
+                    }
+                    FromWorker::Hello { .. } => {}
+                }
+            }
+            Event::Exited {
+                role,
+                generation,
+                status,
+            } => {
+                let Some(slot) = self.slots.get_mut(&role) else {
+                    return;
+                };
+                if slot.generation != generation {
+                    return;
+                }
+                slot.running = false;
+                slot.tx = None;
+                slot.state = PeerState::Down;
+                let pid = slot.pid.take();
+                let status = match status {
+                    Ok(s) => describe(s),
+                    Err(e) => format!("unknown ({e})"),
+                };
+                if self.stage == Stage::Running {
+                    tracing::error!(worker = %role, pid, %status, "worker exited unexpectedly");
+                    self.notifier
+                        .status(&format!("Worker {role} exited ({status}); restarting"));
+                    self.schedule_restart(role);
+                } else {
+                    tracing::info!(worker = %role, pid, %status, "worker stopped");
+                }
+                self.broadcast_peers();
+            }
+            Event::RestartDue { role, generation } => {
+                let current = self.slots.get(&role).map(|s| s.generation);
+                if current == Some(generation) && self.stage == Stage::Running {
+                    self.spawn(role);
+                }
+            }
+        }
+    }
+
+    fn refresh_state(&mut self, role: WorkerRole) {
+        let Some(slot) = self.slots.get_mut(&role) else {
+            return;
+        };
+        if !slot.running {
+            return;
+        }
+        let new = if self.stage != Stage::Running {
+            PeerState::Stopping
+        } else if slot.health.ready && slot.responsive {
+            PeerState::Ready
+        } else if !slot.responsive {
+            PeerState::Down
+        } else {
+            PeerState::Starting
+        };
+        if new != slot.state {
+            tracing::info!(worker = %role, from = ?slot.state, to = ?new, "worker state");
+            slot.state = new;
+        }
+        self.broadcast_peers();
+        if self.stage == Stage::Running && self.slots.values().all(|s| s.state == PeerState::Ready)
+        {
+            let line = format!("Serving on {}: all workers ready", self.url);
+            if !self.all_ready_once {
+                self.all_ready_once = true;
+                tracing::info!(url = %self.url, "all workers ready");
+            }
+            self.notifier.ready(&line);
+        }
+    }
+
+    fn broadcast_peers(&self) {
+        let Some(tx) = self
+            .slots
+            .get(&WorkerRole::Aggregator)
+            .and_then(|s| s.tx.as_ref())
+        else {
+            return;
+        };
+        let peers = self
+            .slots
+            .values()
+            .map(|s| PeerStatus {
+                role: s.role,
+                state: s.state,
+                health: s.health.clone(),
+            })
+            .collect();
+        let _ = tx.send(FromSupervisor::Peers(peers));
+    }
+
+    fn heartbeat(&mut self) {
+        self.heartbeat_seq += 1;
+        let seq = self.heartbeat_seq;
+        let stale_after = self.heartbeat_every * 3;
+        let mut changed = Vec::new();
+        for slot in self.slots.values_mut() {
+            if let Some(tx) = &slot.tx {
+                let _ = tx.send(FromSupervisor::Heartbeat { seq });
+                if slot.responsive && slot.last_ack.elapsed() > stale_after {
+                    slot.responsive = false;
+                    tracing::warn!(worker = %slot.role, pid = slot.pid, "worker stopped answering heartbeats");
+                    changed.push(slot.role);
+                }
+            }
+        }
+        for role in changed {
+            self.refresh_state(role);
+        }
+    }
+
+    fn send_to(&self, role: WorkerRole, msg: FromSupervisor) {
+        if let Some(tx) = self.slots.get(&role).and_then(|s| s.tx.as_ref()) {
+            let _ = tx.send(msg);
+        }
+    }
+
+    fn begin_shutdown(&mut self) {
+        let delay = self.base.shutdown_delay;
+        self.notifier.stopping(&format!(
+            "Shutting down: readyz failing, serving for {}",
+            crate::godur::format(delay)
+        ));
+        tracing::info!(phase = "ShutdownInitiated", delay = %crate::godur::format(delay), "lifecycle signal");
+        self.stage = Stage::Delay;
+        self.stage_deadline = Some(Instant::now() + delay);
+        let roles: Vec<WorkerRole> = self.slots.keys().copied().collect();
+        for role in roles {
+            self.send_to(role, FromSupervisor::Shutdown(ShutdownPhase::Initiated));
+            self.refresh_state(role);
+        }
+    }
+
+    /// A stage's deadline passed: move on (killing what did not stop in time).
+    fn stage_timer(&mut self) {
+        self.stage_deadline = None;
+        match self.stage {
+            Stage::Running => {}
+            Stage::Delay => self.stop_front(),
+            Stage::Front => {
+                self.kill_roles(
+                    &[WorkerRole::Aggregator],
+                    "front door did not drain in time",
+                );
+                self.stop_backends();
+            }
+            Stage::Backends => {
+                self.kill_roles(
+                    &[WorkerRole::KubeApi, WorkerRole::Extensions],
+                    "back-end workers did not drain in time",
+                );
+                self.stop_storage();
+            }
+            Stage::Storage => {
+                self.kill_roles(&[WorkerRole::Storage], "storage did not stop in time")
+            }
+        }
+    }
+
+    fn stop_front(&mut self) {
+        tracing::info!(phase = "NotAcceptingNewRequest", "lifecycle signal");
+        self.notifier
+            .status("Shutting down: not accepting new requests, draining");
+        // Our copy of the listener goes; the aggregator closes its own.
+        self.listener = None;
+        self.stage = Stage::Front;
+        self.stage_deadline = Some(Instant::now() + self.base.request_timeout + DRAIN_SLACK);
+        self.send_to(
+            WorkerRole::Aggregator,
+            FromSupervisor::Shutdown(ShutdownPhase::NotAcceptingNewRequests),
+        );
+    }
+
+    fn stop_backends(&mut self) {
+        tracing::info!("front door stopped; draining the back-end workers");
+        self.notifier
+            .status("Shutting down: draining back-end workers");
+        self.stage = Stage::Backends;
+        self.stage_deadline = Some(Instant::now() + self.base.request_timeout + DRAIN_SLACK);
+        for role in [WorkerRole::KubeApi, WorkerRole::Extensions] {
+            self.send_to(role, FromSupervisor::Shutdown(ShutdownPhase::Drain));
+        }
+    }
+
+    fn stop_storage(&mut self) {
+        self.stage = Stage::Storage;
+        self.stage_deadline = Some(Instant::now() + DRAIN_SLACK * 2);
+        self.send_to(
+            WorkerRole::Storage,
+            FromSupervisor::Shutdown(ShutdownPhase::Drain),
+        );
+    }
+
+    fn running(&self, roles: &[WorkerRole]) -> bool {
+        roles
+            .iter()
+            .any(|r| self.slots.get(r).is_some_and(|s| s.running))
+    }
+
+    /// Moves the shutdown on when the current stage's workers are gone; true when
+    /// everything has stopped.
+    fn advance_shutdown(&mut self) -> bool {
+        loop {
+            match self.stage {
+                Stage::Running | Stage::Delay => return false,
+                Stage::Front => {
+                    if self.running(&[WorkerRole::Aggregator]) {
+                        return false;
+                    }
+                    tracing::info!(phase = "InFlightRequestsDrained", "lifecycle signal");
+                    self.stop_backends();
+                }
+                Stage::Backends => {
+                    if self.running(&[WorkerRole::KubeApi, WorkerRole::Extensions]) {
+                        return false;
+                    }
+                    self.stop_storage();
+                }
+                Stage::Storage => return !self.running(&[WorkerRole::Storage]),
+            }
+        }
+    }
+
+    fn kill_roles(&mut self, roles: &[WorkerRole], why: &str) {
+        for role in roles {
+            if let Some(slot) = self.slots.get(role).filter(|s| s.running) {
+                if let Some(pid) = slot.pid {
+                    tracing::warn!(worker = %role, pid, why, "killing worker");
+                    let _ = kill(Pid::from_raw(-(pid as i32)), Signal::SIGKILL);
+                }
+            }
+        }
+    }
+
+    /// Kills every worker at once (second signal).
+    fn kill_all(&mut self) {
+        let roles: Vec<WorkerRole> = self.slots.keys().copied().collect();
+        self.kill_roles(&roles, "second signal");
+    }
+
+    fn pre_shutdown_hooks(&self) {
+        for role in self.slots.keys() {
+            let _ = std::fs::remove_file(self.base.socket_path(*role));
+        }
+    }
+}
+
+/// Handshake, configuration, then a writer and a reader on one worker's control socket.
+async fn control_task(
+    stream: UnixStream,
+    role: WorkerRole,
+    generation: u64,
+    config: WorkerConfig,
+    events: mpsc::UnboundedSender<Event>,
+) -> Result<(), kas_proto::Error> {
+    let (mut rd, mut wr) = stream.into_split();
+    write_frame(
+        &mut wr,
+        &FromSupervisor::Hello {
+            version: PROTOCOL_VERSION,
+        },
+    )
+    .await?;
+    let hello = tokio::time::timeout(HANDSHAKE_TIMEOUT, read_frame::<_, FromWorker>(&mut rd))
+        .await
+        .map_err(|_| kas_proto::Error::Malformed("worker did not say hello in time".into()))??;
+    match hello {
+        FromWorker::Hello {
+            version, role: r, ..
+        } if version == PROTOCOL_VERSION && r == role => {}
+        other => {
+            return Err(kas_proto::Error::Malformed(format!(
+                "bad hello from {role}: {other:?}"
+            )))
+        }
+    }
+    write_frame(&mut wr, &FromSupervisor::Config(Box::new(config))).await?;
+
+    let (tx, mut rx) = mpsc::unbounded_channel::<FromSupervisor>();
+    let _ = events.send(Event::Connected {
+        role,
+        generation,
+        tx,
+    });
+    tokio::spawn(async move {
+        while let Some(msg) = rx.recv().await {
+            if write_frame(&mut wr, &msg).await.is_err() {
+                break;
+            }
+        }
+    });
+    loop {
+        match read_frame::<_, FromWorker>(&mut rd).await {
+            Ok(msg) => {
+                let _ = events.send(Event::Message {
+                    role,
+                    generation,
+                    msg,
+                });
+            }
+            Err(kas_proto::Error::Closed) => return Ok(()),
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+fn describe(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit status {code}"),
+        (None, Some(sig)) => Signal::try_from(sig)
+            .map(|s| format!("killed by {}", s.as_str()))
+            .unwrap_or_else(|_| format!("killed by signal {sig}")),
+        _ => "unknown".into(),
+    }
+}

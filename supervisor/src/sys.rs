@@ -1,0 +1,94 @@
+//! The one module with `unsafe`: handing inherited file descriptors to a worker across
+//! `exec`, and taking them over on the worker's side.
+//!
+//! A worker is this same binary re-executed (never a bare `fork()` of this threaded
+//! process). Between fork and exec the child runs only async-signal-safe system calls:
+//! `dup2` to put the control socket at fd 3 and the listener at fd 4 (dup2 clears
+//! close-on-exec on the copy, so exactly these two survive `exec`), and `prctl` so the
+//! kernel kills the worker if the supervisor dies.
+
+#![allow(unsafe_code)]
+
+use std::io;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd, RawFd};
+
+use kas_proto::{CONTROL_FD, LISTENER_FD};
+use nix::fcntl::{fcntl, FcntlArg, FdFlag};
+
+/// Lowest fd number for the parent-side copies handed to `dup2`, so that a source fd can
+/// never be 3 or 4 itself (dup2 onto itself would keep close-on-exec set).
+const HIGH_FD: RawFd = 10;
+
+fn dup_high(fd: &OwnedFd) -> io::Result<OwnedFd> {
+    let raw = fcntl(fd, FcntlArg::F_DUPFD_CLOEXEC(HIGH_FD))?;
+    // SAFETY: F_DUPFD_CLOEXEC returned a new descriptor that nothing else owns.
+    Ok(unsafe { OwnedFd::from_raw_fd(raw) })
+}
+
+/// Spawns `cmd` with `control` at fd 3 and, when given, `listener` at fd 4.
+pub(crate) fn spawn_with_fds(
+    cmd: &mut tokio::process::Command,
+    control: &OwnedFd,
+    listener: Option<&OwnedFd>,
+) -> io::Result<tokio::process::Child> {
+    let control = dup_high(control)?;
+    let listener = listener.map(dup_high).transpose()?;
+    let control_raw = control.as_raw_fd();
+    let listener_raw = listener.as_ref().map(AsRawFd::as_raw_fd);
+    let parent = nix::unistd::getpid().as_raw();
+    // SAFETY: the closure runs in the child between fork and exec. It only calls dup2,
+    // prctl and getppid, which are async-signal-safe, allocates nothing and touches no
+    // lock. The raw fds it names are kept open by `control` and `listener` until
+    // `spawn` returns.
+    unsafe {
+        cmd.pre_exec(move || {
+            if nix::libc::dup2(control_raw, CONTROL_FD) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            if let Some(l) = listener_raw {
+                if nix::libc::dup2(l, LISTENER_FD) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
+            if nix::libc::prctl(nix::libc::PR_SET_PDEATHSIG, nix::libc::SIGKILL) < 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The supervisor may have died between fork and prctl.
+            if nix::libc::getppid() != parent {
+                return Err(io::Error::other("supervisor exited during spawn"));
+            }
+            Ok(())
+        });
+    }
+    let child = cmd.spawn();
+    drop(control);
+    drop(listener);
+    child
+}
+
+/// Takes ownership of an fd this process inherited at `fd` (3 or 4), after checking it is
+/// open, and marks it close-on-exec so it goes no further.
+pub(crate) fn take_inherited(fd: RawFd) -> io::Result<OwnedFd> {
+    if fd != CONTROL_FD && fd != LISTENER_FD {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "only fds 3 and 4 are inherited",
+        ));
+    }
+    // SAFETY: fds 3 and 4 are placed by the supervisor for this process alone; nothing
+    // else in this process opened or owns them (we run this first thing in main, before
+    // any other fd is created, and only once per fd).
+    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+    match fcntl(&owned, FcntlArg::F_GETFD) {
+        Ok(_) => {}
+        Err(e) => {
+            // Not open: do not let OwnedFd close a descriptor we never had.
+            std::mem::forget(owned);
+            return Err(io::Error::other(format!(
+                "fd {fd} was not inherited ({e}); workers are started by the supervisor only"
+            )));
+        }
+    }
+    fcntl(&owned, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))?;
+    Ok(owned)
+}

@@ -1,0 +1,144 @@
+//! The worker side of the binary: `kube-apiserver __worker <role>`. Takes the inherited
+//! control socket (and listener), receives the completed options, and runs the role.
+
+use std::process::ExitCode;
+
+use std::time::Duration;
+
+use kas_proto::{ShutdownPhase, WorkerHealth, WorkerRole, CONTROL_FD, LISTENER_FD};
+use kas_server::control::Control;
+use tokio::signal::unix::{signal, SignalKind};
+
+use crate::sys;
+
+/// Runs a worker process for `role`.
+pub(crate) fn main(role: &str) -> ExitCode {
+    let role: WorkerRole = match role.parse() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("kube-apiserver: {e}");
+            return ExitCode::from(64);
+        }
+    };
+    let control = match sys::take_inherited(CONTROL_FD) {
+        Ok(fd) => fd,
+        Err(e) => {
+            eprintln!("kube-apiserver worker {role}: {e}");
+            return ExitCode::from(64);
+        }
+    };
+    let listener = if role == WorkerRole::Aggregator {
+        match sys::take_inherited(LISTENER_FD) {
+            Ok(fd) => Some(std::net::TcpListener::from(fd)),
+            Err(e) => {
+                eprintln!("kube-apiserver worker {role}: {e}");
+                return ExitCode::from(64);
+            }
+        }
+    } else {
+        None
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name(format!("{role}"))
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("kube-apiserver worker {role}: cannot start runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let code = runtime.block_on(async move {
+        // Terminal signals are the supervisor's business: holding these streams replaces
+        // the default action (exit) with a queue nobody reads. A Ctrl-C in a terminal
+        // reaches the supervisor, which drives the shutdown over the control channel.
+        let _ignored = (
+            signal(SignalKind::terminate()),
+            signal(SignalKind::interrupt()),
+        );
+        let control = std::os::unix::net::UnixStream::from(control);
+        let control = match control
+            .set_nonblocking(true)
+            .and_then(|()| tokio::net::UnixStream::from_std(control))
+        {
+            Ok(s) => s,
+            Err(e) => {
+                eprintln!("kube-apiserver worker {role}: control socket: {e}");
+                return 1;
+            }
+        };
+        let control = match Control::connect(control, role).await {
+            Ok(c) => c,
+            Err(e) => {
+                eprintln!("kube-apiserver worker {role}: {e}");
+                return 1;
+            }
+        };
+        let cfg = control.config().clone();
+        if let Err(e) = kas_server::logging::init(role.as_str(), cfg.verbosity, &cfg.logging_format)
+        {
+            eprintln!("kube-apiserver worker {role}: {e}");
+        }
+        let result = match role {
+            WorkerRole::Aggregator => match listener {
+                Some(l) => kas_aggregator::run(control, l)
+                    .await
+                    .map_err(|e| e.to_string()),
+                None => Err("no listener inherited".to_owned()),
+            },
+            WorkerRole::KubeApi => kas_kube_api::run(control).await.map_err(|e| e.to_string()),
+            WorkerRole::Extensions => kas_extensions::run(control)
+                .await
+                .map_err(|e| e.to_string()),
+            WorkerRole::Storage => run_storage(control).await,
+        };
+        match result {
+            Ok(()) => 0,
+            Err(e) => {
+                tracing::error!(error = %e, "worker failed");
+                1
+            }
+        }
+    });
+    // Tasks still running (idle connections) must not hold the exit up.
+    runtime.shutdown_background();
+    ExitCode::from(code)
+}
+
+/// The storage worker: the embedded etcd-compatible store on its unix socket, durable in
+/// `<data-dir>/store`. It is ready once the socket exists, and stops last.
+async fn run_storage(control: Control) -> Result<(), String> {
+    let cfg = control.config().clone();
+    let socket = cfg.socket_path(WorkerRole::Storage);
+    let store_cfg = kas_storage::StoreConfig::new(cfg.data_dir.join("store"), socket.clone());
+    let store = tokio::task::spawn_blocking(move || kas_storage::Store::open(&store_cfg))
+        .await
+        .map_err(|e| e.to_string())?
+        .map_err(|e| e.to_string())?;
+
+    let ready = {
+        let control = control.clone();
+        let socket = socket.clone();
+        tokio::spawn(async move {
+            // serve() renames the bound socket into place, so its existence means bound.
+            while !socket.exists() {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+            control.report_health(WorkerHealth {
+                ready: true,
+                checks: Vec::new(),
+            });
+        })
+    };
+    let mut phases = control.shutdown_phases();
+    let shutdown = async move {
+        let _ = phases.wait_for(|p| *p == Some(ShutdownPhase::Drain)).await;
+    };
+    let result = kas_storage::serve(store, &socket, shutdown)
+        .await
+        .map_err(|e| e.to_string());
+    ready.abort();
+    control.shutdown_done(ShutdownPhase::Drain);
+    result
+}

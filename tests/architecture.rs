@@ -1,0 +1,337 @@
+//! The process architecture, black box: the process tree, TLS, health with kube-apiserver's
+//! semantics, routing down the chain, `Status` errors, flag validation, first-run
+//! certificates and kubectl.
+
+mod harness;
+
+use std::io::{Read, Write};
+use std::process::Command;
+
+use harness::{Server, BIN};
+use http::Method;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn process_tree_is_a_supervisor_and_a_worker_per_role() {
+    let server = Server::builder().start().await;
+    let workers = server.workers();
+    // With no --etcd-servers the embedded store runs as a fourth worker.
+    for role in ["aggregator", "kube-api", "extensions", "storage"] {
+        assert!(
+            workers.contains_key(role),
+            "no {role} worker in {workers:?}"
+        );
+    }
+    // Each worker runs in its own process: distinct pids, none the supervisor's.
+    let mut pids: Vec<u32> = workers.values().copied().collect();
+    pids.sort();
+    pids.dedup();
+    assert_eq!(pids.len(), workers.len());
+    assert!(!pids.contains(&server.pid()));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tls_negotiates_h2_and_http11_and_refuses_tls11() {
+    let server = Server::builder().start().await;
+
+    let (_, proto) = server
+        .connect(&[b"h2", b"http/1.1"], false)
+        .await
+        .expect("h2");
+    assert_eq!(proto.as_deref(), Some(&b"h2"[..]));
+    let (_, proto) = server.connect(&[b"http/1.1"], false).await.expect("h1");
+    assert_eq!(proto.as_deref(), Some(&b"http/1.1"[..]));
+
+    let r = server
+        .request(Method::GET, "/version", b"", true, false)
+        .await
+        .expect("h2 get");
+    assert_eq!(r.version, http::Version::HTTP_2);
+    let r = server
+        .request(Method::GET, "/version", b"", false, false)
+        .await
+        .expect("h1 get");
+    assert_eq!(r.version, http::Version::HTTP_11);
+    assert_eq!(r.status, 200);
+
+    // A TLS 1.1 ClientHello (no supported_versions extension) gets a fatal alert: rustls
+    // answers handshake_failure (40), as it does for OpenSSL's `s_client -tls1_1`.
+    let mut tcp = std::net::TcpStream::connect(("127.0.0.1", server.port)).expect("tcp");
+    tcp.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .expect("timeout");
+    tcp.write_all(&tls11_client_hello()).expect("hello");
+    let mut reply = [0u8; 7];
+    tcp.read_exact(&mut reply).expect("alert");
+    assert_eq!(reply[0], 21, "expected an alert record, got {reply:?}");
+    assert_eq!(reply[5], 2, "expected a fatal alert, got {reply:?}");
+    assert!(
+        matches!(reply[6], 40 | 70),
+        "expected a version refusal, got {reply:?}"
+    );
+}
+
+/// A minimal TLS 1.1 ClientHello with no extensions.
+fn tls11_client_hello() -> Vec<u8> {
+    let mut body = vec![0x03, 0x02];
+    body.extend_from_slice(&[0x42; 32]); // random
+    body.push(0); // session id
+                  // TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256, TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256: suites the
+                  // server has, so the version is the only thing wrong.
+    body.extend_from_slice(&[0x00, 0x04, 0xc0, 0x2b, 0xc0, 0x2f]);
+    body.extend_from_slice(&[0x01, 0x00]); // null compression
+    let mut hs = vec![0x01, 0, 0, body.len() as u8];
+    hs.extend_from_slice(&body);
+    let mut rec = vec![0x16, 0x03, 0x02, 0, hs.len() as u8];
+    rec.extend_from_slice(&hs);
+    rec
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn version_health_and_routing() {
+    let server = Server::builder().start().await;
+
+    let v = server.get("/version").await.json();
+    assert_eq!(v["gitVersion"], "v1.33.0");
+    assert_eq!(
+        (v["major"].as_str(), v["minor"].as_str()),
+        (Some("1"), Some("33"))
+    );
+
+    let r = server.get("/readyz").await;
+    assert_eq!((r.status.as_u16(), r.text().as_str()), (200, "ok"));
+    let verbose = server.get("/readyz?verbose").await.text();
+    for line in [
+        "[+]ping ok",
+        "[+]log ok",
+        "[+]worker-kube-api ok",
+        "[+]worker-extensions ok",
+        "[+]worker-storage ok",
+        "[+]poststarthook/apiservice-discovery-controller ok",
+        "[+]shutdown ok",
+    ] {
+        assert!(verbose.contains(line), "{line:?} missing from:\n{verbose}");
+    }
+    assert!(verbose.ends_with("readyz check passed\n"), "{verbose}");
+
+    for path in [
+        "/readyz/ping",
+        "/livez/ping",
+        "/healthz/log",
+        "/readyz/worker-kube-api",
+    ] {
+        let r = server.get(path).await;
+        assert_eq!(
+            (r.status.as_u16(), r.text().as_str()),
+            (200, "ok"),
+            "{path}"
+        );
+    }
+    let r = server
+        .get("/readyz/poststarthook/apiservice-discovery-controller")
+        .await;
+    assert_eq!(r.status, 200);
+
+    let r = server
+        .get("/readyz?verbose&exclude=worker-extensions&exclude=nonexistent")
+        .await;
+    let text = r.text();
+    assert_eq!(r.status, 200);
+    assert!(text.contains("[+]worker-extensions excluded: ok"), "{text}");
+    assert!(
+        text.contains(
+            "warn: some health checks cannot be excluded: no matches for \"nonexistent\""
+        ),
+        "{text}"
+    );
+    let livez = server.get("/livez?verbose").await.text();
+    assert!(livez.ends_with("livez check passed\n"), "{livez}");
+    assert!(!livez.contains("shutdown"), "{livez}");
+
+    // Routed to kube-api, to extensions, and merged by the aggregator.
+    let api = server.get("/api").await.json();
+    assert_eq!(api["kind"], "APIVersions");
+    assert_eq!(api["versions"][0], "v1");
+    let group = server.get("/apis/apiextensions.k8s.io").await.json();
+    assert_eq!(group["kind"], "APIGroup");
+    assert_eq!(
+        group["preferredVersion"]["groupVersion"],
+        "apiextensions.k8s.io/v1"
+    );
+    let groups = server.get("/apis").await.json();
+    assert_eq!(groups["kind"], "APIGroupList");
+    assert!(groups["groups"]
+        .as_array()
+        .expect("groups")
+        .iter()
+        .any(|g| g["name"] == "apiextensions.k8s.io"));
+
+    // Unknown paths fall through the chain to a 404 Status, with or without a body.
+    for (method, body) in [(Method::GET, &b""[..]), (Method::POST, &b"{\"a\":1}"[..])] {
+        let r = server
+            .request(method.clone(), "/no/such/path", body, true, false)
+            .await
+            .expect("request");
+        assert_eq!(r.status, 404, "{method}");
+        assert_eq!(
+            r.json(),
+            serde_json::json!({
+                "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                "message": "the server could not find the requested resource",
+                "reason": "NotFound", "details": {}, "code": 404
+            })
+        );
+        assert!(r.headers.contains_key("audit-id"));
+        assert_eq!(r.headers["cache-control"], "no-cache, private");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn anonymous_requests_and_unverifiable_tokens() {
+    let server = Server::builder().start().await;
+    let r = server
+        .request(Method::GET, "/version", b"", true, true)
+        .await
+        .expect("anonymous");
+    assert_eq!(r.status, 200);
+
+    let denied = Server::builder()
+        .arg("--anonymous-auth=false")
+        .start()
+        .await;
+    let r = denied
+        .request(Method::GET, "/version", b"", false, true)
+        .await
+        .expect("anonymous");
+    assert_eq!(r.status, 401);
+    assert_eq!(r.json()["reason"], "Unauthorized");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorization_denies_with_kube_apiserver_wording() {
+    let server = Server::builder()
+        .arg("--authorization-mode=AlwaysDeny")
+        .spawn()
+        .await;
+    // Everything is denied, health included, so readiness shows as the 403 itself.
+    server.wait_for(|r| r.status == 403, "/readyz").await;
+    let r = server
+        .request(Method::GET, "/api", b"", false, true)
+        .await
+        .expect("request");
+    assert_eq!(r.status, 403);
+    assert_eq!(
+        r.json()["message"],
+        "forbidden: User \"system:anonymous\" cannot get path \"/api\": Everything is forbidden."
+    );
+}
+
+#[test]
+fn flag_errors_are_all_reported_with_exit_64() {
+    let out = Command::new(BIN)
+        .args([
+            "--secure-port=70000",
+            "--service-cluster-ip-range=10.0.0.0/abc",
+            "--tls-cert-file=/nonexistent/tls.crt",
+            "--tls-private-key-file=/nonexistent/tls.key",
+            "--min-request-timeout=0",
+        ])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for flag in [
+        "--secure-port",
+        "--service-cluster-ip-range",
+        "--tls-cert-file",
+        "--tls-private-key-file",
+        "--min-request-timeout",
+    ] {
+        assert!(stderr.contains(flag), "{flag} not named in:\n{stderr}");
+    }
+
+    for bad in [
+        vec!["--secure-port=-1"],
+        vec!["--service-cluster-ip-range=not-a-cidr"],
+        vec!["--no-such-flag"],
+        vec!["--tls-min-version=VersionTLS99"],
+        vec!["--request-timeout=forever"],
+    ] {
+        let out = Command::new(BIN).args(&bad).output().expect("run");
+        assert_eq!(out.status.code(), Some(64), "{bad:?}: {out:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let flag = bad[0].split('=').next().unwrap_or_default();
+        assert!(stderr.contains(flag), "{flag} not named in:\n{stderr}");
+    }
+}
+
+#[test]
+fn help_groups_flags_like_kube_apiserver() {
+    let out = Command::new(BIN).arg("--help").output().expect("run");
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for section in [
+        "Generic flags:",
+        "Etcd flags:",
+        "Secure serving flags:",
+        "Features flags:",
+        "Authentication flags:",
+        "Authorization flags:",
+        "API enablement flags:",
+        "Misc flags:",
+    ] {
+        assert!(help.contains(section), "{section} missing");
+    }
+    let out = Command::new(BIN).arg("--version").output().expect("run");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "Kubernetes v1.33.0"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn first_run_kubeconfig_works_with_kubectl_and_is_reused() {
+    use std::os::unix::fs::PermissionsExt;
+    let data = tempfile::tempdir().expect("tempdir");
+    let dir = data.path().join("state");
+    let (ca, serving) = {
+        let server = Server::builder().data_dir(&dir).start().await;
+        let out = server.kubectl(&["get", "--raw", "/readyz"]);
+        assert!(out.status.success(), "{out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "ok");
+        let out = server.kubectl(&["version", "-o", "json"]);
+        assert!(out.status.success(), "{out:?}");
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+        assert_eq!(v["serverVersion"]["gitVersion"], "v1.33.0");
+        let out = server.kubectl(&["get", "--raw", "/nope"]);
+        assert!(!out.status.success());
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("the server could not find the requested resource"),
+            "{out:?}"
+        );
+        for f in [
+            "admin.kubeconfig",
+            "pki/ca.key",
+            "pki/ca.crt",
+            "pki/admin.key",
+            "pki/apiserver.key",
+        ] {
+            let mode = std::fs::metadata(dir.join(f))
+                .expect(f)
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{f}");
+        }
+        (
+            std::fs::read(server.pki("ca.crt")).expect("ca"),
+            std::fs::read(server.pki("apiserver.crt")).expect("serving"),
+        )
+    };
+    let server = Server::builder().data_dir(&dir).start().await;
+    assert_eq!(std::fs::read(server.pki("ca.crt")).expect("ca"), ca);
+    assert_eq!(
+        std::fs::read(server.pki("apiserver.crt")).expect("serving"),
+        serving
+    );
+    let out = server.kubectl(&["get", "--raw", "/readyz"]);
+    assert!(out.status.success(), "{out:?}");
+}

@@ -1,0 +1,394 @@
+//! Black-box test harness: starts the real `kube-apiserver` binary on a free port with its
+//! own temp data dir, polls for readiness (never sleeps for a state it can poll), and talks
+//! to it over TLS with the generated admin client certificate, or with kubectl.
+
+#![allow(dead_code, unreachable_pub)]
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use http::{HeaderMap, Method, Request, StatusCode};
+use http_body_util::{BodyExt, Full};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use rustls::pki_types::pem::PemObject;
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName};
+
+/// The binary under test.
+pub const BIN: &str = env!("CARGO_BIN_EXE_kube-apiserver");
+
+/// How long a server may take to become ready in a test (debug build, busy CI machine).
+pub const READY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Builds a server to start.
+#[derive(Debug, Default)]
+pub struct ServerBuilder {
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+    data_dir: Option<PathBuf>,
+    stderr_to_file: bool,
+}
+
+impl ServerBuilder {
+    pub fn arg(mut self, a: impl Into<String>) -> Self {
+        self.args.push(a.into());
+        self
+    }
+
+    pub fn env(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
+        self.env.push((k.into(), v.into()));
+        self
+    }
+
+    /// Reuse an existing data dir (for restart tests).
+    pub fn data_dir(mut self, d: &Path) -> Self {
+        self.data_dir = Some(d.to_owned());
+        self
+    }
+
+    /// Starts the server and waits until `/readyz` is 200.
+    pub async fn start(self) -> Server {
+        let server = self.spawn().await;
+        server.wait_ready().await;
+        server
+    }
+
+    /// Starts the server and waits only until it is listening (kubeconfig written).
+    pub async fn spawn(self) -> Server {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let data_dir = self
+            .data_dir
+            .clone()
+            .unwrap_or_else(|| tmp.path().join("data"));
+        let kubeconfig = data_dir.join("admin.kubeconfig");
+        let _ = std::fs::remove_file(&kubeconfig);
+        let log_path = tmp.path().join("server.log");
+        let log = std::fs::File::create(&log_path).expect("log file");
+        let mut cmd = Command::new(BIN);
+        cmd.arg("--secure-port=0")
+            .arg("--bind-address=127.0.0.1")
+            .arg(format!("--data-dir={}", data_dir.display()))
+            .args(&self.args)
+            .env_remove("NOTIFY_SOCKET")
+            .env_remove("JOURNAL_STREAM")
+            .env_remove("WATCHDOG_USEC")
+            .env_remove("STATE_DIRECTORY")
+            .env_remove("RUNTIME_DIRECTORY")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(log.try_clone().expect("clone log"));
+        for (k, v) in &self.env {
+            cmd.env(k, v);
+        }
+        let child = cmd.spawn().expect("spawn kube-apiserver");
+        let deadline = Instant::now() + READY_TIMEOUT;
+        let url = loop {
+            if let Ok(text) = std::fs::read_to_string(&kubeconfig) {
+                if let Some(line) = text.lines().find(|l| l.trim_start().starts_with("server:")) {
+                    break line.trim().trim_start_matches("server:").trim().to_owned();
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "server did not write its kubeconfig; log:\n{}",
+                std::fs::read_to_string(&log_path).unwrap_or_default()
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        };
+        let port = url
+            .rsplit(':')
+            .next()
+            .and_then(|p| p.parse().ok())
+            .expect("port in kubeconfig");
+        Server {
+            child,
+            _tmp: tmp,
+            data_dir,
+            url,
+            port,
+            log_path,
+        }
+    }
+}
+
+/// A running server.
+pub struct Server {
+    pub child: Child,
+    _tmp: tempfile::TempDir,
+    pub data_dir: PathBuf,
+    pub url: String,
+    pub port: u16,
+    pub log_path: PathBuf,
+}
+
+/// A response, fully read.
+#[derive(Debug)]
+pub struct Reply {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: Bytes,
+    pub version: http::Version,
+}
+
+impl Reply {
+    pub fn text(&self) -> String {
+        String::from_utf8_lossy(&self.body).into_owned()
+    }
+
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.text()))
+    }
+}
+
+impl Server {
+    pub fn builder() -> ServerBuilder {
+        ServerBuilder::default()
+    }
+
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
+    pub fn kubeconfig(&self) -> PathBuf {
+        self.data_dir.join("admin.kubeconfig")
+    }
+
+    pub fn pki(&self, file: &str) -> PathBuf {
+        self.data_dir.join("pki").join(file)
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log_path).unwrap_or_default()
+    }
+
+    /// TLS client configuration: trusts the generated CA, presents the admin certificate
+    /// unless `anonymous`.
+    pub fn tls_config(&self, alpn: &[&[u8]], anonymous: bool) -> Arc<rustls::ClientConfig> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let mut roots = rustls::RootCertStore::empty();
+        for cert in CertificateDer::pem_file_iter(self.pki("ca.crt")).expect("ca") {
+            roots.add(cert.expect("ca cert")).expect("add root");
+        }
+        let builder = rustls::ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .expect("versions")
+            .with_root_certificates(roots);
+        let mut config = if anonymous {
+            builder.with_no_client_auth()
+        } else {
+            let certs: Vec<_> = CertificateDer::pem_file_iter(self.pki("admin.crt"))
+                .expect("admin cert")
+                .collect::<Result<_, _>>()
+                .expect("admin cert");
+            let key = PrivateKeyDer::from_pem_file(self.pki("admin.key")).expect("admin key");
+            builder
+                .with_client_auth_cert(certs, key)
+                .expect("client auth")
+        };
+        config.alpn_protocols = alpn.iter().map(|p| p.to_vec()).collect();
+        Arc::new(config)
+    }
+
+    /// Opens a TLS connection; returns the stream and the negotiated ALPN protocol.
+    pub async fn connect(
+        &self,
+        alpn: &[&[u8]],
+        anonymous: bool,
+    ) -> std::io::Result<(
+        tokio_rustls::client::TlsStream<tokio::net::TcpStream>,
+        Option<Vec<u8>>,
+    )> {
+        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await?;
+        let connector = tokio_rustls::TlsConnector::from(self.tls_config(alpn, anonymous));
+        let name = ServerName::try_from("localhost").expect("name");
+        let tls = connector.connect(name, tcp).await?;
+        let proto = tls.get_ref().1.alpn_protocol().map(|p| p.to_vec());
+        Ok((tls, proto))
+    }
+
+    /// One request over a fresh connection (HTTP/2 when `h2`, else HTTP/1.1).
+    pub async fn request(
+        &self,
+        method: Method,
+        path: &str,
+        body: &[u8],
+        h2: bool,
+        anonymous: bool,
+    ) -> std::io::Result<Reply> {
+        let alpn: &[&[u8]] = if h2 { &[b"h2"] } else { &[b"http/1.1"] };
+        let (tls, _) = self.connect(alpn, anonymous).await?;
+        let io = TokioIo::new(tls);
+        let req = Request::builder()
+            .method(method)
+            .uri(format!("https://localhost:{}{path}", self.port))
+            .header("host", format!("localhost:{}", self.port))
+            .body(Full::new(Bytes::copy_from_slice(body)))
+            .expect("request");
+        let resp = if h2 {
+            let (mut send, conn) = hyper::client::conn::http2::handshake(TokioExecutor::new(), io)
+                .await
+                .map_err(std::io::Error::other)?;
+            tokio::spawn(conn);
+            send.send_request(req)
+                .await
+                .map_err(std::io::Error::other)?
+        } else {
+            let (mut send, conn) = hyper::client::conn::http1::handshake(io)
+                .await
+                .map_err(std::io::Error::other)?;
+            tokio::spawn(conn);
+            send.send_request(req)
+                .await
+                .map_err(std::io::Error::other)?
+        };
+        let status = resp.status();
+        let version = resp.version();
+        let headers = resp.headers().clone();
+        let body = resp
+            .into_body()
+            .collect()
+            .await
+            .map_err(std::io::Error::other)?
+            .to_bytes();
+        Ok(Reply {
+            status,
+            headers,
+            body,
+            version,
+        })
+    }
+
+    /// GET as the admin over HTTP/2.
+    pub async fn get(&self, path: &str) -> Reply {
+        self.request(Method::GET, path, b"", true, false)
+            .await
+            .unwrap_or_else(|e| panic!("GET {path}: {e}"))
+    }
+
+    /// Polls `/readyz` until 200.
+    pub async fn wait_ready(&self) {
+        self.wait_for(|r| r.status == 200, "/readyz").await;
+    }
+
+    /// Polls `path` until `pred` holds for the reply.
+    pub async fn wait_for(&self, pred: impl Fn(&Reply) -> bool, path: &str) -> Reply {
+        let deadline = Instant::now() + READY_TIMEOUT;
+        loop {
+            if let Ok(r) = self.request(Method::GET, path, b"", true, false).await {
+                if pred(&r) {
+                    return r;
+                }
+            }
+            assert!(
+                Instant::now() < deadline,
+                "timed out polling {path}; log:\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    /// Runs kubectl against this server.
+    pub fn kubectl(&self, args: &[&str]) -> std::process::Output {
+        Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(self.kubeconfig())
+            .args(args)
+            .output()
+            .expect("run kubectl")
+    }
+
+    /// The worker processes (role → pid), read from /proc.
+    pub fn workers(&self) -> BTreeMap<String, u32> {
+        workers_of(self.pid())
+    }
+
+    /// Sends `sig` to the supervisor.
+    pub fn signal(&self, sig: nix::sys::signal::Signal) {
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.pid() as i32), sig).expect("signal");
+    }
+
+    /// Waits for the supervisor to exit.
+    pub async fn wait_exit(&mut self, timeout: Duration) -> Option<ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let workers = self.workers();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        for pid in workers.values() {
+            let _ = nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(*pid as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            );
+        }
+    }
+}
+
+/// Children of `parent` that are workers, by role.
+pub fn workers_of(parent: u32) -> BTreeMap<String, u32> {
+    let mut out = BTreeMap::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return out;
+    };
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // Fields after the ")" that closes the command name: state, ppid, ...
+        let Some(after) = stat.rsplit_once(')').map(|(_, a)| a) else {
+            continue;
+        };
+        let mut fields = after.split_whitespace();
+        let state = fields.next();
+        let ppid: Option<u32> = fields.next().and_then(|p| p.parse().ok());
+        if ppid != Some(parent) || state == Some("Z") {
+            continue;
+        }
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+        let args: Vec<String> = cmdline
+            .split(|b| *b == 0)
+            .map(|a| String::from_utf8_lossy(a).into_owned())
+            .collect();
+        if let Some(i) = args.iter().position(|a| a == "__worker") {
+            if let Some(role) = args.get(i + 1) {
+                out.insert(role.clone(), pid);
+            }
+        }
+    }
+    out
+}
+
+/// Whether a process exists (and is not a zombie).
+pub fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(')')
+            .and_then(|(_, a)| a.split_whitespace().next())
+            .is_some_and(|s| s != "Z"),
+        Err(_) => false,
+    }
+}

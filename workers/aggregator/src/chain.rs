@@ -1,0 +1,329 @@
+//! The handler chain, run once at the front door, outermost first: panic recovery →
+//! request info → shutdown refusal → CORS → timeout → authentication → audit ID →
+//! max-in-flight → authorization → director; cache-control and audit headers on the way
+//! out. Authentication runs before max-in-flight, as in kube-apiserver, so that
+//! `system:masters` is exempt from the limit.
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::Pin;
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Instant;
+
+use bytes::Bytes;
+use futures_util::FutureExt;
+use http::header::{self, HeaderValue};
+use http::{Method, Request, Response, StatusCode};
+use hyper::body::{Frame, Incoming};
+use kas_proto::{RequestContext, RequestInfo, UserInfo};
+use kas_server::body::{Body, BoxError};
+use kas_server::request_info;
+use kas_server::status::{Reason, Status};
+use tokio_util::sync::WaitForCancellationFutureOwned;
+
+use crate::authn;
+use crate::front::Front;
+
+/// What the TLS layer learnt about a connection.
+#[derive(Debug, Clone)]
+pub(crate) struct ConnInfo {
+    /// The user of a verified client certificate.
+    pub(crate) cert_user: Option<UserInfo>,
+    /// HTTP/1.x (where `Connection: close` means something).
+    pub(crate) http1: bool,
+}
+
+/// Runs the whole chain for one request.
+pub(crate) async fn handle(
+    front: Arc<Front>,
+    conn: Arc<ConnInfo>,
+    req: Request<Incoming>,
+) -> Response<Body> {
+    let started = Instant::now();
+    let info = request_info::parse(req.method(), req.uri().path(), req.uri().query());
+    let audit_id = req
+        .headers()
+        .get("audit-id")
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.is_empty() && v.len() <= 128)
+        .map(str::to_owned)
+        .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
+    let origin = req.headers().get(header::ORIGIN).cloned();
+
+    let inner = AssertUnwindSafe(chain(&front, &conn, info.clone(), audit_id.clone(), req));
+    let mut resp = match inner.catch_unwind().await {
+        Ok(resp) => resp,
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            tracing::error!(audit_id = %audit_id, path = %info.path, panic = %what, "recovered from a panic in a request handler");
+            Status::new(
+                Reason::InternalError,
+                "This request caused apiserver to panic. Look in the logs for details.",
+            )
+            .into_response()
+        }
+    };
+
+    let headers = resp.headers_mut();
+    if let Ok(v) = HeaderValue::from_str(&audit_id) {
+        headers.insert("audit-id", v);
+    }
+    headers
+        .entry(header::CACHE_CONTROL)
+        .or_insert(HeaderValue::from_static("no-cache, private"));
+    if let Some(origin) = origin.filter(|o| allowed_origin(&front, o)) {
+        add_cors_headers(headers, origin);
+    }
+
+    let code = resp.status().as_u16();
+    let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
+    if code >= 500 {
+        tracing::info!(verb = %info.verb, resource = %info.resource, namespace = %info.namespace, code, latency_ms, audit_id = %audit_id, path = %info.path, "request failed");
+    } else {
+        tracing::debug!(verb = %info.verb, resource = %info.resource, namespace = %info.namespace, code, latency_ms, audit_id = %audit_id, path = %info.path, "request");
+    }
+    resp
+}
+
+async fn chain(
+    front: &Arc<Front>,
+    conn: &ConnInfo,
+    info: RequestInfo,
+    audit_id: String,
+    req: Request<Incoming>,
+) -> Response<Body> {
+    if front.refuse_new.load(Ordering::Acquire) {
+        let mut resp =
+            Status::too_many_requests("The apiserver is shutting down, please try again later.", 1)
+                .into_response();
+        if conn.http1 {
+            resp.headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
+        return resp;
+    }
+
+    // CORS preflight is answered before authentication, as upstream does.
+    if req.method() == Method::OPTIONS {
+        if let Some(origin) = req.headers().get(header::ORIGIN) {
+            if allowed_origin(front, origin) {
+                let mut resp = Response::new(kas_server::body::empty());
+                *resp.status_mut() = StatusCode::OK;
+                return resp;
+            }
+        }
+    }
+
+    let long_running = request_info::is_long_running(&info);
+    if long_running {
+        let resp = authenticated(front, conn, info, audit_id, req).await;
+        return until_cancelled(resp, front.end_long_running.clone().cancelled_owned());
+    }
+    let _in_flight = front.in_flight.enter();
+    let timeout = front.config.request_timeout;
+    match tokio::time::timeout(timeout, authenticated(front, conn, info, audit_id, req)).await {
+        Ok(resp) => resp,
+        Err(_) => Status::new(
+            Reason::Timeout,
+            "Timeout: request did not complete within the allotted timeout",
+        )
+        .into_response(),
+    }
+}
+
+async fn authenticated(
+    front: &Arc<Front>,
+    conn: &ConnInfo,
+    info: RequestInfo,
+    audit_id: String,
+    req: Request<Incoming>,
+) -> Response<Body> {
+    let bearer = req.headers().contains_key(header::AUTHORIZATION);
+    let user = match (&conn.cert_user, bearer) {
+        (Some(u), _) => u.clone(),
+        // A credential nobody here can verify is refused, never downgraded to anonymous.
+        (None, true) => return unauthorized(),
+        (None, false) if front.config.anonymous_auth => authn::anonymous(),
+        (None, false) => return unauthorized(),
+    };
+
+    let long_running = request_info::is_long_running(&info);
+    let privileged = user.groups.iter().any(|g| g == "system:masters");
+    let _permit = if long_running || privileged {
+        None
+    } else {
+        let limit = if request_info::is_mutating(&info) {
+            front.mutating_limit.as_ref()
+        } else {
+            front.readonly_limit.as_ref()
+        };
+        match limit.map(|s| s.try_acquire()) {
+            None => None,
+            Some(Ok(p)) => Some(p),
+            Some(Err(_)) => {
+                return Status::too_many_requests("Too many requests, please try again later.", 1)
+                    .into_response()
+            }
+        }
+    };
+
+    if let Some(denied) = authorize(front, &user, &info) {
+        return denied.into_response();
+    }
+
+    let ctx = RequestContext {
+        user,
+        audit_id,
+        info,
+    };
+    crate::director::direct(front, ctx, req).await
+}
+
+fn unauthorized() -> Response<Body> {
+    Status::new(Reason::Unauthorized, "Unauthorized").into_response()
+}
+
+/// The configured authorizers in order; the first decision wins.
+fn authorize(front: &Front, user: &UserInfo, info: &RequestInfo) -> Option<Status> {
+    for mode in &front.config.authorization_modes {
+        match mode.as_str() {
+            "AlwaysAllow" => return None,
+            "AlwaysDeny" => return Some(forbidden(user, info, "Everything is forbidden.")),
+            _ => {}
+        }
+    }
+    Some(forbidden(user, info, ""))
+}
+
+/// 403 worded as kube-apiserver words it.
+fn forbidden(user: &UserInfo, info: &RequestInfo, reason: &str) -> Status {
+    let mut msg = if info.is_resource_request {
+        let resource = if info.subresource.is_empty() {
+            info.resource.clone()
+        } else {
+            format!("{}/{}", info.resource, info.subresource)
+        };
+        let scope = if info.namespace.is_empty() {
+            " at the cluster scope".to_owned()
+        } else {
+            format!(" in the namespace \"{}\"", info.namespace)
+        };
+        let qualified = if info.api_group.is_empty() {
+            info.resource.clone()
+        } else {
+            format!("{}.{}", info.resource, info.api_group)
+        };
+        let subject = if info.name.is_empty() {
+            format!("{qualified} is forbidden")
+        } else {
+            format!("{qualified} \"{}\" is forbidden", info.name)
+        };
+        format!(
+            "{subject}: User \"{}\" cannot {} resource \"{resource}\" in API group \"{}\"{scope}",
+            user.name, info.verb, info.api_group
+        )
+    } else {
+        format!(
+            "forbidden: User \"{}\" cannot {} path \"{}\"",
+            user.name, info.verb, info.path
+        )
+    };
+    if !reason.is_empty() {
+        msg.push_str(": ");
+        msg.push_str(reason);
+    }
+    Status::new(Reason::Forbidden, msg)
+}
+
+fn allowed_origin(front: &Front, origin: &HeaderValue) -> bool {
+    let Ok(origin) = origin.to_str() else {
+        return false;
+    };
+    front.cors.iter().any(|re| re.is_match(origin))
+}
+
+fn add_cors_headers(headers: &mut http::HeaderMap, origin: HeaderValue) {
+    headers.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, origin);
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("POST, GET, OPTIONS, PUT, DELETE, PATCH"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_HEADERS,
+        HeaderValue::from_static(
+            "Content-Type, Content-Length, Accept-Encoding, X-CSRF-Token, Authorization, X-Requested-With, If-Modified-Since",
+        ),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static("Date"),
+    );
+    headers.insert(
+        header::ACCESS_CONTROL_ALLOW_CREDENTIALS,
+        HeaderValue::from_static("true"),
+    );
+}
+
+/// A long-running response whose body ends cleanly when the server finishes draining.
+fn until_cancelled(resp: Response<Body>, stop: WaitForCancellationFutureOwned) -> Response<Body> {
+    resp.map(|inner| {
+        kas_server::body::boxed(UntilCancelled {
+            inner,
+            stop: Box::pin(stop),
+        })
+    })
+}
+
+struct UntilCancelled {
+    inner: Body,
+    stop: Pin<Box<WaitForCancellationFutureOwned>>,
+}
+
+impl hyper::body::Body for UntilCancelled {
+    type Data = Bytes;
+    type Error = BoxError;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
+        if self.stop.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
+        Pin::new(&mut self.inner).poll_frame(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forbidden_messages() {
+        let user = UserInfo {
+            name: "bob".into(),
+            ..Default::default()
+        };
+        let info = request_info::parse(&Method::GET, "/api/v1/namespaces/default/pods/web", None);
+        assert_eq!(
+            forbidden(&user, &info, "").message,
+            "pods \"web\" is forbidden: User \"bob\" cannot get resource \"pods\" in API group \"\" in the namespace \"default\""
+        );
+        let info = request_info::parse(&Method::GET, "/apis/apps/v1/deployments", None);
+        assert_eq!(
+            forbidden(&user, &info, "Everything is forbidden.").message,
+            "deployments.apps is forbidden: User \"bob\" cannot list resource \"deployments\" in API group \"apps\" at the cluster scope: Everything is forbidden."
+        );
+        let info = request_info::parse(&Method::GET, "/healthz", None);
+        assert_eq!(
+            forbidden(&user, &info, "").message,
+            "forbidden: User \"bob\" cannot get path \"/healthz\""
+        );
+    }
+}

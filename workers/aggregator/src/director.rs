@@ -1,0 +1,268 @@
+//! The director: what the aggregator answers itself (health, version, merged discovery),
+//! and where everything else goes: the worker owning the API group, else down the chain
+//! kube-api → extensions → 404. A worker that is down answers 503 for its own routes only.
+
+use std::sync::Arc;
+
+use bytes::Bytes;
+use http::header::{self, HeaderName, CONTENT_TYPE};
+use http::{HeaderValue, Method, Request, Response};
+use http_body_util::{BodyExt, Limited};
+use hyper::body::Incoming;
+use kas_proto::{RequestContext, WorkerRole, CONTEXT_HEADER};
+use kas_server::body::{self, Body};
+use kas_server::delegate::UNHANDLED_HEADER;
+use kas_server::health;
+use kas_server::status::{Reason, Status};
+use serde_json::{json, Value};
+
+use crate::front::{Front, CHAIN};
+
+/// The largest body buffered for a request whose owner must be found by falling through
+/// the chain (kube-apiserver's limit for a request body).
+const MAX_FALLTHROUGH_BODY: usize = 3 << 20;
+
+/// Headers that describe one hop and must not be forwarded (HTTP/2 forbids them).
+const HOP_BY_HOP: [HeaderName; 6] = [
+    header::CONNECTION,
+    header::TRANSFER_ENCODING,
+    header::UPGRADE,
+    header::TE,
+    header::TRAILER,
+    header::PROXY_AUTHORIZATION,
+];
+
+/// Answers `req` for the authenticated, authorized `ctx`.
+pub(crate) async fn direct(
+    front: &Arc<Front>,
+    ctx: RequestContext,
+    req: Request<Incoming>,
+) -> Response<Body> {
+    let path = req.uri().path().to_owned();
+    let query = req.uri().query().map(str::to_owned);
+    let read_only = req.method() == Method::GET || req.method() == Method::HEAD;
+
+    for endpoint in ["healthz", "livez", "readyz"] {
+        if let Some(rest) = path
+            .strip_prefix('/')
+            .and_then(|p| p.strip_prefix(endpoint))
+        {
+            if rest.is_empty() || rest.starts_with('/') {
+                let sub = rest.strip_prefix('/');
+                let checks = if endpoint == "readyz" {
+                    front.ready_checks()
+                } else {
+                    front.live_checks()
+                };
+                return health::respond(endpoint, sub, query.as_deref(), &checks);
+            }
+        }
+    }
+    if read_only && (path == "/version" || path == "/version/") {
+        return json_response(&version(&front.config.kubernetes_version));
+    }
+    if read_only && (path == "/apis" || path == "/apis/") {
+        return json_response(&merged_groups(front));
+    }
+
+    match owner(front, &path) {
+        Some(role) => match proxy(front, role, &ctx, req).await {
+            Ok(resp) => resp,
+            Err(status) => status.into_response(),
+        },
+        None => fall_through(front, &ctx, req).await,
+    }
+}
+
+/// The worker that owns `path`, if known.
+fn owner(front: &Front, path: &str) -> Option<WorkerRole> {
+    if path == "/api" || path.starts_with("/api/") {
+        return Some(WorkerRole::KubeApi);
+    }
+    let group = path.strip_prefix("/apis/")?.split('/').next()?;
+    front.routes.read().ok()?.groups.get(group).copied()
+}
+
+fn unavailable(role: WorkerRole) -> Status {
+    Status::service_unavailable(
+        format!("the server is currently unable to handle the request: the {role} worker is not available"),
+        1,
+    )
+}
+
+/// Forwards one request to `role`, streaming both bodies.
+async fn proxy(
+    front: &Front,
+    role: WorkerRole,
+    ctx: &RequestContext,
+    req: Request<Incoming>,
+) -> Result<Response<Body>, Status> {
+    let (parts, incoming) = req.into_parts();
+    let resp = send(front, role, ctx, parts, body::boxed(incoming)).await?;
+    Ok(strip_unhandled(resp))
+}
+
+async fn send(
+    front: &Front,
+    role: WorkerRole,
+    ctx: &RequestContext,
+    parts: http::request::Parts,
+    body: Body,
+) -> Result<Response<Incoming>, Status> {
+    if !front.peer_serving(role) {
+        return Err(unavailable(role));
+    }
+    let client = front
+        .clients
+        .get(&role)
+        .ok_or_else(|| Status::internal(format!("no client for {role}")))?;
+    let path_and_query = parts
+        .uri
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/");
+    let uri = format!("http://{}{path_and_query}", role.as_str());
+    let mut out = Request::builder()
+        .method(parts.method)
+        .uri(uri)
+        .body(body)
+        .map_err(|e| Status::new(Reason::BadRequest, format!("bad request URI: {e}")))?;
+    let headers = out.headers_mut();
+    for (name, value) in parts.headers.iter() {
+        if HOP_BY_HOP.contains(name)
+            || name == header::HOST
+            || name.as_str() == CONTEXT_HEADER
+            || name.as_str() == UNHANDLED_HEADER
+            || name.as_str() == "keep-alive"
+        {
+            continue;
+        }
+        headers.append(name.clone(), value.clone());
+    }
+    let ctx_value = ctx
+        .to_header_value()
+        .ok()
+        .and_then(|v| HeaderValue::from_str(&v).ok())
+        .ok_or_else(|| Status::internal("encoding the request context"))?;
+    headers.insert(CONTEXT_HEADER, ctx_value);
+    client.send(out).await.map_err(|e| {
+        tracing::warn!(worker = %role, error = %e, "delegation failed");
+        unavailable(role)
+    })
+}
+
+fn strip_unhandled(resp: Response<Incoming>) -> Response<Body> {
+    let (mut parts, incoming) = resp.into_parts();
+    parts.headers.remove(UNHANDLED_HEADER);
+    Response::from_parts(parts, body::boxed(incoming))
+}
+
+/// Tries each server of the chain in turn until one handles the path.
+async fn fall_through(
+    front: &Front,
+    ctx: &RequestContext,
+    req: Request<Incoming>,
+) -> Response<Body> {
+    let (parts, incoming) = req.into_parts();
+    let bytes: Bytes = match Limited::new(incoming, MAX_FALLTHROUGH_BODY).collect().await {
+        Ok(c) => c.to_bytes(),
+        Err(e) => {
+            let too_large = e
+                .downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some();
+            return if too_large {
+                Status::new(
+                    Reason::RequestEntityTooLarge,
+                    "the request body is too large",
+                )
+                .into_response()
+            } else {
+                Status::new(Reason::BadRequest, format!("reading the request body: {e}"))
+                    .into_response()
+            };
+        }
+    };
+    for role in CHAIN {
+        let mut copy = Request::builder()
+            .method(parts.method.clone())
+            .uri(parts.uri.clone())
+            .body(())
+            .map(|r| r.into_parts().0)
+            .unwrap_or_else(|_| Request::new(()).into_parts().0);
+        copy.headers = parts.headers.clone();
+        match send(front, role, ctx, copy, body::full(bytes.clone())).await {
+            Ok(resp) if resp.headers().contains_key(UNHANDLED_HEADER) => continue,
+            Ok(resp) => return strip_unhandled(resp),
+            Err(status) => return status.into_response(),
+        }
+    }
+    Status::path_not_found().into_response()
+}
+
+fn merged_groups(front: &Front) -> Value {
+    let groups: Vec<Value> = front
+        .routes
+        .read()
+        .map(|r| {
+            CHAIN
+                .iter()
+                .filter_map(|role| r.lists.get(role))
+                .flatten()
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+/// `version.Info` for the emulated Kubernetes version.
+fn version(git_version: &str) -> Value {
+    let numbers: Vec<&str> = git_version.trim_start_matches('v').split('.').collect();
+    let major = numbers.first().copied().unwrap_or("1");
+    let minor = numbers.get(1).copied().unwrap_or("0");
+    let min_compat_minor = minor
+        .parse::<u32>()
+        .map(|m| m.saturating_sub(1).to_string())
+        .unwrap_or_else(|_| minor.to_owned());
+    let arch = match std::env::consts::ARCH {
+        "x86_64" => "amd64",
+        "aarch64" => "arm64",
+        other => other,
+    };
+    json!({
+        "major": major,
+        "minor": minor,
+        "emulationMajor": major,
+        "emulationMinor": minor,
+        "minCompatibilityMajor": major,
+        "minCompatibilityMinor": min_compat_minor,
+        "gitVersion": git_version,
+        "gitCommit": format!("kube-apiserver-rs-{}", env!("CARGO_PKG_VERSION")),
+        "gitTreeState": "clean",
+        "buildDate": "1970-01-01T00:00:00Z",
+        "goVersion": "n/a (rustc)",
+        "compiler": "rustc",
+        "platform": format!("linux/{arch}"),
+    })
+}
+
+fn json_response(v: &Value) -> Response<Body> {
+    let mut resp = Response::new(body::full(v.to_string()));
+    resp.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    resp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn version_info() {
+        let v = version("v1.33.0");
+        assert_eq!(v["major"], "1");
+        assert_eq!(v["minor"], "33");
+        assert_eq!(v["gitVersion"], "v1.33.0");
+        assert_eq!(v["minCompatibilityMinor"], "32");
+    }
+}

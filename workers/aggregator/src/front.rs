@@ -1,0 +1,302 @@
+//! The aggregator's shared state: configuration, lifecycle, the other workers' state as
+//! the supervisor reports it, clients for their sockets, the routing table learnt from
+//! their discovery, in-flight accounting, and the health checks built from all of it.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use http::Request;
+use http_body_util::BodyExt;
+use kas_proto::{
+    PeerState, PeerStatus, RequestContext, ShutdownPhase, WorkerConfig, WorkerRole, CONTEXT_HEADER,
+};
+use kas_server::body;
+use kas_server::control::Control;
+use kas_server::delegate::WorkerClient;
+use kas_server::health::{CheckResult, HookHandle, LogCheck, PostStartHooks};
+use kas_server::lifecycle::{Lifecycle, Phase};
+use regex::Regex;
+use serde_json::Value;
+use tokio::sync::{watch, Notify, Semaphore};
+use tokio_util::sync::CancellationToken;
+
+use crate::Error;
+
+/// The back-end workers in delegation-chain order.
+pub(crate) const CHAIN: [WorkerRole; 2] = [WorkerRole::KubeApi, WorkerRole::Extensions];
+
+/// How often discovery is re-read from the back ends.
+const DISCOVERY_EVERY: Duration = Duration::from_secs(2);
+
+/// Counts requests that are not long-running, so shutdown can wait for them.
+#[derive(Debug, Default)]
+pub(crate) struct InFlight {
+    count: AtomicUsize,
+    zero: Notify,
+}
+
+/// Decrements [`InFlight`] when dropped.
+pub(crate) struct InFlightGuard(Arc<InFlight>);
+
+impl Drop for InFlightGuard {
+    fn drop(&mut self) {
+        if self.0.count.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.0.zero.notify_waiters();
+        }
+    }
+}
+
+impl InFlight {
+    pub(crate) fn enter(self: &Arc<Self>) -> InFlightGuard {
+        self.count.fetch_add(1, Ordering::AcqRel);
+        InFlightGuard(self.clone())
+    }
+
+    pub(crate) async fn drained(&self) {
+        loop {
+            let notified = self.zero.notified();
+            if self.count.load(Ordering::Acquire) == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
+
+/// Routing learnt from the back ends' `/apis`.
+#[derive(Debug, Default)]
+pub(crate) struct Routes {
+    /// API group → owning worker.
+    pub(crate) groups: BTreeMap<String, WorkerRole>,
+    /// Each back end's groups as it last listed them, in chain order.
+    pub(crate) lists: BTreeMap<WorkerRole, Vec<Value>>,
+}
+
+/// Everything the aggregator's handlers share.
+pub(crate) struct Front {
+    pub(crate) config: Arc<WorkerConfig>,
+    pub(crate) control: Control,
+    pub(crate) lifecycle: Lifecycle,
+    pub(crate) peers: watch::Receiver<Vec<PeerStatus>>,
+    pub(crate) clients: BTreeMap<WorkerRole, WorkerClient>,
+    pub(crate) routes: RwLock<Routes>,
+    pub(crate) readonly_limit: Option<Semaphore>,
+    pub(crate) mutating_limit: Option<Semaphore>,
+    pub(crate) in_flight: Arc<InFlight>,
+    /// Cancelled at the end of the drain: long-running responses end cleanly.
+    pub(crate) end_long_running: CancellationToken,
+    /// Set after NotAcceptingNewRequest with `--shutdown-send-retry-after`.
+    pub(crate) refuse_new: AtomicBool,
+    pub(crate) cors: Vec<Regex>,
+    pub(crate) tls: Arc<rustls::ServerConfig>,
+    pub(crate) hooks: PostStartHooks,
+    log: LogCheck,
+    started: Instant,
+}
+
+impl Front {
+    pub(crate) fn new(control: Control) -> Result<Arc<Front>, Error> {
+        let config = control.config().clone();
+        let tls = crate::tls::server_config(&config.serving)?;
+        let clients = CHAIN
+            .into_iter()
+            .map(|r| (r, WorkerClient::new(r, config.socket_path(r))))
+            .collect();
+        let limit = |n: u32| (n > 0).then(|| Semaphore::new(n as usize));
+        let cors = config
+            .cors_allowed_origins
+            .iter()
+            .filter_map(|r| Regex::new(r).ok())
+            .collect();
+        let hooks = PostStartHooks::default();
+        let discovery_hook = hooks.register("apiservice-discovery-controller");
+        let front = Arc::new(Front {
+            readonly_limit: limit(config.max_requests_inflight),
+            mutating_limit: limit(config.max_mutating_requests_inflight),
+            peers: control.peers(),
+            lifecycle: Lifecycle::new(),
+            clients,
+            routes: RwLock::new(Routes::default()),
+            in_flight: Arc::new(InFlight::default()),
+            end_long_running: CancellationToken::new(),
+            refuse_new: AtomicBool::new(false),
+            cors,
+            tls,
+            hooks,
+            log: LogCheck::start(),
+            started: Instant::now(),
+            config,
+            control,
+        });
+        tokio::spawn(report_health(front.clone()));
+        tokio::spawn(follow_shutdown_phases(front.clone()));
+        tokio::spawn(learn_routes(front.clone(), discovery_hook));
+        Ok(front)
+    }
+
+    /// The supervisor's view of `role`.
+    pub(crate) fn peer(&self, role: WorkerRole) -> Option<PeerStatus> {
+        self.peers.borrow().iter().find(|p| p.role == role).cloned()
+    }
+
+    /// Whether `role` can take requests now.
+    pub(crate) fn peer_serving(&self, role: WorkerRole) -> bool {
+        matches!(
+            self.peer(role).map(|p| p.state),
+            Some(PeerState::Ready | PeerState::Stopping)
+        )
+    }
+
+    fn hook_results(&self, within_grace: bool) -> Vec<CheckResult> {
+        let mut out: Vec<CheckResult> = Vec::new();
+        let own = self.hooks.statuses();
+        let peers = self.peers.borrow();
+        let theirs = peers.iter().flat_map(|p| p.health.checks.iter());
+        for c in own.iter().chain(theirs) {
+            if out.iter().any(|r| r.name == c.name) {
+                continue;
+            }
+            let reason = c.reason.clone().unwrap_or_else(|| "not finished".into());
+            out.push(CheckResult::from_bool(
+                c.name.clone(),
+                c.ok || within_grace,
+                reason,
+            ));
+        }
+        out
+    }
+
+    /// The checks behind `/healthz` and `/livez`.
+    pub(crate) fn live_checks(&self) -> Vec<CheckResult> {
+        let grace = self.started.elapsed() < self.config.livez_grace_period;
+        let mut checks = vec![CheckResult::ok("ping"), self.log.result()];
+        checks.extend(self.hook_results(grace));
+        checks
+    }
+
+    /// The checks behind `/readyz`.
+    pub(crate) fn ready_checks(&self) -> Vec<CheckResult> {
+        let mut checks = vec![CheckResult::ok("ping"), self.log.result()];
+        for role in self.config.roles() {
+            if role == WorkerRole::Aggregator {
+                continue;
+            }
+            let state = self.peer(role).map(|p| p.state);
+            checks.push(CheckResult::from_bool(
+                role.check_name(),
+                matches!(state, Some(PeerState::Ready | PeerState::Stopping)),
+                format!("{role} worker is {state:?}"),
+            ));
+        }
+        checks.extend(self.hook_results(false));
+        checks.push(CheckResult::from_bool(
+            "shutdown",
+            self.lifecycle.current() < Phase::ShutdownInitiated,
+            "process is shutting down",
+        ));
+        checks
+    }
+
+    /// A request to a back end on behalf of the aggregator itself.
+    async fn fetch_json(&self, role: WorkerRole, path: &str) -> Option<Value> {
+        let client = self.clients.get(&role)?;
+        let ctx = RequestContext {
+            user: kas_proto::UserInfo {
+                name: "system:kube-aggregator".into(),
+                groups: vec!["system:masters".into(), "system:authenticated".into()],
+                ..Default::default()
+            },
+            audit_id: String::new(),
+            info: kas_server::request_info::parse(&http::Method::GET, path, None),
+        };
+        let req = Request::get(format!("http://{}{path}", role.as_str()))
+            .header(CONTEXT_HEADER, ctx.to_header_value().ok()?)
+            .body(body::empty())
+            .ok()?;
+        let resp = client.send(req).await.ok()?;
+        if !resp.status().is_success() {
+            return None;
+        }
+        let bytes = resp.into_body().collect().await.ok()?.to_bytes();
+        serde_json::from_slice(&bytes).ok()
+    }
+}
+
+/// Tells the supervisor whether the aggregator is ready: its own hooks done.
+async fn report_health(front: Arc<Front>) {
+    let mut changed = front.hooks.subscribe();
+    loop {
+        let health = front.hooks.health();
+        if health.ready {
+            front.lifecycle.advance(Phase::Serving);
+        }
+        front.control.report_health(health);
+        if changed.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// ShutdownInitiated flips readyz; NotAcceptingNewRequest is handled by the server loop.
+async fn follow_shutdown_phases(front: Arc<Front>) {
+    let mut phases = front.control.shutdown_phases();
+    loop {
+        if let Some(p) = *phases.borrow_and_update() {
+            front.lifecycle.advance(Phase::ShutdownInitiated);
+            if p >= ShutdownPhase::NotAcceptingNewRequests {
+                front.lifecycle.advance(Phase::NotAcceptingNewRequests);
+            }
+        }
+        if phases.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// Reads `/apis` of every serving back end whenever the peers change and periodically,
+/// and rebuilds the routing table. The post-start hook completes once every back end has
+/// been read.
+async fn learn_routes(front: Arc<Front>, hook: HookHandle) {
+    let mut peers = front.peers.clone();
+    let mut hook = Some(hook);
+    loop {
+        let mut complete = true;
+        for role in CHAIN {
+            if !front.peer_serving(role) {
+                complete = false;
+                continue;
+            }
+            match front.fetch_json(role, "/apis").await {
+                Some(list) => {
+                    let groups: Vec<Value> = list
+                        .get("groups")
+                        .and_then(Value::as_array)
+                        .cloned()
+                        .unwrap_or_default();
+                    if let Ok(mut routes) = front.routes.write() {
+                        routes.groups.retain(|_, owner| *owner != role);
+                        for g in &groups {
+                            if let Some(name) = g.get("name").and_then(Value::as_str) {
+                                routes.groups.entry(name.to_owned()).or_insert(role);
+                            }
+                        }
+                        routes.lists.insert(role, groups);
+                    }
+                }
+                None => complete = false,
+            }
+        }
+        if complete {
+            if let Some(h) = hook.take() {
+                tracing::info!("learnt routes from every back-end worker");
+                h.done();
+            }
+        }
+        tokio::select! {
+            r = peers.changed() => if r.is_err() { return },
+            () = tokio::time::sleep(DISCOVERY_EVERY) => {}
+        }
+    }
+}

@@ -1,0 +1,32 @@
+//! The aggregator worker: the front door. It owns the secure listener (inherited from the
+//! supervisor), terminates TLS, runs the handler chain once, answers health, version and
+//! merged discovery itself, and routes everything else to the worker that owns it.
+
+#![forbid(unsafe_code)]
+
+mod authn;
+mod chain;
+mod director;
+mod front;
+mod serve;
+pub mod tls;
+
+use kas_server::control::Control;
+
+/// What can stop the aggregator.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The TLS configuration is unusable.
+    #[error(transparent)]
+    Tls(#[from] tls::TlsError),
+    /// The inherited listener is unusable.
+    #[error("secure listener: {0}")]
+    Listener(#[source] std::io::Error),
+}
+
+/// Runs the aggregator on the inherited `listener` until the supervisor stops it.
+pub async fn run(control: Control, listener: std::net::TcpListener) -> Result<(), Error> {
+    tls::install_default_provider();
+    let front = front::Front::new(control)?;
+    serve::serve(front, listener).await
+}

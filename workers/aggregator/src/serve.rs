@@ -1,0 +1,151 @@
+//! The secure server: accept on the inherited listener, TLS handshake, HTTP/1.1 or HTTP/2
+//! by ALPN, and kube-apiserver's graceful termination: stop accepting, (optionally) refuse
+//! new requests with 429, drain in-flight requests within `--request-timeout`, then end
+//! long-running requests and close every connection.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use hyper::body::Incoming;
+use hyper::Request;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::conn::auto;
+use hyper_util::server::graceful::GracefulShutdown;
+use kas_proto::ShutdownPhase;
+use kas_server::lifecycle::Phase;
+use tokio::net::TcpListener;
+use tokio_rustls::TlsAcceptor;
+
+use crate::chain::{self, ConnInfo};
+use crate::front::Front;
+use crate::{authn, Error};
+
+/// How long a client may take to finish the TLS handshake.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long connections get to close after the drain before the process exits anyway.
+const CLOSE_GRACE: Duration = Duration::from_secs(5);
+/// The largest request header block (HTTP/1 buffer and HTTP/2 header list).
+const MAX_HEADER_BYTES: usize = 1 << 20;
+
+/// Serves until the supervisor says NotAcceptingNewRequest, then drains and returns.
+pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) -> Result<(), Error> {
+    listener.set_nonblocking(true).map_err(Error::Listener)?;
+    let listener = TcpListener::from_std(listener).map_err(Error::Listener)?;
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, "serving securely");
+    }
+    let acceptor = TlsAcceptor::from(front.tls.clone());
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    builder
+        .http1()
+        .timer(TokioTimer::new())
+        .max_buf_size(MAX_HEADER_BYTES)
+        .header_read_timeout(Duration::from_secs(30));
+    builder
+        .http2()
+        .timer(TokioTimer::new())
+        .max_concurrent_streams(front.config.serving.http2_max_streams_per_connection)
+        .max_header_list_size(MAX_HEADER_BYTES as u32)
+        .initial_stream_window_size(1 << 20)
+        .initial_connection_window_size(4 << 20);
+    let builder = Arc::new(builder);
+    let graceful = GracefulShutdown::new();
+    let mut lifecycle = front.lifecycle.subscribe();
+
+    loop {
+        let (tcp, peer) = tokio::select! {
+            r = lifecycle.wait_for(|p| *p >= Phase::NotAcceptingNewRequests) => {
+                let _ = r;
+                break;
+            }
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                Err(e) => {
+                    tracing::warn!(error = %e, "accept failed");
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                    continue;
+                }
+            },
+        };
+        let _ = tcp.set_nodelay(true);
+        let acceptor = acceptor.clone();
+        let front = front.clone();
+        let builder = builder.clone();
+        let watcher = graceful.watcher();
+        tokio::spawn(async move {
+            let tls = match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await {
+                Ok(Ok(tls)) => tls,
+                Ok(Err(e)) => {
+                    tracing::debug!(%peer, error = %e, "TLS handshake failed");
+                    return;
+                }
+                Err(_) => {
+                    tracing::debug!(%peer, "TLS handshake timed out");
+                    return;
+                }
+            };
+            let session = tls.get_ref().1;
+            let conn_info = Arc::new(ConnInfo {
+                cert_user: session
+                    .peer_certificates()
+                    .and_then(|certs| certs.first())
+                    .and_then(authn::user_from_cert),
+                http1: session.alpn_protocol() != Some(b"h2"),
+            });
+            let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                let front = front.clone();
+                let conn_info = conn_info.clone();
+                async move {
+                    Ok::<_, std::convert::Infallible>(chain::handle(front, conn_info, req).await)
+                }
+            });
+            let conn = builder.serve_connection(TokioIo::new(tls), service);
+            if let Err(e) = watcher.watch(conn.into_owned()).await {
+                tracing::debug!(%peer, error = %e, "connection ended with an error");
+            }
+        });
+    }
+
+    // NotAcceptingNewRequest: our copy of the listener goes (the supervisor drops its own).
+    drop(listener);
+    let config = front.config.clone();
+    let mut graceful = Some(graceful);
+    let closing = if config.shutdown_send_retry_after {
+        front.refuse_new.store(true, Ordering::Release);
+        None
+    } else {
+        // Close idle connections and refuse new streams now; in-flight ones finish.
+        graceful.take().map(|g| tokio::spawn(g.shutdown()))
+    };
+    front.lifecycle.advance(Phase::Draining);
+    if tokio::time::timeout(config.request_timeout, front.in_flight.drained())
+        .await
+        .is_err()
+    {
+        tracing::warn!("in-flight requests did not drain within --request-timeout");
+    }
+    tracing::info!(phase = "InFlightRequestsDrained", "lifecycle signal");
+    // Watches and other long-running requests end last, cleanly.
+    front.end_long_running.cancel();
+    let closed = async {
+        match closing {
+            Some(task) => {
+                let _ = task.await;
+            }
+            None => {
+                if let Some(g) = graceful {
+                    g.shutdown().await;
+                }
+            }
+        }
+    };
+    if tokio::time::timeout(CLOSE_GRACE, closed).await.is_err() {
+        tracing::warn!("connections still open after the drain; closing them");
+    }
+    front.lifecycle.advance(Phase::Stopped);
+    front.control.shutdown_done(ShutdownPhase::Drain);
+    // Give the control writer a moment to deliver the message before the process exits.
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    Ok(())
+}

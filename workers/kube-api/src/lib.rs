@@ -1,0 +1,40 @@
+//! The kube-api worker: kube-apiserver's built-in API groups. It serves its discovery
+//! documents today; the built-in resources come with their REST machinery.
+
+#![forbid(unsafe_code)]
+
+use http::{Method, Request, Response};
+use kas_proto::RequestContext;
+use kas_server::body::Body;
+use kas_server::control::Control;
+use kas_server::health::PostStartHooks;
+use kas_server::lifecycle::Lifecycle;
+use kas_server::{delegate, discovery};
+
+/// Runs the kube-api worker until the supervisor stops it.
+pub async fn run(control: Control) -> Result<(), kas_server::Error> {
+    let config = control.config().clone();
+    let address = format!("{}:{}", config.advertise_address, config.serving.port);
+    let handler = move |_ctx: RequestContext, req: Request<Body>| {
+        let address = address.clone();
+        async move { route(&req, &address) }
+    };
+    kas_server::backend::run(
+        control,
+        PostStartHooks::default(),
+        Lifecycle::new(),
+        handler,
+    )
+    .await
+}
+
+fn route(req: &Request<Body>, address: &str) -> Response<Body> {
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        return delegate::unhandled();
+    }
+    match req.uri().path().trim_end_matches('/') {
+        "/api" => discovery::json(&discovery::api_versions(&["v1"], address)),
+        "/apis" => discovery::json(&discovery::group_list(&[])),
+        _ => delegate::unhandled(),
+    }
+}

@@ -1,0 +1,77 @@
+//! The life of a back-end worker (kube-api, extensions): bind its unix socket, report its
+//! post-start hooks to the supervisor, serve delegated requests, and stop when told to
+//! drain, after the front door has stopped.
+
+use std::future::Future;
+
+use http::{Request, Response};
+use kas_proto::{RequestContext, ShutdownPhase};
+
+use crate::body::Body;
+use crate::control::Control;
+use crate::health::PostStartHooks;
+use crate::lifecycle::{Lifecycle, Phase};
+use crate::{delegate, Error};
+
+/// Runs a back-end worker until the supervisor asks it to drain.
+pub async fn run<F, Fut>(
+    control: Control,
+    hooks: PostStartHooks,
+    lifecycle: Lifecycle,
+    handler: F,
+) -> Result<(), Error>
+where
+    F: Fn(RequestContext, Request<Body>) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Response<Body>> + Send + 'static,
+{
+    let config = control.config().clone();
+    let listener = delegate::bind(&config.socket_path(config.role))?;
+    tracing::info!(socket = %config.socket_path(config.role).display(), "serving delegated requests");
+
+    // Report health now and whenever a hook changes.
+    let reporter = {
+        let control = control.clone();
+        let hooks = hooks.clone();
+        let lifecycle = lifecycle.clone();
+        let mut changed = hooks.subscribe();
+        tokio::spawn(async move {
+            loop {
+                let health = hooks.health();
+                if health.ready {
+                    lifecycle.advance(Phase::Serving);
+                }
+                control.report_health(health);
+                if changed.changed().await.is_err() {
+                    return;
+                }
+            }
+        })
+    };
+
+    let mut phases = control.shutdown_phases();
+    let stop = {
+        let lifecycle = lifecycle.clone();
+        async move {
+            loop {
+                let phase = *phases.borrow_and_update();
+                match phase {
+                    Some(ShutdownPhase::Drain) => break,
+                    Some(ShutdownPhase::Initiated | ShutdownPhase::NotAcceptingNewRequests) => {
+                        lifecycle.advance(Phase::ShutdownInitiated);
+                    }
+                    None => {}
+                }
+                if phases.changed().await.is_err() {
+                    // The supervisor is gone; the control reader exits the process.
+                    std::future::pending::<()>().await;
+                }
+            }
+            lifecycle.advance(Phase::NotAcceptingNewRequests);
+        }
+    };
+    delegate::serve(listener, handler, stop, config.request_timeout).await;
+    lifecycle.advance(Phase::Stopped);
+    reporter.abort();
+    control.shutdown_done(ShutdownPhase::Drain);
+    Ok(())
+}

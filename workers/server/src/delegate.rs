@@ -1,0 +1,239 @@
+//! Delegation between workers: HTTP/2 over unix sockets in the private runtime directory.
+//!
+//! The server side accepts a connection only from a peer running with this process's own
+//! uid (`SO_PEERCRED`), and hands each request to the worker's handler together with the
+//! [`RequestContext`] the front door attached. The client side keeps one multiplexed
+//! HTTP/2 connection per worker and reconnects when it breaks.
+
+use std::future::Future;
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use http::{Request, Response};
+use hyper::body::Incoming;
+use hyper::client::conn::http2 as client_h2;
+use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use kas_proto::{RequestContext, WorkerRole, CONTEXT_HEADER};
+use tokio::net::{UnixListener, UnixStream};
+
+use crate::body::{self, Body};
+use crate::status::{Reason, Status};
+use crate::Error;
+
+/// Stream and connection flow-control windows for worker-to-worker HTTP/2: large enough
+/// that a big LIST does not stall on window updates.
+const STREAM_WINDOW: u32 = 4 << 20;
+const CONN_WINDOW: u32 = 16 << 20;
+
+/// Header a worker sets on a 404 that means "no route here" rather than "no such object",
+/// so the front door falls through to the next server of the chain.
+pub const UNHANDLED_HEADER: &str = "x-kube-apiserver-rs-unhandled";
+
+/// The 404 a worker answers for a path it does not serve, marked for fall-through.
+pub fn unhandled() -> Response<Body> {
+    let mut resp = Status::path_not_found().into_response();
+    resp.headers_mut()
+        .insert(UNHANDLED_HEADER, http::HeaderValue::from_static("1"));
+    resp
+}
+
+/// Binds the unix socket at `path` (replacing a stale one), readable and writable by
+/// this uid only.
+pub fn bind(path: &Path) -> Result<UnixListener, Error> {
+    let err = |source| Error::Bind {
+        path: path.to_owned(),
+        source,
+    };
+    match std::fs::remove_file(path) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(err(e)),
+    }
+    let listener = UnixListener::bind(path).map_err(err)?;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600)).map_err(err)?;
+    Ok(listener)
+}
+
+/// Serves delegated requests on `listener` with `handler` until `stop` completes, then
+/// lets open connections finish for at most `grace`.
+pub async fn serve<F, Fut>(
+    listener: UnixListener,
+    handler: F,
+    stop: impl Future<Output = ()>,
+    grace: Duration,
+) where
+    F: Fn(RequestContext, Request<Body>) -> Fut + Clone + Send + Sync + 'static,
+    Fut: Future<Output = Response<Body>> + Send + 'static,
+{
+    let uid = nix::unistd::geteuid().as_raw();
+    let graceful = GracefulShutdown::new();
+    let mut builder = hyper::server::conn::http2::Builder::new(TokioExecutor::new());
+    builder
+        .timer(TokioTimer::new())
+        .initial_stream_window_size(STREAM_WINDOW)
+        .initial_connection_window_size(CONN_WINDOW)
+        .max_concurrent_streams(None)
+        .max_header_list_size(1 << 20);
+    tokio::pin!(stop);
+    loop {
+        let stream = tokio::select! {
+            () = &mut stop => break,
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(e) => {
+                    tracing::warn!(error = %e, "accepting a delegated connection");
+                    continue;
+                }
+            },
+        };
+        match stream.peer_cred() {
+            Ok(cred) if cred.uid() == uid => {}
+            Ok(cred) => {
+                tracing::warn!(
+                    peer_uid = cred.uid(),
+                    "refusing delegated connection from another uid"
+                );
+                continue;
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot read peer credentials; refusing connection");
+                continue;
+            }
+        }
+        let handler = handler.clone();
+        let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+            let handler = handler.clone();
+            async move {
+                let (parts, incoming) = req.into_parts();
+                let ctx = match parts.headers.get(CONTEXT_HEADER) {
+                    Some(v) => RequestContext::from_header_value(v.as_bytes()),
+                    None => Err(kas_proto::Error::Malformed(
+                        "missing request context".into(),
+                    )),
+                };
+                let resp = match ctx {
+                    Ok(ctx) => {
+                        handler(ctx, Request::from_parts(parts, body::boxed(incoming))).await
+                    }
+                    Err(e) => {
+                        Status::new(Reason::BadRequest, format!("bad delegated request: {e}"))
+                            .into_response()
+                    }
+                };
+                Ok::<_, std::convert::Infallible>(resp)
+            }
+        });
+        let conn = builder.serve_connection(TokioIo::new(stream), service);
+        let conn = graceful.watch(conn);
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!(error = %e, "delegated connection ended");
+            }
+        });
+    }
+    drop(listener);
+    if tokio::time::timeout(grace, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!(
+            ?grace,
+            "delegated connections still open after the grace period"
+        );
+    }
+}
+
+/// A client for one worker's socket: one HTTP/2 connection, multiplexed, re-dialled when
+/// it breaks.
+#[derive(Debug)]
+pub struct WorkerClient {
+    role: WorkerRole,
+    path: PathBuf,
+    conn: Mutex<Option<client_h2::SendRequest<Body>>>,
+    dial: tokio::sync::Mutex<()>,
+}
+
+impl WorkerClient {
+    /// A client for `role` listening at `path`. Nothing is dialled until first use.
+    pub fn new(role: WorkerRole, path: PathBuf) -> WorkerClient {
+        WorkerClient {
+            role,
+            path,
+            conn: Mutex::new(None),
+            dial: tokio::sync::Mutex::new(()),
+        }
+    }
+
+    /// The worker this client talks to.
+    pub fn role(&self) -> WorkerRole {
+        self.role
+    }
+
+    fn cached(&self) -> Option<client_h2::SendRequest<Body>> {
+        let guard = self.conn.lock().ok()?;
+        guard.as_ref().filter(|s| !s.is_closed()).cloned()
+    }
+
+    async fn sender(&self) -> Result<client_h2::SendRequest<Body>, Error> {
+        if let Some(s) = self.cached() {
+            return Ok(s);
+        }
+        let _dialling = self.dial.lock().await;
+        if let Some(s) = self.cached() {
+            return Ok(s);
+        }
+        let stream = UnixStream::connect(&self.path)
+            .await
+            .map_err(|source| Error::Connect {
+                role: self.role,
+                source,
+            })?;
+        let (sender, conn) = client_h2::Builder::new(TokioExecutor::new())
+            .timer(TokioTimer::new())
+            .initial_stream_window_size(STREAM_WINDOW)
+            .initial_connection_window_size(CONN_WINDOW)
+            .max_header_list_size(1 << 20)
+            .handshake(TokioIo::new(stream))
+            .await
+            .map_err(|source| Error::Delegate {
+                role: self.role,
+                source,
+            })?;
+        let role = self.role;
+        tokio::spawn(async move {
+            if let Err(e) = conn.await {
+                tracing::debug!(%role, error = %e, "delegation connection closed");
+            }
+        });
+        if let Ok(mut guard) = self.conn.lock() {
+            *guard = Some(sender.clone());
+        }
+        Ok(sender)
+    }
+
+    /// Sends `req` to the worker. A request that never left this process because the
+    /// cached connection had just broken is retried once on a fresh connection.
+    pub async fn send(&self, req: Request<Body>) -> Result<Response<Incoming>, Error> {
+        let mut sender = self.sender().await?;
+        let delegate_err = |source| Error::Delegate {
+            role: self.role,
+            source,
+        };
+        match sender.try_send_request(req).await {
+            Ok(resp) => Ok(resp),
+            Err(mut e) => match e.take_message() {
+                Some(req) => {
+                    if let Ok(mut guard) = self.conn.lock() {
+                        *guard = None;
+                    }
+                    let mut sender = self.sender().await?;
+                    sender.send_request(req).await.map_err(delegate_err)
+                }
+                None => Err(delegate_err(e.into_error())),
+            },
+        }
+    }
+}

@@ -1,0 +1,24 @@
+//! The generic server that every worker of kube-apiserver-rs builds on: Kubernetes
+//! `Status` errors, health checks with kube-apiserver's semantics, the worker side of the
+//! control channel, lifecycle phases, HTTP/2 delegation over unix sockets, request info
+//! parsing and logging.
+
+#![forbid(unsafe_code)]
+
+pub mod backend;
+pub mod body;
+pub mod control;
+pub mod delegate;
+pub mod discovery;
+pub mod health;
+pub mod lifecycle;
+pub mod logging;
+pub mod request_info;
+pub mod status;
+
+mod error;
+
+pub use error::Error;
+
+/// The Kubernetes version this server emulates.
+pub const KUBERNETES_VERSION: &str = "v1.33.0";

@@ -1,0 +1,69 @@
+//! Configuration of the embedded store: paths and tunables, with etcd's defaults.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// When the store compacts its history by itself. The API server issues `Compact` on its
+/// own schedule, so the default is [`AutoCompaction::Off`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum AutoCompaction {
+    /// Only explicit `Compact` requests drop history.
+    #[default]
+    Off,
+    /// Every `check_every`, keep only the last `keep` revisions (etcd's "revision" mode).
+    Revisions {
+        /// How many revisions of history to keep.
+        keep: i64,
+        /// How often to check.
+        check_every: Duration,
+    },
+    /// Every `every`, compact to the revision that was current one period ago (etcd's
+    /// "periodic" mode, simplified).
+    Periodic {
+        /// The period.
+        every: Duration,
+    },
+}
+
+/// Where the store lives and how it behaves. Build it with [`StoreConfig::new`] and
+/// change the public fields as needed.
+#[derive(Debug, Clone)]
+pub struct StoreConfig {
+    /// Directory of the database file (`store.redb`); created if missing.
+    pub data_dir: PathBuf,
+    /// The unix socket the gRPC API is served on.
+    pub socket_path: PathBuf,
+    /// Automatic compaction; off by default.
+    pub auto_compaction: AutoCompaction,
+    /// How many committed write batches a watch stream may fall behind before it has to
+    /// catch up from the in-memory history instead (bounds memory per slow watcher).
+    pub watch_buffer: usize,
+    /// Interval of progress notifications for watchers that asked for them (etcd: 10 min).
+    pub progress_notify_interval: Duration,
+    /// Most operations (compares, success ops, failure ops) in one Txn (etcd: 128).
+    pub max_txn_ops: usize,
+    /// Largest request accepted, in bytes (etcd: 1.5 MiB).
+    pub max_request_bytes: usize,
+    /// Shortest lease TTL in seconds; shorter grants are raised to it (etcd: 2 s with
+    /// default election timeouts).
+    pub min_lease_ttl: i64,
+    /// How long `serve` waits for open streams to finish after shutdown is requested.
+    pub shutdown_grace: Duration,
+}
+
+impl StoreConfig {
+    /// A configuration with etcd's defaults for the given data dir and socket.
+    pub fn new(data_dir: impl Into<PathBuf>, socket_path: impl Into<PathBuf>) -> Self {
+        Self {
+            data_dir: data_dir.into(),
+            socket_path: socket_path.into(),
+            auto_compaction: AutoCompaction::Off,
+            watch_buffer: 1024,
+            progress_notify_interval: Duration::from_secs(600),
+            max_txn_ops: 128,
+            max_request_bytes: 1536 * 1024,
+            min_lease_ttl: 2,
+            shutdown_grace: Duration::from_secs(5),
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Errors: [`Error`] for opening and serving the store, [`EtcdError`] for the etcd
+//! errors a client sees, each turned into the gRPC status etcd would send.
+
+use std::path::PathBuf;
+
+/// What failed while opening or serving the store.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The data dir could not be created.
+    #[error("cannot create data dir {path}")]
+    CreateDataDir {
+        /// The data dir.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The database file could not be opened (or is locked by another process).
+    #[error("cannot open database {path}")]
+    OpenEngine {
+        /// The database file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: redb::Error,
+    },
+    /// Reading or writing the database failed.
+    #[error("database error")]
+    Engine(#[from] redb::Error),
+    /// A record in the database could not be decoded.
+    #[error("corrupt record in database: {0}")]
+    Corrupt(String),
+    /// The writer thread could not be started.
+    #[error("cannot start the writer thread")]
+    SpawnWriter(#[source] std::io::Error),
+    /// The unix socket could not be prepared or bound.
+    #[error("cannot bind unix socket {path}")]
+    Bind {
+        /// The socket path.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The gRPC server failed.
+    #[error("gRPC server failed")]
+    Serve(#[source] tonic::transport::Error),
+}
+
+/// An etcd error as a client sees it; the messages and codes are etcd's (`rpctypes`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub(crate) enum EtcdError {
+    #[error("etcdserver: mvcc: required revision has been compacted")]
+    Compacted,
+    #[error("etcdserver: mvcc: required revision is a future revision")]
+    FutureRev,
+    #[error("etcdserver: key is not provided")]
+    EmptyKey,
+    #[error("etcdserver: key not found")]
+    KeyNotFound,
+    #[error("etcdserver: value is provided")]
+    ValueProvided,
+    #[error("etcdserver: lease is provided")]
+    LeaseProvided,
+    #[error("etcdserver: requested lease not found")]
+    LeaseNotFound,
+    #[error("etcdserver: lease already exists")]
+    LeaseExist,
+    #[error("etcdserver: too large lease TTL")]
+    LeaseTtlTooLarge,
+    #[error("etcdserver: too many operations in txn request")]
+    TooManyOps,
+    #[error("etcdserver: duplicate key given in txn request")]
+    DuplicateKey,
+    #[error("etcdserver: request is too large")]
+    RequestTooLarge,
+    #[error("etcdserver: nested txn is not supported by the embedded store")]
+    NestedTxn,
+    #[error("etcdserver: the embedded store failed to persist a write and stopped writing")]
+    Stopped,
+}
+
+impl From<EtcdError> for tonic::Status {
+    fn from(e: EtcdError) -> Self {
+        use tonic::Code;
+        let code = match e {
+            EtcdError::Compacted | EtcdError::FutureRev | EtcdError::LeaseTtlTooLarge => {
+                Code::OutOfRange
+            }
+            EtcdError::LeaseNotFound => Code::NotFound,
+            EtcdError::LeaseExist => Code::FailedPrecondition,
+            EtcdError::EmptyKey
+            | EtcdError::KeyNotFound
+            | EtcdError::ValueProvided
+            | EtcdError::LeaseProvided
+            | EtcdError::TooManyOps
+            | EtcdError::DuplicateKey
+            | EtcdError::RequestTooLarge
+            | EtcdError::NestedTxn => Code::InvalidArgument,
+            EtcdError::Stopped => Code::Unavailable,
+        };
+        tonic::Status::new(code, e.to_string())
+    }
+}
