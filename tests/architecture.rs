@@ -335,3 +335,72 @@ async fn first_run_kubeconfig_works_with_kubectl_and_is_reused() {
     let out = server.kubectl(&["get", "--raw", "/readyz"]);
     assert!(out.status.success(), "{out:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_panicking_handler_is_a_500_status_and_the_worker_survives() {
+    let server = Server::builder()
+        .env("KUBE_APISERVER_RS_FAILPOINTS", "panic")
+        .start()
+        .await;
+    let before = server.workers();
+    for role in ["aggregator", "kube-api", "extensions"] {
+        let r = server.get(&format!("/debug/failpoints/panic/{role}")).await;
+        assert_eq!(r.status, 500, "{role}");
+        let status = r.json();
+        assert_eq!(status["reason"], "InternalError");
+        assert_eq!(
+            status["message"],
+            "This request caused apiserver to panic. Look in the logs for details."
+        );
+    }
+    assert_eq!(server.get("/api").await.status, 200);
+    assert_eq!(server.get("/apis/apiextensions.k8s.io").await.status, 200);
+    assert_eq!(server.workers(), before, "no worker restarted");
+    // Without the environment variable the failpoint is an ordinary unknown path.
+    let plain = Server::builder().start().await;
+    assert_eq!(plain.get("/debug/failpoints/panic/aggregator").await.status, 404);
+}
+
+#[test]
+fn systemd_unit_verifies() {
+    if !harness::require_tool("systemd-analyze") {
+        return;
+    }
+    let unit = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../systemd/kube-apiserver.service"
+    ))
+    .expect("unit");
+    for line in [
+        "Type=notify",
+        "NotifyAccess=main",
+        "KillMode=mixed",
+        "Restart=on-failure",
+        "StateDirectory=kube-apiserver",
+        "RuntimeDirectory=kube-apiserver",
+        "NoNewPrivileges=yes",
+        "ProtectSystem=strict",
+    ] {
+        assert!(unit.lines().any(|l| l == line), "{line} missing");
+    }
+    let secs = |key: &str| -> u64 {
+        unit.lines()
+            .find_map(|l| l.strip_prefix(key))
+            .and_then(|v| v.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{key} missing"))
+    };
+    // Stop timeout covers the default request timeout (60s) plus the shutdown delay (0s).
+    assert!(secs("TimeoutStopSec=") > 60);
+    assert!(secs("WatchdogSec=") > 0);
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("kube-apiserver.service");
+    std::fs::write(&path, unit.replace("/usr/local/bin/kube-apiserver", BIN)).expect("write");
+    let out = Command::new("systemd-analyze")
+        .arg("verify")
+        .arg(&path)
+        .output()
+        .expect("systemd-analyze");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && stderr.trim().is_empty(), "{stderr}");
+}

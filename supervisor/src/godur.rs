@@ -56,9 +56,9 @@ pub(crate) fn format(d: Duration) -> String {
     }
     if d < Duration::from_secs(1) {
         let nanos = d.as_nanos();
-        return if nanos % 1_000_000 == 0 {
+        return if nanos.is_multiple_of(1_000_000) {
             format!("{}ms", nanos / 1_000_000)
-        } else if nanos % 1000 == 0 {
+        } else if nanos.is_multiple_of(1000) {
             format!("{}µs", nanos / 1000)
         } else {
             format!("{nanos}ns")

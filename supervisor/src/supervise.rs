@@ -213,7 +213,9 @@ impl Supervisor {
                 Some(ev) = self.events.recv() => self.handle(ev),
                 _ = heartbeat.tick() => self.heartbeat(),
                 _ = watchdog.tick(), if self.watchdog.is_some() => {
-                    if self.slots.values().all(|s| s.responsive && s.running) {
+                    // A hung worker withholds the ping; one being restarted does not (a
+                    // crash loop must not make systemd restart the healthy rest).
+                    if self.slots.values().all(|s| s.responsive || !s.running) {
                         self.notifier.watchdog();
                     } else {
                         tracing::warn!("withholding the watchdog ping: a worker is not answering heartbeats");

@@ -23,6 +23,9 @@ pub const BIN: &str = env!("CARGO_BIN_EXE_kube-apiserver");
 /// How long a server may take to become ready in a test (debug build, busy CI machine).
 pub const READY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// No single test request may hang longer than this.
+pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(15);
+
 /// Builds a server to start.
 #[derive(Debug, Default)]
 pub struct ServerBuilder {
@@ -219,6 +222,22 @@ impl Server {
         h2: bool,
         anonymous: bool,
     ) -> std::io::Result<Reply> {
+        tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            self.request_inner(method, path, body, h2, anonymous),
+        )
+        .await
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))?
+    }
+
+    async fn request_inner(
+        &self,
+        method: Method,
+        path: &str,
+        body: &[u8],
+        h2: bool,
+        anonymous: bool,
+    ) -> std::io::Result<Reply> {
         let alpn: &[&[u8]] = if h2 { &[b"h2"] } else { &[b"http/1.1"] };
         let (tls, _) = self.connect(alpn, anonymous).await?;
         let io = TokioIo::new(tls);
@@ -391,4 +410,123 @@ pub fn alive(pid: u32) -> bool {
             .is_some_and(|s| s != "Z"),
         Err(_) => false,
     }
+}
+
+/// A persistent client connection that re-dials after a failure (for load loops).
+pub struct Conn {
+    port: u16,
+    tls: Arc<rustls::ClientConfig>,
+    h2: bool,
+    h2_send: Option<hyper::client::conn::http2::SendRequest<Full<Bytes>>>,
+    h1_send: Option<hyper::client::conn::http1::SendRequest<Full<Bytes>>>,
+}
+
+impl Server {
+    /// A persistent connection as the admin.
+    pub fn conn(&self, h2: bool) -> Conn {
+        let alpn: &[&[u8]] = if h2 { &[b"h2"] } else { &[b"http/1.1"] };
+        Conn {
+            port: self.port,
+            tls: self.tls_config(alpn, false),
+            h2,
+            h2_send: None,
+            h1_send: None,
+        }
+    }
+}
+
+impl Conn {
+    async fn dial(&mut self) -> std::io::Result<()> {
+        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await?;
+        let tls = tokio_rustls::TlsConnector::from(self.tls.clone())
+            .connect(ServerName::try_from("localhost").expect("name"), tcp)
+            .await?;
+        let io = TokioIo::new(tls);
+        if self.h2 {
+            let (send, conn) = hyper::client::conn::http2::handshake(TokioExecutor::new(), io)
+                .await
+                .map_err(std::io::Error::other)?;
+            tokio::spawn(conn);
+            self.h2_send = Some(send);
+        } else {
+            let (send, conn) = hyper::client::conn::http1::handshake(io)
+                .await
+                .map_err(std::io::Error::other)?;
+            tokio::spawn(conn);
+            self.h1_send = Some(send);
+        }
+        Ok(())
+    }
+
+    /// GET `path`; a broken connection is dropped so the next call re-dials.
+    pub async fn get(&mut self, path: &str) -> std::io::Result<Reply> {
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.get_inner(path)).await {
+            Ok(r) => r,
+            Err(_) => {
+                self.h2_send = None;
+                self.h1_send = None;
+                Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))
+            }
+        }
+    }
+
+    async fn get_inner(&mut self, path: &str) -> std::io::Result<Reply> {
+        if self.h2_send.is_none() && self.h1_send.is_none() {
+            self.dial().await?;
+        }
+        let req = Request::builder()
+            .method(Method::GET)
+            .uri(format!("https://localhost:{}{path}", self.port))
+            .header("host", format!("localhost:{}", self.port))
+            .body(Full::new(Bytes::new()))
+            .expect("request");
+        let sent = match (&mut self.h2_send, &mut self.h1_send) {
+            (Some(s), _) => s.send_request(req).await,
+            (None, Some(s)) => match s.ready().await {
+                Ok(()) => s.send_request(req).await,
+                Err(e) => Err(e),
+            },
+            (None, None) => unreachable!("dialled above"),
+        };
+        let resp = match sent {
+            Ok(r) => r,
+            Err(e) => {
+                self.h2_send = None;
+                self.h1_send = None;
+                return Err(std::io::Error::other(e));
+            }
+        };
+        let status = resp.status();
+        let version = resp.version();
+        let headers = resp.headers().clone();
+        let body = match resp.into_body().collect().await {
+            Ok(b) => b.to_bytes(),
+            Err(e) => {
+                self.h2_send = None;
+                self.h1_send = None;
+                return Err(std::io::Error::other(e));
+            }
+        };
+        Ok(Reply {
+            status,
+            headers,
+            body,
+            version,
+        })
+    }
+}
+
+/// Fails loudly under CI when a tool the test needs is missing, else says it is skipped.
+pub fn require_tool(tool: &str) -> bool {
+    let found = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).any(|d| d.join(tool).is_file()))
+        .unwrap_or(false);
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{tool} is not on PATH; CI must install it"
+        );
+        eprintln!("skipping: {tool} is not on PATH");
+    }
+    found
 }

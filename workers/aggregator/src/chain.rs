@@ -19,7 +19,7 @@ use http::{Method, Request, Response, StatusCode};
 use hyper::body::{Frame, Incoming};
 use kas_proto::{RequestContext, RequestInfo, UserInfo};
 use kas_server::body::{Body, BoxError};
-use kas_server::request_info;
+use kas_server::{delegate, request_info};
 use kas_server::status::{Reason, Status};
 use tokio_util::sync::WaitForCancellationFutureOwned;
 
@@ -56,17 +56,9 @@ pub(crate) async fn handle(
     let mut resp = match inner.catch_unwind().await {
         Ok(resp) => resp,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
+            let what = delegate::panic_message(&*panic);
             tracing::error!(audit_id = %audit_id, path = %info.path, panic = %what, "recovered from a panic in a request handler");
-            Status::new(
-                Reason::InternalError,
-                "This request caused apiserver to panic. Look in the logs for details.",
-            )
-            .into_response()
+            Status::new(Reason::InternalError, delegate::PANIC_MESSAGE).into_response()
         }
     };
 
@@ -83,7 +75,12 @@ pub(crate) async fn handle(
 
     let code = resp.status().as_u16();
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
-    if code >= 500 {
+    // Failing probes are logged by the health handler with their reasons; they would
+    // drown real failures here.
+    let probe = ["/healthz", "/livez", "/readyz"]
+        .iter()
+        .any(|p| info.path.starts_with(p));
+    if code >= 500 && !probe {
         tracing::info!(verb = %info.verb, resource = %info.resource, namespace = %info.namespace, code, latency_ms, audit_id = %audit_id, path = %info.path, "request failed");
     } else {
         tracing::debug!(verb = %info.verb, resource = %info.resource, namespace = %info.namespace, code, latency_ms, audit_id = %audit_id, path = %info.path, "request");

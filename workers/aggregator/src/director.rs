@@ -58,6 +58,9 @@ pub(crate) async fn direct(
             }
         }
     }
+    if kas_server::delegate::panic_failpoint(&path, WorkerRole::Aggregator) {
+        panic!("failpoint: panic in an aggregator handler");
+    }
     if read_only && (path == "/version" || path == "/version/") {
         return json_response(&version(&front.config.kubernetes_version));
     }

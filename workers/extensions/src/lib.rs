@@ -33,6 +33,9 @@ fn route(req: &Request<Body>) -> Response<Body> {
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return delegate::unhandled();
     }
+    if delegate::panic_failpoint(req.uri().path(), kas_proto::WorkerRole::Extensions) {
+        panic!("failpoint: panic in a extensions handler");
+    }
     match req.uri().path().trim_end_matches('/') {
         "/apis" => discovery::json(&discovery::group_list(&[GROUP])),
         "/apis/apiextensions.k8s.io" => discovery::json(&discovery::group(&GROUP)),

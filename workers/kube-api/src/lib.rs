@@ -32,6 +32,9 @@ fn route(req: &Request<Body>, address: &str) -> Response<Body> {
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return delegate::unhandled();
     }
+    if delegate::panic_failpoint(req.uri().path(), kas_proto::WorkerRole::KubeApi) {
+        panic!("failpoint: panic in a kube-api handler");
+    }
     match req.uri().path().trim_end_matches('/') {
         "/api" => discovery::json(&discovery::api_versions(&["v1"], address)),
         "/apis" => discovery::json(&discovery::group_list(&[])),

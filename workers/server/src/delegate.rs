@@ -6,11 +6,13 @@
 //! HTTP/2 connection per worker and reconnects when it breaks.
 
 use std::future::Future;
+use std::panic::AssertUnwindSafe;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use http::{Request, Response};
 use hyper::body::Incoming;
 use hyper::client::conn::http2 as client_h2;
@@ -38,6 +40,29 @@ pub fn unhandled() -> Response<Body> {
     resp.headers_mut()
         .insert(UNHANDLED_HEADER, http::HeaderValue::from_static("1"));
     resp
+}
+
+/// What a client is told when its request made a handler panic (kube-apiserver's words).
+pub const PANIC_MESSAGE: &str =
+    "This request caused apiserver to panic. Look in the logs for details.";
+
+/// The text of a panic payload.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into())
+}
+
+/// The environment variable that enables fault injection (`panic`), for tests only.
+pub const FAILPOINTS_ENV: &str = "KUBE_APISERVER_RS_FAILPOINTS";
+
+/// Whether the `panic` failpoint is enabled: then `GET /debug/failpoints/panic/<role>`
+/// panics inside that worker's handler, to prove the panic filter holds.
+pub fn panic_failpoint(path: &str, role: WorkerRole) -> bool {
+    path == format!("/debug/failpoints/panic/{}", role.as_str())
+        && std::env::var(FAILPOINTS_ENV).is_ok_and(|v| v.split(',').any(|f| f == "panic"))
 }
 
 /// Binds the unix socket at `path` (replacing a stale one), readable and writable by
@@ -116,7 +141,21 @@ pub async fn serve<F, Fut>(
                 };
                 let resp = match ctx {
                     Ok(ctx) => {
-                        handler(ctx, Request::from_parts(parts, body::boxed(incoming))).await
+                        let path = parts.uri.path().to_owned();
+                        let audit_id = ctx.audit_id.clone();
+                        let call = handler(ctx, Request::from_parts(parts, body::boxed(incoming)));
+                        match AssertUnwindSafe(call).catch_unwind().await {
+                            Ok(resp) => resp,
+                            Err(panic) => {
+                                tracing::error!(
+                                    audit_id = %audit_id,
+                                    path = %path,
+                                    panic = %panic_message(&*panic),
+                                    "recovered from a panic in a request handler"
+                                );
+                                Status::new(Reason::InternalError, PANIC_MESSAGE).into_response()
+                            }
+                        }
                     }
                     Err(e) => {
                         Status::new(Reason::BadRequest, format!("bad delegated request: {e}"))

@@ -208,12 +208,15 @@ fn now_secs() -> u64 {
         .unwrap_or(0)
 }
 
+/// One registered hook: its check name and whether it has finished.
+type Hook = (String, Arc<AtomicBool>);
+
 /// Post-start hooks of one worker: each is a named check that passes once the hook has
 /// finished successfully. Subscribers learn of every change, so the worker can report its
 /// health to the supervisor the moment a hook completes.
 #[derive(Debug, Clone)]
 pub struct PostStartHooks {
-    hooks: Arc<Mutex<Vec<(String, Arc<AtomicBool>)>>>,
+    hooks: Arc<Mutex<Vec<Hook>>>,
     changed: Arc<watch::Sender<u64>>,
 }
 

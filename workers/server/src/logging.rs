@@ -57,7 +57,14 @@ pub fn init(role: &'static str, verbosity: u8, format: &str) -> Result<(), Error
     if destination(format) == Destination::Journald {
         match tracing_journald::layer() {
             Ok(layer) => {
+                // syslog's convention (and klog's under systemd): info is 6, debug 7.
+                let priorities = tracing_journald::PriorityMappings {
+                    info: tracing_journald::Priority::Informational,
+                    debug: tracing_journald::Priority::Debug,
+                    ..tracing_journald::PriorityMappings::new()
+                };
                 let layer = layer
+                    .with_priority_mappings(priorities)
                     .with_syslog_identifier(SYSLOG_IDENTIFIER.to_owned())
                     .with_field_prefix(None)
                     .with_custom_fields([("WORKER", role.as_bytes())]);
