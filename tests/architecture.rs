@@ -358,7 +358,10 @@ async fn a_panicking_handler_is_a_500_status_and_the_worker_survives() {
     assert_eq!(server.workers(), before, "no worker restarted");
     // Without the environment variable the failpoint is an ordinary unknown path.
     let plain = Server::builder().start().await;
-    assert_eq!(plain.get("/debug/failpoints/panic/aggregator").await.status, 404);
+    assert_eq!(
+        plain.get("/debug/failpoints/panic/aggregator").await.status,
+        404
+    );
 }
 
 #[test]

@@ -51,7 +51,12 @@ impl Load {
                             Ok(reply) => (reply.status.is_success(), reply.status.as_u16()),
                             Err(_) => (false, 0),
                         };
-                        samples.lock().expect("samples").push(Sample { sent, path, ok, code });
+                        samples.lock().expect("samples").push(Sample {
+                            sent,
+                            path,
+                            ok,
+                            code,
+                        });
                         if !ok {
                             tokio::time::sleep(Duration::from_millis(5)).await;
                         }
@@ -86,7 +91,11 @@ async fn sigterm_drains_without_failing_accepted_requests() {
         .arg("--shutdown-delay-duration=2s")
         .start()
         .await;
-    let load = Load::start(&server, &["/version", "/api", "/apis/apiextensions.k8s.io"], 2);
+    let load = Load::start(
+        &server,
+        &["/version", "/api", "/apis/apiextensions.k8s.io"],
+        2,
+    );
     while load.snapshot().len() < 200 {
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
@@ -98,12 +107,23 @@ async fn sigterm_drains_without_failing_accepted_requests() {
         .wait_for(|r| r.status == 500, "/readyz?verbose")
         .await;
     assert!(t0.elapsed() < delay, "readyz took too long to fail");
-    assert!(ready.text().contains("[-]shutdown failed: reason withheld"), "{}", ready.text());
-    assert!(ready.text().contains("[+]worker-kube-api ok"), "{}", ready.text());
+    assert!(
+        ready.text().contains("[-]shutdown failed: reason withheld"),
+        "{}",
+        ready.text()
+    );
+    assert!(
+        ready.text().contains("[+]worker-kube-api ok"),
+        "{}",
+        ready.text()
+    );
     let live = server.get("/livez").await;
     assert_eq!(live.status, 200);
 
-    let status = server.wait_exit(Duration::from_secs(30)).await.expect("exit");
+    let status = server
+        .wait_exit(Duration::from_secs(30))
+        .await
+        .expect("exit");
     assert_eq!(status.code(), Some(0), "log:\n{}", server.log());
     let samples = load.finish().await;
 
@@ -112,15 +132,31 @@ async fn sigterm_drains_without_failing_accepted_requests() {
     let before: Vec<&Sample> = samples.iter().filter(|s| s.sent < cutoff).collect();
     let failed: Vec<&&Sample> = before.iter().filter(|s| !s.ok).collect();
     assert!(before.len() > 500, "too little load: {}", before.len());
-    assert!(failed.is_empty(), "{} of {} failed: {:?}", failed.len(), before.len(), &failed[..failed.len().min(5)]);
+    assert!(
+        failed.is_empty(),
+        "{} of {} failed: {:?}",
+        failed.len(),
+        before.len(),
+        &failed[..failed.len().min(5)]
+    );
     let during_delay = before.iter().filter(|s| s.sent > t0).count();
-    assert!(during_delay > 100, "requests were not served during the delay: {during_delay}");
+    assert!(
+        during_delay > 100,
+        "requests were not served during the delay: {during_delay}"
+    );
 
     let log = server.log();
-    let order = ["ShutdownInitiated", "NotAcceptingNewRequest", "InFlightRequestsDrained", "every worker has stopped"];
+    let order = [
+        "ShutdownInitiated",
+        "NotAcceptingNewRequest",
+        "InFlightRequestsDrained",
+        "every worker has stopped",
+    ];
     let mut at = 0;
     for step in order {
-        let pos = log[at..].find(step).unwrap_or_else(|| panic!("{step} not logged after {at}:\n{log}"));
+        let pos = log[at..]
+            .find(step)
+            .unwrap_or_else(|| panic!("{step} not logged after {at}:\n{log}"));
         at += pos;
     }
 }
@@ -137,10 +173,16 @@ async fn a_second_signal_exits_1_at_once_with_no_worker_left() {
     server.wait_for(|r| r.status == 500, "/readyz").await;
     let t1 = Instant::now();
     server.signal(Signal::SIGINT);
-    let status = server.wait_exit(Duration::from_secs(1)).await.expect("exit within 1s");
+    let status = server
+        .wait_exit(Duration::from_secs(1))
+        .await
+        .expect("exit within 1s");
     assert_eq!(status.code(), Some(1));
     while workers.values().any(|pid| alive(*pid)) {
-        assert!(t1.elapsed() < Duration::from_secs(1), "workers left behind: {workers:?}");
+        assert!(
+            t1.elapsed() < Duration::from_secs(1),
+            "workers left behind: {workers:?}"
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
 }
@@ -160,7 +202,11 @@ async fn kill_9_of_each_worker_is_isolated_and_repaired() {
         "/apis/apiextensions.k8s.io" => "extensions",
         _ => "aggregator",
     };
-    let load = Load::start(&server, &["/version", "/api", "/apis/apiextensions.k8s.io"], 2);
+    let load = Load::start(
+        &server,
+        &["/version", "/api", "/apis/apiextensions.k8s.io"],
+        2,
+    );
     for role in ["kube-api", "extensions", "storage"] {
         let before = server.workers()[role];
         let from = load.snapshot().len();
@@ -171,7 +217,10 @@ async fn kill_9_of_each_worker_is_isolated_and_repaired() {
             if now.is_some_and(|p| p != before) && server.get("/readyz").await.status == 200 {
                 break;
             }
-            assert!(t.elapsed() < Duration::from_secs(2), "{role} not back within 2s");
+            assert!(
+                t.elapsed() < Duration::from_secs(2),
+                "{role} not back within 2s"
+            );
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
         // Let the load run on the repaired tree for a moment before judging.
@@ -184,12 +233,18 @@ async fn kill_9_of_each_worker_is_isolated_and_repaired() {
             assert!(s.ok, "{} failed while {role} was down: {s:?}", s.path);
         }
         for s in window.iter().filter(|s| !s.ok) {
-            assert_eq!(s.code, 503, "{role}'s own routes answer 503 while it is down: {s:?}");
+            assert_eq!(
+                s.code, 503,
+                "{role}'s own routes answer 503 while it is down: {s:?}"
+            );
         }
     }
     let samples = load.finish().await;
     assert!(samples.iter().filter(|s| s.ok).count() >= 150);
-    assert!(server.log().contains("killed by SIGKILL"), "exit status not logged");
+    assert!(
+        server.log().contains("killed by SIGKILL"),
+        "exit status not logged"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -200,11 +255,16 @@ async fn a_killed_aggregator_comes_back_on_the_same_socket() {
     kill(Pid::from_raw(before as i32), Signal::SIGKILL).expect("kill -9");
     // The listener lives on in the supervisor: connecting is never refused; the kernel
     // queues the connection until the new aggregator accepts it.
-    let tcp = std::net::TcpStream::connect(("127.0.0.1", server.port)).expect("connect during restart");
+    let tcp =
+        std::net::TcpStream::connect(("127.0.0.1", server.port)).expect("connect during restart");
     drop(tcp);
     let r = server.wait_for(|r| r.status == 200, "/readyz").await;
     assert_eq!(r.text(), "ok");
-    assert!(t.elapsed() < Duration::from_secs(2), "aggregator back after {:?}", t.elapsed());
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "aggregator back after {:?}",
+        t.elapsed()
+    );
     assert_ne!(server.workers()["aggregator"], before);
 }
 
@@ -214,16 +274,28 @@ async fn no_acknowledged_write_is_lost_when_storage_is_killed() {
         return;
     }
     let server = Server::builder().start().await;
-    let endpoint = format!("unix://{}", server.data_dir.join("run/storage.sock").display());
+    // etcdctl sends the socket path as the HTTP/2 :authority, which must not contain '/':
+    // run it in the runtime dir with a relative path.
+    let run_dir = server.data_dir.join("run");
+    let endpoint = "unix://storage.sock".to_owned();
     let acked = Arc::new(Mutex::new(Vec::new()));
     let writer = {
         let endpoint = endpoint.clone();
         let acked = acked.clone();
+        let run_dir = run_dir.clone();
         tokio::task::spawn_blocking(move || {
             for i in 0..150 {
                 let out = std::process::Command::new("etcdctl")
+                    .current_dir(&run_dir)
                     .env("ETCDCTL_API", "3")
-                    .args(["--endpoints", &endpoint, "--command-timeout=2s", "put", &format!("/ack/{i:04}"), &format!("v{i}")])
+                    .args([
+                        "--endpoints",
+                        &endpoint,
+                        "--command-timeout=2s",
+                        "put",
+                        &format!("/ack/{i:04}"),
+                        &format!("v{i}"),
+                    ])
                     .output()
                     .expect("etcdctl");
                 if out.status.success() {
@@ -234,7 +306,10 @@ async fn no_acknowledged_write_is_lost_when_storage_is_killed() {
     };
     let t = Instant::now();
     while acked.lock().expect("acked").len() < 30 {
-        assert!(t.elapsed() < Duration::from_secs(20), "etcdctl writes are not acknowledged");
+        assert!(
+            t.elapsed() < Duration::from_secs(20),
+            "etcdctl writes are not acknowledged"
+        );
         tokio::time::sleep(Duration::from_millis(5)).await;
     }
     let storage = server.workers()["storage"];
@@ -242,8 +317,16 @@ async fn no_acknowledged_write_is_lost_when_storage_is_killed() {
     writer.await.expect("writer");
     server.wait_ready().await;
     let out = std::process::Command::new("etcdctl")
+        .current_dir(&run_dir)
         .env("ETCDCTL_API", "3")
-        .args(["--endpoints", &endpoint, "get", "--prefix", "/ack/", "--keys-only"])
+        .args([
+            "--endpoints",
+            &endpoint,
+            "get",
+            "--prefix",
+            "/ack/",
+            "--keys-only",
+        ])
         .output()
         .expect("etcdctl get");
     assert!(out.status.success(), "{out:?}");
@@ -251,7 +334,10 @@ async fn no_acknowledged_write_is_lost_when_storage_is_killed() {
     let acked = acked.lock().expect("acked").clone();
     assert!(acked.len() > 30 && acked.len() < 150 + 1);
     for i in &acked {
-        assert!(keys.contains(&format!("/ack/{i:04}")), "acknowledged write {i} lost");
+        assert!(
+            keys.contains(&format!("/ack/{i:04}")),
+            "acknowledged write {i} lost"
+        );
     }
 }
 
@@ -260,8 +346,12 @@ fn read_until(sock: &UnixDatagram, want: &str, within: Duration, seen: &mut Vec<
     let deadline = Instant::now() + within;
     let mut buf = vec![0u8; 4096];
     while Instant::now() < deadline {
-        sock.set_read_timeout(Some(deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1))))
-            .expect("timeout");
+        sock.set_read_timeout(Some(
+            deadline
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(1)),
+        ))
+        .expect("timeout");
         if let Ok(n) = sock.recv(&mut buf) {
             let msg = String::from_utf8_lossy(&buf[..n]).into_owned();
             let hit = msg.lines().any(|l| l == want);
@@ -284,18 +374,33 @@ async fn sd_notify_ready_then_stopping() {
         .start()
         .await;
     let mut seen = Vec::new();
-    assert!(read_until(&sock, "READY=1", Duration::from_secs(10), &mut seen), "{seen:?}");
+    assert!(
+        read_until(&sock, "READY=1", Duration::from_secs(10), &mut seen),
+        "{seen:?}"
+    );
     let ready = seen.last().cloned().unwrap_or_default();
-    assert!(ready.contains("STATUS=Serving on https://127.0.0.1:"), "{ready}");
+    assert!(
+        ready.contains("STATUS=Serving on https://127.0.0.1:"),
+        "{ready}"
+    );
     assert!(seen.iter().all(|m| !m.contains("STOPPING=1")));
     // READY=1 means readyz passes.
     assert_eq!(server.get("/readyz").await.status, 200);
 
     server.signal(Signal::SIGTERM);
-    assert!(read_until(&sock, "STOPPING=1", Duration::from_secs(10), &mut seen), "{seen:?}");
-    let status = server.wait_exit(Duration::from_secs(20)).await.expect("exit");
+    assert!(
+        read_until(&sock, "STOPPING=1", Duration::from_secs(10), &mut seen),
+        "{seen:?}"
+    );
+    let status = server
+        .wait_exit(Duration::from_secs(20))
+        .await
+        .expect("exit");
     assert_eq!(status.code(), Some(0));
-    assert!(read_until(&sock, "STATUS=Stopped", Duration::from_secs(2), &mut seen), "{seen:?}");
+    assert!(
+        read_until(&sock, "STATUS=Stopped", Duration::from_secs(2), &mut seen),
+        "{seen:?}"
+    );
     assert_eq!(seen.iter().filter(|m| m.contains("READY=1")).count(), 1);
 }
 
@@ -310,12 +415,18 @@ async fn watchdog_pings_stop_while_a_worker_is_frozen() {
         .start()
         .await;
     let mut seen = Vec::new();
-    assert!(read_until(&sock, "WATCHDOG=1", Duration::from_secs(5), &mut seen), "{seen:?}");
+    assert!(
+        read_until(&sock, "WATCHDOG=1", Duration::from_secs(5), &mut seen),
+        "{seen:?}"
+    );
 
     let frozen = server.workers()["extensions"];
     kill(Pid::from_raw(frozen as i32), Signal::SIGSTOP).expect("SIGSTOP");
     let r = server
-        .wait_for(|r| r.text().contains("[-]worker-extensions failed"), "/readyz?verbose")
+        .wait_for(
+            |r| r.text().contains("[-]worker-extensions failed"),
+            "/readyz?verbose",
+        )
         .await;
     assert_eq!(r.status, 500);
     // Pings are due every 500 ms; none may come while the worker is frozen.
@@ -328,16 +439,25 @@ async fn watchdog_pings_stop_while_a_worker_is_frozen() {
     );
 
     kill(Pid::from_raw(frozen as i32), Signal::SIGCONT).expect("SIGCONT");
-    assert!(read_until(&sock, "WATCHDOG=1", Duration::from_secs(3), &mut seen), "pings did not resume");
+    assert!(
+        read_until(&sock, "WATCHDOG=1", Duration::from_secs(3), &mut seen),
+        "pings did not resume"
+    );
     server.wait_ready().await;
-    assert_eq!(server.workers()["extensions"], frozen, "a frozen worker is not restarted");
+    assert_eq!(
+        server.workers()["extensions"],
+        frozen,
+        "a frozen worker is not restarted"
+    );
 }
 
 /// Decodes journald's native protocol: `KEY=value\n`, or `KEY\n<u64 LE length><bytes>\n`.
 fn journal_fields(mut d: &[u8]) -> Vec<(String, String)> {
     let mut out = Vec::new();
     while !d.is_empty() {
-        let Some(nl) = d.iter().position(|b| *b == b'\n') else { break };
+        let Some(nl) = d.iter().position(|b| *b == b'\n') else {
+            break;
+        };
         let line = &d[..nl];
         if let Some(eq) = line.iter().position(|b| *b == b'=') {
             out.push((
@@ -363,7 +483,10 @@ fn journal_fields(mut d: &[u8]) -> Vec<(String, String)> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn journald_native_fields() {
     let socket = std::path::Path::new("/run/systemd/journal/socket");
-    if UnixDatagram::unbound().and_then(|s| s.connect(socket)).is_ok() {
+    if UnixDatagram::unbound()
+        .and_then(|s| s.connect(socket))
+        .is_ok()
+    {
         // A real journald owns the socket; this test must not steal its messages.
         eprintln!("skipping: journald is running on this machine");
         return;
@@ -397,14 +520,25 @@ async fn journald_native_fields() {
     let mut workers_seen = std::collections::BTreeSet::new();
     let mut found = None;
     while Instant::now() < deadline && (found.is_none() || workers_seen.len() < 5) {
-        let Ok(datagram) = rx.recv_timeout(Duration::from_millis(200)) else { continue };
+        let Ok(datagram) = rx.recv_timeout(Duration::from_millis(200)) else {
+            continue;
+        };
         let fields = journal_fields(&datagram);
         if fields.is_empty() {
             // tracing-journald probes the socket with an empty datagram.
             continue;
         }
-        let get = |k: &str| fields.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
-        assert_eq!(get("SYSLOG_IDENTIFIER").as_deref(), Some("kube-apiserver"), "{fields:?}");
+        let get = |k: &str| {
+            fields
+                .iter()
+                .find(|(key, _)| key == k)
+                .map(|(_, v)| v.clone())
+        };
+        assert_eq!(
+            get("SYSLOG_IDENTIFIER").as_deref(),
+            Some("kube-apiserver"),
+            "{fields:?}"
+        );
         assert!(get("PRIORITY").is_some(), "{fields:?}");
         if let Some(w) = get("WORKER") {
             workers_seen.insert(w);
@@ -415,13 +549,27 @@ async fn journald_native_fields() {
     }
     drop(cleanup);
     let fields = found.expect("no journal entry with CODE=500");
-    let get = |k: &str| fields.iter().find(|(key, _)| key == k).map(|(_, v)| v.clone());
+    let get = |k: &str| {
+        fields
+            .iter()
+            .find(|(key, _)| key == k)
+            .map(|(_, v)| v.clone())
+    };
     assert_eq!(get("WORKER").as_deref(), Some("aggregator"));
     assert_eq!(get("VERB").as_deref(), Some("get"));
     assert!(get("LATENCY_MS").is_some(), "{fields:?}");
     assert_eq!(get("PRIORITY").as_deref(), Some("6"), "info level");
-    for w in ["supervisor", "aggregator", "kube-api", "extensions", "storage"] {
-        assert!(workers_seen.contains(w), "no journal entry from {w}: {workers_seen:?}");
+    for w in [
+        "supervisor",
+        "aggregator",
+        "kube-api",
+        "extensions",
+        "storage",
+    ] {
+        assert!(
+            workers_seen.contains(w),
+            "no journal entry from {w}: {workers_seen:?}"
+        );
     }
 }
 

@@ -38,11 +38,14 @@ pub(crate) fn main(role: &str) -> ExitCode {
     } else {
         None
     };
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .thread_name(format!("{role}"))
-        .build()
-    {
+    // The front door terminates TLS for every client and uses every core. A back end
+    // does little per request; one thread spares it the cross-thread wake-ups that
+    // dominate a delegation hop's latency.
+    let mut builder = match role {
+        WorkerRole::Aggregator => tokio::runtime::Builder::new_multi_thread(),
+        _ => tokio::runtime::Builder::new_current_thread(),
+    };
+    let runtime = match builder.enable_all().thread_name(format!("{role}")).build() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("kube-apiserver worker {role}: cannot start runtime: {e}");

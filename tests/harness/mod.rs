@@ -465,7 +465,10 @@ impl Conn {
             Err(_) => {
                 self.h2_send = None;
                 self.h1_send = None;
-                Err(std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))
+                Err(std::io::Error::new(
+                    std::io::ErrorKind::TimedOut,
+                    "request timed out",
+                ))
             }
         }
     }

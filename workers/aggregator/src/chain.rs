@@ -19,8 +19,8 @@ use http::{Method, Request, Response, StatusCode};
 use hyper::body::{Frame, Incoming};
 use kas_proto::{RequestContext, RequestInfo, UserInfo};
 use kas_server::body::{Body, BoxError};
-use kas_server::{delegate, request_info};
 use kas_server::status::{Reason, Status};
+use kas_server::{delegate, request_info};
 use tokio_util::sync::WaitForCancellationFutureOwned;
 
 use crate::authn;

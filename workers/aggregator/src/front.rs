@@ -143,10 +143,10 @@ impl Front {
 
     /// Whether `role` can take requests now.
     pub(crate) fn peer_serving(&self, role: WorkerRole) -> bool {
-        matches!(
-            self.peer(role).map(|p| p.state),
-            Some(PeerState::Ready | PeerState::Stopping)
-        )
+        self.peers
+            .borrow()
+            .iter()
+            .any(|p| p.role == role && matches!(p.state, PeerState::Ready | PeerState::Stopping))
     }
 
     fn hook_results(&self, within_grace: bool) -> Vec<CheckResult> {

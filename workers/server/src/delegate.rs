@@ -6,9 +6,10 @@
 //! HTTP/2 connection per worker and reconnects when it breaks.
 
 use std::future::Future;
-use std::panic::AssertUnwindSafe;
 use std::os::unix::fs::PermissionsExt;
+use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -185,14 +186,33 @@ pub async fn serve<F, Fut>(
     }
 }
 
-/// A client for one worker's socket: one HTTP/2 connection, multiplexed, re-dialled when
-/// it breaks.
+/// HTTP/2 connections kept to each worker. One connection serialises every request
+/// through one connection task and one stream-table lock; a few spread the load over the
+/// front door's threads.
+const POOL_SIZE: usize = 4;
+
+/// One pooled connection.
+#[derive(Debug)]
+struct PooledConn {
+    sender: Mutex<Option<client_h2::SendRequest<Body>>>,
+    dial: tokio::sync::Mutex<()>,
+}
+
+impl PooledConn {
+    fn cached(&self) -> Option<client_h2::SendRequest<Body>> {
+        let guard = self.sender.lock().ok()?;
+        guard.as_ref().filter(|s| !s.is_closed()).cloned()
+    }
+}
+
+/// A client for one worker's socket: a few multiplexed HTTP/2 connections, used in turn,
+/// each re-dialled when it breaks.
 #[derive(Debug)]
 pub struct WorkerClient {
     role: WorkerRole,
     path: PathBuf,
-    conn: Mutex<Option<client_h2::SendRequest<Body>>>,
-    dial: tokio::sync::Mutex<()>,
+    pool: Vec<PooledConn>,
+    next: AtomicUsize,
 }
 
 impl WorkerClient {
@@ -201,8 +221,13 @@ impl WorkerClient {
         WorkerClient {
             role,
             path,
-            conn: Mutex::new(None),
-            dial: tokio::sync::Mutex::new(()),
+            pool: (0..POOL_SIZE)
+                .map(|_| PooledConn {
+                    sender: Mutex::new(None),
+                    dial: tokio::sync::Mutex::new(()),
+                })
+                .collect(),
+            next: AtomicUsize::new(0),
         }
     }
 
@@ -211,17 +236,17 @@ impl WorkerClient {
         self.role
     }
 
-    fn cached(&self) -> Option<client_h2::SendRequest<Body>> {
-        let guard = self.conn.lock().ok()?;
-        guard.as_ref().filter(|s| !s.is_closed()).cloned()
+    fn slot(&self) -> &PooledConn {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.pool.len();
+        &self.pool[i]
     }
 
-    async fn sender(&self) -> Result<client_h2::SendRequest<Body>, Error> {
-        if let Some(s) = self.cached() {
+    async fn sender(&self, slot: &PooledConn) -> Result<client_h2::SendRequest<Body>, Error> {
+        if let Some(s) = slot.cached() {
             return Ok(s);
         }
-        let _dialling = self.dial.lock().await;
-        if let Some(s) = self.cached() {
+        let _dialling = slot.dial.lock().await;
+        if let Some(s) = slot.cached() {
             return Ok(s);
         }
         let stream = UnixStream::connect(&self.path)
@@ -247,7 +272,7 @@ impl WorkerClient {
                 tracing::debug!(%role, error = %e, "delegation connection closed");
             }
         });
-        if let Ok(mut guard) = self.conn.lock() {
+        if let Ok(mut guard) = slot.sender.lock() {
             *guard = Some(sender.clone());
         }
         Ok(sender)
@@ -256,7 +281,8 @@ impl WorkerClient {
     /// Sends `req` to the worker. A request that never left this process because the
     /// cached connection had just broken is retried once on a fresh connection.
     pub async fn send(&self, req: Request<Body>) -> Result<Response<Incoming>, Error> {
-        let mut sender = self.sender().await?;
+        let slot = self.slot();
+        let mut sender = self.sender(slot).await?;
         let delegate_err = |source| Error::Delegate {
             role: self.role,
             source,
@@ -265,10 +291,10 @@ impl WorkerClient {
             Ok(resp) => Ok(resp),
             Err(mut e) => match e.take_message() {
                 Some(req) => {
-                    if let Ok(mut guard) = self.conn.lock() {
+                    if let Ok(mut guard) = slot.sender.lock() {
                         *guard = None;
                     }
-                    let mut sender = self.sender().await?;
+                    let mut sender = self.sender(slot).await?;
                     sender.send_request(req).await.map_err(delegate_err)
                 }
                 None => Err(delegate_err(e.into_error())),

@@ -447,3 +447,132 @@ pub(crate) fn lease_revoke(st: &mut State, out: &mut Output, id: i64) -> Result<
     }
     Ok(w.finish())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::pb::etcdserverpb::RangeRequest;
+
+    const LIMITS: Limits = Limits {
+        max_txn_ops: 128,
+        min_lease_ttl: 2,
+    };
+
+    fn b(s: &str) -> Bytes {
+        Bytes::copy_from_slice(s.as_bytes())
+    }
+
+    fn put_req(key: &str, value: &str) -> PutRequest {
+        PutRequest {
+            key: b(key),
+            value: b(value),
+            ..PutRequest::default()
+        }
+    }
+
+    fn cmp(key: &str, target: compare::CompareTarget, union: compare::TargetUnion) -> Compare {
+        Compare {
+            result: compare::CompareResult::Equal as i32,
+            target: target as i32,
+            key: b(key),
+            target_union: Some(union),
+            range_end: Bytes::new(),
+        }
+    }
+
+    #[test]
+    fn versions_and_revisions_like_etcd() {
+        let mut st = State::empty();
+        let mut out = Output::default();
+        assert_eq!(put(&mut st, &mut out, put_req("k", "a")).unwrap().1, 2);
+        assert_eq!(put(&mut st, &mut out, put_req("k", "b")).unwrap().1, 3);
+        let kv = st.index[&b("k")].last().unwrap().kv.clone().unwrap();
+        assert_eq!((kv.create_revision, kv.mod_revision, kv.version), (2, 3, 2));
+        let del = DeleteRangeRequest {
+            key: b("k"),
+            ..DeleteRangeRequest::default()
+        };
+        assert_eq!(delete_range(&mut st, &mut out, &del).unwrap().1, 4);
+        // Deleting nothing takes no revision.
+        assert_eq!(delete_range(&mut st, &mut out, &del).unwrap().1, 4);
+        put(&mut st, &mut out, put_req("k", "c")).unwrap();
+        let kv = st.index[&b("k")].last().unwrap().kv.clone().unwrap();
+        assert_eq!((kv.create_revision, kv.version), (5, 1));
+        assert_eq!(out.events.len(), 4);
+    }
+
+    #[test]
+    fn txn_compares_on_missing_keys_and_takes_one_revision() {
+        use compare::{CompareTarget as T, TargetUnion as U};
+        let mut st = State::empty();
+        let mut out = Output::default();
+        let create = TxnRequest {
+            compare: vec![cmp("k", T::Create, U::CreateRevision(0))],
+            success: vec![
+                RequestOp {
+                    request: Some(request_op::Request::RequestPut(put_req("k", "v"))),
+                },
+                RequestOp {
+                    request: Some(request_op::Request::RequestPut(put_req("j", "w"))),
+                },
+                RequestOp {
+                    request: Some(request_op::Request::RequestRange(RangeRequest {
+                        key: b("k"),
+                        ..RangeRequest::default()
+                    })),
+                },
+            ],
+            failure: vec![],
+        };
+        let (resp, rev) = txn(&mut st, &mut out, create.clone(), LIMITS).unwrap();
+        assert!(resp.succeeded);
+        assert_eq!(rev, 2);
+        // The range inside the txn sees the txn's own put.
+        match &resp.responses[2].response {
+            Some(response_op::Response::ResponseRange(r)) => assert_eq!(r.kvs.len(), 1),
+            other => panic!("unexpected {other:?}"),
+        }
+        let (resp, rev) = txn(&mut st, &mut out, create, LIMITS).unwrap();
+        assert!(!resp.succeeded);
+        assert_eq!(rev, 2);
+        // VALUE on a missing key fails; VERSION == 0 on a missing key holds.
+        let on_missing = |c| TxnRequest {
+            compare: vec![c],
+            ..TxnRequest::default()
+        };
+        let value = on_missing(cmp("nope", T::Value, U::Value(Bytes::new())));
+        assert!(!txn(&mut st, &mut out, value, LIMITS).unwrap().0.succeeded);
+        let version = on_missing(cmp("nope", T::Version, U::Version(0)));
+        assert!(txn(&mut st, &mut out, version, LIMITS).unwrap().0.succeeded);
+    }
+
+    #[test]
+    fn lease_revoke_deletes_attached_keys_in_one_revision() {
+        let mut st = State::empty();
+        let mut out = Output::default();
+        let (id, ttl) = lease_grant(&mut st, &mut out, 0, 1, LIMITS).unwrap();
+        assert!(id > 0);
+        assert_eq!(ttl, 2);
+        for k in ["a", "b"] {
+            let req = PutRequest {
+                lease: id,
+                ..put_req(k, "v")
+            };
+            put(&mut st, &mut out, req).unwrap();
+        }
+        let missing = PutRequest {
+            lease: id + 1,
+            ..put_req("c", "v")
+        };
+        assert_eq!(
+            put(&mut st, &mut out, missing),
+            Err(EtcdError::LeaseNotFound)
+        );
+        assert_eq!(lease_revoke(&mut st, &mut out, id), Ok(4));
+        assert!(st.index.values().all(|e| e.last().unwrap().kv.is_none()));
+        assert_eq!(
+            lease_revoke(&mut st, &mut out, id),
+            Err(EtcdError::LeaseNotFound)
+        );
+    }
+}

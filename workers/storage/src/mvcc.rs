@@ -342,3 +342,109 @@ fn sort_kvs(
         kvs.reverse();
     }
 }
+
+#[cfg(test)]
+impl State {
+    /// A fresh store's state, without an engine.
+    pub(crate) fn empty() -> State {
+        State {
+            index: BTreeMap::new(),
+            current_rev: 1,
+            committed_rev: 1,
+            compact_rev: 0,
+            leases: HashMap::new(),
+            stopped: false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(s: &str) -> Bytes {
+        Bytes::copy_from_slice(s.as_bytes())
+    }
+
+    #[test]
+    fn key_ranges_follow_etcd() {
+        assert_eq!(KeyRange::new(&b("a"), &b("")), KeyRange::Single(b("a")));
+        assert_eq!(KeyRange::new(&b("a"), &b("\0")), KeyRange::From(b("a")));
+        assert_eq!(KeyRange::new(&b("b"), &b("a")), KeyRange::Empty);
+        let r = KeyRange::new(&b("/a/"), &b("/a0"));
+        assert!(r.contains(b"/a/x") && !r.contains(b"/a0") && !r.contains(b"/a"));
+    }
+
+    fn entry(main: i64, value: Option<&str>) -> Entry {
+        Entry {
+            main,
+            sub: 0,
+            kv: value.map(|v| KeyValue {
+                key: b("k"),
+                mod_revision: main,
+                value: b(v),
+                ..KeyValue::default()
+            }),
+        }
+    }
+
+    #[test]
+    fn visibility_and_compaction_keep_the_value_as_of_the_compaction() {
+        let mut st = State::empty();
+        st.index.insert(
+            b("k"),
+            vec![
+                entry(2, Some("a")),
+                entry(3, None),
+                entry(4, Some("b")),
+                entry(6, Some("c")),
+            ],
+        );
+        st.index
+            .insert(b("gone"), vec![entry(2, Some("x")), entry(5, None)]);
+        st.current_rev = 6;
+        let e = &st.index[&b("k")];
+        assert!(visible_at(e, 1).is_none());
+        assert_eq!(visible_at(e, 2).map(|kv| kv.value.clone()), Some(b("a")));
+        assert!(visible_at(e, 3).is_none());
+        assert_eq!(visible_at(e, 5).map(|kv| kv.value.clone()), Some(b("b")));
+
+        let mut ops = Vec::new();
+        st.compact(5, &mut ops).unwrap();
+        let kept: Vec<i64> = st.index[&b("k")].iter().map(|e| e.main).collect();
+        assert_eq!(kept, vec![4, 6]);
+        assert!(
+            !st.index.contains_key(&b("gone")),
+            "deleted key dropped entirely"
+        );
+        assert_eq!(
+            ops.len(),
+            5,
+            "four revisions deleted and the compaction recorded"
+        );
+        assert_eq!(st.resolve_rev(4, 6), Err(EtcdError::Compacted));
+        assert_eq!(st.resolve_rev(5, 6), Ok(5));
+        assert_eq!(st.resolve_rev(7, 6), Err(EtcdError::FutureRev));
+        assert_eq!(st.compact(5, &mut ops), Err(EtcdError::Compacted));
+        assert_eq!(st.compact(9, &mut ops), Err(EtcdError::FutureRev));
+    }
+
+    #[test]
+    fn replayed_events_are_in_revision_order_with_previous_values() {
+        let mut st = State::empty();
+        st.index
+            .insert(b("a"), vec![entry(2, Some("1")), entry(5, None)]);
+        st.index
+            .insert(b("b"), vec![entry(3, Some("2")), entry(4, Some("3"))]);
+        let evs = st.events_between(&KeyRange::From(b("a")), 3, 5);
+        let revs: Vec<i64> = evs
+            .iter()
+            .map(|e| e.kv.as_ref().unwrap().mod_revision)
+            .collect();
+        assert_eq!(revs, vec![3, 4, 5]);
+        assert_eq!(evs[2].r#type, EventType::Delete as i32);
+        assert_eq!(evs[2].prev_kv.as_ref().unwrap().value, b("1"));
+        assert_eq!(evs[1].prev_kv.as_ref().unwrap().value, b("2"));
+        assert!(evs[0].prev_kv.is_none());
+    }
+}

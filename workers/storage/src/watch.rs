@@ -271,6 +271,11 @@ impl WatchStream {
     /// whose history was compacted meanwhile are canceled, as etcd does).
     async fn catch_up(&mut self) -> Result<(), Gone> {
         let target = self.shared.committed_rev();
+        tracing::debug!(
+            from = self.synced_rev,
+            to = target,
+            "watch stream catching up"
+        );
         let mut out: Vec<(i64, Result<Vec<Event>, i64>)> = Vec::new();
         {
             let st = self.shared.read();

@@ -22,8 +22,13 @@ struct Server {
 
 impl Server {
     async fn start(dir: &Path) -> Server {
+        Server::start_with(dir, |_| {}).await
+    }
+
+    async fn start_with(dir: &Path, tune: impl FnOnce(&mut StoreConfig)) -> Server {
         let sock = dir.join("etcd.sock");
-        let cfg = StoreConfig::new(dir.join("data"), &sock);
+        let mut cfg = StoreConfig::new(dir.join("data"), &sock);
+        tune(&mut cfg);
         let store = Store::open(&cfg).expect("open store");
         let (tx, rx) = oneshot::channel::<()>();
         let sock2 = sock.clone();
@@ -435,6 +440,56 @@ async fn watch_delivers_every_event_once_in_order() {
     server.stop().await;
 }
 
+/// A watcher that stops reading while thousands of events are written: the broadcast
+/// buffer is tiny, so the stream falls behind and must catch up from history, still
+/// delivering every event exactly once and in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_watcher_catches_up_without_loss() {
+    let dir = tempdir();
+    let server = Server::start_with(dir.path(), |cfg| cfg.watch_buffer = 16).await;
+    let mut c = server.client().await;
+    let mut stream = c
+        .watch("/s/", Some(WatchOptions::new().with_prefix()))
+        .await
+        .unwrap();
+    assert!(stream.message().await.unwrap().unwrap().created());
+    const N: usize = 3000;
+    let value = "x".repeat(2048);
+    let mut tasks = Vec::new();
+    for w in 0..4 {
+        let mut c = server.client().await;
+        let value = value.clone();
+        tasks.push(tokio::spawn(async move {
+            for i in 0..N / 4 {
+                c.put(format!("/s/{w}/{i}"), value.as_str(), None)
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let mut last = 0;
+    let mut count = 0;
+    while count < N {
+        let resp = tokio::time::timeout(Duration::from_secs(10), stream.message())
+            .await
+            .expect("events in time")
+            .unwrap()
+            .unwrap();
+        assert!(!resp.canceled());
+        for ev in resp.events() {
+            let rev = ev.kv().unwrap().mod_revision();
+            assert!(rev > last, "revision {rev} after {last}");
+            last = rev;
+            count += 1;
+        }
+    }
+    assert_eq!(count, N);
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compaction_makes_old_revisions_unavailable() {
     let dir = tempdir();
@@ -675,7 +730,8 @@ impl Drop for KillOnDrop {
 ///
 /// etcdctl 3.4 (grpc-go) sends the endpoint's path as the HTTP/2 `:authority`; an absolute
 /// path is not a valid authority and the Rust HTTP/2 server resets such streams. So etcdctl
-/// runs in the socket's directory with the relative endpoint `unix://etcd.sock`.
+/// runs in the socket's directory with the relative endpoint `unix://etcd.sock`
+/// (`endpoint status` still fails that way: see below).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn etcdctl_against_the_socket() {
     let Some(etcdctl) = std::env::var_os("PATH").and_then(|paths| {
@@ -728,8 +784,10 @@ async fn etcdctl_against_the_socket() {
             ["/ctl/a", "/ctl/b"]
         );
         assert_eq!(run(&["del", "/ctl/a"]).trim(), "1");
-        let status = run(&["endpoint", "status", "-w", "json"]);
-        assert!(status.contains("\"version\":\"3.5."), "{status}");
+        // `endpoint status` is not tested: etcdctl 3.4 dials it through a passthrough
+        // target whose `:authority` is the whole `unix://…` URL, which HTTP/2 rejects.
+        // Health is reported on stderr; success is the exit status.
+        run(&["endpoint", "health"]);
         let members = run(&["member", "list"]);
         assert!(members.contains("default"), "{members}");
     })
@@ -746,7 +804,60 @@ async fn etcdctl_against_the_socket() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         text.lines().collect::<Vec<_>>(),
-        ["PUT", "/ctl/a", "hello", "PUT", "/ctl/b", "world", "DELETE", "/ctl/a"]
+        // A DELETE is printed with its (empty) value line.
+        ["PUT", "/ctl/a", "hello", "PUT", "/ctl/b", "world", "DELETE", "/ctl/a", ""]
     );
+    server.stop().await;
+}
+
+/// Rough end-to-end numbers through etcd-client over the socket; run with
+/// `cargo test --release -p kas-storage --test etcd_api -- --ignored --nocapture throughput`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement, not a check"]
+async fn throughput() {
+    let dir = tempdir();
+    let server = Server::start(dir.path()).await;
+    let mut c = server.client().await;
+    let value = "v".repeat(1024);
+    let n = 500;
+    let t = std::time::Instant::now();
+    for i in 0..n {
+        c.put(format!("/seq/{i}"), value.as_str(), None)
+            .await
+            .unwrap();
+    }
+    let seq = f64::from(n) / t.elapsed().as_secs_f64();
+    let clients = 32;
+    let per = 100;
+    let t = std::time::Instant::now();
+    let mut tasks = Vec::new();
+    for w in 0..clients {
+        let mut c = server.client().await;
+        let value = value.clone();
+        tasks.push(tokio::spawn(async move {
+            for i in 0..per {
+                c.put(format!("/par/{w}/{i}"), value.as_str(), None)
+                    .await
+                    .unwrap();
+            }
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    let par = f64::from(clients * per) / t.elapsed().as_secs_f64();
+    let t = std::time::Instant::now();
+    for _ in 0..20 {
+        let r = c
+            .get(
+                "/par/",
+                Some(GetOptions::new().with_prefix().with_limit(1000)),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r.kvs().len(), 1000);
+    }
+    let range_ms = t.elapsed().as_secs_f64() * 1000.0 / 20.0;
+    println!("sequential puts/s: {seq:.0}; {clients} concurrent clients puts/s: {par:.0}; range of 1000 keys: {range_ms:.2} ms");
     server.stop().await;
 }
