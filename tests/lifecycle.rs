@@ -583,3 +583,56 @@ fn scopeguard(path: &std::path::Path) -> impl Drop + '_ {
     }
     Guard(path)
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn etcd_outages_turn_readyz_red_and_heal_without_a_crash() {
+    if !require_tool("etcd") {
+        return;
+    }
+    let mut etcd = harness::Etcd::new();
+    // Started before etcd: the preflight keeps retrying and readiness waits for it.
+    let server = Server::builder()
+        .arg(format!("--etcd-servers={}", etcd.url()))
+        .spawn()
+        .await;
+    let r = server
+        .wait_for(
+            |r| r.text().contains("[-]etcd failed: reason withheld"),
+            "/readyz?verbose",
+        )
+        .await;
+    assert_eq!(r.status, 500);
+    let workers = server.workers();
+    assert_eq!(
+        workers.keys().map(String::as_str).collect::<Vec<_>>(),
+        ["aggregator", "extensions", "kube-api"],
+        "no storage worker with --etcd-servers"
+    );
+    etcd.start();
+    let r = server
+        .wait_for(|r| r.status == 200, "/readyz?verbose")
+        .await;
+    assert!(r.text().contains("[+]etcd ok"), "{}", r.text());
+
+    etcd.kill();
+    let r = server
+        .wait_for(|r| r.text().contains("[-]etcd failed"), "/readyz?verbose")
+        .await;
+    assert_eq!(r.status, 500);
+    assert!(r.text().contains("[+]worker-kube-api ok"), "{}", r.text());
+    assert_eq!(
+        server.get("/version").await.status,
+        200,
+        "the front door keeps serving"
+    );
+    let live = server.get("/livez?verbose").await;
+    assert!(live.text().contains("[-]etcd failed"), "{}", live.text());
+
+    etcd.start();
+    server.wait_for(|r| r.status == 200, "/readyz").await;
+    assert_eq!(
+        server.workers(),
+        workers,
+        "no worker crashed or restarted over the outage"
+    );
+}

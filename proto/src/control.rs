@@ -64,7 +64,8 @@ pub enum ShutdownPhase {
 /// A worker's own view of its health.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct WorkerHealth {
-    /// True when every readiness check passes.
+    /// True once the worker serves (its post-start hooks have finished): requests are
+    /// routed to it. Its checks may still fail (e.g. etcd down).
     pub ready: bool,
     /// Its checks (post-start hooks, storage), in a stable order.
     pub checks: Vec<CheckStatus>,

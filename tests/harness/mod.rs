@@ -533,3 +533,75 @@ pub fn require_tool(tool: &str) -> bool {
     }
     found
 }
+
+/// A real etcd (Debian's etcd-server) on 127.0.0.1, with its data in a temp dir; it can be
+/// stopped and started again on the same ports and data.
+pub struct Etcd {
+    pub dir: tempfile::TempDir,
+    pub client_port: u16,
+    pub peer_port: u16,
+    child: Option<Child>,
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+impl Etcd {
+    /// Ports and a data dir, not started yet.
+    pub fn new() -> Etcd {
+        Etcd {
+            dir: tempfile::tempdir().expect("tempdir"),
+            client_port: free_port(),
+            peer_port: free_port(),
+            child: None,
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.client_port)
+    }
+
+    pub fn start(&mut self) {
+        let peer = format!("http://127.0.0.1:{}", self.peer_port);
+        let child = Command::new("etcd")
+            .args(["--name", "test"])
+            .arg("--data-dir")
+            .arg(self.dir.path().join("etcd"))
+            .args([
+                "--listen-client-urls",
+                &self.url(),
+                "--advertise-client-urls",
+                &self.url(),
+            ])
+            .args([
+                "--listen-peer-urls",
+                &peer,
+                "--initial-advertise-peer-urls",
+                &peer,
+            ])
+            .args(["--initial-cluster", &format!("test={peer}")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start etcd");
+        self.child = Some(child);
+    }
+
+    /// kill -9.
+    pub fn kill(&mut self) {
+        if let Some(mut c) = self.child.take() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
+    }
+}
+
+impl Drop for Etcd {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}

@@ -155,16 +155,22 @@ impl Front {
         let peers = self.peers.borrow();
         let theirs = peers.iter().flat_map(|p| p.health.checks.iter());
         for c in own.iter().chain(theirs) {
-            if out.iter().any(|r| r.name == c.name) {
-                continue;
-            }
+            let is_hook = c.name.starts_with("poststarthook/");
+            let ok = c.ok || (within_grace && is_hook);
             let reason = c.reason.clone().unwrap_or_else(|| "not finished".into());
-            out.push(CheckResult::from_bool(
-                c.name.clone(),
-                c.ok || within_grace,
-                reason,
-            ));
+            match out.iter_mut().find(|r| r.name == c.name) {
+                // Several workers report the same check (etcd): it passes only if it
+                // passes for all of them.
+                Some(existing) => {
+                    if existing.result.is_ok() && !ok {
+                        existing.result = Err(reason);
+                    }
+                }
+                None => out.push(CheckResult::from_bool(c.name.clone(), ok, reason)),
+            }
         }
+        // Plain checks (etcd) come before post-start hooks, as upstream lists them.
+        out.sort_by_key(|r| r.name.starts_with("poststarthook/"));
         out
     }
 
@@ -176,9 +182,15 @@ impl Front {
         checks
     }
 
-    /// The checks behind `/readyz`.
+    /// The checks behind `/readyz`: ping, log, etcd, one per worker, every post-start
+    /// hook, shutdown.
     pub(crate) fn ready_checks(&self) -> Vec<CheckResult> {
         let mut checks = vec![CheckResult::ok("ping"), self.log.result()];
+        let (hooks, plain): (Vec<_>, Vec<_>) = self
+            .hook_results(false)
+            .into_iter()
+            .partition(|r| r.name.starts_with("poststarthook/"));
+        checks.extend(plain);
         for role in self.config.roles() {
             if role == WorkerRole::Aggregator {
                 continue;
@@ -190,7 +202,7 @@ impl Front {
                 format!("{role} worker is {state:?}"),
             ));
         }
-        checks.extend(self.hook_results(false));
+        checks.extend(hooks);
         checks.push(CheckResult::from_bool(
             "shutdown",
             self.lifecycle.current() < Phase::ShutdownInitiated,

@@ -19,14 +19,11 @@ const GROUP: GroupVersions = GroupVersions {
 
 /// Runs the extensions worker until the supervisor stops it.
 pub async fn run(control: Control) -> Result<(), kas_server::Error> {
+    let hooks = PostStartHooks::default();
+    // Custom resources will live here; today the worker only needs etcd for readiness.
+    let _storage = kas_server::backend::connect_storage(&control, &hooks).await?;
     let handler = |_ctx: RequestContext, req: Request<Body>| async move { route(&req) };
-    kas_server::backend::run(
-        control,
-        PostStartHooks::default(),
-        Lifecycle::new(),
-        handler,
-    )
-    .await
+    kas_server::backend::run(control, hooks, Lifecycle::new(), handler).await
 }
 
 fn route(req: &Request<Body>) -> Response<Body> {

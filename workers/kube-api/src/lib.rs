@@ -14,18 +14,20 @@ use kas_server::{delegate, discovery};
 /// Runs the kube-api worker until the supervisor stops it.
 pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     let config = control.config().clone();
+    let hooks = PostStartHooks::default();
+    let storage = kas_server::backend::connect_storage(&control, &hooks).await?;
+    // One compactor per cluster is enough; the kube-api worker runs it, as upstream's
+    // kube-apiserver (not apiextensions) does.
+    tokio::spawn(kas_server::storage::compactor(
+        storage,
+        config.etcd_compaction_interval,
+    ));
     let address = format!("{}:{}", config.advertise_address, config.serving.port);
     let handler = move |_ctx: RequestContext, req: Request<Body>| {
         let address = address.clone();
         async move { route(&req, &address) }
     };
-    kas_server::backend::run(
-        control,
-        PostStartHooks::default(),
-        Lifecycle::new(),
-        handler,
-    )
-    .await
+    kas_server::backend::run(control, hooks, Lifecycle::new(), handler).await
 }
 
 fn route(req: &Request<Body>, address: &str) -> Response<Body> {

@@ -75,3 +75,21 @@ where
     control.shutdown_done(ShutdownPhase::Drain);
     Ok(())
 }
+
+/// Connects to the worker's storage and keeps its `etcd` check current in `hooks`.
+pub async fn connect_storage(
+    control: &Control,
+    hooks: &PostStartHooks,
+) -> Result<crate::storage::Storage, Error> {
+    let cfg = crate::storage::StorageConfig::for_worker(control.config());
+    let storage = crate::storage::Storage::new(&cfg)
+        .await
+        .map_err(|e| Error::Storage(e.to_string()))?;
+    // Readiness waits for etcd: until the first successful probe the check fails.
+    hooks.set_check("etcd", Err("not connected yet".into()));
+    let hooks = hooks.clone();
+    tokio::spawn(crate::storage::monitor(storage.clone(), move |result| {
+        hooks.set_check("etcd", result);
+    }));
+    Ok(storage)
+}

@@ -44,6 +44,9 @@ pub enum Error {
         #[source]
         source: hyper::Error,
     },
+    /// The storage client could not be set up.
+    #[error("storage: {0}")]
+    Storage(String),
     /// Setting up logging failed.
     #[error("logging: {0}")]
     Logging(String),

@@ -211,12 +211,16 @@ fn now_secs() -> u64 {
 /// One registered hook: its check name and whether it has finished.
 type Hook = (String, Arc<AtomicBool>);
 
+/// A named check that is not a hook (e.g. `etcd`), with its latest result.
+type NamedCheck = (String, Result<(), String>);
+
 /// Post-start hooks of one worker: each is a named check that passes once the hook has
 /// finished successfully. Subscribers learn of every change, so the worker can report its
 /// health to the supervisor the moment a hook completes.
 #[derive(Debug, Clone)]
 pub struct PostStartHooks {
     hooks: Arc<Mutex<Vec<Hook>>>,
+    checks: Arc<Mutex<Vec<NamedCheck>>>,
     changed: Arc<watch::Sender<u64>>,
 }
 
@@ -224,6 +228,7 @@ impl Default for PostStartHooks {
     fn default() -> Self {
         PostStartHooks {
             hooks: Arc::default(),
+            checks: Arc::default(),
             changed: Arc::new(watch::Sender::new(0)),
         }
     }
@@ -258,36 +263,61 @@ impl PostStartHooks {
         }
     }
 
+    /// Sets the result of a plain named check such as `etcd` (registered on first use).
+    pub fn set_check(&self, name: &str, result: Result<(), String>) {
+        if let Ok(mut checks) = self.checks.lock() {
+            match checks.iter_mut().find(|(n, _)| n == name) {
+                Some(c) => c.1 = result,
+                None => checks.push((name.to_owned(), result)),
+            }
+        }
+        self.changed.send_modify(|n| *n += 1);
+    }
+
     /// A receiver that is marked changed whenever a hook registers or finishes.
     pub fn subscribe(&self) -> watch::Receiver<u64> {
         self.changed.subscribe()
     }
 
-    /// Every hook's state, in registration order.
+    /// Every named check, then every hook in registration order.
     pub fn statuses(&self) -> Vec<CheckStatus> {
-        self.hooks
+        let mut out: Vec<CheckStatus> = self
+            .checks
             .lock()
-            .map(|hooks| {
-                hooks
+            .map(|checks| {
+                checks
                     .iter()
-                    .map(|(name, done)| {
-                        let ok = done.load(Ordering::Acquire);
-                        CheckStatus {
-                            name: name.clone(),
-                            ok,
-                            reason: (!ok).then(|| "not finished".to_owned()),
-                        }
+                    .map(|(name, result)| CheckStatus {
+                        name: name.clone(),
+                        ok: result.is_ok(),
+                        reason: result.as_ref().err().cloned(),
                     })
                     .collect()
             })
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if let Ok(hooks) = self.hooks.lock() {
+            out.extend(hooks.iter().map(|(name, done)| {
+                let ok = done.load(Ordering::Acquire);
+                CheckStatus {
+                    name: name.clone(),
+                    ok,
+                    reason: (!ok).then(|| "not finished".to_owned()),
+                }
+            }));
+        }
+        out
     }
 
-    /// The worker health these hooks amount to.
+    /// The worker health these hooks amount to: `ready` (the worker serves, so requests
+    /// are routed to it) once every hook has finished; plain checks such as `etcd` are
+    /// reported alongside and show in readyz, but do not stop the routing.
     pub fn health(&self) -> WorkerHealth {
         let checks = self.statuses();
         WorkerHealth {
-            ready: checks.iter().all(|c| c.ok),
+            ready: checks
+                .iter()
+                .filter(|c| c.name.starts_with("poststarthook/"))
+                .all(|c| c.ok),
             checks,
         }
     }

@@ -15,6 +15,7 @@ pub mod lifecycle;
 pub mod logging;
 pub mod request_info;
 pub mod status;
+pub mod storage;
 
 mod error;
 

@@ -1,0 +1,613 @@
+//! The API servers' storage layer on etcd v3, through `etcd-client`, whatever the backend:
+//! a real etcd (`--etcd-servers`) or the embedded store of the storage worker (its unix
+//! socket). Keys, revisions and semantics are kube-apiserver's:
+//!
+//! * keys are `<prefix>/<resource path>/<namespace>/<name>` (the resource path carries the
+//!   group where upstream puts it, e.g. `apiextensions.k8s.io/customresourcedefinitions`);
+//! * `resourceVersion` is the etcd mod revision;
+//! * create is a transaction on `create_revision == 0`, update and delete on
+//!   `mod_revision == expected`;
+//! * every page of a LIST is read at one revision; a compacted one is an error;
+//! * objects with a TTL ride on leases.
+
+mod continue_token;
+mod error;
+mod watch;
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use etcd_client::{
+    Client, Compare, CompareOp, GetOptions, PutOptions, SortOrder, SortTarget, Txn, TxnOp,
+    TxnOpResponse,
+};
+use kas_proto::{WorkerConfig, WorkerRole};
+use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
+
+pub use error::StorageError;
+pub use watch::{Watch, WatchEvent};
+
+/// How long one storage call may take before it counts as an outage.
+const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Where and how to reach etcd.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StorageConfig {
+    /// `http://`, `https://` or `unix://` endpoints.
+    pub endpoints: Vec<String>,
+    /// `--etcd-prefix`.
+    pub prefix: String,
+    /// `--etcd-cafile`.
+    pub ca_file: Option<PathBuf>,
+    /// `--etcd-certfile`.
+    pub cert_file: Option<PathBuf>,
+    /// `--etcd-keyfile`.
+    pub key_file: Option<PathBuf>,
+}
+
+impl StorageConfig {
+    /// The storage a worker uses: `--etcd-servers`, or the storage worker's socket.
+    pub fn for_worker(cfg: &WorkerConfig) -> StorageConfig {
+        let endpoints = if cfg.etcd_servers.is_empty() {
+            vec![format!(
+                "unix://{}",
+                cfg.socket_path(WorkerRole::Storage).display()
+            )]
+        } else {
+            cfg.etcd_servers.clone()
+        };
+        StorageConfig {
+            endpoints,
+            prefix: cfg.etcd_prefix.trim_end_matches('/').to_owned(),
+            ca_file: cfg.etcd_cafile.clone(),
+            cert_file: cfg.etcd_certfile.clone(),
+            key_file: cfg.etcd_keyfile.clone(),
+        }
+    }
+}
+
+/// An object as stored.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Stored {
+    /// The full key.
+    pub key: String,
+    /// The serialized object.
+    pub value: Vec<u8>,
+    /// The revision that last changed it: its resourceVersion.
+    pub revision: i64,
+    /// The revision that created it.
+    pub create_revision: i64,
+    /// The lease it is attached to (0 for none).
+    pub lease: i64,
+}
+
+impl Stored {
+    fn from_kv(kv: &etcd_client::KeyValue) -> Stored {
+        Stored {
+            key: String::from_utf8_lossy(kv.key()).into_owned(),
+            value: kv.value().to_vec(),
+            revision: kv.mod_revision(),
+            create_revision: kv.create_revision(),
+            lease: kv.lease(),
+        }
+    }
+}
+
+/// kube-apiserver's `resourceVersion` + `resourceVersionMatch` for reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadVersion {
+    /// Unset: the latest data (a quorum read).
+    Latest,
+    /// `"0"`: any data is fine.
+    Any,
+    /// `resourceVersionMatch=NotOlderThan` (or a plain resourceVersion on GET).
+    NotOlderThan(i64),
+    /// `resourceVersionMatch=Exact`: as of that revision.
+    Exact(i64),
+}
+
+/// A predicate on a stored object's bytes (label and field selectors).
+pub type Filter = dyn Fn(&[u8]) -> bool + Sync;
+
+/// One LIST request's paging.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ListOptions {
+    /// `limit`; 0 means everything.
+    pub limit: i64,
+    /// `continue`.
+    pub continue_token: Option<String>,
+}
+
+/// One page of a LIST.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListPage {
+    /// The matching objects, in key order.
+    pub items: Vec<Stored>,
+    /// The revision every page of this list is read at: the list's resourceVersion.
+    pub revision: i64,
+    /// The token for the next page, when there is one.
+    pub continue_token: Option<String>,
+    /// Objects left after this page when no filter was applied (`remainingItemCount`).
+    pub remaining: Option<i64>,
+}
+
+/// A connection to etcd (cheap to clone).
+#[derive(Clone)]
+pub struct Storage {
+    client: Client,
+    prefix: Arc<str>,
+    /// The highest revision seen in any response (for bookmarks and health).
+    seen_revision: Arc<AtomicI64>,
+}
+
+impl std::fmt::Debug for Storage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Storage")
+            .field("prefix", &self.prefix)
+            .finish()
+    }
+}
+
+async fn timed<T>(
+    fut: impl std::future::Future<Output = Result<T, etcd_client::Error>>,
+) -> Result<T, StorageError> {
+    match tokio::time::timeout(CALL_TIMEOUT, fut).await {
+        Ok(r) => r.map_err(StorageError::from),
+        Err(_) => Err(StorageError::Unavailable("request timed out".into())),
+    }
+}
+
+fn read_file(p: &Option<PathBuf>) -> Result<Option<Vec<u8>>, StorageError> {
+    p.as_ref()
+        .map(|p| {
+            std::fs::read(p)
+                .map_err(|e| StorageError::Internal(format!("reading {}: {e}", p.display())))
+        })
+        .transpose()
+}
+
+impl Storage {
+    /// Prepares a client; nothing is dialled until the first call, so a worker starts
+    /// (and reports etcd as not ready) while etcd is still down.
+    pub async fn new(cfg: &StorageConfig) -> Result<Storage, StorageError> {
+        let ca = read_file(&cfg.ca_file)?;
+        let identity = match (read_file(&cfg.cert_file)?, read_file(&cfg.key_file)?) {
+            (Some(c), Some(k)) => Some(Identity::from_pem(c, k)),
+            _ => None,
+        };
+        let mut endpoints = Vec::new();
+        for url in &cfg.endpoints {
+            let mut ep = Endpoint::from_shared(url.clone())
+                .map_err(|e| StorageError::Internal(format!("etcd endpoint {url}: {e}")))?
+                .connect_timeout(Duration::from_secs(2))
+                .tcp_nodelay(true)
+                .http2_keep_alive_interval(Duration::from_secs(10))
+                .keep_alive_timeout(Duration::from_secs(5));
+            if url.starts_with("https://") {
+                let mut tls = ClientTlsConfig::new();
+                if let Some(ca) = &ca {
+                    tls = tls.ca_certificate(Certificate::from_pem(ca));
+                }
+                if let Some(id) = &identity {
+                    tls = tls.identity(id.clone());
+                }
+                ep = ep
+                    .tls_config(tls)
+                    .map_err(|e| StorageError::Internal(format!("etcd TLS: {e}")))?;
+            }
+            endpoints.push(ep);
+        }
+        let channel = match endpoints.len() {
+            1 => endpoints.remove(0).connect_lazy(),
+            _ => tonic::transport::Channel::balance_list(endpoints.into_iter()),
+        };
+        let client = Client::from_channel(etcd_client::Channel::Tonic(channel), None)
+            .await
+            .map_err(StorageError::from)?;
+        Ok(Storage {
+            client,
+            prefix: Arc::from(cfg.prefix.as_str()),
+            seen_revision: Arc::new(AtomicI64::new(0)),
+        })
+    }
+
+    fn saw(&self, header: Option<&etcd_client::ResponseHeader>) -> i64 {
+        let rev = header.map(|h| h.revision()).unwrap_or(0);
+        self.seen_revision.fetch_max(rev, Ordering::Relaxed);
+        rev
+    }
+
+    /// The key of one object.
+    pub fn key(&self, resource_path: &str, namespace: Option<&str>, name: &str) -> String {
+        match namespace {
+            Some(ns) => format!("{}/{resource_path}/{ns}/{name}", self.prefix),
+            None => format!("{}/{resource_path}/{name}", self.prefix),
+        }
+    }
+
+    /// The prefix (with a trailing `/`) of a resource, or of its objects in a namespace.
+    pub fn list_prefix(&self, resource_path: &str, namespace: Option<&str>) -> String {
+        match namespace {
+            Some(ns) => format!("{}/{resource_path}/{ns}/", self.prefix),
+            None => format!("{}/{resource_path}/", self.prefix),
+        }
+    }
+
+    /// The store's current revision.
+    pub async fn current_revision(&self) -> Result<i64, StorageError> {
+        let mut kv = self.client.kv_client();
+        let key = format!("{}/", self.prefix);
+        let resp = timed(kv.get(key, Some(GetOptions::new().with_count_only()))).await?;
+        Ok(self.saw(resp.header()))
+    }
+
+    /// Reads one object.
+    pub async fn get(
+        &self,
+        key: &str,
+        version: ReadVersion,
+    ) -> Result<Option<Stored>, StorageError> {
+        let mut kv = self.client.kv_client();
+        let mut opts = GetOptions::new();
+        if let ReadVersion::Exact(rev) = version {
+            opts = opts.with_revision(rev);
+        }
+        let resp = timed(kv.get(key, Some(opts))).await.map_err(|e| match e {
+            StorageError::Compacted { .. } => StorageError::Compacted {
+                requested: match version {
+                    ReadVersion::Exact(r) => r,
+                    _ => 0,
+                },
+                compacted: 0,
+            },
+            other => other,
+        })?;
+        let current = self.saw(resp.header());
+        if let ReadVersion::NotOlderThan(rev) = version {
+            if rev > current {
+                return Err(StorageError::TooLargeResourceVersion {
+                    requested: rev,
+                    current,
+                });
+            }
+        }
+        Ok(resp.kvs().first().map(Stored::from_kv))
+    }
+
+    async fn grant(&self, ttl: Option<i64>) -> Result<Option<PutOptions>, StorageError> {
+        let Some(ttl) = ttl.filter(|t| *t > 0) else {
+            return Ok(None);
+        };
+        let mut lease = self.client.lease_client();
+        let granted = timed(lease.grant(ttl, None)).await?;
+        Ok(Some(PutOptions::new().with_lease(granted.id())))
+    }
+
+    /// Creates `key`; fails with AlreadyExists if anything is there. `ttl` (seconds)
+    /// attaches a lease. Returns the new revision.
+    pub async fn create(
+        &self,
+        key: &str,
+        value: Vec<u8>,
+        ttl: Option<i64>,
+    ) -> Result<i64, StorageError> {
+        let put = self.grant(ttl).await?;
+        let txn = Txn::new()
+            .when([Compare::create_revision(key, CompareOp::Equal, 0)])
+            .and_then([TxnOp::put(key, value, put)]);
+        let mut kv = self.client.kv_client();
+        let resp = timed(kv.txn(txn)).await?;
+        let rev = self.saw(resp.header());
+        if !resp.succeeded() {
+            return Err(StorageError::AlreadyExists);
+        }
+        Ok(rev)
+    }
+
+    /// Replaces `key` if it is still at `expected`; returns the new revision. A changed
+    /// object is Conflict, a missing one NotFound.
+    pub async fn update(
+        &self,
+        key: &str,
+        value: Vec<u8>,
+        expected: i64,
+        ttl: Option<i64>,
+    ) -> Result<i64, StorageError> {
+        let put = self.grant(ttl).await?;
+        let txn = Txn::new()
+            .when([Compare::mod_revision(key, CompareOp::Equal, expected)])
+            .and_then([TxnOp::put(key, value, put)])
+            .or_else([TxnOp::get(key, None)]);
+        let mut kv = self.client.kv_client();
+        let resp = timed(kv.txn(txn)).await?;
+        let rev = self.saw(resp.header());
+        if resp.succeeded() {
+            return Ok(rev);
+        }
+        Err(match current_of(resp.op_responses()) {
+            Some(current) => StorageError::Conflict {
+                current: current.revision,
+            },
+            None => StorageError::NotFound,
+        })
+    }
+
+    /// Deletes `key`, if it is still at `expected` when given. Returns the object as it
+    /// was, with `revision` set to the deletion's revision.
+    pub async fn delete(&self, key: &str, expected: Option<i64>) -> Result<Stored, StorageError> {
+        let mut kv = self.client.kv_client();
+        loop {
+            let current = match expected {
+                Some(_) => None,
+                None => timed(kv.get(key, None))
+                    .await?
+                    .kvs()
+                    .first()
+                    .map(Stored::from_kv),
+            };
+            let guard = match (expected, &current) {
+                (Some(rev), _) => rev,
+                (None, Some(c)) => c.revision,
+                (None, None) => return Err(StorageError::NotFound),
+            };
+            let txn = Txn::new()
+                .when([Compare::mod_revision(key, CompareOp::Equal, guard)])
+                .and_then([TxnOp::delete(
+                    key,
+                    Some(etcd_client::DeleteOptions::new().with_prev_key()),
+                )])
+                .or_else([TxnOp::get(key, None)]);
+            let resp = timed(kv.txn(txn)).await?;
+            let rev = self.saw(resp.header());
+            if resp.succeeded() {
+                let prev = resp.op_responses().into_iter().find_map(|op| match op {
+                    TxnOpResponse::Delete(d) => d.prev_kvs().first().map(Stored::from_kv),
+                    _ => None,
+                });
+                let mut gone = prev.ok_or(StorageError::NotFound)?;
+                gone.revision = rev;
+                return Ok(gone);
+            }
+            match (expected, current_of(resp.op_responses())) {
+                (_, None) => return Err(StorageError::NotFound),
+                (Some(_), Some(now)) => {
+                    return Err(StorageError::Conflict {
+                        current: now.revision,
+                    })
+                }
+                // Unconditional delete raced with a write: read again and retry.
+                (None, Some(_)) => continue,
+            }
+        }
+    }
+
+    /// Lists the objects under `prefix` that `filter` accepts (all when `None`),
+    /// paginated, every page at one revision.
+    pub async fn list(
+        &self,
+        prefix: &str,
+        version: ReadVersion,
+        opts: &ListOptions,
+        filter: Option<&Filter>,
+    ) -> Result<ListPage, StorageError> {
+        let range_end = prefix_end(prefix);
+        let (mut start, mut revision) = match &opts.continue_token {
+            Some(token) => {
+                let (rel, rev) = continue_token::decode(token)?;
+                (format!("{prefix}{rel}"), rev)
+            }
+            None => {
+                let rev = match version {
+                    ReadVersion::Exact(r) => r,
+                    _ => 0,
+                };
+                (prefix.to_owned(), rev)
+            }
+        };
+        let limit = opts.limit.max(0);
+        let mut items = Vec::new();
+        let mut kv = self.client.kv_client();
+        let done = |items, revision| ListPage {
+            items,
+            revision,
+            continue_token: None,
+            remaining: None,
+        };
+        loop {
+            let mut get = GetOptions::new()
+                .with_range(range_end.clone())
+                .with_sort(SortTarget::Key, SortOrder::Ascend);
+            if revision > 0 {
+                get = get.with_revision(revision);
+            }
+            if limit > 0 {
+                // One more than needed tells whether another page follows.
+                get = get.with_limit(limit - items.len() as i64 + 1);
+            }
+            let resp = timed(kv.get(start.clone(), Some(get)))
+                .await
+                .map_err(|e| match e {
+                    StorageError::Compacted { .. } => StorageError::Compacted {
+                        requested: revision,
+                        compacted: 0,
+                    },
+                    other => other,
+                })?;
+            let header_rev = self.saw(resp.header());
+            if revision == 0 {
+                revision = header_rev;
+                if let ReadVersion::NotOlderThan(min) = version {
+                    if min > revision {
+                        return Err(StorageError::TooLargeResourceVersion {
+                            requested: min,
+                            current: revision,
+                        });
+                    }
+                }
+            }
+            let kvs = resp.kvs();
+            let more = resp.more();
+            let mut last_key = None;
+            for kv in kvs {
+                if limit > 0 && items.len() as i64 == limit {
+                    // The look-ahead key: a next page exists.
+                    let next = String::from_utf8_lossy(kv.key()).into_owned();
+                    let rel = next.strip_prefix(prefix).unwrap_or(&next).to_owned();
+                    let remaining = match filter {
+                        Some(_) => None,
+                        None => self.remaining(prefix, &next, revision).await,
+                    };
+                    return Ok(ListPage {
+                        items,
+                        revision,
+                        continue_token: Some(continue_token::encode(&rel, revision)),
+                        remaining,
+                    });
+                }
+                last_key = Some(kv.key().to_vec());
+                if filter.is_none_or(|keep| keep(kv.value())) {
+                    items.push(Stored::from_kv(kv));
+                }
+            }
+            if !more || limit == 0 {
+                return Ok(done(items, revision));
+            }
+            // Filtered out too many: read on from just after the last key seen.
+            match last_key {
+                Some(mut k) => {
+                    k.push(0);
+                    start = String::from_utf8_lossy(&k).into_owned();
+                }
+                None => return Ok(done(items, revision)),
+            }
+        }
+    }
+
+    /// `remainingItemCount` of an unfiltered list: the keys from `from` on.
+    async fn remaining(&self, prefix: &str, from: &str, revision: i64) -> Option<i64> {
+        let mut kv = self.client.kv_client();
+        let opts = GetOptions::new()
+            .with_range(prefix_end(prefix))
+            .with_revision(revision)
+            .with_count_only();
+        timed(kv.get(from.to_owned(), Some(opts)))
+            .await
+            .ok()
+            .map(|r| r.count())
+    }
+
+    /// Watches every key under `prefix`, starting with the changes after `after`
+    /// (a resourceVersion); 0 means from now.
+    pub async fn watch(&self, prefix: &str, after: i64) -> Result<Watch, StorageError> {
+        Watch::start(self.client.clone(), prefix, after).await
+    }
+
+    /// Compacts history before `revision`.
+    pub async fn compact(&self, revision: i64) -> Result<(), StorageError> {
+        let mut kv = self.client.kv_client();
+        match timed(kv.compact(revision, None)).await {
+            Ok(_) | Err(StorageError::Compacted { .. }) => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The health check behind readyz's `etcd`: a read of one key, in time.
+    pub async fn check(&self) -> Result<(), StorageError> {
+        let mut kv = self.client.kv_client();
+        let key = format!("{}/health", self.prefix);
+        let resp = tokio::time::timeout(
+            Duration::from_secs(2),
+            kv.get(key, Some(GetOptions::new().with_count_only())),
+        )
+        .await
+        .map_err(|_| StorageError::Unavailable("health check timed out".into()))?
+        .map_err(StorageError::from)?;
+        self.saw(resp.header());
+        Ok(())
+    }
+}
+
+fn current_of(ops: Vec<TxnOpResponse>) -> Option<Stored> {
+    ops.into_iter().find_map(|op| match op {
+        TxnOpResponse::Get(g) => g.kvs().first().map(Stored::from_kv),
+        _ => None,
+    })
+}
+
+/// The end of the key range of everything under `prefix`.
+pub(crate) fn prefix_end(prefix: &str) -> Vec<u8> {
+    let mut end = prefix.as_bytes().to_vec();
+    while let Some(last) = end.pop() {
+        if last < 0xff {
+            end.push(last + 1);
+            return end;
+        }
+    }
+    vec![0]
+}
+
+/// Keeps readyz's `etcd` check current: probes storage every second, logging each change
+/// and retrying with backoff while it is down (kube-apiserver's etcd preflight).
+pub async fn monitor(storage: Storage, report: impl Fn(Result<(), String>) + Send + 'static) {
+    let mut last: Option<bool> = None;
+    let mut backoff = Duration::from_millis(100);
+    loop {
+        let result = storage.check().await;
+        let ok = result.is_ok();
+        if last != Some(ok) {
+            match &result {
+                Ok(()) => tracing::info!("etcd is reachable"),
+                Err(e) => tracing::warn!(error = %e, "etcd is not reachable; retrying"),
+            }
+            report(result.map_err(|e| e.to_string()));
+            last = Some(ok);
+        }
+        let wait = if ok {
+            backoff = Duration::from_millis(100);
+            Duration::from_secs(1)
+        } else {
+            backoff = (backoff * 2).min(Duration::from_secs(2));
+            backoff
+        };
+        tokio::time::sleep(wait).await;
+    }
+}
+
+/// Compacts etcd every `interval` up to the revision seen one interval earlier, so at
+/// least one interval of history is always kept (kube-apiserver's compactor).
+pub async fn compactor(storage: Storage, interval: Duration) {
+    if interval.is_zero() {
+        return;
+    }
+    let mut previous: Option<i64> = None;
+    loop {
+        tokio::time::sleep(interval).await;
+        let now = match storage.current_revision().await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!(error = %e, "compaction skipped");
+                continue;
+            }
+        };
+        if let Some(rev) = previous {
+            match storage.compact(rev).await {
+                Ok(()) => tracing::info!(revision = rev, "compacted etcd history"),
+                Err(e) => tracing::warn!(error = %e, revision = rev, "compaction failed"),
+            }
+        }
+        previous = Some(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prefix_ends() {
+        assert_eq!(prefix_end("/registry/pods/"), b"/registry/pods0".to_vec());
+        assert_eq!(prefix_end("a\u{7f}"), b"a\x80".to_vec());
+    }
+}
