@@ -636,3 +636,81 @@ async fn etcd_outages_turn_readyz_red_and_heal_without_a_crash() {
         "no worker crashed or restarted over the outage"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_send_retry_after_new_requests_get_429_until_drained() {
+    use bytes::Bytes;
+    use http_body_util::{BodyExt, Channel};
+    use hyper_util::rt::TokioIo;
+
+    let mut server = Server::builder()
+        .arg("--shutdown-delay-duration=1s")
+        .arg("--shutdown-send-retry-after")
+        .start()
+        .await;
+
+    // Connection A: a request whose body is still being sent stays in flight.
+    let (tls, _) = server
+        .connect(&[b"http/1.1"], false)
+        .await
+        .expect("connect A");
+    let (mut send_a, conn_a) = hyper::client::conn::http1::handshake(TokioIo::new(tls))
+        .await
+        .expect("handshake A");
+    tokio::spawn(conn_a);
+    let (mut body_tx, body) = Channel::<Bytes, std::convert::Infallible>::new(4);
+    let slow = http::Request::post(format!("https://localhost:{}/no/such/path", server.port))
+        .header("host", "localhost")
+        .body(body)
+        .expect("request");
+    body_tx
+        .send_data(Bytes::from_static(b"{\"a\":"))
+        .await
+        .expect("first chunk");
+    let in_flight = tokio::spawn(async move { send_a.send_request(slow).await });
+
+    // Connection B: open and idle-kept before the shutdown starts.
+    let mut conn_b = server.conn(false);
+    assert_eq!(conn_b.get("/version").await.expect("b").status, 200);
+
+    server.signal(Signal::SIGTERM);
+    // Past the delay, the listener is closed and new requests are told to retry.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let refused = loop {
+        let r = conn_b
+            .get("/version")
+            .await
+            .expect("b after NotAcceptingNewRequest");
+        if r.status == 429 {
+            break r;
+        }
+        assert!(Instant::now() < deadline, "never refused with 429");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(refused.headers["retry-after"], "1");
+    assert_eq!(refused.headers["connection"], "close");
+    assert_eq!(refused.json()["reason"], "TooManyRequests");
+    assert!(
+        std::net::TcpStream::connect(("127.0.0.1", server.port)).is_err(),
+        "the listener must be closed after NotAcceptingNewRequest"
+    );
+    assert!(
+        server.child.try_wait().expect("wait").is_none(),
+        "still draining"
+    );
+
+    // The in-flight request completes normally; then the server finishes and exits 0.
+    body_tx
+        .send_data(Bytes::from_static(b"1}"))
+        .await
+        .expect("last chunk");
+    drop(body_tx);
+    let resp = in_flight.await.expect("join").expect("in-flight request");
+    assert_eq!(resp.status(), 404, "answered, not dropped");
+    let _ = resp.into_body().collect().await;
+    let status = server
+        .wait_exit(Duration::from_secs(20))
+        .await
+        .expect("exit");
+    assert_eq!(status.code(), Some(0));
+}

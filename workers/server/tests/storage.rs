@@ -469,6 +469,61 @@ async fn pagination_stays_consistent_while_writes_go_on() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn label_and_field_selectors_filter_lists() {
+    use kas_server::selectors::{filter, FieldSelector, LabelSelector};
+    for backend in backends() {
+        let s = backend.storage("/registry").await;
+        for (name, app, phase) in [
+            ("a", "web", "Running"),
+            ("b", "db", "Running"),
+            ("c", "web", "Pending"),
+        ] {
+            let obj = format!(
+                r#"{{"metadata":{{"name":"{name}","namespace":"ns","labels":{{"app":"{app}"}}}},"status":{{"phase":"{phase}"}}}}"#
+            );
+            s.create(&s.key("pods", Some("ns"), name), obj.into_bytes(), None)
+                .await
+                .expect("create");
+        }
+        let prefix = s.list_prefix("pods", Some("ns"));
+        let names = |page: kas_server::storage::ListPage| -> Vec<String> {
+            page.items
+                .iter()
+                .map(|o| o.key.rsplit('/').next().unwrap_or_default().to_owned())
+                .collect()
+        };
+        let web = filter(
+            LabelSelector::parse("app=web").expect("labels"),
+            FieldSelector::default(),
+        );
+        let page = s
+            .list(
+                &prefix,
+                ReadVersion::Latest,
+                &ListOptions::default(),
+                web.as_deref(),
+            )
+            .await
+            .expect("list");
+        assert_eq!(names(page), ["a", "c"], "{}", backend.name());
+        let running_web = filter(
+            LabelSelector::parse("app in (web)").expect("labels"),
+            FieldSelector::parse("status.phase=Running").expect("fields"),
+        );
+        let page = s
+            .list(
+                &prefix,
+                ReadVersion::Latest,
+                &ListOptions::default(),
+                running_web.as_deref(),
+            )
+            .await
+            .expect("list");
+        assert_eq!(names(page), ["a"], "{}", backend.name());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn compaction_makes_old_revisions_gone() {
     for backend in backends() {
         let s = backend.storage("/registry").await;

@@ -1,0 +1,326 @@
+//! Label and field selectors with kube-apiserver's syntax, matched against stored JSON
+//! objects. A parsed selector becomes the storage layer's list [`Filter`].
+//!
+//! Labels: `a=b`, `a==b`, `a!=b`, `a in (x,y)`, `a notin (x,y)`, `a`, `!a`, joined by
+//! commas. Fields: `path=value`, `path==value`, `path!=value`, joined by commas, where
+//! `path` is a dotted path into the object (`metadata.name`, `status.phase`); which paths
+//! a resource allows is the resource's business ([`FieldSelector::check_fields`]).
+//!
+//! [`Filter`]: crate::storage::Filter
+
+use serde_json::Value;
+
+use crate::status::{Reason, Status};
+
+/// One label requirement.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum LabelOp {
+    Equals(String),
+    NotEquals(String),
+    In(Vec<String>),
+    NotIn(Vec<String>),
+    Exists,
+    DoesNotExist,
+}
+
+/// A parsed label selector; empty matches everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LabelSelector {
+    requirements: Vec<(String, LabelOp)>,
+}
+
+/// A parsed field selector; empty matches everything.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldSelector {
+    requirements: Vec<(String, bool, String)>,
+}
+
+fn bad(msg: String) -> Status {
+    Status::new(Reason::BadRequest, msg)
+}
+
+/// Splits on commas that are not inside parentheses.
+fn split_top(s: &str) -> Vec<&str> {
+    let (mut depth, mut start, mut out) = (0i32, 0usize, Vec::new());
+    for (i, c) in s.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+/// A label key: an optional DNS-subdomain prefix and `/`, then a name of at most 63
+/// alphanumerics, `-`, `_`, `.`, starting and ending alphanumeric.
+fn valid_key(k: &str) -> bool {
+    let (prefix, name) = match k.rsplit_once('/') {
+        Some((p, n)) => (Some(p), n),
+        None => (None, k),
+    };
+    let name_ok = !name.is_empty()
+        && name.len() <= 63
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.ends_with(|c: char| c.is_ascii_alphanumeric());
+    let prefix_ok = prefix.is_none_or(|p| {
+        !p.is_empty()
+            && p.len() <= 253
+            && p.split('.').all(|l| {
+                !l.is_empty()
+                    && l.chars()
+                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                    && !l.starts_with('-')
+                    && !l.ends_with('-')
+            })
+    });
+    name_ok && prefix_ok
+}
+
+/// A label value: empty, or at most 63 alphanumerics, `-`, `_`, `.`, starting and ending
+/// alphanumeric.
+fn valid_value(v: &str) -> bool {
+    v.is_empty()
+        || (v.len() <= 63
+            && v.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+            && v.starts_with(|c: char| c.is_ascii_alphanumeric())
+            && v.ends_with(|c: char| c.is_ascii_alphanumeric()))
+}
+
+impl LabelSelector {
+    /// Parses `labelSelector`.
+    pub fn parse(s: &str) -> Result<LabelSelector, Status> {
+        let mut requirements = Vec::new();
+        for part in split_top(s)
+            .into_iter()
+            .map(str::trim)
+            .filter(|p| !p.is_empty())
+        {
+            let req = Self::requirement(part)
+                .map_err(|why| bad(format!("unable to parse requirement: {why}")))?;
+            requirements.push(req);
+        }
+        Ok(LabelSelector { requirements })
+    }
+
+    fn requirement(part: &str) -> Result<(String, LabelOp), String> {
+        let check_key = |k: &str| {
+            if valid_key(k) {
+                Ok(k.to_owned())
+            } else {
+                Err(format!("invalid label key {k:?}: name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"))
+            }
+        };
+        let check_value = |v: &str| {
+            if valid_value(v) {
+                Ok(v.to_owned())
+            } else {
+                Err(format!("invalid label value: {v:?}: a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"))
+            }
+        };
+        if let Some(k) = part.strip_prefix('!') {
+            return Ok((check_key(k.trim())?, LabelOp::DoesNotExist));
+        }
+        for (op, neg) in [(" notin ", true), (" in ", false)] {
+            if let Some((k, set)) = part.split_once(op) {
+                let set = set.trim();
+                let inner = set
+                    .strip_prefix('(')
+                    .and_then(|s| s.strip_suffix(')'))
+                    .ok_or_else(|| format!("expected a parenthesised set of values in {part:?}"))?;
+                let values = inner
+                    .split(',')
+                    .map(|v| check_value(v.trim()))
+                    .collect::<Result<Vec<_>, _>>()?;
+                if values.iter().all(String::is_empty) {
+                    return Err(format!(
+                        "for 'in', 'notin' operators, values set can't be empty in {part:?}"
+                    ));
+                }
+                let key = check_key(k.trim())?;
+                return Ok((
+                    key,
+                    if neg {
+                        LabelOp::NotIn(values)
+                    } else {
+                        LabelOp::In(values)
+                    },
+                ));
+            }
+        }
+        for (op, neg) in [("!=", true), ("==", false), ("=", false)] {
+            if let Some((k, v)) = part.split_once(op) {
+                let key = check_key(k.trim())?;
+                let value = check_value(v.trim())?;
+                return Ok((
+                    key,
+                    if neg {
+                        LabelOp::NotEquals(value)
+                    } else {
+                        LabelOp::Equals(value)
+                    },
+                ));
+            }
+        }
+        Ok((check_key(part)?, LabelOp::Exists))
+    }
+
+    /// Whether the selector is empty (matches everything).
+    pub fn is_empty(&self) -> bool {
+        self.requirements.is_empty()
+    }
+
+    /// Whether an object's `metadata.labels` satisfy the selector.
+    pub fn matches(&self, object: &Value) -> bool {
+        let labels = object.pointer("/metadata/labels");
+        self.requirements.iter().all(|(key, op)| {
+            let value = labels.and_then(|l| l.get(key)).and_then(Value::as_str);
+            match op {
+                LabelOp::Equals(v) => value == Some(v.as_str()),
+                LabelOp::NotEquals(v) => value != Some(v.as_str()),
+                LabelOp::In(vs) => value.is_some_and(|x| vs.iter().any(|v| v == x)),
+                LabelOp::NotIn(vs) => value.is_none_or(|x| !vs.iter().any(|v| v == x)),
+                LabelOp::Exists => value.is_some(),
+                LabelOp::DoesNotExist => value.is_none(),
+            }
+        })
+    }
+}
+
+impl FieldSelector {
+    /// Parses `fieldSelector`.
+    pub fn parse(s: &str) -> Result<FieldSelector, Status> {
+        let mut requirements = Vec::new();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (field, negate, value) = if let Some((f, v)) = part.split_once("!=") {
+                (f, true, v)
+            } else if let Some((f, v)) = part.split_once("==") {
+                (f, false, v)
+            } else if let Some((f, v)) = part.split_once('=') {
+                (f, false, v)
+            } else {
+                return Err(bad(format!(
+                    "invalid selector: '{s}'; can't understand '{part}'"
+                )));
+            };
+            requirements.push((field.trim().to_owned(), negate, value.trim().to_owned()));
+        }
+        Ok(FieldSelector { requirements })
+    }
+
+    /// Refuses fields the resource does not support, with kube-apiserver's message.
+    pub fn check_fields(&self, allowed: &[&str]) -> Result<(), Status> {
+        for (field, _, _) in &self.requirements {
+            if !allowed.contains(&field.as_str()) {
+                return Err(bad(format!("field label not supported: {field}")));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the selector is empty (matches everything).
+    pub fn is_empty(&self) -> bool {
+        self.requirements.is_empty()
+    }
+
+    /// Whether the object's fields satisfy the selector (a missing field is "").
+    pub fn matches(&self, object: &Value) -> bool {
+        self.requirements.iter().all(|(field, negate, want)| {
+            let pointer = format!("/{}", field.replace('.', "/"));
+            let got = match object.pointer(&pointer) {
+                Some(Value::String(s)) => s.clone(),
+                Some(Value::Null) | None => String::new(),
+                Some(other) => other.to_string(),
+            };
+            (got == *want) != *negate
+        })
+    }
+}
+
+/// Both selectors of a LIST or WATCH, as one predicate on stored bytes. `None` when both
+/// are empty (the list is unfiltered and reports `remainingItemCount`).
+pub fn filter(labels: LabelSelector, fields: FieldSelector) -> Option<Box<crate::storage::Filter>> {
+    if labels.is_empty() && fields.is_empty() {
+        return None;
+    }
+    Some(Box::new(move |bytes: &[u8]| {
+        serde_json::from_slice::<Value>(bytes)
+            .map(|obj| labels.matches(&obj) && fields.matches(&obj))
+            .unwrap_or(false)
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pod(labels: Value, phase: &str) -> Value {
+        json!({"metadata": {"name": "p", "namespace": "default", "labels": labels}, "status": {"phase": phase}})
+    }
+
+    #[test]
+    fn label_operators() {
+        let o = pod(json!({"app": "web", "tier": "front"}), "Running");
+        for (sel, want) in [
+            ("", true),
+            ("app=web", true),
+            ("app==web", true),
+            ("app!=web", false),
+            ("app=db", false),
+            ("app in (web,db)", true),
+            ("app notin (web,db)", false),
+            ("tier notin (back)", true),
+            ("app", true),
+            ("!app", false),
+            ("!missing", true),
+            ("missing!=x", true),
+            ("app=web,tier=front", true),
+            ("app=web,tier=back", false),
+            ("example.com/owner", false),
+        ] {
+            let s = LabelSelector::parse(sel).unwrap_or_else(|e| panic!("{sel}: {}", e.message));
+            assert_eq!(s.matches(&o), want, "{sel}");
+        }
+    }
+
+    #[test]
+    fn label_syntax_errors_are_400() {
+        for sel in ["a=b=c", "-bad=x", "a in x", "a in ()", "a=-x-"] {
+            let e = LabelSelector::parse(sel).expect_err(sel);
+            assert_eq!(e.code(), 400, "{sel}");
+            assert!(
+                e.message.starts_with("unable to parse requirement"),
+                "{}",
+                e.message
+            );
+        }
+    }
+
+    #[test]
+    fn field_selectors() {
+        let o = pod(json!({}), "Running");
+        let s = FieldSelector::parse("metadata.name=p,status.phase!=Pending").expect("parse");
+        assert!(s.matches(&o));
+        let s = FieldSelector::parse("status.phase=Pending").expect("parse");
+        assert!(!s.matches(&o));
+        assert!(FieldSelector::parse("nonsense").is_err());
+        let s = FieldSelector::parse("spec.bogus=1").expect("parse");
+        let e = s
+            .check_fields(&["metadata.name", "metadata.namespace", "status.phase"])
+            .expect_err("unsupported");
+        assert_eq!(e.message, "field label not supported: spec.bogus");
+        let f = filter(LabelSelector::default(), s.clone());
+        assert!(f.is_some());
+        assert!(filter(LabelSelector::default(), FieldSelector::default()).is_none());
+    }
+}
