@@ -7,6 +7,8 @@ import json
 import os
 import platform
 
+BASELINE_NAME = "kas-baseline (bare hyper+rustls)"
+
 DESCRIPTIONS = {
     "/version": "answered by the front process",
     "/api": "delegated to the kube-api worker",
@@ -58,20 +60,16 @@ def median(xs):
     return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
 
 
-def merged(rounds):
-    """Median of each metric over the rounds of one case; error counts are summed."""
+def merged(rounds, metrics=("rps", "p50_us", "p99_us"), counts=("errors", "non_2xx")):
+    """Median of each metric over the rounds of one case; counts are summed."""
     results = [r for _, r in rounds]
-    return {
-        "rps": median([r["rps"] for r in results]),
-        "p50_us": median([r["p50_us"] for r in results]),
-        "p99_us": median([r["p99_us"] for r in results]),
-        "errors": sum(r["errors"] for r in results),
-        "non_2xx": sum(r["non_2xx"] for r in results),
-    }
+    out = {m: median([r[m] for r in results]) for m in metrics}
+    out.update({c: sum(r[c] for r in results) for c in counts})
+    return out
 
 
 def paired_ratios(server, baseline, metric):
-    """server / baseline for each round (the two ran back to back), as a list."""
+    """server / baseline (or embedded / etcd) for each round (the two ran back to back)."""
     b_by_round = {l["round"]: r for l, r in baseline}
     return [
         r[metric] / b_by_round[l["round"]][metric]
@@ -95,6 +93,10 @@ def ms(summary, key):
     return f"{summary[key]:.1f}"
 
 
+def span(summary):
+    return f"{ms(summary, 'median_ms')} ({ms(summary, 'min_ms')} – {ms(summary, 'max_ms')})"
+
+
 def startup_section(rows, server, ready_path):
     by = {r["labels"]["target"]: r["result"] for r in rows}
     out = [f"## Start-up: exec → first `GET {ready_path}` 200", ""]
@@ -106,22 +108,69 @@ def startup_section(rows, server, ready_path):
         "*First* = empty data dir (certificates generated), *warm* = the same data dir "
         "again. Times in ms: median (min – max).",
         "",
-        "| | first start | warm start | stop (SIGTERM → exit) |",
-        "| --- | --- | --- | --- |",
+        "| | first start | warm start |",
+        "| --- | --- | --- |",
     ]
-    for target, name in (("server", server), ("baseline", "kas-baseline (bare hyper+rustls)")):
-        if target not in by:
-            continue
-        r = by[target]
-        cells = [
-            f"{ms(r[k], 'median_ms')} ({ms(r[k], 'min_ms')} – {ms(r[k], 'max_ms')})"
-            for k in ("first", "warm", "stop")
-        ]
-        out.append(f"| {name} | " + " | ".join(cells) + " |")
+    keys = ("first", "warm")
+    for target, name in (("server", server), ("baseline", BASELINE_NAME)):
+        if target in by:
+            out.append(f"| {name} | " + " | ".join(span(by[target][k]) for k in keys) + " |")
     if "server" in by and "baseline" in by:
         s, b = by["server"], by["baseline"]
-        cells = [ratio(s[k]["median_ms"], b[k]["median_ms"]) for k in ("first", "warm", "stop")]
+        cells = [ratio(s[k]["median_ms"], b[k]["median_ms"]) for k in keys]
         out.append("| **ratio of medians** | " + " | ".join(f"**{c}×**" for c in cells) + " |")
+    return out + [""]
+
+
+def stop_section(rows, server):
+    by = {r["labels"]["target"]: r["result"] for r in rows}
+    out = ["## SIGTERM → exit", ""]
+    if not by:
+        return out + ["(not measured)", ""]
+    runs = next(iter(by.values()))["runs"]
+    out += [
+        f"The stops of the start-up runs above ({2 * runs} per server: after each first and "
+        "warm start), no load, `--shutdown-delay-duration=0s`: SIGTERM to the supervisor "
+        "→ the process has exited (every worker stopped before it). Times in ms: median "
+        "(min – max).",
+        "",
+        "| | SIGTERM → exit |",
+        "| --- | --- |",
+    ]
+    for target, name in (("server", server), ("baseline", BASELINE_NAME)):
+        if target in by:
+            out.append(f"| {name} | {span(by[target]['stop'])} |")
+    if "server" in by and "baseline" in by:
+        c = ratio(by["server"]["stop"]["median_ms"], by["baseline"]["stop"]["median_ms"])
+        out.append(f"| **ratio of medians** | **{c}×** |")
+    return out + [""]
+
+
+def restart_section(rows, server, ready_path):
+    out = [f"## Restart: `kill -9` of one worker → `GET {ready_path}` 200 again", ""]
+    if not rows:
+        return out + ["(not measured)", ""]
+    r = rows[0]["result"]
+    out += [
+        f"{r['runs']} kills per worker role. Each run starts {server} (warm data dir), waits "
+        f"for `{ready_path}`, then kills each worker once (order rotated per run), 100 ms "
+        "after the previous one was back. *Back* = a 200 from a probe sent after the "
+        "supervisor's new child for that role was seen in `/proc` (for the aggregator, "
+        "whose old process cannot answer, any 200 with the new process present). Every "
+        "kill is that worker's first crash, which the supervisor restarts at once; a "
+        "second crash within 10 s waits 250 ms, doubling to 5 s. Polled over TLS (a new "
+        "connection per probe) every ~1 ms. *Red seen* = samples in which a probe failed "
+        "or answered non-200 before the worker was back. Times in ms.",
+        "",
+        "| worker | median | min | max | red seen |",
+        "| --- | ---: | ---: | ---: | ---: |",
+    ]
+    for role in r["roles"]:
+        t = role["restart"]
+        out.append(
+            f"| {role['role']} | **{ms(t, 'median_ms')}** | {ms(t, 'min_ms')} | "
+            f"{ms(t, 'max_ms')} | {role['red_seen']}/{len(t['samples_ms'])} |"
+        )
     return out + [""]
 
 
@@ -171,6 +220,85 @@ def load_section(rows, server):
     return out
 
 
+STORAGE_OPS = {
+    "put": "put of one key, ~1 KiB value",
+    "range": "range of a prefix holding 100 keys (~100 KiB)",
+    "get": "range of one key",
+}
+
+
+def storage_section(rows, store, etcd_version):
+    out = ["## Storage: embedded store vs etcd", ""]
+    if not rows:
+        return out + ["(not measured)", ""]
+    if "stand-in" in store:
+        embedded = "a second etcd standing in for the embedded store (a check of the harness)"
+    else:
+        embedded = (
+            f"the {store} on its unix socket `<data-dir>/run/storage.sock` (the whole "
+            "kube-apiserver running, as users get it)"
+        )
+    out += [
+        f"Both through `etcd-client` 0.21 in `kas-load etcd`, in the same run on the same "
+        f"machine: {embedded} and {etcd_version or 'etcd'} "
+        "(`/usr/bin/etcd`, one member on 127.0.0.1, its own data dir on the same disk). Both "
+        "fsync every commit and group-commit concurrent writes; reads are linearizable (the "
+        "etcd-client default). Each client has its own gRPC connection with one call in "
+        "flight; values are 1 KiB. Absolute numbers are medians over the rounds; *ratio* = "
+        "embedded / etcd, the median of the per-round ratios (the two ran back to back, "
+        "order alternating), range in brackets. Latency in µs.",
+        "",
+        "| operation | clients | embedded ops/s | etcd ops/s | **ops/s ratio** | embedded p50 | "
+        "etcd p50 | p50 ratio | embedded p99 | etcd p99 | p99 ratio | errors (embedded, etcd) |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ]
+    groups = {}
+    for r in rows:
+        l = r["labels"]
+        case = groups.setdefault((l["op"], l["clients"]), {"embedded": [], "etcd": []})
+        case[l["target"]].append((l, r["result"]))
+    metrics = ("ops_per_s", "p50_us", "p99_us")
+    watch = []
+    for (op, clients), t in groups.items():
+        if not t["embedded"] or not t["etcd"]:
+            continue
+        e, d = merged(t["embedded"], metrics, ("errors",)), merged(t["etcd"], metrics, ("errors",))
+        r = {m: paired_ratios(t["embedded"], t["etcd"], m) for m in metrics}
+        if op == "watch":
+            watch.append((e, d, r))
+            continue
+        out.append(
+            f"| {op}: {STORAGE_OPS.get(op, op)} | {clients} | {e['ops_per_s']:.0f} | "
+            f"{d['ops_per_s']:.0f} | {ratio_cell(r['ops_per_s'], bold=True)} | "
+            f"{e['p50_us']:.0f} | {d['p50_us']:.0f} | {ratio_cell(r['p50_us'])} | "
+            f"{e['p99_us']:.0f} | {d['p99_us']:.0f} | {ratio_cell(r['p99_us'])} | "
+            f"{e['errors']}, {d['errors']} |"
+        )
+    out.append("")
+    if watch:
+        out += [
+            "### Watch: put → event",
+            "",
+            "One watcher on a prefix, one client putting under it, one put at a time: the "
+            "latency runs from just before the put is issued to the watcher task receiving "
+            "the event of that revision (so it includes the put's commit). Lower is better; "
+            "ratio = embedded / etcd.",
+            "",
+            "| | embedded | etcd | ratio |",
+            "| --- | ---: | ---: | ---: |",
+        ]
+        for e, d, r in watch:
+            out += [
+                f"| p50 µs | {e['p50_us']:.0f} | {d['p50_us']:.0f} | {ratio_cell(r['p50_us'], bold=True)} |",
+                f"| p99 µs | {e['p99_us']:.0f} | {d['p99_us']:.0f} | {ratio_cell(r['p99_us'])} |",
+                f"| events/s (sequential) | {e['ops_per_s']:.0f} | {d['ops_per_s']:.0f} | "
+                f"{ratio_cell(r['ops_per_s'])} |",
+                f"| errors | {e['errors']} | {d['errors']} | |",
+            ]
+        out.append("")
+    return out
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("results")
@@ -179,6 +307,8 @@ def main():
     p.add_argument("--server", default="kube-apiserver")
     p.add_argument("--settings", default="")
     p.add_argument("--ready-path", default="/readyz")
+    p.add_argument("--etcd-version", default="")
+    p.add_argument("--store", default="")
     args = p.parse_args()
 
     with open(args.results) as f:
@@ -203,7 +333,16 @@ def main():
     out += startup_section(
         [r for r in rows if r["kind"] == "startup"], args.server, args.ready_path
     )
+    out += stop_section([r for r in rows if r["kind"] == "startup"], args.server)
+    out += restart_section(
+        [r for r in rows if r["kind"] == "restart"], args.server, args.ready_path
+    )
     out += load_section([r for r in rows if r["kind"] == "load"], args.server)
+    out += storage_section(
+        [r for r in rows if r["kind"] == "etcd"],
+        args.store or "embedded store",
+        args.etcd_version,
+    )
     out += [
         "<details><summary>Raw results (JSON lines)</summary>",
         "",

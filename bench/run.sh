@@ -1,46 +1,55 @@
 #!/usr/bin/env bash
-# Benchmarks kube-apiserver-rs against a bare hyper + rustls server (kas-baseline) in one
-# run, and writes bench/RESULTS.md: start-up time, then requests/s and latency over TLS
-# for three paths, HTTP/2 and HTTP/1.1, at each connection count. Every number is also
-# given as a ratio to the baseline measured by this same run.
+# Benchmarks kube-apiserver-rs in one run and writes bench/RESULTS.md: start-up time,
+# SIGTERM → exit, restart latency of each worker after kill -9, requests/s and latency
+# over TLS for three paths (HTTP/2 and HTTP/1.1, at each connection count) against a bare
+# hyper + rustls server (kas-baseline), and the embedded store against a real etcd
+# (/usr/bin/etcd) through etcd-client. Every number is also given as a ratio to the
+# baseline measured by this same run.
 #
-#   bench/run.sh [--duration 5s] [--warmup 1s] [--runs 10] [--connections "1 32"]
-#                [--rounds 3] [--threads N] [--ready-path /readyz] [--baseline-only]
-#                [--skip-build] [--keep] [--out FILE]
+#   bench/run.sh [--duration 5s] [--warmup 1s] [--runs 10] [--restarts 10]
+#                [--connections "1 32"] [--rounds 3] [--threads N] [--ready-path /readyz]
+#                [--skip-storage] [--baseline-only] [--skip-build] [--keep] [--out FILE]
 #
-# --baseline-only stands a second kas-baseline in for the real server (ratios ≈ 1: a
-# check of the harness itself). Each load measurement is repeated --rounds times,
-# server and baseline interleaved, and the report gives the median round. The same
-# settings can come from the environment: DURATION, WARMUP, RUNS, ROUNDS, CONNECTIONS,
-# THREADS, READY_PATH, BASELINE_ONLY=1, SKIP_BUILD=1, KEEP=1, OUT. --ready-path exists
-# for a server whose /readyz cannot pass yet; the report says which path was polled.
+# --baseline-only stands a second kas-baseline in for the real server and a second etcd
+# in for the embedded store (ratios ≈ 1: a check of the harness itself; no restarts).
+# Each load measurement is repeated --rounds times, server and baseline interleaved, and
+# the report gives the median round. The same settings can come from the environment:
+# DURATION, WARMUP, RUNS, RESTARTS, ROUNDS, CONNECTIONS, THREADS, READY_PATH,
+# SKIP_STORAGE=1, BASELINE_ONLY=1, SKIP_BUILD=1, KEEP=1, OUT, and ETCD (the etcd binary;
+# the storage section is skipped with a note when it is missing). --ready-path polls
+# another path than /readyz for readiness; the report says which path was polled.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DURATION=${DURATION:-5s}
 WARMUP=${WARMUP:-1s}
 RUNS=${RUNS:-10}
+RESTARTS=${RESTARTS:-10}
 ROUNDS=${ROUNDS:-3}
 READY_PATH=${READY_PATH:-/readyz}
 CONNECTIONS=${CONNECTIONS:-1 32}
 THREADS=${THREADS:-}
 BASELINE_ONLY=${BASELINE_ONLY:-0}
+SKIP_STORAGE=${SKIP_STORAGE:-0}
+ETCD=${ETCD:-/usr/bin/etcd}
 SKIP_BUILD=${SKIP_BUILD:-0}
 KEEP=${KEEP:-0}
 OUT=${OUT:-$ROOT/bench/RESULTS.md}
 PATHS=(/version /api /apis/apiextensions.k8s.io)
 
-usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
+usage() { awk 'NR > 1 && !/^#/ { exit } NR > 1' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; }
 
 while [[ $# -gt 0 ]]; do
     case $1 in
         --duration) DURATION=$2; shift 2 ;;
         --warmup) WARMUP=$2; shift 2 ;;
         --runs) RUNS=$2; shift 2 ;;
+        --restarts) RESTARTS=$2; shift 2 ;;
         --rounds) ROUNDS=$2; shift 2 ;;
         --connections) CONNECTIONS=$2; shift 2 ;;
         --threads) THREADS=$2; shift 2 ;;
         --ready-path) READY_PATH=$2; shift 2 ;;
+        --skip-storage) SKIP_STORAGE=1; shift ;;
         --baseline-only) BASELINE_ONLY=1; shift ;;
         --skip-build) SKIP_BUILD=1; shift ;;
         --keep) KEEP=1; shift ;;
@@ -110,7 +119,10 @@ server_argv() { # port data_dir
         SERVER_ARGV=("$BASELINE" --port "$1" --self-signed-dir "$2/pki"
             --content-type application/json --body-file "$WORK/stand-in.json" "${THREAD_ARGS[@]}")
     else
-        SERVER_ARGV=("$SERVER" --secure-port="$1" --bind-address=127.0.0.1 --data-dir="$2")
+        # --shutdown-delay-duration=0s (the default, said out loud): SIGTERM → exit is then
+        # the drain and the workers' stop, not a configured wait.
+        SERVER_ARGV=("$SERVER" --secure-port="$1" --bind-address=127.0.0.1 --data-dir="$2"
+            --shutdown-delay-duration=0s)
     fi
 }
 SERVER_NAME=kube-apiserver
@@ -134,6 +146,14 @@ log "start-up: kas-baseline, $RUNS runs"
 json=$("$LOAD" startup -n "$RUNS" --work-dir "$WORK/startup-baseline" --ready-path "$READY_PATH" \
     -- "$BASELINE" --port '{port}' --self-signed-dir '{data_dir}/pki' "${THREAD_ARGS[@]}")
 record startup '{"target":"baseline","name":"kas-baseline"}' "$json"
+
+# --- 1b. restart after kill -9, per worker ---------------------------------------------------
+if [[ $BASELINE_ONLY != 1 && $RESTARTS -gt 0 ]]; then
+    log "restart: kill -9 of each worker, $RESTARTS times"
+    json=$("$LOAD" restart -n "$RESTARTS" --work-dir "$WORK/restart" --ready-path "$READY_PATH" \
+        --cert-rel pki/admin.crt --key-rel pki/admin.key -- "${SERVER_ARGV[@]}")
+    record restart "{\"target\":\"server\",\"name\":\"$SERVER_NAME\"}" "$json"
+fi
 
 # --- 2. throughput and latency ---------------------------------------------------------------
 PORT=$(free_port)
@@ -189,13 +209,81 @@ for path in "${PATHS[@]}"; do
     done
     stop_pid "$bpid"
 done
+
+# --- 3. storage: the embedded store vs etcd --------------------------------------------------
+# etcd on 127.0.0.1 with free client and peer ports and its own data dir under $WORK,
+# stopped at the end of this section (or by cleanup).
+start_etcd() { # name -> ETCD_ENDPOINT, ETCD_PID
+    local name=$1 client peer
+    client=$(free_port)
+    peer=$(free_port)
+    "$ETCD" --name "$name" --data-dir "$WORK/$name-data" \
+        --listen-client-urls "http://127.0.0.1:$client" --advertise-client-urls "http://127.0.0.1:$client" \
+        --listen-peer-urls "http://127.0.0.1:$peer" --initial-advertise-peer-urls "http://127.0.0.1:$peer" \
+        --initial-cluster "$name=http://127.0.0.1:$peer" >"$WORK/$name.log" 2>&1 &
+    ETCD_PID=$!
+    PIDS+=("$ETCD_PID")
+    ETCD_ENDPOINT=http://127.0.0.1:$client
+}
+
+ETCD_VERSION=
+if [[ $SKIP_STORAGE == 1 ]]; then
+    log "storage: skipped (--skip-storage)"
+elif [[ ! -x $ETCD ]]; then
+    log "storage: skipped, no etcd at $ETCD (apt-get install etcd-server, or set ETCD)"
+else
+    ETCD_VERSION=$("$ETCD" --version 2>/dev/null | head -n 1 | sed 's/^etcd Version: /etcd /' || true)
+    if [[ $BASELINE_ONLY == 1 ]]; then
+        start_etcd stand-in-etcd
+        STORE_ENDPOINT=$ETCD_ENDPOINT
+        STORE_NAME="etcd (stand-in)"
+    else
+        STORE_ENDPOINT=unix://$DATA/run/storage.sock
+        STORE_NAME="embedded store (storage worker)"
+    fi
+    start_etcd etcd
+    for endpoint in "$STORE_ENDPOINT" "$ETCD_ENDPOINT"; do
+        if ! "$LOAD" etcd --endpoint "$endpoint" --wait-only 30s >/dev/null; then
+            echo "$endpoint did not answer; logs in $WORK (run with --keep)" >&2
+            exit 1
+        fi
+    done
+    etcd_load() { # endpoint op clients
+        "$LOAD" etcd --endpoint "$1" --op "$2" -c "$3" --duration "$DURATION" --warmup "$WARMUP"
+    }
+    for ((round = 1; round <= ROUNDS; round++)); do
+        cases=()
+        for op in put range get; do
+            for c in $CONNECTIONS; do cases+=("$op $c"); done
+        done
+        cases+=("watch 1")
+        for case in "${cases[@]}"; do
+            read -r op c <<<"$case"
+            labels="{\"op\":\"$op\",\"clients\":$c,\"round\":$round"
+            # Odd rounds run the embedded store first, even rounds etcd first.
+            order=(embedded etcd)
+            ((round % 2)) || order=(etcd embedded)
+            for target in "${order[@]}"; do
+                endpoint=$STORE_ENDPOINT
+                [[ $target == embedded ]] || endpoint=$ETCD_ENDPOINT
+                log "storage $op c=$c round $round/$ROUNDS: $target"
+                json=$(etcd_load "$endpoint" "$op" "$c")
+                record etcd "$labels,\"target\":\"$target\"}" "$json"
+            done
+        done
+    done
+    for pid in "${PIDS[@]}"; do
+        [[ $pid == "$SERVER_PID" ]] || stop_pid "$pid"
+    done
+fi
 stop_pid "$SERVER_PID"
 
-# --- 3. report -------------------------------------------------------------------------------
+# --- 4. report -------------------------------------------------------------------------------
 commit=$(git -C "$ROOT" rev-parse --verify -q HEAD || echo "none (no commit yet)")
 dirty=$(git -C "$ROOT" status --porcelain 2>/dev/null | wc -l)
 python3 "$ROOT/bench/report.py" "$RESULTS" \
     --commit "$commit" --dirty "$dirty" --server "$SERVER_NAME" --ready-path "$READY_PATH" \
-    --settings "duration $DURATION after $WARMUP warm-up; $RUNS start-up runs; median of $ROUNDS rounds; connections: $CONNECTIONS; client threads: ${THREADS:-one per CPU}" \
+    --etcd-version "$ETCD_VERSION" --store "${STORE_NAME:-}" \
+    --settings "duration $DURATION after $WARMUP warm-up; $RUNS start-up runs; $RESTARTS kills per worker; median of $ROUNDS rounds; connections / storage clients: $CONNECTIONS; client threads: ${THREADS:-one per CPU}" \
     >"$OUT"
 log "wrote $OUT"

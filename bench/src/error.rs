@@ -85,6 +85,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// The benchmark cannot run as set up (a missing worker, a bad argument, …).
+    #[error("{0}")]
+    Setup(String),
+    /// An etcd v3 call failed.
+    #[error("etcd: {0}")]
+    Etcd(#[from] etcd_client::Error),
+    /// A gRPC channel could not be made.
+    #[error("gRPC channel: {0}")]
+    Channel(#[from] tonic::transport::Error),
     /// A child process exited before it became ready.
     #[error("process {command:?} exited before ready ({status}); log in {log}")]
     EarlyExit {

@@ -3,8 +3,10 @@
 //! Everything here exists to measure kube-apiserver-rs as a *ratio* against a baseline
 //! run in the same script: [`load`] is a closed-loop TLS load generator, [`baseline`]
 //! a bare hyper + rustls server answering fixed bytes, [`startup`] times exec → `/readyz`
-//! 200, and [`tls`] holds the certificate plumbing they share. The two binaries in
-//! `src/bin` are thin flag parsers over these modules.
+//! 200, [`restart`] times `kill -9` of a worker → `/readyz` 200 again, [`etcd`] loads an
+//! etcd v3 endpoint (the embedded store or a real etcd), and [`tls`] holds the certificate
+//! plumbing they share. The two binaries in `src/bin` are thin flag parsers over these
+//! modules.
 
 #![forbid(unsafe_code)]
 
@@ -12,8 +14,11 @@ pub mod baseline;
 pub mod cli;
 pub mod client;
 pub mod error;
+pub mod etcd;
 pub mod load;
 pub mod probe;
+pub mod procfs;
+pub mod restart;
 pub mod startup;
 pub mod tls;
 

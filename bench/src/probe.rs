@@ -16,7 +16,7 @@ use crate::tls::{client_config, ClientIdentity, ServerTrust};
 use crate::Error;
 
 /// Longest a single probe may take before it counts as a failed attempt.
-const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
+pub const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// One response, read whole.
 #[derive(Debug, Clone)]

@@ -133,65 +133,133 @@ async fn start_once(
     data_dir: &Path,
     log: &Path,
 ) -> Result<(Duration, Duration), Error> {
-    let port = free_port()?;
-    let data = data_dir.to_string_lossy();
-    let args: Vec<String> = spec
-        .command
-        .iter()
-        .map(|a| a.replace(PORT, &port.to_string()).replace(DATA_DIR, &data))
-        .collect();
-    let program = args.first().cloned().unwrap_or_default();
-    let target = Target::parse(&format!("https://127.0.0.1:{port}{}", spec.ready_path))?;
     let identity = spec.identity.as_ref().map(|(cert, key)| ClientIdentity {
         cert: data_dir.join(cert),
         key: data_dir.join(key),
     });
-    let mut tls = PollTls::new(identity)?;
-
-    let out = fs::File::create(log).map_err(|e| Error::file(log, e))?;
-    let err = out.try_clone().map_err(|e| Error::file(log, e))?;
-    let process_err = |source| Error::Process {
-        command: program.clone(),
-        source,
-    };
-
-    let exec = Instant::now();
-    let mut child = Command::new(&program)
-        .args(&args[1..])
-        .stdin(Stdio::null())
-        .stdout(out)
-        .stderr(err)
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(process_err)?;
-
-    let ready = wait_ready(
-        &target,
-        &mut tls,
-        spec.interval,
-        spec.timeout,
-        || match child.try_wait() {
-            Ok(None) => Ok(()),
-            Ok(Some(status)) => Err(Error::EarlyExit {
-                command: program.clone(),
-                status,
-                log: log.to_path_buf(),
-            }),
-            Err(source) => Err(process_err(source)),
-        },
-    )
-    .await;
-    let ready = match ready {
-        Ok(at) => at - exec,
+    let mut server = Server::spawn(&spec.command, data_dir, log, &spec.ready_path, identity)?;
+    let ready = match server.wait_ready(spec.interval, spec.timeout).await {
+        Ok(at) => at - server.exec,
         Err(e) => {
             // Best effort: the error above is the one worth reporting.
-            let _ = stop_child(&mut child, spec.stop_grace, &program).await;
+            let _ = server.stop(spec.stop_grace).await;
             return Err(e);
         }
     };
     let stop_from = Instant::now();
-    stop_child(&mut child, spec.stop_grace, &program).await?;
+    server.stop(spec.stop_grace).await?;
     Ok((ready, stop_from.elapsed()))
+}
+
+/// A server process started from a command line with [`PORT`] and [`DATA_DIR`]
+/// placeholders, with what it takes to poll its readiness. Killed if dropped running.
+pub struct Server {
+    /// The process.
+    pub child: Child,
+    /// Its program, for messages.
+    pub program: String,
+    /// The readiness URL.
+    pub target: Target,
+    /// TLS for polling it.
+    pub tls: PollTls,
+    /// When it was exec'd.
+    pub exec: Instant,
+    log: PathBuf,
+}
+
+impl Server {
+    /// Picks a free port, fills in the placeholders and execs the command, its output
+    /// going to `log`.
+    pub fn spawn(
+        command: &[String],
+        data_dir: &Path,
+        log: &Path,
+        ready_path: &str,
+        identity: Option<ClientIdentity>,
+    ) -> Result<Self, Error> {
+        let port = free_port()?;
+        let data = data_dir.to_string_lossy();
+        let args: Vec<String> = command
+            .iter()
+            .map(|a| a.replace(PORT, &port.to_string()).replace(DATA_DIR, &data))
+            .collect();
+        let program = args.first().cloned().unwrap_or_default();
+        let target = Target::parse(&format!("https://127.0.0.1:{port}{ready_path}"))?;
+        let tls = PollTls::new(identity)?;
+
+        let out = fs::File::create(log).map_err(|e| Error::file(log, e))?;
+        let err = out.try_clone().map_err(|e| Error::file(log, e))?;
+        let exec = Instant::now();
+        let child = Command::new(&program)
+            .args(args.get(1..).unwrap_or_default())
+            .stdin(Stdio::null())
+            .stdout(out)
+            .stderr(err)
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|source| Error::Process {
+                command: program.clone(),
+                source,
+            })?;
+        Ok(Self {
+            child,
+            program,
+            target,
+            tls,
+            exec,
+            log: log.to_path_buf(),
+        })
+    }
+
+    /// The process id (None once it has been reaped).
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
+    /// Ok while the process runs; its exit (with the log's path) otherwise.
+    pub fn check_running(&mut self) -> Result<(), Error> {
+        still_running(&mut self.child, &self.program, &self.log)
+    }
+
+    /// Polls the readiness URL until it answers 200; returns when the 200 arrived.
+    pub async fn wait_ready(
+        &mut self,
+        interval: Duration,
+        timeout: Duration,
+    ) -> Result<Instant, Error> {
+        let Self {
+            child,
+            program,
+            target,
+            tls,
+            log,
+            ..
+        } = self;
+        wait_ready(target, tls, interval, timeout, || {
+            still_running(child, program, log)
+        })
+        .await
+    }
+
+    /// SIGTERM, wait up to `grace`, then SIGKILL.
+    pub async fn stop(&mut self, grace: Duration) -> Result<ExitStatus, Error> {
+        stop_child(&mut self.child, grace, &self.program).await
+    }
+}
+
+fn still_running(child: &mut Child, program: &str, log: &Path) -> Result<(), Error> {
+    match child.try_wait() {
+        Ok(None) => Ok(()),
+        Ok(Some(status)) => Err(Error::EarlyExit {
+            command: program.to_string(),
+            status,
+            log: log.to_path_buf(),
+        }),
+        Err(source) => Err(Error::Process {
+            command: program.to_string(),
+            source,
+        }),
+    }
 }
 
 /// SIGTERM, wait up to `grace`, then SIGKILL; returns how the child exited.

@@ -1,6 +1,6 @@
-//! `kas-load`: closed-loop TLS load generator, plus the `startup`, `wait` and `fetch`
-//! helpers the benchmark script needs. Every command prints one JSON object on stdout
-//! (`fetch` prints the content type).
+//! `kas-load`: closed-loop TLS load generator, plus the `startup`, `restart`, `etcd`,
+//! `wait` and `fetch` helpers the benchmark script needs. Every command prints one JSON
+//! object on stdout (`fetch` prints the content type).
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -12,8 +12,10 @@ use http::header::{HeaderName, HeaderValue};
 use http::{Method, StatusCode};
 use kas_bench::cli::parse_duration;
 use kas_bench::client::{Protocol, Target};
+use kas_bench::etcd::{self, EtcdSpec, Op};
 use kas_bench::load::{self, LoadSpec};
 use kas_bench::probe::{self, wait_ready, PollTls};
+use kas_bench::restart::{self, RestartSpec};
 use kas_bench::startup::{self, StartupSpec};
 use kas_bench::tls::{client_config, ClientIdentity, ServerTrust};
 
@@ -37,6 +39,10 @@ enum Command {
     Load(LoadArgs),
     /// Time exec → readiness of a server command line, N times with fresh data dirs.
     Startup(StartupArgs),
+    /// Time `kill -9` of each worker → readiness again, N times per worker.
+    Restart(RestartArgs),
+    /// Load an etcd v3 endpoint (embedded store or etcd) with puts, ranges or a watch.
+    Etcd(EtcdArgs),
     /// Poll a URL until it answers 200.
     Wait(WaitArgs),
     /// GET a URL once, write its body to a file and print its content type.
@@ -145,6 +151,77 @@ struct StartupArgs {
 }
 
 #[derive(Args)]
+struct RestartArgs {
+    /// Kills per worker role; each run starts the server once (warm data dir).
+    #[arg(short = 'n', long, default_value_t = 10)]
+    runs: usize,
+    /// Worker roles to kill, comma-separated.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "aggregator,kube-api,extensions,storage"
+    )]
+    roles: Vec<String>,
+    /// Holds the data dir and logs (default: a new dir under $TMPDIR, removed after).
+    #[arg(long)]
+    work_dir: Option<PathBuf>,
+    /// Path polled for readiness.
+    #[arg(long, default_value = "/readyz")]
+    ready_path: String,
+    /// Client certificate to present once it exists, relative to the data dir.
+    #[arg(long, requires = "key_rel")]
+    cert_rel: Option<PathBuf>,
+    /// Key of --cert-rel, relative to the data dir.
+    #[arg(long, requires = "cert_rel")]
+    key_rel: Option<PathBuf>,
+    /// Pause between the starts of two polls.
+    #[arg(long, default_value = "1ms", value_parser = parse_duration)]
+    interval: Duration,
+    /// Pause after readiness before each kill.
+    #[arg(long, default_value = "100ms", value_parser = parse_duration)]
+    settle: Duration,
+    /// Longest wait for readiness, at start and after each kill.
+    #[arg(long, default_value = "30s", value_parser = parse_duration)]
+    timeout: Duration,
+    /// Server command line; `{port}` and `{data_dir}` are replaced in every argument.
+    #[arg(last = true, required = true)]
+    command: Vec<String>,
+}
+
+#[derive(Args)]
+struct EtcdArgs {
+    /// gRPC endpoint: `http://127.0.0.1:2379` or `unix:///abs/path/storage.sock`.
+    #[arg(long)]
+    endpoint: String,
+    /// Operation to load.
+    #[arg(long, value_enum, default_value = "put")]
+    op: Op,
+    /// Concurrent clients, each on its own connection with one call in flight (`watch`:
+    /// always one watcher and one putter).
+    #[arg(short = 'c', long, default_value_t = 1)]
+    clients: usize,
+    /// Measured time.
+    #[arg(short = 'd', long, default_value = "5s", value_parser = parse_duration)]
+    duration: Duration,
+    /// Unmeasured time before it.
+    #[arg(long, default_value = "1s", value_parser = parse_duration)]
+    warmup: Duration,
+    /// Bytes of every value written.
+    #[arg(long, default_value_t = 1024)]
+    value_size: usize,
+    /// Prefix of every key.
+    #[arg(long, default_value = "/kas-bench/")]
+    prefix: String,
+    /// Keys under the prefix `range` reads.
+    #[arg(long, default_value_t = 100)]
+    range_keys: usize,
+    /// Only wait (up to this long) until the endpoint answers a Status call, print
+    /// `{"ready_ms":…}` and exit.
+    #[arg(long, value_parser = parse_duration)]
+    wait_only: Option<Duration>,
+}
+
+#[derive(Args)]
 struct WaitArgs {
     /// The https URL to poll.
     #[arg(long)]
@@ -181,6 +258,8 @@ fn main() -> Result<()> {
         None => run_load(cli.load),
         Some(Command::Load(args)) => run_load(args),
         Some(Command::Startup(args)) => current_thread()?.block_on(run_startup(args)),
+        Some(Command::Restart(args)) => current_thread()?.block_on(run_restart(args)),
+        Some(Command::Etcd(args)) => run_etcd(args),
         Some(Command::Wait(args)) => current_thread()?.block_on(run_wait(args)),
         Some(Command::Fetch(args)) => current_thread()?.block_on(run_fetch(args)),
     }
@@ -277,6 +356,66 @@ async fn run_startup(args: StartupArgs) -> Result<()> {
         // Only empty if every run cleaned up; a leftover dir is worth a look, not an error.
         let _ = std::fs::remove_dir(&work_dir);
     }
+    println!("{}", serde_json::to_string(&report)?);
+    Ok(())
+}
+
+async fn run_restart(args: RestartArgs) -> Result<()> {
+    let (work_dir, remove) = match args.work_dir {
+        Some(dir) => (dir, false),
+        None => (
+            std::env::temp_dir().join(format!("kas-restart-{}", std::process::id())),
+            true,
+        ),
+    };
+    let spec = RestartSpec {
+        command: args.command,
+        roles: args.roles,
+        runs: args.runs.max(1),
+        work_dir: work_dir.clone(),
+        ready_path: args.ready_path,
+        identity: args.cert_rel.zip(args.key_rel),
+        interval: args.interval,
+        timeout: args.timeout,
+        settle: args.settle,
+        stop_grace: Duration::from_secs(10),
+    };
+    let report = restart::run(&spec).await?;
+    if remove {
+        std::fs::remove_dir_all(&work_dir)
+            .with_context(|| format!("removing {}", work_dir.display()))?;
+    }
+    println!("{}", serde_json::to_string(&report)?);
+    Ok(())
+}
+
+fn run_etcd(args: EtcdArgs) -> Result<()> {
+    if args.duration.is_zero() {
+        bail!("--duration must be positive");
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("tokio runtime")?;
+    if let Some(timeout) = args.wait_only {
+        let ready = runtime.block_on(etcd::wait_healthy(&args.endpoint, timeout))?;
+        println!(
+            "{}",
+            serde_json::json!({ "ready_ms": ready.as_secs_f64() * 1e3 })
+        );
+        return Ok(());
+    }
+    let spec = EtcdSpec {
+        endpoint: args.endpoint,
+        op: args.op,
+        clients: args.clients,
+        warmup: args.warmup,
+        duration: args.duration,
+        value_size: args.value_size,
+        prefix: args.prefix,
+        range_keys: args.range_keys,
+    };
+    let report = runtime.block_on(etcd::run(spec))?;
     println!("{}", serde_json::to_string(&report)?);
     Ok(())
 }

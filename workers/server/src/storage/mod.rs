@@ -568,7 +568,7 @@ pub async fn monitor(storage: Storage, report: impl Fn(Result<(), String>) + Sen
             backoff = Duration::from_millis(100);
             Duration::from_secs(1)
         } else {
-            backoff = (backoff * 2).min(Duration::from_secs(2));
+            backoff = (backoff * 2).min(Duration::from_secs(1));
             backoff
         };
         tokio::time::sleep(wait).await;
