@@ -551,25 +551,31 @@ pub(crate) fn prefix_end(prefix: &str) -> Vec<u8> {
 /// Keeps readyz's `etcd` check current: probes storage every second, logging each change
 /// and retrying with backoff while it is down (kube-apiserver's etcd preflight).
 pub async fn monitor(storage: Storage, report: impl Fn(Result<(), String>) + Send + 'static) {
+    // The first retries come fast: at start-up the storage worker binds its socket a few
+    // milliseconds after this worker is up, and readiness waits for this check.
+    const FIRST_RETRY: Duration = Duration::from_millis(5);
     let mut last: Option<bool> = None;
-    let mut backoff = Duration::from_millis(100);
+    let mut backoff = FIRST_RETRY;
     loop {
         let result = storage.check().await;
         let ok = result.is_ok();
         if last != Some(ok) {
-            match &result {
-                Ok(()) => tracing::info!("etcd is reachable"),
-                Err(e) => tracing::warn!(error = %e, "etcd is not reachable; retrying"),
+            match (&result, last) {
+                (Ok(()), _) => tracing::info!("etcd is reachable"),
+                // At start-up a failed probe is the preflight waiting, not an outage.
+                (Err(e), None) => tracing::info!(error = %e, "waiting for etcd"),
+                (Err(e), Some(_)) => tracing::warn!(error = %e, "etcd is not reachable; retrying"),
             }
             report(result.map_err(|e| e.to_string()));
             last = Some(ok);
         }
         let wait = if ok {
-            backoff = Duration::from_millis(100);
+            backoff = FIRST_RETRY;
             Duration::from_secs(1)
         } else {
+            let wait = backoff;
             backoff = (backoff * 2).min(Duration::from_secs(1));
-            backoff
+            wait
         };
         tokio::time::sleep(wait).await;
     }
