@@ -759,3 +759,57 @@ async fn the_api_server_compacts_the_store_every_interval() {
         "{out:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_crash_looping_worker_backs_off_and_never_takes_the_others_down() {
+    let server = Server::builder().start().await;
+    let load = Load::start(&server, &["/version", "/api"], 2);
+    let mut pid = server.workers()["extensions"];
+    let mut kills = 0;
+    let t = Instant::now();
+    while kills < 5 {
+        kill(Pid::from_raw(pid as i32), Signal::SIGKILL).expect("kill -9");
+        kills += 1;
+        // Wait for the next incarnation, then kill it at once: a crash loop.
+        loop {
+            match server.workers().get("extensions").copied() {
+                Some(p) if p != pid => {
+                    pid = p;
+                    break;
+                }
+                _ => {}
+            }
+            assert!(
+                t.elapsed() < Duration::from_secs(20),
+                "extensions never came back"
+            );
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    }
+    // The restarts slowed down: 0, 250, 500, 1000 ms between the five crashes.
+    assert!(
+        t.elapsed() >= Duration::from_millis(1500),
+        "no backoff: {:?}",
+        t.elapsed()
+    );
+    let log = server.log();
+    for delay in [
+        "delay_ms=0",
+        "delay_ms=250",
+        "delay_ms=500",
+        "delay_ms=1000",
+    ] {
+        assert!(log.contains(delay), "{delay} not logged");
+    }
+    // Back to healthy once it stops crashing; the others never failed a request.
+    server.wait_ready().await;
+    let samples = load.finish().await;
+    let failed: Vec<&Sample> = samples.iter().filter(|s| !s.ok).collect();
+    assert!(
+        failed.is_empty(),
+        "{} failed: {:?}",
+        failed.len(),
+        &failed[..failed.len().min(3)]
+    );
+    assert!(samples.len() > 100);
+}
