@@ -407,3 +407,278 @@ fn systemd_unit_verifies() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success() && stderr.trim().is_empty(), "{stderr}");
 }
+
+const CM: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo\n  labels: {app: web}\ndata:\n  a: \"1\"\n";
+
+fn cm_json(name: &str) -> Vec<u8> {
+    serde_json::json!({
+        "apiVersion": "v1", "kind": "ConfigMap",
+        "metadata": {"name": name, "labels": {"app": "web"}},
+        "data": {"k": "v"}
+    })
+    .to_string()
+    .into_bytes()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configmaps_through_kubectl_with_upstream_errors() {
+    let server = Server::builder().start().await;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("cm.yaml");
+    std::fs::write(&file, CM).expect("write");
+    let file = file.to_str().expect("path");
+    let stdout = |o: std::process::Output| {
+        assert!(o.status.success(), "{o:?}");
+        String::from_utf8_lossy(&o.stdout).trim().to_owned()
+    };
+    assert_eq!(
+        stdout(server.kubectl(&["apply", "--validate=false", "-f", file])),
+        "configmap/demo created"
+    );
+    assert_eq!(
+        stdout(server.kubectl(&["apply", "--validate=false", "-f", file])),
+        "configmap/demo unchanged"
+    );
+    let got: serde_json::Value = serde_json::from_str(&stdout(
+        server.kubectl(&["get", "cm", "demo", "-o", "json"]),
+    ))
+    .expect("json");
+    assert_eq!(got["data"]["a"], "1");
+    assert!(got["metadata"]["uid"]
+        .as_str()
+        .is_some_and(|u| u.len() == 36));
+    assert!(got["metadata"]["creationTimestamp"]
+        .as_str()
+        .is_some_and(|t| t.ends_with('Z')));
+    let rv = got["metadata"]["resourceVersion"]
+        .as_str()
+        .expect("rv")
+        .to_owned();
+    assert_eq!(
+        stdout(server.kubectl(&["label", "cm", "demo", "tier=front"])),
+        "configmap/demo labeled"
+    );
+    assert_eq!(
+        stdout(server.kubectl(&["get", "cm", "-l", "tier=front", "-o", "name"])),
+        "configmap/demo"
+    );
+    assert_eq!(
+        stdout(server.kubectl(&["get", "cm", "-l", "tier=back", "-o", "name"])),
+        ""
+    );
+    let out = server.kubectl(&["get", "cm", "nope"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "Error from server (NotFound): configmaps \"nope\" not found"
+    );
+
+    let base = "/api/v1/namespaces/default/configmaps";
+    let r = server
+        .request(Method::POST, base, &cm_json("demo"), true, false)
+        .await
+        .expect("post");
+    assert_eq!(
+        (r.status.as_u16(), r.json()["reason"].as_str()),
+        (409, Some("AlreadyExists"))
+    );
+    assert_eq!(r.json()["message"], "configmaps \"demo\" already exists");
+
+    let mut stale: serde_json::Value = got.clone();
+    stale["metadata"]["resourceVersion"] = serde_json::json!(rv);
+    let r = server
+        .request(
+            Method::PUT,
+            &format!("{base}/demo"),
+            stale.to_string().as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("put");
+    assert_eq!(r.status, 409);
+    assert_eq!(
+        r.json()["message"],
+        "Operation cannot be fulfilled on configmaps \"demo\": the object has been modified; please apply your changes to the latest version and try again"
+    );
+
+    let r = server
+        .request(Method::POST, base, &cm_json("Bad_Name"), true, false)
+        .await
+        .expect("post");
+    assert_eq!(r.status, 422);
+    assert_eq!(r.json()["reason"], "Invalid");
+    assert_eq!(r.json()["details"]["causes"][0]["field"], "metadata.name");
+    assert!(r.json()["message"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with("ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value"));
+
+    let r = server
+        .request(
+            Method::POST,
+            "/api/v1/namespaces/other/configmaps",
+            &cm_json("x"),
+            true,
+            false,
+        )
+        .await
+        .expect("post");
+    assert_eq!(r.status, 201, "namespace comes from the URL");
+    let mut wrong: serde_json::Value = serde_json::from_slice(&cm_json("y")).expect("json");
+    wrong["metadata"]["namespace"] = serde_json::json!("other");
+    let r = server
+        .request(
+            Method::POST,
+            base,
+            wrong.to_string().as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("post");
+    assert_eq!(r.status, 400);
+    let r = server
+        .request(Method::POST, base, b"{not json", true, false)
+        .await
+        .expect("post");
+    assert_eq!(
+        (r.status.as_u16(), r.json()["reason"].as_str()),
+        (400, Some("BadRequest"))
+    );
+
+    let gen = serde_json::json!({"metadata": {"generateName": "gen-"}}).to_string();
+    let r = server
+        .request(Method::POST, base, gen.as_bytes(), true, false)
+        .await
+        .expect("post");
+    assert_eq!(r.status, 201);
+    assert!(r.json()["metadata"]["name"]
+        .as_str()
+        .is_some_and(|n| n.starts_with("gen-") && n.len() == 9));
+
+    assert_eq!(
+        stdout(server.kubectl(&["delete", "cm", "demo"])),
+        "configmap \"demo\" deleted"
+    );
+    assert_eq!(server.get(&format!("{base}/demo")).await.status, 404);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lists_paginate_and_watches_bookmark_and_expire() {
+    let server = Server::builder()
+        .arg("--etcd-compaction-interval=1s")
+        .start()
+        .await;
+    let base = "/api/v1/namespaces/default/configmaps";
+    for i in 0..5 {
+        let r = server
+            .request(Method::POST, base, &cm_json(&format!("c{i}")), true, false)
+            .await
+            .expect("post");
+        assert_eq!(r.status, 201);
+    }
+    let first = server.get(&format!("{base}?limit=2")).await.json();
+    assert_eq!(first["items"].as_array().map(Vec::len), Some(2));
+    assert_eq!(first["metadata"]["remainingItemCount"], 3);
+    let list_rv = first["metadata"]["resourceVersion"]
+        .as_str()
+        .expect("rv")
+        .to_owned();
+    let token = first["metadata"]["continue"]
+        .as_str()
+        .expect("continue")
+        .to_owned();
+    let rest = server
+        .get(&format!("{base}?limit=10&continue={token}"))
+        .await
+        .json();
+    assert_eq!(rest["items"].as_array().map(Vec::len), Some(3));
+    assert_eq!(rest["metadata"]["resourceVersion"], list_rv.as_str());
+
+    // A watch from the list's revision sees a new object and, when allowed, bookmarks.
+    let watch = {
+        let path = format!(
+            "{base}?watch=true&resourceVersion={list_rv}&allowWatchBookmarks=true&timeoutSeconds=3"
+        );
+        let s = server.request(Method::GET, &path, b"", true, false);
+        let create = async {
+            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+            server
+                .request(Method::POST, base, &cm_json("late"), true, false)
+                .await
+        };
+        let (w, c) = tokio::join!(s, create);
+        assert_eq!(c.expect("create").status, 201);
+        w.expect("watch")
+    };
+    assert_eq!(watch.status, 200);
+    let events: Vec<serde_json::Value> = watch
+        .text()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("event line"))
+        .collect();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "ADDED" && e["object"]["metadata"]["name"] == "late"),
+        "{events:?}"
+    );
+    assert!(events.iter().any(|e| e["type"] == "BOOKMARK"), "{events:?}");
+
+    // Once compacted, that revision is gone for lists and watches alike.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+    loop {
+        let r = server
+            .get(&format!(
+                "{base}?resourceVersion={list_rv}&resourceVersionMatch=Exact"
+            ))
+            .await;
+        if r.status == 410 {
+            assert_eq!(r.json()["reason"], "Expired");
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "never compacted");
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    }
+    let r = server
+        .get(&format!("{base}?limit=10&continue={token}"))
+        .await;
+    assert_eq!(
+        (r.status.as_u16(), r.json()["reason"].as_str()),
+        (410, Some("Expired"))
+    );
+    // A watch from N starts at N+1, which stays available until compaction passes it.
+    for i in 0..3 {
+        server
+            .request(
+                Method::POST,
+                base,
+                &cm_json(&format!("more{i}")),
+                true,
+                false,
+            )
+            .await
+            .expect("post");
+    }
+    let first_event = loop {
+        let w = server
+            .get(&format!(
+                "{base}?watch=true&resourceVersion={list_rv}&timeoutSeconds=1"
+            ))
+            .await;
+        let first: serde_json::Value =
+            serde_json::from_str(w.text().lines().next().unwrap_or("{}")).expect("json");
+        if first["type"] == "ERROR" {
+            break first;
+        }
+        assert!(
+            std::time::Instant::now() < deadline + std::time::Duration::from_secs(10),
+            "watch never expired"
+        );
+    };
+    assert_eq!(first_event["object"]["code"], 410);
+    assert!(first_event["object"]["message"]
+        .as_str()
+        .unwrap_or("")
+        .starts_with(&format!("too old resource version: {list_rv}")));
+}

@@ -627,9 +627,24 @@ async fn etcd_outages_turn_readyz_red_and_heal_without_a_crash() {
     );
     let live = server.get("/livez?verbose").await;
     assert!(live.text().contains("[-]etcd failed"), "{}", live.text());
+    // Writes fail as 503 ServiceUnavailable, not a hang, a 500 or a crash.
+    let cm = br#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"during-outage"}}"#;
+    let base = "/api/v1/namespaces/default/configmaps";
+    let r = server
+        .request(http::Method::POST, base, cm, true, false)
+        .await
+        .expect("write during outage");
+    assert_eq!(r.status, 503, "{}", r.text());
+    assert_eq!(r.json()["reason"], "ServiceUnavailable");
+    assert_eq!(r.headers["retry-after"], "1");
 
     etcd.start();
     server.wait_for(|r| r.status == 200, "/readyz").await;
+    let r = server
+        .request(http::Method::POST, base, cm, true, false)
+        .await
+        .expect("write after outage");
+    assert_eq!(r.status, 201, "{}", r.text());
     assert_eq!(
         server.workers(),
         workers,

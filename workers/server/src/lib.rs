@@ -14,6 +14,7 @@ pub mod health;
 pub mod lifecycle;
 pub mod logging;
 pub mod request_info;
+pub mod rest;
 pub mod selectors;
 pub mod status;
 pub mod storage;

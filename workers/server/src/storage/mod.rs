@@ -109,7 +109,7 @@ pub enum ReadVersion {
 }
 
 /// A predicate on a stored object's bytes (label and field selectors).
-pub type Filter = dyn Fn(&[u8]) -> bool + Sync;
+pub type Filter = dyn Fn(&[u8]) -> bool + Send + Sync;
 
 /// One LIST request's paging.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -1,0 +1,131 @@
+//! Object metadata as kube-apiserver handles it on create and update: names and
+//! generateName, namespace consistency, uid, creationTimestamp, and the validation errors
+//! (422 `Invalid` with field causes) worded as upstream words them.
+
+use serde_json::{json, Value};
+
+use crate::status::{Reason, Status, StatusCause, StatusDetails};
+
+/// Characters upstream's generateName suffix is drawn from (no vowels, no look-alikes).
+const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
+
+/// A 5-character random suffix for `generateName`.
+pub(crate) fn random_suffix() -> String {
+    let bytes = uuid::Uuid::new_v4().into_bytes();
+    bytes[..5]
+        .iter()
+        .map(|b| SUFFIX_ALPHABET[*b as usize % SUFFIX_ALPHABET.len()] as char)
+        .collect()
+}
+
+/// The message upstream gives for a name that is not a DNS-1123 subdomain.
+const SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+
+/// Whether `name` is a DNS-1123 subdomain (at most 253 characters).
+pub(crate) fn is_dns_subdomain(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|label| {
+            !label.is_empty()
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+                && !label.starts_with('-')
+                && !label.ends_with('-')
+        })
+}
+
+/// A 422 `Invalid` for `kind` `name` with these causes.
+pub(crate) fn invalid(group: &str, kind: &str, name: &str, causes: Vec<StatusCause>) -> Status {
+    let summary: Vec<String> = causes
+        .iter()
+        .map(|c| format!("{}: {}", c.field, c.message))
+        .collect();
+    let message = if summary.len() == 1 {
+        format!("{kind} \"{name}\" is invalid: {}", summary[0])
+    } else {
+        format!("{kind} \"{name}\" is invalid: [{}]", summary.join(", "))
+    };
+    Status {
+        details: Some(StatusDetails {
+            name: name.to_owned(),
+            group: group.to_owned(),
+            kind: kind.to_owned(),
+            causes,
+            ..Default::default()
+        }),
+        ..Status::new(Reason::Invalid, message)
+    }
+}
+
+/// A `FieldValueInvalid` cause.
+pub(crate) fn invalid_value(field: &str, value: &str, why: &str) -> StatusCause {
+    StatusCause {
+        reason: "FieldValueInvalid".into(),
+        message: format!("Invalid value: \"{value}\": {why}"),
+        field: field.into(),
+    }
+}
+
+/// A `FieldValueRequired` cause.
+pub(crate) fn required(field: &str, why: &str) -> StatusCause {
+    StatusCause {
+        reason: "FieldValueRequired".into(),
+        message: format!("Required value: {why}"),
+        field: field.into(),
+    }
+}
+
+/// The validation every object gets: its name.
+pub(crate) fn validate_name(object: &Value) -> Vec<StatusCause> {
+    let name = object
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if name.is_empty() {
+        return vec![required(
+            "metadata.name",
+            "name or generateName is required",
+        )];
+    }
+    if is_dns_subdomain(name) {
+        Vec::new()
+    } else {
+        vec![invalid_value("metadata.name", name, SUBDOMAIN_MSG)]
+    }
+}
+
+/// `metadata`, created as an empty object when missing.
+pub(crate) fn metadata_mut(object: &mut Value) -> Option<&mut serde_json::Map<String, Value>> {
+    let obj = object.as_object_mut()?;
+    let meta = obj.entry("metadata").or_insert_with(|| json!({}));
+    if !meta.is_object() {
+        *meta = json!({});
+    }
+    meta.as_object_mut()
+}
+
+/// The current time as kube-apiserver writes timestamps (RFC 3339, seconds, UTC).
+pub(crate) fn now() -> String {
+    humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names() {
+        assert!(is_dns_subdomain("a.b-c"));
+        assert!(!is_dns_subdomain("Upper"));
+        assert!(!is_dns_subdomain("-a"));
+        assert!(!is_dns_subdomain("a..b"));
+        let causes = validate_name(&json!({"metadata": {"name": "Bad_Name"}}));
+        let s = invalid("", "ConfigMap", "Bad_Name", causes);
+        assert_eq!(s.code(), 422);
+        assert!(s.message.starts_with("ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"));
+        let suffix = random_suffix();
+        assert_eq!(suffix.len(), 5);
+        assert!(now().ends_with('Z'));
+    }
+}
