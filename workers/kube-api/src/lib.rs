@@ -4,6 +4,8 @@
 
 #![forbid(unsafe_code)]
 
+mod validation;
+
 use std::sync::Arc;
 
 use http::{Method, Request, Response};
@@ -27,6 +29,7 @@ pub const RESOURCES: &[Resource] = &[Resource {
     key_path: "configmaps",
     short_names: &["cm"],
     extra_fields: &[],
+    validate: validation::configmap,
 }];
 
 /// Runs the kube-api worker until the supervisor stops it.

@@ -59,7 +59,7 @@ pub(crate) fn invalid(group: &str, kind: &str, name: &str, causes: Vec<StatusCau
 }
 
 /// A `FieldValueInvalid` cause.
-pub(crate) fn invalid_value(field: &str, value: &str, why: &str) -> StatusCause {
+pub fn invalid_value(field: &str, value: &str, why: &str) -> StatusCause {
     StatusCause {
         reason: "FieldValueInvalid".into(),
         message: format!("Invalid value: \"{value}\": {why}"),
@@ -68,10 +68,28 @@ pub(crate) fn invalid_value(field: &str, value: &str, why: &str) -> StatusCause 
 }
 
 /// A `FieldValueRequired` cause.
-pub(crate) fn required(field: &str, why: &str) -> StatusCause {
+pub fn required(field: &str, why: &str) -> StatusCause {
     StatusCause {
         reason: "FieldValueRequired".into(),
         message: format!("Required value: {why}"),
+        field: field.into(),
+    }
+}
+
+/// A `FieldValueForbidden` cause.
+pub fn forbidden(field: &str, why: &str) -> StatusCause {
+    StatusCause {
+        reason: "FieldValueForbidden".into(),
+        message: format!("Forbidden: {why}"),
+        field: field.into(),
+    }
+}
+
+/// A `FieldValueTooLong` cause.
+pub fn too_long(field: &str, max: usize) -> StatusCause {
+    StatusCause {
+        reason: "FieldValueTooLong".into(),
+        message: format!("Too long: must have at most {max} bytes"),
         field: field.into(),
     }
 }

@@ -11,6 +11,8 @@
 mod meta;
 mod watch;
 
+pub use meta::{forbidden, invalid_value, required, too_long};
+
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -34,8 +36,17 @@ const GENERATE_NAME_RETRIES: usize = 8;
 /// How often a patch retries after losing a compare-and-swap race.
 const PATCH_RETRIES: usize = 8;
 
+/// Resource-specific validation: the new object and, on update, the stored one; returns
+/// the field causes of a 422 (empty when valid).
+pub type Validate = fn(&Value, Option<&Value>) -> Vec<crate::status::StatusCause>;
+
+/// For resources with no rules beyond object metadata.
+pub fn no_validation(_: &Value, _: Option<&Value>) -> Vec<crate::status::StatusCause> {
+    Vec::new()
+}
+
 /// What a resource is: everything the generic store needs to serve it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Resource {
     /// API group ("" for core).
     pub group: &'static str,
@@ -55,6 +66,8 @@ pub struct Resource {
     pub short_names: &'static [&'static str],
     /// Field selectors allowed besides `metadata.name` and `metadata.namespace`.
     pub extra_fields: &'static [&'static str],
+    /// The resource's own validation rules.
+    pub validate: Validate,
 }
 
 impl Resource {
@@ -421,8 +434,9 @@ impl RestStore {
         Ok(())
     }
 
-    fn validate(&self, obj: &Value) -> Result<(), Status> {
-        let causes = meta::validate_name(obj);
+    fn validate(&self, obj: &Value, old: Option<&Value>) -> Result<(), Status> {
+        let mut causes = meta::validate_name(obj);
+        causes.extend((self.resource.validate)(obj, old));
         if causes.is_empty() {
             return Ok(());
         }
@@ -472,7 +486,7 @@ impl RestStore {
                     );
                 }
             }
-            self.validate(&obj)?;
+            self.validate(&obj, None)?;
             let name = obj
                 .pointer("/metadata/name")
                 .and_then(Value::as_str)
@@ -517,7 +531,6 @@ impl RestStore {
             .map(parse_rv)
             .transpose()?;
         self.normalize(ns, &mut obj)?;
-        self.validate(&obj)?;
         self.store_update(ns, name, obj, expected, q.get("dryRun") == Some("All"))
             .await
     }
@@ -548,6 +561,7 @@ impl RestStore {
             }
             m.remove("resourceVersion");
         }
+        self.validate(&obj, Some(&cur))?;
         let expected = expected.unwrap_or(current.revision);
         if dry_run {
             return Ok(json_response(StatusCode::OK, &with_revision(obj, expected)));
@@ -619,7 +633,6 @@ impl RestStore {
                 .unwrap_or(current.revision);
             let explicit = expected != current.revision;
             self.normalize(ns, &mut obj)?;
-            self.validate(&obj)?;
             match self
                 .store_update(
                     ns,

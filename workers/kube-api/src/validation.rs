@@ -1,0 +1,126 @@
+//! Validation rules of the built-in resources, as kube-apiserver words them.
+
+use kas_server::rest::{forbidden, invalid_value, too_long};
+use kas_server::status::StatusCause;
+use serde_json::Value;
+
+/// The most bytes a ConfigMap's or Secret's data may hold.
+const MAX_DATA_BYTES: usize = 1 << 20;
+
+const CONFIG_KEY_MSG: &str = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
+
+/// A ConfigMap/Secret data key: `[-._a-zA-Z0-9]+`, at most 253 bytes, not `.` or `..`.
+fn config_key_causes(field: &str, key: &str) -> Vec<StatusCause> {
+    let path = format!("{field}[{key}]");
+    let mut out = Vec::new();
+    if key.is_empty()
+        || !key
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b))
+    {
+        out.push(invalid_value(&path, key, CONFIG_KEY_MSG));
+    }
+    if key.len() > 253 {
+        out.push(invalid_value(
+            &path,
+            key,
+            "must be no more than 253 characters",
+        ));
+    }
+    if key == "." {
+        out.push(invalid_value(&path, key, "must not be '.'"));
+    }
+    if key == ".." {
+        out.push(invalid_value(&path, key, "must not be '..'"));
+    } else if key.starts_with("..") {
+        out.push(invalid_value(&path, key, "must not start with '..'"));
+    }
+    out
+}
+
+fn map<'a>(obj: &'a Value, field: &str) -> Option<&'a serde_json::Map<String, Value>> {
+    obj.get(field).and_then(Value::as_object)
+}
+
+/// ConfigMap: data and binaryData keys, no key in both, at most 1 MiB, and nothing of
+/// an `immutable` ConfigMap may change.
+pub(crate) fn configmap(obj: &Value, old: Option<&Value>) -> Vec<StatusCause> {
+    let mut out = Vec::new();
+    let data = map(obj, "data");
+    let binary = map(obj, "binaryData");
+    let mut size = 0;
+    for (k, v) in data.into_iter().flatten() {
+        out.extend(config_key_causes("data", k));
+        size += k.len() + v.as_str().map_or(0, str::len);
+        if !v.is_string() {
+            out.push(invalid_value(
+                &format!("data[{k}]"),
+                &v.to_string(),
+                "must be a string",
+            ));
+        }
+    }
+    for (k, v) in binary.into_iter().flatten() {
+        out.extend(config_key_causes("binaryData", k));
+        size += k.len() + v.as_str().map_or(0, str::len);
+        if data.is_some_and(|d| d.contains_key(k)) {
+            out.push(invalid_value(
+                &format!("binaryData[{k}]"),
+                k,
+                "duplicate of key present in data",
+            ));
+        }
+    }
+    if size > MAX_DATA_BYTES {
+        out.push(too_long("[]", MAX_DATA_BYTES));
+    }
+    if let Some(old) = old {
+        if old.get("immutable").and_then(Value::as_bool) == Some(true) {
+            const WHY: &str = "field is immutable when `immutable` is set";
+            if obj.get("immutable").and_then(Value::as_bool) != Some(true) {
+                out.push(forbidden("immutable", WHY));
+            }
+            if obj.get("data") != old.get("data") {
+                out.push(forbidden("data", WHY));
+            }
+            if obj.get("binaryData") != old.get("binaryData") {
+                out.push(forbidden("binaryData", WHY));
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn configmap_rules() {
+        assert!(configmap(&json!({"data": {"a.b_C-1": "x"}}), None).is_empty());
+        let c = configmap(&json!({"data": {"bad key": "x"}}), None);
+        assert_eq!(c[0].field, "data[bad key]");
+        assert!(c[0]
+            .message
+            .starts_with("Invalid value: \"bad key\": a valid config key"));
+        let c = configmap(
+            &json!({"data": {"k": "x"}, "binaryData": {"k": "eA=="}}),
+            None,
+        );
+        assert_eq!(c[0].field, "binaryData[k]");
+        assert_eq!(
+            configmap(&json!({"data": {"..": "x"}}), None)[0].message,
+            "Invalid value: \"..\": must not be '..'"
+        );
+        let old = json!({"immutable": true, "data": {"k": "1"}});
+        assert!(configmap(&json!({"immutable": true, "data": {"k": "1"}}), Some(&old)).is_empty());
+        let c = configmap(&json!({"immutable": true, "data": {"k": "2"}}), Some(&old));
+        assert_eq!(
+            (c[0].field.as_str(), c[0].reason.as_str()),
+            ("data", "FieldValueForbidden")
+        );
+        let c = configmap(&json!({"data": {"k": "1"}}), Some(&old));
+        assert_eq!(c[0].field, "immutable");
+    }
+}
