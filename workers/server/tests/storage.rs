@@ -641,7 +641,17 @@ async fn an_outage_is_unavailable_not_a_hang_or_panic() {
             .expect("create");
         s
     };
-    // The backend is gone: calls fail as unavailable, quickly, and nothing panics.
+    // The backend is stopping; connections already open are served through its shutdown
+    // grace, so wait (bounded) until the outage is real.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while s.check().await.is_ok() {
+        assert!(
+            Instant::now() < deadline,
+            "the stopped store kept answering"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Now calls fail as unavailable, quickly, and nothing panics.
     let t = Instant::now();
     let r = s
         .create(&s.key("configmaps", None, "b"), obj(1), None)
