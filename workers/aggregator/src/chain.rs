@@ -77,9 +77,7 @@ pub(crate) async fn handle(
     let latency_ms = started.elapsed().as_secs_f64() * 1000.0;
     // Failing probes are logged by the health handler with their reasons; they would
     // drown real failures here.
-    let probe = ["/healthz", "/livez", "/readyz"]
-        .iter()
-        .any(|p| info.path.starts_with(p));
+    let probe = kas_server::health::endpoint_of(&info.path).is_some();
     if code >= 500 && !probe {
         tracing::info!(verb = %info.verb, resource = %info.resource, namespace = %info.namespace, code, latency_ms, audit_id = %audit_id, path = %info.path, "request failed");
     } else {

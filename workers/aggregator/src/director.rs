@@ -42,21 +42,13 @@ pub(crate) async fn direct(
     let query = req.uri().query().map(str::to_owned);
     let read_only = req.method() == Method::GET || req.method() == Method::HEAD;
 
-    for endpoint in ["healthz", "livez", "readyz"] {
-        if let Some(rest) = path
-            .strip_prefix('/')
-            .and_then(|p| p.strip_prefix(endpoint))
-        {
-            if rest.is_empty() || rest.starts_with('/') {
-                let sub = rest.strip_prefix('/');
-                let checks = if endpoint == "readyz" {
-                    front.ready_checks()
-                } else {
-                    front.live_checks()
-                };
-                return health::respond(endpoint, sub, query.as_deref(), &checks);
-            }
-        }
+    if let Some((endpoint, sub)) = health::endpoint_of(&path) {
+        let checks = if endpoint == "readyz" {
+            front.ready_checks()
+        } else {
+            front.live_checks()
+        };
+        return health::respond(endpoint, sub, query.as_deref(), &checks);
     }
     if kas_server::delegate::panic_failpoint(&path, WorkerRole::Aggregator) {
         panic!("failpoint: panic in an aggregator handler");

@@ -15,7 +15,7 @@ use kas_proto::{
 use kas_server::body;
 use kas_server::control::Control;
 use kas_server::delegate::WorkerClient;
-use kas_server::health::{CheckResult, HookHandle, LogCheck, PostStartHooks};
+use kas_server::health::{is_post_start_hook, CheckResult, HookHandle, LogCheck, PostStartHooks};
 use kas_server::lifecycle::{Lifecycle, Phase};
 use regex::Regex;
 use serde_json::Value;
@@ -155,7 +155,7 @@ impl Front {
         let peers = self.peers.borrow();
         let theirs = peers.iter().flat_map(|p| p.health.checks.iter());
         for c in own.iter().chain(theirs) {
-            let is_hook = c.name.starts_with("poststarthook/");
+            let is_hook = is_post_start_hook(&c.name);
             let ok = c.ok || (within_grace && is_hook);
             let reason = c.reason.clone().unwrap_or_else(|| "not finished".into());
             match out.iter_mut().find(|r| r.name == c.name) {
@@ -170,7 +170,7 @@ impl Front {
             }
         }
         // Plain checks (etcd) come before post-start hooks, as upstream lists them.
-        out.sort_by_key(|r| r.name.starts_with("poststarthook/"));
+        out.sort_by_key(|r| is_post_start_hook(&r.name));
         out
     }
 
@@ -189,7 +189,7 @@ impl Front {
         let (hooks, plain): (Vec<_>, Vec<_>) = self
             .hook_results(false)
             .into_iter()
-            .partition(|r| r.name.starts_with("poststarthook/"));
+            .partition(|r| is_post_start_hook(&r.name));
         checks.extend(plain);
         for role in self.config.roles() {
             if role == WorkerRole::Aggregator {

@@ -42,6 +42,22 @@ impl CheckResult {
     }
 }
 
+/// The health endpoints kube-apiserver serves.
+pub const ENDPOINTS: [&str; 3] = ["healthz", "livez", "readyz"];
+
+/// Splits a path under a health endpoint into the endpoint and the single check asked
+/// for (`/readyz/etcd` → `("readyz", Some("etcd"))`); `None` for any other path.
+pub fn endpoint_of(path: &str) -> Option<(&'static str, Option<&str>)> {
+    let path = path.strip_prefix('/')?;
+    ENDPOINTS.into_iter().find_map(|endpoint| {
+        let rest = path.strip_prefix(endpoint)?;
+        match rest {
+            "" => Some((endpoint, None)),
+            _ => rest.strip_prefix('/').map(|sub| (endpoint, Some(sub))),
+        }
+    })
+}
+
 /// Answers a request under one health endpoint.
 ///
 /// `endpoint` is `healthz`, `livez` or `readyz`; `sub` is the rest of the path after
@@ -208,6 +224,14 @@ fn now_secs() -> u64 {
         .unwrap_or(0)
 }
 
+/// The prefix of every post-start hook's check name.
+const HOOK_PREFIX: &str = "poststarthook/";
+
+/// Whether a check name is a post-start hook's (as opposed to a plain check like `etcd`).
+pub fn is_post_start_hook(check_name: &str) -> bool {
+    check_name.starts_with(HOOK_PREFIX)
+}
+
 /// One registered hook: its check name and whether it has finished.
 type Hook = (String, Arc<AtomicBool>);
 
@@ -254,7 +278,7 @@ impl PostStartHooks {
     pub fn register(&self, name: &str) -> HookHandle {
         let done = Arc::new(AtomicBool::new(false));
         if let Ok(mut hooks) = self.hooks.lock() {
-            hooks.push((format!("poststarthook/{name}"), done.clone()));
+            hooks.push((format!("{HOOK_PREFIX}{name}"), done.clone()));
         }
         self.changed.send_modify(|n| *n += 1);
         HookHandle {
@@ -316,7 +340,7 @@ impl PostStartHooks {
         WorkerHealth {
             ready: checks
                 .iter()
-                .filter(|c| c.name.starts_with("poststarthook/"))
+                .filter(|c| is_post_start_hook(&c.name))
                 .all(|c| c.ok),
             checks,
         }
@@ -399,6 +423,18 @@ mod tests {
         );
         let (code, _) = body_of(respond("readyz", Some("nope"), None, &checks(true))).await;
         assert_eq!(code, 404);
+    }
+
+    #[test]
+    fn health_paths() {
+        assert_eq!(endpoint_of("/readyz"), Some(("readyz", None)));
+        assert_eq!(endpoint_of("/livez/ping"), Some(("livez", Some("ping"))));
+        assert_eq!(
+            endpoint_of("/readyz/poststarthook/x"),
+            Some(("readyz", Some("poststarthook/x")))
+        );
+        assert_eq!(endpoint_of("/readyzfoo"), None);
+        assert_eq!(endpoint_of("/version"), None);
     }
 
     #[test]

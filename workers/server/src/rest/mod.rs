@@ -27,7 +27,7 @@ use crate::body::{self, Body};
 use crate::health::percent_decode;
 use crate::selectors::{self, FieldSelector, LabelSelector};
 use crate::status::{Reason, Status};
-use crate::storage::{ListOptions, ReadVersion, Storage, StorageError};
+use crate::storage::{ListOptions, ReadVersion, Storage, StorageError, Stored};
 
 /// The largest request body accepted (kube-apiserver's limit).
 const MAX_BODY: usize = 3 << 20;
@@ -244,20 +244,23 @@ impl RestStore {
         }
     }
 
+    /// The stored object at `key`; NotFound names `name`.
+    async fn read(&self, key: &str, name: &str, version: ReadVersion) -> Result<Stored, Status> {
+        self.storage
+            .get(key, version)
+            .await
+            .map_err(|e| storage_status(self.resource, &e, name))?
+            .ok_or_else(|| Status::not_found(self.resource.group, self.resource.plural, name))
+    }
+
     async fn get(&self, ns: &str, name: &str, q: &Query) -> Result<Response<Body>, Status> {
         let version = match q.get("resourceVersion") {
             None => ReadVersion::Latest,
             Some("0") => ReadVersion::Any,
             Some(rv) => ReadVersion::NotOlderThan(parse_rv(rv)?),
         };
-        let stored = self
-            .storage
-            .get(&self.key(ns, name), version)
-            .await
-            .map_err(|e| storage_status(self.resource, &e, name))?
-            .ok_or_else(|| Status::not_found(self.resource.group, self.resource.plural, name))?;
-        let obj: Value = serde_json::from_slice(&stored.value)
-            .map_err(|e| Status::internal(format!("stored object is not JSON: {e}")))?;
+        let stored = self.read(&self.key(ns, name), name, version).await?;
+        let obj: Value = parse_stored(&stored)?;
         Ok(json_response(
             StatusCode::OK,
             &with_revision(obj, stored.revision),
@@ -545,14 +548,8 @@ impl RestStore {
         dry_run: bool,
     ) -> Result<Response<Body>, Status> {
         let key = self.key(ns, name);
-        let current = self
-            .storage
-            .get(&key, ReadVersion::Latest)
-            .await
-            .map_err(|e| storage_status(self.resource, &e, name))?
-            .ok_or_else(|| Status::not_found(self.resource.group, self.resource.plural, name))?;
-        let cur: Value = serde_json::from_slice(&current.value)
-            .map_err(|e| Status::internal(format!("stored object is not JSON: {e}")))?;
+        let current = self.read(&key, name, ReadVersion::Latest).await?;
+        let cur: Value = parse_stored(&current)?;
         if let Some(m) = meta::metadata_mut(&mut obj) {
             for keep in ["uid", "creationTimestamp"] {
                 if let Some(v) = cur.pointer(&format!("/metadata/{keep}")) {
@@ -585,16 +582,8 @@ impl RestStore {
     ) -> Result<Response<Body>, Status> {
         let key = self.key(ns, name);
         for _ in 0..PATCH_RETRIES {
-            let current = self
-                .storage
-                .get(&key, ReadVersion::Latest)
-                .await
-                .map_err(|e| storage_status(self.resource, &e, name))?
-                .ok_or_else(|| {
-                    Status::not_found(self.resource.group, self.resource.plural, name)
-                })?;
-            let mut obj: Value = serde_json::from_slice(&current.value)
-                .map_err(|e| Status::internal(format!("stored object is not JSON: {e}")))?;
+            let current = self.read(&key, name, ReadVersion::Latest).await?;
+            let mut obj: Value = parse_stored(&current)?;
             obj = with_revision(obj, current.revision);
             match ctype {
                 "application/json-patch+json" => {
@@ -673,12 +662,7 @@ impl RestStore {
             .and_then(|o| o.pointer("/preconditions/uid"))
             .and_then(Value::as_str)
             .map(str::to_owned);
-        let current = self
-            .storage
-            .get(&key, ReadVersion::Latest)
-            .await
-            .map_err(|e| storage_status(self.resource, &e, name))?
-            .ok_or_else(|| Status::not_found(self.resource.group, self.resource.plural, name))?;
+        let current = self.read(&key, name, ReadVersion::Latest).await?;
         let cur: Value = serde_json::from_slice(&current.value).unwrap_or(Value::Null);
         let uid = cur
             .pointer("/metadata/uid")
@@ -791,6 +775,12 @@ async fn read_optional_json(req: Request<Body>) -> Result<Option<Value>, Status>
     serde_json::from_slice(&bytes)
         .map(Some)
         .map_err(|e| bad_request(format!("invalid DeleteOptions: {e}")))
+}
+
+/// A stored object's JSON; anything else in storage is a server fault.
+fn parse_stored(stored: &Stored) -> Result<Value, Status> {
+    serde_json::from_slice(&stored.value)
+        .map_err(|e| Status::internal(format!("stored object is not JSON: {e}")))
 }
 
 /// The client-facing status of a storage failure on `resource`.
