@@ -601,8 +601,9 @@ async fn lists_paginate_and_watches_bookmark_and_expire() {
             "{base}?watch=true&resourceVersion={list_rv}&allowWatchBookmarks=true&timeoutSeconds=3"
         );
         let s = server.request(Method::GET, &path, b"", true, false);
+        // The watch starts from the list's revision, so it sees this create whenever it
+        // lands relative to the watch request.
         let create = async {
-            tokio::time::sleep(std::time::Duration::from_millis(300)).await;
             server
                 .request(Method::POST, base, &cm_json("late"), true, false)
                 .await
