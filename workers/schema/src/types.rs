@@ -1,0 +1,272 @@
+//! The shape of the schema table: type and field descriptions, and the lookups over the
+//! generated tables.
+
+use crate::generated;
+
+/// How a type is written in JSON.
+///
+/// Most types are plain objects whose fields are listed in [`TypeDef::fields`]; a few
+/// apimachinery and apiextensions types have their own JSON (and protobuf) forms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// A JSON object with the fields of [`TypeDef::fields`].
+    Object,
+    /// `meta/v1.Time`: RFC 3339 string with whole seconds (`2024-01-02T03:04:05Z`);
+    /// protobuf `{seconds=1, nanos=2}`.
+    Time,
+    /// `meta/v1.MicroTime`: RFC 3339 string with six fractional digits; protobuf as `Time`.
+    MicroTime,
+    /// `meta/v1.Duration`: a Go duration string (`1h0m0s`); protobuf `{duration=1}` in ns.
+    Duration,
+    /// `api/resource.Quantity`: a string in canonical form (`0.5` is written `500m`; a JSON
+    /// number is accepted on input); protobuf `{string=1}`.
+    Quantity,
+    /// `util/intstr.IntOrString`: a JSON integer or string; protobuf
+    /// `{type=1, intVal=2, strVal=3}`.
+    IntOrString,
+    /// `runtime.RawExtension`: any embedded JSON value; protobuf `{raw=1}` holding JSON.
+    RawExtension,
+    /// `meta/v1.FieldsV1`: a JSON object kept as is; protobuf `{Raw=1}` holding JSON.
+    FieldsV1,
+    /// apiextensions `JSON`: any JSON value; protobuf `{raw=1}` holding JSON.
+    Json,
+    /// apiextensions `JSONSchemaPropsOrArray`: a schema object or an array of them.
+    JsonSchemaPropsOrArray,
+    /// apiextensions `JSONSchemaPropsOrBool`: a schema object or a boolean.
+    JsonSchemaPropsOrBool,
+    /// apiextensions `JSONSchemaPropsOrStringArray`: a schema object or a string array.
+    JsonSchemaPropsOrStringArray,
+}
+
+/// A scalar value type, named after its protobuf type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    String,
+    Bool,
+    Int32,
+    Int64,
+    Double,
+    /// `[]byte`: a base64 string in JSON, `bytes` in protobuf.
+    Bytes,
+}
+
+/// The type of one value: a field's value, a list item or a map value.
+#[derive(Clone, Copy, Debug)]
+pub enum Elem {
+    Scalar(Scalar),
+    /// A message type (an object, or one of the special [`Format`]s).
+    Message(&'static TypeDef),
+    /// A list of strings that protobuf wraps in a message `{repeated string items = 1}`
+    /// (`ExtraValue`, `Verbs`); a JSON array of strings.
+    StringList,
+}
+
+/// The shape of a field: one value, a list of values or a map from string keys.
+#[derive(Clone, Copy, Debug)]
+pub enum FieldKind {
+    Single(Elem),
+    List(Elem),
+    Map(Elem),
+}
+
+impl FieldKind {
+    /// The type of the field's value, list item or map value.
+    pub fn elem(&self) -> Elem {
+        match *self {
+            FieldKind::Single(e) | FieldKind::List(e) | FieldKind::Map(e) => e,
+        }
+    }
+}
+
+/// Group, version and kind of a top-level type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gvk {
+    /// Empty for the core group.
+    pub group: &'static str,
+    pub version: &'static str,
+    pub kind: &'static str,
+}
+
+/// One type of the built-in API.
+pub struct TypeDef {
+    /// OpenAPI definition name, e.g. `io.k8s.api.core.v1.Pod`.
+    pub name: &'static str,
+    /// Fully qualified protobuf message name, e.g. `k8s.io.api.core.v1.Pod`.
+    pub proto: &'static str,
+    /// Set for the top-level kinds (and their lists).
+    pub gvk: Option<Gvk>,
+    pub format: Format,
+    /// The fields as upstream's Go type declares them; embedded structs (Go `inline`,
+    /// flattened in JSON) appear as one field with [`FieldDef::inline`] set.
+    pub fields: &'static [FieldDef],
+}
+
+/// One field of a type.
+#[derive(Debug)]
+pub struct FieldDef {
+    /// JSON name (`hostIPC`); empty for an inline (embedded) field.
+    pub json: &'static str,
+    /// Protobuf tag; 0 for fields protobuf does not carry (`apiVersion`, `kind`).
+    pub tag: u32,
+    pub kind: FieldKind,
+    /// Not in the OpenAPI `required` list.
+    pub optional: bool,
+    /// An embedded struct whose fields appear in the parent's JSON object.
+    pub inline: bool,
+    /// `+patchStrategy`, e.g. `merge` or `merge,retainKeys`.
+    pub patch_strategy: Option<&'static str>,
+    /// `+patchMergeKey`.
+    pub patch_merge_key: Option<&'static str>,
+    /// `+listType`: `atomic`, `set` or `map`.
+    pub list_type: Option<&'static str>,
+    /// `+listMapKey`, in declaration order.
+    pub list_map_keys: &'static [&'static str],
+}
+
+impl FieldDef {
+    /// A field without markers (used by the generated table).
+    pub(crate) const fn new(json: &'static str, tag: u32, kind: FieldKind, optional: bool) -> Self {
+        FieldDef {
+            json,
+            tag,
+            kind,
+            optional,
+            inline: false,
+            patch_strategy: None,
+            patch_merge_key: None,
+            list_type: None,
+            list_map_keys: &[],
+        }
+    }
+
+    pub(crate) const fn inline(mut self) -> Self {
+        self.inline = true;
+        self
+    }
+
+    pub(crate) const fn patch(
+        mut self,
+        strategy: Option<&'static str>,
+        key: Option<&'static str>,
+    ) -> Self {
+        self.patch_strategy = strategy;
+        self.patch_merge_key = key;
+        self
+    }
+
+    pub(crate) const fn list(
+        mut self,
+        list_type: Option<&'static str>,
+        keys: &'static [&'static str],
+    ) -> Self {
+        self.list_type = list_type;
+        self.list_map_keys = keys;
+        self
+    }
+
+    /// The message type of the field, its list items or its map values, if any.
+    pub fn message(&self) -> Option<&'static TypeDef> {
+        match self.kind.elem() {
+            Elem::Message(def) => Some(def),
+            _ => None,
+        }
+    }
+}
+
+impl TypeDef {
+    /// The field with this JSON name, looking through inline (embedded) fields.
+    pub fn field(&self, json: &str) -> Option<&'static FieldDef> {
+        // `fields` is 'static; re-borrow through the table to hand out 'static refs.
+        let fields: &'static [FieldDef] = self.fields;
+        for f in fields {
+            if f.inline {
+                if let Some(inner) = f.message().and_then(|d| d.field(json)) {
+                    return Some(inner);
+                }
+            } else if f.json == json {
+                return Some(f);
+            }
+        }
+        None
+    }
+
+    /// The field with this protobuf tag (inline fields included, not looked through).
+    pub fn field_by_tag(&self, tag: u32) -> Option<&'static FieldDef> {
+        let fields: &'static [FieldDef] = self.fields;
+        fields.iter().find(|f| f.tag == tag && tag != 0)
+    }
+
+    /// The Go struct name, as upstream's JSON errors print it (`DeploymentSpec`).
+    pub fn go_name(&self) -> &'static str {
+        self.name.rsplit('.').next().unwrap_or(self.name)
+    }
+
+    /// The Go type as `reflect` prints it: package name and type (`v1.PodSpec`,
+    /// `resource.Quantity`).
+    pub fn go_type(&self) -> String {
+        let mut parts = self.name.rsplit('.');
+        let name = parts.next().unwrap_or_default();
+        match parts.next() {
+            Some(pkg) => format!("{pkg}.{name}"),
+            None => name.to_string(),
+        }
+    }
+}
+
+impl PartialEq for Elem {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Elem::Scalar(a), Elem::Scalar(b)) => a == b,
+            (Elem::Message(a), Elem::Message(b)) => std::ptr::eq(*a, *b),
+            (Elem::StringList, Elem::StringList) => true,
+            _ => false,
+        }
+    }
+}
+
+impl std::fmt::Debug for TypeDef {
+    /// The name only: types refer to each other, some in cycles (`JSONSchemaProps`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TypeDef({})", self.name)
+    }
+}
+
+/// The type with this OpenAPI definition name (`io.k8s.api.core.v1.Pod`).
+pub fn type_def(definition_name: &str) -> Option<&'static TypeDef> {
+    generated::TYPES
+        .binary_search_by(|t| t.name.cmp(definition_name))
+        .ok()
+        .map(|i| generated::TYPES[i])
+}
+
+/// Kinds of `meta.k8s.io/v1` that clients send under the group version of the resource
+/// they act on (a `DeleteOptions` body for `apps/v1` is sent as `apps/v1`).
+const META_KINDS: &[&str] = &["DeleteOptions", "Status", "WatchEvent"];
+
+/// The top-level kind `group`/`version`/`kind` (core group: `""`), or its list
+/// (`ConfigMapList`). The option kinds of `meta.k8s.io/v1` (`DeleteOptions`) are found under
+/// any group version.
+pub fn kind_def(group: &str, version: &str, kind: &str) -> Option<&'static TypeDef> {
+    let found = generated::KINDS
+        .binary_search_by(|(g, v, k, _)| (*g, *v, *k).cmp(&(group, version, kind)))
+        .ok()
+        .map(|i| generated::KINDS[i].3);
+    found.or_else(|| {
+        if META_KINDS.contains(&kind) {
+            type_def(&format!("io.k8s.apimachinery.pkg.apis.meta.v1.{kind}"))
+        } else {
+            None
+        }
+    })
+}
+
+/// [`kind_def`] from an `apiVersion` string (`v1`, `apps/v1`).
+pub fn kind_def_for_api_version(api_version: &str, kind: &str) -> Option<&'static TypeDef> {
+    let (group, version) = api_version.split_once('/').unwrap_or(("", api_version));
+    kind_def(group, version, kind)
+}
+
+/// Every type of the table, sorted by definition name.
+pub fn all_types() -> &'static [&'static TypeDef] {
+    &generated::TYPES
+}
