@@ -7,6 +7,7 @@
 
 pub mod backend;
 pub mod body;
+pub mod cache;
 pub mod control;
 pub mod delegate;
 pub mod discovery;

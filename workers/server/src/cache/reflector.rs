@@ -1,0 +1,104 @@
+//! The reflector: the one task per cached prefix that lists it, then watches it from the
+//! list's revision, feeding every change into the cache. A lost watch resumes from the
+//! cache's revision; a compacted one (the history it needs is gone) relists, which ends
+//! every running watcher, as upstream's cacher does. It also asks the store for progress
+//! notifications, periodically and whenever a reader waits for the cache to catch up.
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::Shared;
+use crate::storage::{ListOptions, ReadVersion, StorageError};
+
+const FIRST_RETRY: Duration = Duration::from_millis(50);
+const MAX_RETRY: Duration = Duration::from_secs(2);
+
+/// Why a watch of the store ended.
+enum Ended {
+    /// The history after the cache's revision is gone: relist.
+    Compacted,
+    /// The store went away or refused: watch again from the cache's revision.
+    Lost(StorageError),
+    /// Asked to watch again from this revision (tests).
+    Restart(i64),
+}
+
+pub(super) async fn run(shared: Arc<Shared>) {
+    let mut retry = FIRST_RETRY;
+    loop {
+        let page = match shared
+            .storage
+            .list(
+                &shared.prefix,
+                ReadVersion::Latest,
+                &ListOptions::default(),
+                None,
+            )
+            .await
+        {
+            Ok(page) => page,
+            Err(e) => {
+                tracing::warn!(prefix = %shared.prefix, error = %e, "watch cache: list failed; retrying");
+                shared.unready();
+                tokio::time::sleep(retry).await;
+                retry = (retry * 2).min(MAX_RETRY);
+                continue;
+            }
+        };
+        let mut from = page.revision;
+        shared.replace(page.items, page.revision);
+        retry = FIRST_RETRY;
+        tracing::debug!(prefix = %shared.prefix, revision = from, "watch cache: listed");
+        loop {
+            match watch_from(&shared, from).await {
+                Ended::Compacted => {
+                    tracing::info!(prefix = %shared.prefix, revision = shared.revision(),
+                        "watch cache: history compacted; relisting");
+                    break;
+                }
+                Ended::Lost(e) => {
+                    tracing::warn!(prefix = %shared.prefix, error = %e, "watch cache: watch lost; resuming");
+                    tokio::time::sleep(retry).await;
+                    retry = (retry * 2).min(MAX_RETRY);
+                    from = shared.revision();
+                }
+                Ended::Restart(rev) => from = rev,
+            }
+        }
+    }
+}
+
+async fn watch_from(shared: &Shared, from: i64) -> Ended {
+    let mut watch = match shared.storage.watch(&shared.prefix, from).await {
+        Ok(w) => w,
+        Err(StorageError::Compacted { .. }) => return Ended::Compacted,
+        Err(e) => return Ended::Lost(e),
+    };
+    let mut tick = tokio::time::interval(shared.config.progress_interval);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
+    loop {
+        let ask = tokio::select! {
+            ev = watch.next() => match ev {
+                Ok(Some(ev)) => {
+                    shared.apply(ev);
+                    false
+                }
+                Ok(None) => return Ended::Lost(StorageError::Unavailable("the store ended the watch".into())),
+                Err(StorageError::Compacted { .. }) => return Ended::Compacted,
+                Err(e) => return Ended::Lost(e),
+            },
+            () = shared.wake.notified() => true,
+            _ = tick.tick() => true,
+            () = shared.restart.notified() => {
+                return Ended::Restart(shared.restart_from.load(Ordering::Relaxed));
+            }
+        };
+        if ask {
+            if let Err(e) = watch.request_progress().await {
+                return Ended::Lost(e);
+            }
+        }
+    }
+}
