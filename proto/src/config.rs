@@ -70,6 +70,22 @@ pub struct WorkerConfig {
     pub anonymous_auth: bool,
     /// `--authorization-mode`, in order.
     pub authorization_modes: Vec<String>,
+    /// `--service-account-issuer`: the first signs new tokens, all are accepted.
+    pub service_account_issuers: Vec<String>,
+    /// `--api-audiences` (defaulted to the first issuer).
+    pub api_audiences: Vec<String>,
+    /// The service account token signing key, PKCS#8 PEM (ECDSA P-256/P-384 or RSA):
+    /// `--service-account-signing-key-file`, else the key generated in the cert dir.
+    pub service_account_signing_key_pem: String,
+    /// The signing key's public half, PKIX PEM (its SHA-256 names the key in `kid`).
+    pub service_account_signing_public_key_pem: String,
+    /// Public keys that verify service account tokens, one PEM block each
+    /// (`--service-account-key-file`, else the signing key's public half).
+    pub service_account_public_keys_pem: Vec<String>,
+    /// `--service-account-max-token-expiration`; `None` means no limit.
+    pub service_account_max_token_expiration: Option<Duration>,
+    /// `--service-account-extend-token-expiration`.
+    pub service_account_extend_token_expiration: bool,
 }
 
 impl WorkerConfig {

@@ -27,6 +27,14 @@ pub(crate) enum CompleteError {
     /// Certificates could not be made or read.
     #[error(transparent)]
     Certs(#[from] CertError),
+    /// The service account signing key could not be made or read.
+    #[error("service account signing key {path}: {message}")]
+    ServiceAccountKey {
+        /// The key file.
+        path: PathBuf,
+        /// Why.
+        message: String,
+    },
 }
 
 /// The options with every default filled in.
@@ -141,6 +149,13 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         client_ca_pem.push_str(extra);
     }
 
+    let (sa_key_pem, sa_public_pem) = service_account_key(&cert_dir, &v)?;
+    let sa_public_keys = if v.service_account_public_keys_pem.is_empty() {
+        vec![sa_public_pem.clone()]
+    } else {
+        v.service_account_public_keys_pem.clone()
+    };
+
     let worker = WorkerConfig {
         role: WorkerRole::Aggregator,
         runtime_dir: runtime_dir.clone(),
@@ -188,6 +203,13 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         feature_gates: v.feature_gates.clone(),
         anonymous_auth: v.anonymous_auth,
         authorization_modes: v.authorization_modes.clone(),
+        service_account_issuers: v.service_account_issuers.clone(),
+        api_audiences: v.api_audiences.clone(),
+        service_account_signing_key_pem: sa_key_pem,
+        service_account_signing_public_key_pem: sa_public_pem,
+        service_account_public_keys_pem: sa_public_keys,
+        service_account_max_token_expiration: v.service_account_max_token_expiration,
+        service_account_extend_token_expiration: v.service_account_extend_token_expiration,
     };
 
     Ok(CompletedOptions {
@@ -197,9 +219,59 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
     })
 }
 
+/// The service account signing key and its public half (both PEM):
+/// `--service-account-signing-key-file` when given, else `<cert-dir>/sa.key`, generated
+/// (ECDSA P-256, 0600) on first start and reused afterwards.
+fn service_account_key(cert_dir: &Path, v: &Validated) -> Result<(String, String), CompleteError> {
+    if let Some(pem) = &v.service_account_signing_key_pem {
+        let public = crate::validate::signing_public_key(pem).map_err(|message| {
+            CompleteError::ServiceAccountKey {
+                path: PathBuf::from("--service-account-signing-key-file"),
+                message,
+            }
+        })?;
+        return Ok((pem.clone(), public));
+    }
+    let path = cert_dir.join("sa.key");
+    let err = |message: String| CompleteError::ServiceAccountKey {
+        path: path.clone(),
+        message,
+    };
+    match std::fs::read_to_string(&path) {
+        Ok(pem) => {
+            let public = crate::validate::signing_public_key(&pem).map_err(err)?;
+            Ok((pem, public))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let key = rcgen::KeyPair::generate().map_err(|e| err(e.to_string()))?;
+            let pem = key.serialize_pem();
+            certs::write_private(&path, pem.as_bytes())?;
+            Ok((pem, key.public_key_pem()))
+        }
+        Err(e) => Err(err(e.to_string())),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn service_account_key_generated_once() {
+        use clap::Parser;
+        let dir = tempfile::tempdir().expect("tempdir");
+        let opts = crate::options::Options::try_parse_from(["kube-apiserver"]).expect("parse");
+        let v = crate::validate::validate(&opts).expect("valid");
+        let (k1, p1) = service_account_key(dir.path(), &v).expect("generate");
+        let (k2, p2) = service_account_key(dir.path(), &v).expect("reuse");
+        assert_eq!((&k1, &p1), (&k2, &p2));
+        assert!(p1.contains("BEGIN PUBLIC KEY"));
+        let mode = std::fs::metadata(dir.path().join("sa.key"))
+            .expect("stat")
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+    }
 
     #[test]
     fn first_service_ips() {

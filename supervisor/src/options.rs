@@ -169,6 +169,41 @@ pub(crate) struct Options {
     #[arg(long, help_heading = AUTHN, value_name = "string")]
     pub(crate) client_ca_file: Option<PathBuf>,
 
+    /// Identifier of the service account token issuer (the `iss` claim). Repeatable: the
+    /// first value signs new tokens, every value is accepted on verification. kube-apiserver
+    /// requires it; kube-apiserver-rs defaults to the in-cluster URL so that a start with no
+    /// flags works. [default: https://kubernetes.default.svc.cluster.local]
+    #[arg(long, help_heading = AUTHN, value_name = "stringArray", action = ArgAction::Append)]
+    pub(crate) service_account_issuer: Vec<String>,
+
+    /// File containing PEM-encoded public keys (PKIX "PUBLIC KEY", PKCS#1 "RSA PUBLIC KEY")
+    /// or PKCS#8 private keys, used to verify service account tokens. Repeatable. Without
+    /// it the public half of --service-account-signing-key-file is used.
+    #[arg(long, help_heading = AUTHN, value_name = "stringArray", action = ArgAction::Append)]
+    pub(crate) service_account_key_file: Vec<PathBuf>,
+
+    /// Path to the file that contains the current private key of the service account token
+    /// issuer (PKCS#8 PEM, ECDSA P-256/P-384 or RSA). Without it a P-256 key is generated
+    /// in --cert-dir (sa.key, 0600) on first start and reused.
+    #[arg(long, help_heading = AUTHN, value_name = "string")]
+    pub(crate) service_account_signing_key_file: Option<PathBuf>,
+
+    /// The maximum validity duration of a token created by the service account token
+    /// issuer. A TokenRequest asking for longer gets this duration. 0 means no limit.
+    #[arg(long, help_heading = AUTHN, value_name = "duration", default_value = "0s")]
+    pub(crate) service_account_max_token_expiration: String,
+
+    /// Turns on projected service account expiration extension during token generation,
+    /// which helps safe transition from legacy token to bound service account token feature.
+    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
+    pub(crate) service_account_extend_token_expiration: bool,
+
+    /// Identifiers of the API. The service account token authenticator will validate that
+    /// tokens used against the API are bound to at least one of these audiences.
+    /// [default: the first --service-account-issuer]
+    #[arg(long, help_heading = AUTHN, value_name = "strings", value_delimiter = ',')]
+    pub(crate) api_audiences: Vec<String>,
+
     // ---- Authorization ----
     /// Ordered list of plug-ins to do authorization on secure port. Supported:
     /// AlwaysAllow, AlwaysDeny.

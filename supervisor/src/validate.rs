@@ -57,6 +57,17 @@ pub(crate) struct Validated {
     pub(crate) client_ca_pem: Option<String>,
     pub(crate) anonymous_auth: bool,
     pub(crate) authorization_modes: Vec<String>,
+    /// `--service-account-issuer`, defaulted; the first one signs.
+    pub(crate) service_account_issuers: Vec<String>,
+    /// `--service-account-key-file`, read: one PEM block per public key.
+    pub(crate) service_account_public_keys_pem: Vec<String>,
+    /// `--service-account-signing-key-file`, read and checked (PKCS#8 PEM).
+    pub(crate) service_account_signing_key_pem: Option<String>,
+    /// `--service-account-max-token-expiration`; `None` for 0 (no limit).
+    pub(crate) service_account_max_token_expiration: Option<Duration>,
+    pub(crate) service_account_extend_token_expiration: bool,
+    /// `--api-audiences`, defaulted to the first issuer.
+    pub(crate) api_audiences: Vec<String>,
     pub(crate) feature_gates: Vec<(String, bool)>,
     pub(crate) runtime_config: Vec<(String, String)>,
     pub(crate) service_cluster_ip_ranges: Vec<IpNet>,
@@ -281,6 +292,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         }
     }
 
+    let sa = service_account(&mut errs, o);
+
     let mut feature_gates = Vec::new();
     for kv in &o.feature_gates {
         match kv.split_once('=') {
@@ -350,6 +363,12 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         client_ca_pem,
         anonymous_auth: o.anonymous_auth,
         authorization_modes: o.authorization_mode.clone(),
+        service_account_issuers: sa.issuers,
+        service_account_public_keys_pem: sa.public_keys_pem,
+        service_account_signing_key_pem: sa.signing_key_pem,
+        service_account_max_token_expiration: sa.max_token_expiration,
+        service_account_extend_token_expiration: o.service_account_extend_token_expiration,
+        api_audiences: sa.api_audiences,
         feature_gates,
         runtime_config,
         service_cluster_ip_ranges,
@@ -359,6 +378,163 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         data_dir: o.data_dir.clone(),
         runtime_dir: o.runtime_dir.clone(),
     })
+}
+
+/// The issuer used when no `--service-account-issuer` is given. kube-apiserver refuses to
+/// start without the flag; we default it so that a start with no flags works.
+pub(crate) const DEFAULT_SERVICE_ACCOUNT_ISSUER: &str =
+    "https://kubernetes.default.svc.cluster.local";
+
+/// The service-account flags, checked.
+struct ServiceAccountFlags {
+    issuers: Vec<String>,
+    public_keys_pem: Vec<String>,
+    signing_key_pem: Option<String>,
+    max_token_expiration: Option<Duration>,
+    api_audiences: Vec<String>,
+}
+
+fn service_account(errs: &mut Errors, o: &Options) -> ServiceAccountFlags {
+    const ISS: &str = "--service-account-issuer";
+    let mut issuers: Vec<String> = Vec::new();
+    for issuer in &o.service_account_issuer {
+        if issuer.is_empty() {
+            errs.push(ISS, "service-account-issuer should not be an empty string");
+        } else if issuer.contains(':') && !looks_like_url(issuer) {
+            errs.push(
+                ISS,
+                format!(
+                    "service-account-issuer {issuer:?} contained a ':' but was not a valid URL"
+                ),
+            );
+        } else if issuers.contains(issuer) {
+            errs.push(
+                ISS,
+                format!("service-account-issuer {issuer:?} is already specified"),
+            );
+        } else {
+            issuers.push(issuer.clone());
+        }
+    }
+    if o.service_account_issuer.is_empty() {
+        issuers.push(DEFAULT_SERVICE_ACCOUNT_ISSUER.to_owned());
+    }
+
+    const MAX: &str = "--service-account-max-token-expiration";
+    let max = errs.duration(MAX, &o.service_account_max_token_expiration);
+    let max_token_expiration = (!max.is_zero()).then_some(max);
+    if let Some(max) = max_token_expiration {
+        if max < Duration::from_secs(3600) || max > Duration::from_secs(1 << 32) {
+            errs.push(
+                MAX,
+                "the service-account-max-token-expiration must be between 1 hour and 2^32 seconds",
+            );
+        }
+    }
+
+    const SIGN: &str = "--service-account-signing-key-file";
+    let signing_key_pem = o.service_account_signing_key_file.as_ref().and_then(|p| {
+        let pem = errs.read(SIGN, p)?;
+        match signing_public_key(&pem) {
+            Ok(_) => Some(pem),
+            Err(e) => {
+                errs.push(SIGN, format!("{}: {e}", p.display()));
+                None
+            }
+        }
+    });
+
+    const KEYS: &str = "--service-account-key-file";
+    let mut public_keys_pem = Vec::new();
+    for path in &o.service_account_key_file {
+        let Some(text) = errs.read(KEYS, path) else {
+            continue;
+        };
+        match public_keys(&text) {
+            Ok(keys) => public_keys_pem.extend(keys),
+            Err(e) => errs.push(KEYS, format!("{}: {e}", path.display())),
+        }
+    }
+
+    let api_audiences = if o.api_audiences.is_empty() {
+        issuers.first().cloned().into_iter().collect()
+    } else {
+        o.api_audiences.clone()
+    };
+    ServiceAccountFlags {
+        issuers,
+        public_keys_pem,
+        signing_key_pem,
+        max_token_expiration,
+        api_audiences,
+    }
+}
+
+/// `scheme://rest` with a non-empty scheme of URL characters and a non-empty rest.
+fn looks_like_url(s: &str) -> bool {
+    match s.split_once("://") {
+        Some((scheme, rest)) => {
+            !scheme.is_empty()
+                && scheme.starts_with(|c: char| c.is_ascii_alphabetic())
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && !rest.is_empty()
+                && !rest.contains(char::is_whitespace)
+        }
+        None => false,
+    }
+}
+
+/// The PKIX public key (PEM) of a PKCS#8 private key in PEM, which must be one kube-apiserver
+/// can sign with: ECDSA P-256 or P-384, or RSA.
+pub(crate) fn signing_public_key(pem: &str) -> Result<String, String> {
+    if pem.contains("-----BEGIN EC PRIVATE KEY-----")
+        || pem.contains("-----BEGIN RSA PRIVATE KEY-----")
+    {
+        return Err("the key must be PKCS#8 (\"PRIVATE KEY\"); convert it with `openssl pkcs8 -topk8 -nocrypt`".into());
+    }
+    let key =
+        rcgen::KeyPair::from_pem(pem).map_err(|e| format!("not a PKCS#8 private key: {e}"))?;
+    let alg = key.algorithm();
+    if alg != &rcgen::PKCS_ECDSA_P256_SHA256
+        && alg != &rcgen::PKCS_ECDSA_P384_SHA384
+        && alg != &rcgen::PKCS_RSA_SHA256
+    {
+        return Err("the key must be ECDSA P-256, ECDSA P-384 or RSA".into());
+    }
+    Ok(key.public_key_pem())
+}
+
+/// Every public key in a PEM file, one PEM block each; private keys contribute their public
+/// half. Certificates are not supported yet.
+fn public_keys(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find("-----BEGIN ") {
+        let after = &rest[start + 11..];
+        let Some(label_end) = after.find("-----") else {
+            return Err("malformed PEM block".into());
+        };
+        let label = &after[..label_end];
+        let end_marker = format!("-----END {label}-----");
+        let Some(end) = rest[start..].find(&end_marker) else {
+            return Err(format!("PEM block {label:?} has no end"));
+        };
+        let block = &rest[start..start + end + end_marker.len()];
+        match label {
+            "PUBLIC KEY" | "RSA PUBLIC KEY" => out.push(format!("{block}\n")),
+            "PRIVATE KEY" | "EC PRIVATE KEY" | "RSA PRIVATE KEY" => {
+                out.push(signing_public_key(block)?)
+            }
+            other => return Err(format!("PEM block type {other:?} is not supported")),
+        }
+        rest = &rest[start + end + end_marker.len()..];
+    }
+    if out.is_empty() {
+        return Err("data does not contain any valid RSA or ECDSA public keys".into());
+    }
+    Ok(out)
 }
 
 const SCIP: &str = "--service-cluster-ip-range";
@@ -471,6 +647,94 @@ mod tests {
             "--min-request-timeout",
             "--service-node-port-range",
             "--request-timeout",
+        ] {
+            assert!(flags.contains(&f), "{f} missing from {errs:?}");
+        }
+    }
+
+    #[test]
+    fn service_account_defaults() {
+        let v = validate(&opts(&[])).expect("valid");
+        assert_eq!(v.service_account_issuers, [DEFAULT_SERVICE_ACCOUNT_ISSUER]);
+        assert_eq!(v.api_audiences, [DEFAULT_SERVICE_ACCOUNT_ISSUER]);
+        assert!(v.service_account_extend_token_expiration);
+        assert_eq!(v.service_account_max_token_expiration, None);
+        assert!(v.service_account_signing_key_pem.is_none());
+    }
+
+    #[test]
+    fn service_account_flags() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let key = rcgen::KeyPair::generate().expect("key");
+        let key_path = dir.path().join("sa.key");
+        std::fs::write(&key_path, key.serialize_pem()).expect("write");
+        let pub_path = dir.path().join("sa.pub");
+        std::fs::write(&pub_path, key.public_key_pem()).expect("write");
+        let v = validate(&opts(&[
+            "--service-account-issuer=https://a.example",
+            "--service-account-issuer=b",
+            &format!("--service-account-signing-key-file={}", key_path.display()),
+            &format!("--service-account-key-file={}", pub_path.display()),
+            &format!("--service-account-key-file={}", key_path.display()),
+            "--service-account-max-token-expiration=2h",
+            "--service-account-extend-token-expiration=false",
+        ]))
+        .expect("valid");
+        assert_eq!(v.service_account_issuers, ["https://a.example", "b"]);
+        assert_eq!(v.api_audiences, ["https://a.example"]);
+        assert_eq!(v.service_account_public_keys_pem.len(), 2);
+        assert_eq!(
+            v.service_account_public_keys_pem[0],
+            v.service_account_public_keys_pem[1]
+        );
+        assert_eq!(
+            v.service_account_max_token_expiration,
+            Some(Duration::from_secs(7200))
+        );
+        assert!(!v.service_account_extend_token_expiration);
+    }
+
+    #[test]
+    fn signing_key_kinds() {
+        let rsa = include_str!("../../workers/kube-api/src/auth/testdata/rsa-2048.key");
+        let public = signing_public_key(rsa).expect("RSA PKCS#8");
+        assert!(public.contains("BEGIN PUBLIC KEY"));
+        let p384 = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P384_SHA384).expect("key");
+        assert!(signing_public_key(&p384.serialize_pem()).is_ok());
+        let sec1 = "-----BEGIN EC PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n";
+        assert!(signing_public_key(sec1)
+            .expect_err("SEC1")
+            .contains("PKCS#8"));
+        let ed = rcgen::KeyPair::generate_for(&rcgen::PKCS_ED25519).expect("key");
+        assert!(signing_public_key(&ed.serialize_pem()).is_err());
+    }
+
+    #[test]
+    fn bad_service_account_flags() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let junk = dir.path().join("junk");
+        std::fs::write(&junk, "not a key").expect("write");
+        let errs = validate(&opts(&[
+            "--service-account-issuer=",
+            "--service-account-issuer=a:b c",
+            &format!("--service-account-signing-key-file={}", junk.display()),
+            &format!("--service-account-key-file={}", junk.display()),
+            "--service-account-max-token-expiration=5m",
+        ]))
+        .expect_err("invalid");
+        let flags: Vec<&str> = errs.iter().map(|e| e.flag).collect();
+        assert_eq!(
+            flags
+                .iter()
+                .filter(|f| **f == "--service-account-issuer")
+                .count(),
+            2,
+            "{errs:?}"
+        );
+        for f in [
+            "--service-account-signing-key-file",
+            "--service-account-key-file",
+            "--service-account-max-token-expiration",
         ] {
             assert!(flags.contains(&f), "{f} missing from {errs:?}");
         }

@@ -1,0 +1,527 @@
+//! The access reviews of `authorization.k8s.io/v1` (SubjectAccessReview,
+//! SelfSubjectAccessReview, LocalSubjectAccessReview, SelfSubjectRulesReview), their
+//! validation as upstream words it, and the authorizer they ask: the configured modes in
+//! order (AlwaysAllow, AlwaysDeny, RBAC), after the `system:masters` group, which
+//! kube-apiserver always lets through.
+
+use kas_proto::UserInfo;
+use kas_server::rest::invalid_value;
+use kas_server::status::{Status, StatusCause};
+use serde_json::{json, Value};
+
+use super::rbac::Policy;
+use super::{bad_request, extra_from_json, invalid, str_at, strings_at, AUTHZ_V1};
+
+const GROUP: &str = "authorization.k8s.io";
+/// The group kube-apiserver authorizes for everything, whatever the modes.
+const PRIVILEGED_GROUP: &str = "system:masters";
+
+/// One `--authorization-mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Everything is allowed.
+    AlwaysAllow,
+    /// Nothing is allowed (no opinion, with a reason).
+    AlwaysDeny,
+    /// Role-based access control over the RBAC objects.
+    Rbac,
+}
+
+impl Mode {
+    /// Parses the flag's spelling.
+    pub(crate) fn parse(s: &str) -> Option<Mode> {
+        match s {
+            "AlwaysAllow" => Some(Mode::AlwaysAllow),
+            "AlwaysDeny" => Some(Mode::AlwaysDeny),
+            "RBAC" => Some(Mode::Rbac),
+            _ => None,
+        }
+    }
+}
+
+/// An authorizer's answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Decision {
+    /// Allowed.
+    Allow,
+    /// Explicitly denied (no later authorizer is asked).
+    Deny,
+    /// No opinion: the next authorizer is asked; denied when none allows.
+    NoOpinion,
+}
+
+/// What a request wants to do (authorizer.Attributes, without the user).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Attributes {
+    /// Lower-case verb (`get`, `list`, …, or the HTTP method for non-resource requests).
+    pub(crate) verb: String,
+    /// Whether this is a resource request (else `path` applies).
+    pub(crate) resource_request: bool,
+    /// Namespace (empty for cluster-scoped).
+    pub(crate) namespace: String,
+    /// API group.
+    pub(crate) group: String,
+    /// API version.
+    pub(crate) version: String,
+    /// Resource.
+    pub(crate) resource: String,
+    /// Subresource.
+    pub(crate) subresource: String,
+    /// Object name.
+    pub(crate) name: String,
+    /// URL path of a non-resource request.
+    pub(crate) path: String,
+}
+
+/// The configured authorization chain.
+#[derive(Debug, Clone)]
+pub(crate) struct Authorizer {
+    modes: Vec<Mode>,
+    rbac: Policy,
+}
+
+impl Authorizer {
+    /// The chain of `modes` (flag spellings; unknown ones are skipped: the supervisor has
+    /// validated them). `rbac` holds the RBAC objects when RBAC is among the modes.
+    pub(crate) fn new(modes: &[String], rbac: Policy) -> Authorizer {
+        Authorizer {
+            modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
+            rbac,
+        }
+    }
+
+    /// Decides `a` for `user`, with the reason upstream gives.
+    pub(crate) fn authorize(&self, user: &UserInfo, a: &Attributes) -> (Decision, String) {
+        if user.groups.iter().any(|g| g == PRIVILEGED_GROUP) {
+            return (Decision::Allow, String::new());
+        }
+        let mut reasons = Vec::new();
+        for mode in &self.modes {
+            let (decision, reason) = match mode {
+                Mode::AlwaysAllow => (Decision::Allow, String::new()),
+                Mode::AlwaysDeny => (Decision::NoOpinion, "Everything is forbidden.".to_owned()),
+                Mode::Rbac => self.rbac.authorize(user, a),
+            };
+            if decision != Decision::NoOpinion {
+                return (decision, reason);
+            }
+            if !reason.is_empty() {
+                reasons.push(reason);
+            }
+        }
+        (Decision::NoOpinion, reasons.join("\n"))
+    }
+
+    /// The rules `user` has in `namespace`, and whether the list is incomplete.
+    fn rules(&self, user: &UserInfo, namespace: &str) -> (Vec<Value>, Vec<Value>, bool) {
+        let everything = || {
+            (
+                vec![json!({"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]})],
+                vec![json!({"verbs": ["*"], "nonResourceURLs": ["*"]})],
+            )
+        };
+        let mut resource = Vec::new();
+        let mut non_resource = Vec::new();
+        let privileged = user.groups.iter().any(|g| g == PRIVILEGED_GROUP);
+        if privileged {
+            let (r, n) = everything();
+            resource.extend(r);
+            non_resource.extend(n);
+        }
+        for mode in &self.modes {
+            let (r, n) = match mode {
+                Mode::AlwaysAllow => everything(),
+                Mode::AlwaysDeny => (Vec::new(), Vec::new()),
+                Mode::Rbac => self.rbac.rules_for(user, namespace),
+            };
+            resource.extend(r);
+            non_resource.extend(n);
+        }
+        (resource, non_resource, false)
+    }
+}
+
+/// Whether `metadata` is absent or holds nothing but empty values (clients send
+/// `{"creationTimestamp": null}`). `except` names a field that may be set.
+fn metadata_empty(body: &Value, except: &str) -> bool {
+    match body.get("metadata") {
+        None | Some(Value::Null) => true,
+        Some(Value::Object(m)) => m.iter().all(|(k, v)| {
+            k == except
+                || match v {
+                    Value::Null => true,
+                    Value::String(s) => s.is_empty(),
+                    Value::Object(o) => o.is_empty(),
+                    Value::Array(a) => a.is_empty(),
+                    Value::Number(n) => n.as_i64() == Some(0),
+                    Value::Bool(b) => !b,
+                }
+        }),
+        Some(_) => false,
+    }
+}
+
+/// The checks every access review spec gets: exactly one kind of attributes.
+fn attribute_causes(spec: &Value) -> Vec<StatusCause> {
+    let present = |k: &str| spec.get(k).is_some_and(|v| !v.is_null());
+    let (res, non_res) = (
+        present("resourceAttributes"),
+        present("nonResourceAttributes"),
+    );
+    let mut causes = Vec::new();
+    if res && non_res {
+        causes.push(invalid_value(
+            "spec.nonResourceAttributes",
+            &compact(&spec["nonResourceAttributes"]),
+            "cannot be specified in combination with resourceAttributes",
+        ));
+    }
+    if !res && !non_res {
+        causes.push(invalid_value(
+            "spec.resourceAttributes",
+            "null",
+            "exactly one of nonResourceAttributes or resourceAttributes must be specified",
+        ));
+    }
+    causes
+}
+
+fn compact(v: &Value) -> String {
+    serde_json::to_string(v).unwrap_or_default()
+}
+
+/// The attributes a spec asks about.
+fn attributes(spec: &Value) -> Attributes {
+    match spec.get("resourceAttributes").filter(|v| !v.is_null()) {
+        Some(r) => Attributes {
+            verb: str_at(r, "/verb").to_owned(),
+            resource_request: true,
+            namespace: str_at(r, "/namespace").to_owned(),
+            group: str_at(r, "/group").to_owned(),
+            version: str_at(r, "/version").to_owned(),
+            resource: str_at(r, "/resource").to_owned(),
+            subresource: str_at(r, "/subresource").to_owned(),
+            name: str_at(r, "/name").to_owned(),
+            path: String::new(),
+        },
+        None => Attributes {
+            verb: str_at(spec, "/nonResourceAttributes/verb").to_owned(),
+            path: str_at(spec, "/nonResourceAttributes/path").to_owned(),
+            ..Default::default()
+        },
+    }
+}
+
+/// The reviewed object with its `status`.
+fn answer(body: &Value, kind: &str, authz: &Authorizer, user: &UserInfo, spec: &Value) -> Value {
+    let (decision, reason) = authz.authorize(user, &attributes(spec));
+    let mut status = json!({"allowed": decision == Decision::Allow});
+    if decision == Decision::Deny {
+        status["denied"] = json!(true);
+    }
+    if !reason.is_empty() {
+        status["reason"] = json!(reason);
+    }
+    let mut out = body.clone();
+    out["apiVersion"] = json!(AUTHZ_V1);
+    out["kind"] = json!(kind);
+    if !out.get("metadata").is_some_and(Value::is_object) {
+        out["metadata"] = json!({});
+    }
+    out["metadata"]["creationTimestamp"] = Value::Null;
+    out["status"] = status;
+    out
+}
+
+fn object_body<'a>(body: &'a Value, kind: &str) -> Result<&'a Value, Status> {
+    if body.is_object() {
+        Ok(body)
+    } else {
+        Err(bad_request(format!(
+            "the body of a {kind} must be a JSON object"
+        )))
+    }
+}
+
+/// Handles a SubjectAccessReview: may `spec.user`/`spec.groups` do what the spec asks?
+pub(crate) fn subject_access_review(authz: &Authorizer, body: &Value) -> Result<Value, Status> {
+    const KIND: &str = "SubjectAccessReview";
+    let body = object_body(body, KIND)?;
+    let spec = body.get("spec").cloned().unwrap_or(Value::Null);
+    let mut causes = attribute_causes(&spec);
+    let user = str_at(&spec, "/user");
+    let groups = strings_at(&spec, "/groups");
+    if user.is_empty() && groups.is_empty() {
+        causes.push(invalid_value(
+            "spec.user",
+            user,
+            "at least one of user or group must be specified",
+        ));
+    }
+    if !metadata_empty(body, "") {
+        causes.push(invalid_value(
+            "metadata",
+            &compact(&body["metadata"]),
+            "must be empty",
+        ));
+    }
+    if !causes.is_empty() {
+        return Err(invalid(GROUP, KIND, "", causes));
+    }
+    let subject = UserInfo {
+        name: user.to_owned(),
+        uid: str_at(&spec, "/uid").to_owned(),
+        groups,
+        extra: extra_from_json(spec.get("extra")),
+    };
+    Ok(answer(body, KIND, authz, &subject, &spec))
+}
+
+/// Handles a SelfSubjectAccessReview: may the requesting user do what the spec asks?
+pub(crate) fn self_subject_access_review(
+    authz: &Authorizer,
+    user: &UserInfo,
+    body: &Value,
+) -> Result<Value, Status> {
+    const KIND: &str = "SelfSubjectAccessReview";
+    let body = object_body(body, KIND)?;
+    let spec = body.get("spec").cloned().unwrap_or(Value::Null);
+    let mut causes = attribute_causes(&spec);
+    if !metadata_empty(body, "") {
+        causes.push(invalid_value(
+            "metadata",
+            &compact(&body["metadata"]),
+            "must be empty",
+        ));
+    }
+    if !causes.is_empty() {
+        return Err(invalid(GROUP, KIND, "", causes));
+    }
+    Ok(answer(body, KIND, authz, user, &spec))
+}
+
+/// Handles a LocalSubjectAccessReview created in `namespace` (from the path): a
+/// SubjectAccessReview confined to that namespace.
+pub(crate) fn local_subject_access_review(
+    authz: &Authorizer,
+    namespace: &str,
+    body: &Value,
+) -> Result<Value, Status> {
+    const KIND: &str = "LocalSubjectAccessReview";
+    let body = object_body(body, KIND)?;
+    let mut body = body.clone();
+    let object_ns = str_at(&body, "/metadata/namespace").to_owned();
+    if object_ns.is_empty() && body.get("metadata").is_none_or(Value::is_object) {
+        body["metadata"]["namespace"] = json!(namespace);
+    } else if object_ns != namespace {
+        return Err(bad_request(
+            "the namespace of the provided object does not match the namespace sent on the request",
+        ));
+    }
+    let spec = body.get("spec").cloned().unwrap_or(Value::Null);
+    let mut causes = attribute_causes(&spec);
+    let user = str_at(&spec, "/user");
+    let groups = strings_at(&spec, "/groups");
+    if user.is_empty() && groups.is_empty() {
+        causes.push(invalid_value(
+            "spec.user",
+            user,
+            "at least one of user or group must be specified",
+        ));
+    }
+    if !metadata_empty(&body, "namespace") {
+        causes.push(invalid_value(
+            "metadata",
+            &compact(&body["metadata"]),
+            "must be empty except for namespace",
+        ));
+    }
+    if let Some(r) = spec.get("resourceAttributes").filter(|v| !v.is_null()) {
+        let ns = str_at(r, "/namespace");
+        if ns != namespace {
+            causes.push(invalid_value(
+                "spec.resourceAttributes.namespace",
+                ns,
+                "must match metadata.namespace",
+            ));
+        }
+    }
+    if spec
+        .get("nonResourceAttributes")
+        .is_some_and(|v| !v.is_null())
+    {
+        causes.push(invalid_value(
+            "spec.nonResourceAttributes",
+            &compact(&spec["nonResourceAttributes"]),
+            "disallowed on this kind of request",
+        ));
+    }
+    if !causes.is_empty() {
+        return Err(invalid(GROUP, KIND, "", causes));
+    }
+    if namespace.is_empty() {
+        return Err(bad_request("namespace is required on this type: "));
+    }
+    let subject = UserInfo {
+        name: user.to_owned(),
+        uid: str_at(&spec, "/uid").to_owned(),
+        groups,
+        extra: extra_from_json(spec.get("extra")),
+    };
+    Ok(answer(&body, KIND, authz, &subject, &spec))
+}
+
+/// Handles a SelfSubjectRulesReview: what may the requesting user do in
+/// `spec.namespace`?
+pub(crate) fn self_subject_rules_review(
+    authz: &Authorizer,
+    user: &UserInfo,
+    body: &Value,
+) -> Result<Value, Status> {
+    const KIND: &str = "SelfSubjectRulesReview";
+    let body = object_body(body, KIND)?;
+    let namespace = str_at(body, "/spec/namespace");
+    if namespace.is_empty() {
+        return Err(bad_request("no namespace on request"));
+    }
+    let (resource, non_resource, incomplete) = authz.rules(user, namespace);
+    // Upstream answers with a new object: the spec is not echoed.
+    Ok(json!({
+        "kind": KIND,
+        "apiVersion": AUTHZ_V1,
+        "metadata": {"creationTimestamp": null},
+        "spec": {},
+        "status": {
+            "resourceRules": resource,
+            "nonResourceRules": non_resource,
+            "incomplete": incomplete,
+        },
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn authz(modes: &[&str]) -> Authorizer {
+        let modes: Vec<String> = modes.iter().map(|m| (*m).to_owned()).collect();
+        Authorizer::new(&modes, Policy::default())
+    }
+
+    fn alice() -> UserInfo {
+        UserInfo {
+            name: "alice".into(),
+            groups: vec!["system:authenticated".into()],
+            ..Default::default()
+        }
+    }
+
+    fn sar(spec: Value) -> Value {
+        json!({"apiVersion": AUTHZ_V1, "kind": "SubjectAccessReview", "metadata": {"creationTimestamp": null}, "spec": spec})
+    }
+
+    #[test]
+    fn modes_decide() {
+        let body = sar(
+            json!({"user": "alice", "resourceAttributes": {"verb": "get", "resource": "pods", "namespace": "d"}}),
+        );
+        let r = subject_access_review(&authz(&["AlwaysAllow"]), &body).expect("review");
+        assert_eq!(r["status"], json!({"allowed": true}));
+        let r = subject_access_review(&authz(&["AlwaysDeny"]), &body).expect("review");
+        assert_eq!(
+            r["status"],
+            json!({"allowed": false, "reason": "Everything is forbidden."})
+        );
+        let r =
+            subject_access_review(&authz(&["AlwaysDeny", "AlwaysAllow"]), &body).expect("review");
+        assert_eq!(r["status"], json!({"allowed": true}));
+        let masters = sar(
+            json!({"user": "x", "groups": ["system:masters"], "nonResourceAttributes": {"verb": "get", "path": "/x"}}),
+        );
+        let r = subject_access_review(&authz(&["AlwaysDeny"]), &masters).expect("review");
+        assert_eq!(r["status"]["allowed"], true);
+        let r = self_subject_access_review(
+            &authz(&["AlwaysAllow"]),
+            &alice(),
+            &json!({"spec": {"nonResourceAttributes": {"verb": "get", "path": "/healthz"}}}),
+        )
+        .expect("review");
+        assert_eq!(r["kind"], "SelfSubjectAccessReview");
+        assert_eq!(r["status"]["allowed"], true);
+    }
+
+    #[test]
+    fn validation_as_upstream() {
+        let e = subject_access_review(&authz(&["AlwaysAllow"]), &sar(json!({"user": "alice"})))
+            .expect_err("no attributes");
+        assert_eq!(e.code(), 422);
+        assert_eq!(
+            e.message,
+            "SubjectAccessReview.authorization.k8s.io \"\" is invalid: spec.resourceAttributes: Invalid value: \"null\": exactly one of nonResourceAttributes or resourceAttributes must be specified"
+        );
+        let e = subject_access_review(
+            &authz(&["AlwaysAllow"]),
+            &sar(json!({"resourceAttributes": {}, "nonResourceAttributes": {}})),
+        )
+        .expect_err("both, no user");
+        let fields: Vec<&str> = e
+            .details
+            .as_ref()
+            .expect("details")
+            .causes
+            .iter()
+            .map(|c| c.field.as_str())
+            .collect();
+        assert_eq!(fields, ["spec.nonResourceAttributes", "spec.user"]);
+        let e = self_subject_access_review(
+            &authz(&[]),
+            &alice(),
+            &json!({"metadata": {"name": "x"}, "spec": {"resourceAttributes": {}}}),
+        )
+        .expect_err("metadata");
+        assert!(e.message.contains("metadata: Invalid value"));
+        for junk in [json!(null), json!([1]), json!("s")] {
+            assert_eq!(
+                subject_access_review(&authz(&[]), &junk)
+                    .expect_err("junk")
+                    .code(),
+                400
+            );
+        }
+    }
+
+    #[test]
+    fn local_reviews() {
+        let a = authz(&["AlwaysAllow"]);
+        let ok = json!({"spec": {"user": "u", "resourceAttributes": {"namespace": "dev", "verb": "get", "resource": "pods"}}});
+        let r = local_subject_access_review(&a, "dev", &ok).expect("review");
+        assert_eq!(r["metadata"]["namespace"], "dev");
+        assert_eq!(r["status"]["allowed"], true);
+        let e = local_subject_access_review(&a, "prod", &ok).expect_err("mismatch");
+        assert!(e.message.contains("spec.resourceAttributes.namespace: Invalid value: \"dev\": must match metadata.namespace"), "{}", e.message);
+        let non =
+            json!({"spec": {"user": "u", "nonResourceAttributes": {"path": "/", "verb": "get"}}});
+        let e = local_subject_access_review(&a, "dev", &non).expect_err("non-resource");
+        assert!(e.message.contains("disallowed on this kind of request"));
+        let other = json!({"metadata": {"namespace": "x"}, "spec": {}});
+        assert_eq!(
+            local_subject_access_review(&a, "dev", &other)
+                .expect_err("ns")
+                .code(),
+            400
+        );
+    }
+
+    #[test]
+    fn rules_reviews() {
+        let body = json!({"spec": {"namespace": "default"}});
+        let r =
+            self_subject_rules_review(&authz(&["AlwaysAllow"]), &alice(), &body).expect("rules");
+        assert_eq!(r["status"]["resourceRules"][0]["verbs"], json!(["*"]));
+        assert_eq!(r["status"]["incomplete"], false);
+        let r = self_subject_rules_review(&authz(&["AlwaysDeny"]), &alice(), &body).expect("rules");
+        assert_eq!(r["status"]["resourceRules"], json!([]));
+        let e = self_subject_rules_review(&authz(&[]), &alice(), &json!({})).expect_err("ns");
+        assert_eq!(e.code(), 400);
+    }
+}

@@ -1,0 +1,352 @@
+//! The authentication reviews: TokenReview (is this service account token valid, and
+//! whose is it) and SelfSubjectReview (who am I).
+
+use std::future::Future;
+use std::time::{Duration, SystemTime};
+
+use kas_proto::UserInfo;
+use kas_server::status::Status;
+use serde_json::{json, Value};
+
+use super::token::TokenIssuer;
+use super::{bad_request, extra_json, rfc3339, str_at, strings_at, unix_seconds, AUTHN_V1};
+
+/// The kinds of object a TokenReview looks up to see that a token is still bound to
+/// something that exists.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LookupKind {
+    /// core/v1 ServiceAccount (namespaced).
+    ServiceAccount,
+    /// core/v1 Pod (namespaced).
+    Pod,
+    /// core/v1 Secret (namespaced).
+    Secret,
+    /// core/v1 Node (cluster-scoped: `namespace` is empty).
+    Node,
+}
+
+/// One object a TokenReview needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Lookup {
+    /// What it is.
+    pub(crate) kind: LookupKind,
+    /// Its namespace (empty for nodes).
+    pub(crate) namespace: String,
+    /// Its name.
+    pub(crate) name: String,
+}
+
+/// How long after deletion a bound object still validates tokens (jose's leeway).
+const DELETION_LEEWAY: Duration = Duration::from_secs(60);
+
+/// The user a service account token stands for, as TokenReview writes it.
+fn user_json(claims: &Value) -> Value {
+    let k = &claims["kubernetes.io"];
+    let ns = str_at(k, "/namespace");
+    let name = str_at(k, "/serviceaccount/name");
+    let mut extra = Vec::new();
+    let mut add = |key: &str, pointer: &str| {
+        let v = str_at(k, pointer);
+        if !v.is_empty() {
+            extra.push((
+                format!("authentication.kubernetes.io/{key}"),
+                vec![v.to_owned()],
+            ));
+        }
+    };
+    add("pod-name", "/pod/name");
+    add("pod-uid", "/pod/uid");
+    add("node-name", "/node/name");
+    add("node-uid", "/node/uid");
+    let jti = str_at(claims, "/jti");
+    if !jti.is_empty() {
+        extra.push((
+            "authentication.kubernetes.io/credential-id".into(),
+            vec![format!("JTI={jti}")],
+        ));
+    }
+    let mut user = json!({
+        "username": format!("system:serviceaccount:{ns}:{name}"),
+        "uid": str_at(k, "/serviceaccount/uid"),
+        "groups": [
+            "system:serviceaccounts",
+            format!("system:serviceaccounts:{ns}"),
+            "system:authenticated",
+        ],
+    });
+    if !extra.is_empty() {
+        user["extra"] = extra_json(&extra);
+    }
+    user
+}
+
+/// Whether `object` was deleted longer ago than the leeway.
+fn deleted_before_leeway(object: &Value, now: SystemTime) -> bool {
+    let ts = str_at(object, "/metadata/deletionTimestamp");
+    if ts.is_empty() {
+        return false;
+    }
+    humantime::parse_rfc3339(ts)
+        .map(|t| t + DELETION_LEEWAY < now)
+        .unwrap_or(false)
+}
+
+/// Checks that what the token is bound to still exists with the same UID.
+async fn check_bindings<F, Fut>(claims: &Value, now: SystemTime, get: &F) -> Result<(), String>
+where
+    F: Fn(Lookup) -> Fut,
+    Fut: Future<Output = Result<Option<Value>, Status>>,
+{
+    let k = &claims["kubernetes.io"];
+    let ns = str_at(k, "/namespace").to_owned();
+    let lookup = |kind, namespace: &str, name: &str| Lookup {
+        kind,
+        namespace: namespace.to_owned(),
+        name: name.to_owned(),
+    };
+    let sa_name = str_at(k, "/serviceaccount/name");
+    let sa_uid = str_at(k, "/serviceaccount/uid");
+    let sa = get(lookup(LookupKind::ServiceAccount, &ns, sa_name))
+        .await
+        .map_err(|s| s.message)?
+        .ok_or_else(|| format!("serviceaccounts {sa_name:?} not found"))?;
+    if deleted_before_leeway(&sa, now) {
+        return Err(format!("ServiceAccount {ns}/{sa_name} has been deleted"));
+    }
+    let actual = str_at(&sa, "/metadata/uid");
+    if actual != sa_uid {
+        return Err(format!(
+            "ServiceAccount UID ({actual}) does not match claim ({sa_uid})"
+        ));
+    }
+    let bound = [
+        ("secret", "Secret", LookupKind::Secret, ns.as_str()),
+        ("pod", "Pod", LookupKind::Pod, ns.as_str()),
+        ("node", "Node", LookupKind::Node, ""),
+    ];
+    for (claim, label, kind, namespace) in bound {
+        let Some(r) = k.get(claim).filter(|r| r.is_object()) else {
+            continue;
+        };
+        // The node of a pod-bound token is informational; only a node-bound token is
+        // checked against its node.
+        if kind == LookupKind::Node && k.get("pod").is_some_and(Value::is_object) {
+            continue;
+        }
+        let name = str_at(r, "/name");
+        let uid = str_at(r, "/uid");
+        let object = get(lookup(kind, namespace, name))
+            .await
+            .ok()
+            .flatten()
+            .filter(|o| !deleted_before_leeway(o, now))
+            .ok_or_else(|| "Token has been invalidated".to_owned())?;
+        let actual = str_at(&object, "/metadata/uid");
+        if actual != uid {
+            return Err(format!(
+                "{label} UID ({actual}) does not match claim ({uid})"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Handles a TokenReview: verifies `spec.token` against `spec.audiences` (the API
+/// audiences when empty) and, through `get`, that the ServiceAccount and any bound object
+/// still exist with the UIDs in the token. `get` answers `Ok(None)` for an object that
+/// does not exist.
+pub(crate) async fn token_review<F, Fut>(
+    issuer: &TokenIssuer,
+    body: &Value,
+    now: SystemTime,
+    get: F,
+) -> Result<Value, Status>
+where
+    F: Fn(Lookup) -> Fut,
+    Fut: Future<Output = Result<Option<Value>, Status>>,
+{
+    if !body.is_object() {
+        return Err(bad_request(
+            "the body of a TokenReview must be a JSON object",
+        ));
+    }
+    let token = str_at(body, "/spec/token");
+    if token.is_empty() {
+        return Err(bad_request(
+            "token is required for TokenReview in authentication",
+        ));
+    }
+    let requested = strings_at(body, "/spec/audiences");
+    let outcome = match issuer.verify(token, &requested, now) {
+        Ok(None) => Err("invalid bearer token".to_owned()),
+        Ok(Some((claims, shared))) => match check_bindings(&claims, now, &get).await {
+            Ok(()) => Ok((claims, shared)),
+            Err(e) => Err(format!("[invalid bearer token, {e}]")),
+        },
+        Err(e) => Err(format!("[invalid bearer token, {e}]")),
+    };
+    let status = match outcome {
+        Ok((claims, shared)) => json!({
+            "authenticated": true,
+            "user": user_json(&claims),
+            "audiences": shared,
+        }),
+        Err(error) => json!({"user": {}, "error": error}),
+    };
+    let mut out = body.clone();
+    out["apiVersion"] = json!(AUTHN_V1);
+    out["kind"] = json!("TokenReview");
+    if !out.get("metadata").is_some_and(Value::is_object) {
+        out["metadata"] = json!({});
+    }
+    if let Some(meta) = out["metadata"].as_object_mut() {
+        meta.entry("creationTimestamp").or_insert(Value::Null);
+    }
+    out["status"] = status;
+    Ok(out)
+}
+
+/// `authentication.k8s.io/v1` UserInfo of the requesting user.
+pub(crate) fn user_info_json(user: &UserInfo) -> Value {
+    let mut out = json!({"username": user.name});
+    if !user.uid.is_empty() {
+        out["uid"] = json!(user.uid);
+    }
+    if !user.groups.is_empty() {
+        out["groups"] = json!(user.groups);
+    }
+    if !user.extra.is_empty() {
+        out["extra"] = extra_json(&user.extra);
+    }
+    out
+}
+
+/// Handles a SelfSubjectReview: the requesting user, echoed.
+pub(crate) fn self_subject_review(
+    user: &UserInfo,
+    body: &Value,
+    now: SystemTime,
+) -> Result<Value, Status> {
+    if !body.is_object() {
+        return Err(bad_request(
+            "the body of a SelfSubjectReview must be a JSON object",
+        ));
+    }
+    Ok(json!({
+        "kind": "SelfSubjectReview",
+        "apiVersion": AUTHN_V1,
+        "metadata": {"creationTimestamp": rfc3339(unix_seconds(now))},
+        "status": {"userInfo": user_info_json(user)},
+    }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::token::tests::{issuer_with, request, sa};
+    use super::*;
+
+    fn block_on<T>(f: impl Future<Output = T>) -> T {
+        tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime")
+            .block_on(f)
+    }
+
+    fn review(issuer: &TokenIssuer, token: &str, sa: Option<Value>) -> Value {
+        let body = json!({"apiVersion": AUTHN_V1, "kind": "TokenReview", "spec": {"token": token}});
+        block_on(token_review(
+            issuer,
+            &body,
+            SystemTime::now(),
+            |l: Lookup| {
+                let sa = sa.clone();
+                async move {
+                    assert_eq!(l.kind, LookupKind::ServiceAccount);
+                    assert_eq!((l.namespace.as_str(), l.name.as_str()), ("ci", "builder"));
+                    Ok(sa)
+                }
+            },
+        ))
+        .expect("review")
+    }
+
+    #[test]
+    fn token_review_answers() {
+        let issuer = issuer_with(None);
+        let r = request(&issuer, json!({}), SystemTime::now()).expect("token");
+        let token = str_at(&r.object, "/status/token").to_owned();
+
+        let ok = review(&issuer, &token, Some(sa()));
+        let status = &ok["status"];
+        assert_eq!(status["authenticated"], true);
+        assert_eq!(
+            status["user"]["username"],
+            "system:serviceaccount:ci:builder"
+        );
+        assert_eq!(status["user"]["uid"], "sa-uid");
+        assert_eq!(
+            status["user"]["groups"],
+            json!([
+                "system:serviceaccounts",
+                "system:serviceaccounts:ci",
+                "system:authenticated"
+            ])
+        );
+        assert!(
+            status["user"]["extra"]["authentication.kubernetes.io/credential-id"][0]
+                .as_str()
+                .is_some_and(|s| s.starts_with("JTI="))
+        );
+        assert_eq!(
+            status["audiences"],
+            json!([super::super::token::tests::ISSUER])
+        );
+
+        let gone = review(&issuer, &token, None);
+        assert_eq!(
+            gone["status"],
+            json!({"user": {}, "error": "[invalid bearer token, serviceaccounts \"builder\" not found]"})
+        );
+        let mut recreated = sa();
+        recreated["metadata"]["uid"] = json!("new");
+        let e = review(&issuer, &token, Some(recreated));
+        assert_eq!(
+            e["status"]["error"],
+            "[invalid bearer token, ServiceAccount UID (new) does not match claim (sa-uid)]"
+        );
+        let junk = review(&issuer, "junk", Some(sa()));
+        assert_eq!(
+            junk["status"],
+            json!({"user": {}, "error": "invalid bearer token"})
+        );
+    }
+
+    #[test]
+    fn token_review_needs_a_token() {
+        let issuer = issuer_with(None);
+        for body in [json!({}), json!({"spec": {"token": ""}}), json!("x")] {
+            let e = block_on(token_review(&issuer, &body, SystemTime::now(), |_| async {
+                Ok(None)
+            }))
+            .expect_err("bad");
+            assert_eq!(e.code(), 400);
+        }
+    }
+
+    #[test]
+    fn self_subject_review_echoes() {
+        let user = UserInfo {
+            name: "alice".into(),
+            uid: "u1".into(),
+            groups: vec!["devs".into(), "system:authenticated".into()],
+            extra: vec![("scopes".into(), vec!["a".into()])],
+        };
+        let r = self_subject_review(&user, &json!({}), SystemTime::now()).expect("review");
+        assert_eq!(r["kind"], "SelfSubjectReview");
+        assert_eq!(
+            r["status"]["userInfo"],
+            json!({"username": "alice", "uid": "u1", "groups": ["devs", "system:authenticated"], "extra": {"scopes": ["a"]}})
+        );
+        assert!(self_subject_review(&user, &json!(null), SystemTime::now()).is_err());
+    }
+}
