@@ -57,6 +57,9 @@ pub(crate) async fn direct(
         return json_response(&version(&front.config.kubernetes_version));
     }
     if read_only && (path == "/apis" || path == "/apis/") {
+        if kas_server::discovery::wants_aggregated(req.headers()) {
+            return kas_server::discovery::aggregated_json(&merged_aggregated(front));
+        }
         return json_response(&merged_groups(front));
     }
 
@@ -208,6 +211,23 @@ fn merged_groups(front: &Front) -> Value {
         })
         .unwrap_or_default();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+/// The aggregated discovery of every back end, in chain order.
+fn merged_aggregated(front: &Front) -> Value {
+    let items: Vec<Value> = front
+        .routes
+        .read()
+        .map(|r| {
+            CHAIN
+                .iter()
+                .filter_map(|role| r.aggregated.get(role))
+                .flatten()
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    kas_server::discovery::aggregated_list(items)
 }
 
 /// `version.Info` for the emulated Kubernetes version.

@@ -72,6 +72,8 @@ pub(crate) struct Routes {
     pub(crate) groups: BTreeMap<String, WorkerRole>,
     /// Each back end's groups as it last listed them, in chain order.
     pub(crate) lists: BTreeMap<WorkerRole, Vec<Value>>,
+    /// Each back end's aggregated discovery (APIGroupDiscovery items) of `/apis`.
+    pub(crate) aggregated: BTreeMap<WorkerRole, Vec<Value>>,
 }
 
 /// Everything the aggregator's handlers share.
@@ -212,7 +214,7 @@ impl Front {
     }
 
     /// A request to a back end on behalf of the aggregator itself.
-    async fn fetch_json(&self, role: WorkerRole, path: &str) -> Option<Value> {
+    async fn fetch_json(&self, role: WorkerRole, path: &str, accept: &str) -> Option<Value> {
         let client = self.clients.get(&role)?;
         let ctx = RequestContext {
             user: kas_proto::UserInfo {
@@ -225,6 +227,7 @@ impl Front {
         };
         let req = Request::get(format!("http://{}{path}", role.as_str()))
             .header(CONTEXT_HEADER, ctx.to_header_value().ok()?)
+            .header(http::header::ACCEPT, accept)
             .body(body::empty())
             .ok()?;
         let resp = client.send(req).await.ok()?;
@@ -280,7 +283,18 @@ async fn learn_routes(front: Arc<Front>, hook: HookHandle) {
                 complete = false;
                 continue;
             }
-            match front.fetch_json(role, "/apis").await {
+            let aggregated = front
+                .fetch_json(
+                    role,
+                    "/apis",
+                    kas_server::discovery::AGGREGATED_CONTENT_TYPE,
+                )
+                .await
+                .and_then(|v| v.get("items").and_then(Value::as_array).cloned());
+            if let (Some(items), Ok(mut routes)) = (aggregated, front.routes.write()) {
+                routes.aggregated.insert(role, items);
+            }
+            match front.fetch_json(role, "/apis", "application/json").await {
                 Some(list) => {
                     let groups: Vec<Value> = list
                         .get("groups")

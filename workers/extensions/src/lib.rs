@@ -34,6 +34,11 @@ fn route(req: &Request<Body>) -> Response<Body> {
         panic!("failpoint: panic in a extensions handler");
     }
     match req.uri().path().trim_end_matches('/') {
+        "/apis" if discovery::wants_aggregated(req.headers()) => {
+            discovery::aggregated_json(&discovery::aggregated_list(vec![
+                discovery::aggregated_group(GROUP.name, vec![("v1", Vec::new())]),
+            ]))
+        }
         "/apis" => discovery::json(&discovery::group_list(&[GROUP])),
         "/apis/apiextensions.k8s.io" => discovery::json(&discovery::group(&GROUP)),
         "/apis/apiextensions.k8s.io/v1" => {

@@ -1,36 +1,49 @@
 //! The kube-api worker: kube-apiserver's built-in API groups, served by the generic REST
-//! store. Today it serves core/v1 ConfigMaps and the discovery documents; every other
-//! built-in resource is described the same way, as data (see [`RESOURCES`]).
+//! store from the resource table ([`resources`]), with legacy and aggregated discovery,
+//! OpenAPI, the objects the server bootstraps and the controllers it runs itself.
 
 #![forbid(unsafe_code)]
 
+mod auth;
+mod bootstrap;
+mod bootstrap_policy;
+mod columns;
+mod defaults;
+pub mod resources;
+mod services;
+mod subresources;
 mod validation;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 use http::{Method, Request, Response};
 use kas_proto::RequestContext;
 use kas_server::body::Body;
 use kas_server::control::Control;
+use kas_server::delegate;
+use kas_server::discovery::{self, GroupVersions};
 use kas_server::health::PostStartHooks;
 use kas_server::lifecycle::Lifecycle;
 use kas_server::rest::{Resource, RestStore};
-use kas_server::{delegate, discovery};
-use serde_json::json;
+use serde_json::{json, Value};
 
-/// The built-in resources this worker serves.
-pub const RESOURCES: &[Resource] = &[Resource {
-    group: "",
-    version: "v1",
-    plural: "configmaps",
-    singular: "configmap",
-    kind: "ConfigMap",
-    namespaced: true,
-    key_path: "configmaps",
-    short_names: &["cm"],
-    extra_fields: &[],
-    validate: validation::configmap,
-}];
+pub use resources::RESOURCES;
+
+/// The stores of every resource served.
+#[derive(Debug, Default)]
+struct Stores {
+    all: Vec<RestStore>,
+}
+
+impl Stores {
+    fn get(&self, group: &str, version: &str, plural: &str) -> Option<&RestStore> {
+        self.all.iter().find(|s| {
+            let r = s.resource();
+            r.plural == plural && r.group == group && r.version == version
+        })
+    }
+}
 
 /// Runs the kube-api worker until the supervisor stops it.
 pub async fn run(control: Control) -> Result<(), kas_server::Error> {
@@ -43,26 +56,173 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
         storage.clone(),
         config.etcd_compaction_interval,
     ));
-    let stores: Arc<Vec<RestStore>> = Arc::new(
-        RESOURCES
-            .iter()
-            .map(|r| RestStore::new(*r, storage.clone(), config.min_request_timeout))
-            .collect(),
+    let mut stores = Stores::default();
+    for r in RESOURCES {
+        let store = RestStore::new(*r, storage.clone(), config.min_request_timeout);
+        let store = if r.verbs == kas_server::rest::Verbs::All {
+            store.with_cache()
+        } else {
+            store
+        };
+        stores.all.push(store);
+    }
+    let mut kubernetes_ip = None;
+    let ipaddresses = stores
+        .get("networking.k8s.io", "v1", "ipaddresses")
+        .cloned();
+    let range = config
+        .service_cluster_ip_ranges
+        .first()
+        .cloned()
+        .unwrap_or_default();
+    if let Some(alloc) = ipaddresses
+        .and_then(|ips| services::Allocator::new(&range, config.service_node_port_range, ips))
+    {
+        kubernetes_ip = Some(alloc.first_ip());
+        let alloc = Arc::new(alloc);
+        for s in &mut stores.all {
+            if s.resource().plural == "services" && s.resource().group.is_empty() {
+                *s = s.clone().with_hooks(alloc.clone());
+            }
+        }
+    }
+    hooks_install(&mut stores.all, &config);
+    let stores = Arc::new(stores);
+    bootstrap::start(
+        &hooks,
+        &config,
+        bootstrap::Stores::new(stores.all.clone()),
+        kubernetes_ip,
     );
     let address = format!("{}:{}", config.advertise_address, config.serving.port);
+    let discovery = Arc::new(Discovery::new(&address));
+    let openapi = Arc::new(openapi_documents());
     let handler = move |ctx: RequestContext, req: Request<Body>| {
-        let address = address.clone();
         let stores = stores.clone();
-        async move { route(ctx, req, address, stores).await }
+        let discovery = discovery.clone();
+        let openapi = openapi.clone();
+        async move { route(ctx, req, stores, discovery, openapi).await }
     };
     kas_server::backend::run(control, hooks, Lifecycle::new(), handler).await
+}
+
+/// The discovery documents, built once.
+struct Discovery {
+    api_versions: Value,
+    core: Value,
+    groups: Value,
+    per_group: HashMap<&'static str, Value>,
+    per_version: HashMap<String, Value>,
+    aggregated_api: Value,
+    aggregated_apis: Value,
+}
+
+impl Discovery {
+    fn new(address: &str) -> Discovery {
+        let list = |group: &str, version: &str| -> Vec<Value> {
+            RESOURCES
+                .iter()
+                .filter(|r| r.group == group && r.version == version)
+                .flat_map(Resource::discovery)
+                .collect()
+        };
+        let aggregated = |group: &str, version: &str| -> Vec<Value> {
+            RESOURCES
+                .iter()
+                .filter(|r| r.group == group && r.version == version)
+                .map(Resource::aggregated_discovery)
+                .collect()
+        };
+        let gvs: Vec<GroupVersions> = resources::GROUPS
+            .iter()
+            .map(|(name, versions)| GroupVersions { name, versions })
+            .collect();
+        let mut per_group = HashMap::new();
+        let mut per_version = HashMap::new();
+        let mut agg_groups = Vec::new();
+        for g in &gvs {
+            per_group.insert(g.name, discovery::group(g));
+            let mut versions = Vec::new();
+            for v in g.versions {
+                let gv = format!("{}/{v}", g.name);
+                per_version.insert(
+                    gv.clone(),
+                    json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": list(g.name, v)}),
+                );
+                versions.push((*v, aggregated(g.name, v)));
+            }
+            agg_groups.push(discovery::aggregated_group(g.name, versions));
+        }
+        Discovery {
+            api_versions: discovery::api_versions(&["v1"], address),
+            core: json!({"kind": "APIResourceList", "groupVersion": "v1", "resources": list("", "v1")}),
+            groups: discovery::group_list(&gvs),
+            per_group,
+            per_version,
+            aggregated_api: discovery::aggregated_list(vec![discovery::aggregated_group(
+                "",
+                vec![("v1", aggregated("", "v1"))],
+            )]),
+            aggregated_apis: discovery::aggregated_list(agg_groups),
+        }
+    }
+
+    fn respond(&self, req: &Request<Body>) -> Option<Response<Body>> {
+        let path = req.uri().path().trim_end_matches('/');
+        let aggregated = discovery::wants_aggregated(req.headers());
+        match path {
+            "/api" if aggregated => Some(discovery::aggregated_json(&self.aggregated_api)),
+            "/api" => Some(discovery::json(&self.api_versions)),
+            "/api/v1" => Some(discovery::json(&self.core)),
+            "/apis" if aggregated => Some(discovery::aggregated_json(&self.aggregated_apis)),
+            "/apis" => Some(discovery::json(&self.groups)),
+            _ => {
+                let rest = path.strip_prefix("/apis/")?;
+                match rest.split_once('/') {
+                    None => self.per_group.get(rest).map(discovery::json),
+                    Some(_) => self.per_version.get(rest).map(discovery::json),
+                }
+            }
+        }
+    }
+}
+
+/// The OpenAPI documents of the served resources, with patch markers from kas-schema.
+/// Built lazily, on the first request for them.
+fn openapi_documents() -> kas_openapi::Documents {
+    let resources = RESOURCES.iter().map(|r| kas_openapi::ApiResource {
+        group: r.group,
+        version: r.version,
+        kind: r.kind,
+        plural: r.plural,
+        namespaced: r.namespaced,
+        verbs: r.verbs.names(),
+        subresources: r.subresources,
+    });
+    kas_openapi::Documents::new(resources).with_patch_markers(|definition, field| {
+        let f = kas_schema::type_def(definition)?.field(field)?;
+        if f.patch_strategy.is_none()
+            && f.patch_merge_key.is_none()
+            && f.list_type.is_none()
+            && f.list_map_keys.is_empty()
+        {
+            return None;
+        }
+        Some(kas_openapi::PatchMarkers {
+            patch_strategy: f.patch_strategy.map(str::to_owned),
+            patch_merge_key: f.patch_merge_key.map(str::to_owned),
+            list_type: f.list_type.map(str::to_owned),
+            list_map_keys: f.list_map_keys.iter().map(|k| (*k).to_owned()).collect(),
+        })
+    })
 }
 
 async fn route(
     ctx: RequestContext,
     req: Request<Body>,
-    address: String,
-    stores: Arc<Vec<RestStore>>,
+    stores: Arc<Stores>,
+    discovery: Arc<Discovery>,
+    openapi: Arc<kas_openapi::Documents>,
 ) -> Response<Body> {
     if delegate::panic_failpoint(req.uri().path(), kas_proto::WorkerRole::KubeApi) {
         panic!("failpoint: panic in a kube-api handler");
@@ -71,13 +231,7 @@ async fn route(
     if info.is_resource_request {
         // An owned store: nothing borrowed from `stores` is held across the await.
         let store = stores
-            .iter()
-            .find(|s| {
-                let r = s.resource();
-                r.group == info.api_group
-                    && r.version == info.api_version
-                    && r.plural == info.resource
-            })
+            .get(&info.api_group, &info.api_version, &info.resource)
             .cloned();
         return match store {
             Some(store) => store.handle(ctx, req).await,
@@ -87,18 +241,35 @@ async fn route(
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return delegate::unhandled();
     }
-    match req.uri().path().trim_end_matches('/') {
-        "/api" => discovery::json(&discovery::api_versions(&["v1"], &address)),
-        "/api/v1" => discovery::json(&json!({
-            "kind": "APIResourceList",
-            "groupVersion": "v1",
-            "resources": stores
-                .iter()
-                .filter(|s| s.resource().group.is_empty())
-                .map(|s| s.resource().discovery())
-                .collect::<Vec<_>>(),
-        })),
-        "/apis" => discovery::json(&discovery::group_list(&[])),
-        _ => delegate::unhandled(),
+    if req.uri().path().starts_with("/openapi/") {
+        // Building the documents takes tens of milliseconds the first time: off the
+        // runtime's thread.
+        let path = req.uri().path().to_owned();
+        let query = req.uri().query().map(str::to_owned);
+        let headers = req.headers().clone();
+        let answer =
+            tokio::task::spawn_blocking(move || openapi.respond(&path, query.as_deref(), &headers))
+                .await
+                .ok()
+                .flatten();
+        return match answer {
+            Some(resp) => resp.map(kas_server::body::full),
+            None => delegate::unhandled(),
+        };
     }
+    discovery.respond(&req).unwrap_or_else(delegate::unhandled)
+}
+
+/// Attaches the hooks of the review APIs, tokens and pod subresources.
+fn hooks_install(stores: &mut [RestStore], config: &kas_proto::WorkerConfig) {
+    let hooks = subresources::ApiHooks::new(config);
+    for s in stores.iter_mut() {
+        let r = s.resource();
+        let wants = r.verbs == kas_server::rest::Verbs::CreateOnly
+            || (r.group.is_empty() && matches!(r.plural, "serviceaccounts" | "pods"));
+        if wants {
+            *s = s.clone().with_hooks(hooks.clone());
+        }
+    }
+    hooks.set_stores(stores.to_vec());
 }

@@ -76,3 +76,52 @@ pub fn json(value: &Value) -> Response<Body> {
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     resp
 }
+
+/// The media type of aggregated discovery (apidiscovery.k8s.io/v2).
+pub const AGGREGATED_CONTENT_TYPE: &str =
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+/// Whether the client asked for aggregated discovery (v2) in `Accept`.
+pub fn wants_aggregated(headers: &http::HeaderMap) -> bool {
+    let accept = headers
+        .get(http::header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    accept.split(',').any(|choice| {
+        let params: Vec<&str> = choice.split(';').map(str::trim).collect();
+        params.first() == Some(&"application/json")
+            && params.contains(&"g=apidiscovery.k8s.io")
+            && params.contains(&"v=v2")
+            && params.contains(&"as=APIGroupDiscoveryList")
+    })
+}
+
+/// One group of an APIGroupDiscoveryList: its versions, preferred first, each with the
+/// aggregated entries of its resources.
+pub fn aggregated_group(name: &str, versions: Vec<(&str, Vec<Value>)>) -> Value {
+    let versions: Vec<Value> = versions
+        .into_iter()
+        .map(|(v, resources)| json!({"version": v, "resources": resources, "freshness": "Current"}))
+        .collect();
+    json!({"metadata": {"name": name, "creationTimestamp": null}, "versions": versions})
+}
+
+/// An APIGroupDiscoveryList of `groups`.
+pub fn aggregated_list(groups: Vec<Value>) -> Value {
+    json!({
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": "apidiscovery.k8s.io/v2",
+        "metadata": {},
+        "items": groups,
+    })
+}
+
+/// A 200 response carrying aggregated discovery.
+pub fn aggregated_json(value: &Value) -> Response<Body> {
+    let mut resp = Response::new(body::full(value.to_string()));
+    resp.headers_mut().insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static(AGGREGATED_CONTENT_TYPE),
+    );
+    resp
+}

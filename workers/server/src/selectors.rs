@@ -259,6 +259,47 @@ pub fn filter(labels: LabelSelector, fields: FieldSelector) -> Option<Box<crate:
     }))
 }
 
+/// A `metav1.LabelSelector` object (`matchLabels`, `matchExpressions`) in the string form
+/// of `labelSelector` queries, as upstream prints it for Scale's `status.selector`:
+/// requirements sorted by key.
+pub fn label_selector_string(selector: &Value) -> String {
+    let mut reqs: Vec<(String, String)> = Vec::new();
+    if let Some(m) = selector.get("matchLabels").and_then(Value::as_object) {
+        for (k, v) in m {
+            reqs.push((k.clone(), format!("{k}={}", v.as_str().unwrap_or(""))));
+        }
+    }
+    for e in selector
+        .get("matchExpressions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let key = e.get("key").and_then(Value::as_str).unwrap_or("");
+        let mut values: Vec<&str> = e
+            .get("values")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        values.sort_unstable();
+        let text = match e.get("operator").and_then(Value::as_str).unwrap_or("") {
+            "In" => format!("{key} in ({})", values.join(",")),
+            "NotIn" => format!("{key} notin ({})", values.join(",")),
+            "Exists" => key.to_owned(),
+            "DoesNotExist" => format!("!{key}"),
+            _ => continue,
+        };
+        reqs.push((key.to_owned(), text));
+    }
+    reqs.sort();
+    reqs.into_iter()
+        .map(|(_, t)| t)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

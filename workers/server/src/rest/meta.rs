@@ -4,6 +4,7 @@
 
 use serde_json::{json, Value};
 
+use super::resource::NameRule;
 use crate::status::{Reason, Status, StatusCause, StatusDetails};
 
 /// Characters upstream's generateName suffix is drawn from (no vowels, no look-alikes).
@@ -85,6 +86,19 @@ pub fn forbidden(field: &str, why: &str) -> StatusCause {
     }
 }
 
+/// A `FieldValueNotSupported` cause, listing the supported values as upstream does.
+pub fn not_supported(field: &str, value: &str, supported: &[&str]) -> StatusCause {
+    let list: Vec<String> = supported.iter().map(|s| format!("\"{s}\"")).collect();
+    StatusCause {
+        reason: "FieldValueNotSupported".into(),
+        message: format!(
+            "Unsupported value: \"{value}\": supported values: {}",
+            list.join(", ")
+        ),
+        field: field.into(),
+    }
+}
+
 /// A `FieldValueTooLong` cause.
 pub fn too_long(field: &str, max: usize) -> StatusCause {
     StatusCause {
@@ -94,8 +108,19 @@ pub fn too_long(field: &str, max: usize) -> StatusCause {
     }
 }
 
-/// The validation every object gets: its name.
-pub(crate) fn validate_name(object: &Value) -> Vec<StatusCause> {
+const LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+const DNS1035_MSG: &str = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')";
+
+fn is_label(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !s.starts_with('-')
+        && !s.ends_with('-')
+}
+
+/// The validation every object gets: its name, by the resource's rule.
+pub(crate) fn validate_name(object: &Value, rule: NameRule) -> Vec<StatusCause> {
     let name = object
         .pointer("/metadata/name")
         .and_then(Value::as_str)
@@ -106,11 +131,41 @@ pub(crate) fn validate_name(object: &Value) -> Vec<StatusCause> {
             "name or generateName is required",
         )];
     }
-    if is_dns_subdomain(name) {
-        Vec::new()
-    } else {
-        vec![invalid_value("metadata.name", name, SUBDOMAIN_MSG)]
+    let f = "metadata.name";
+    let mut out = Vec::new();
+    match rule {
+        NameRule::Subdomain => {
+            if !is_dns_subdomain(name) {
+                out.push(invalid_value(f, name, SUBDOMAIN_MSG));
+            }
+        }
+        NameRule::Label | NameRule::Dns1035 => {
+            if name.len() > 63 {
+                out.push(invalid_value(f, name, "must be no more than 63 characters"));
+            }
+            let ok = is_label(name)
+                && (rule == NameRule::Label || name.as_bytes()[0].is_ascii_lowercase());
+            if !ok {
+                let msg = if rule == NameRule::Label {
+                    LABEL_MSG
+                } else {
+                    DNS1035_MSG
+                };
+                out.push(invalid_value(f, name, msg));
+            }
+        }
+        NameRule::PathSegment => {
+            if name == "." || name == ".." {
+                out.push(invalid_value(f, name, &format!("may not be '{name}'")));
+            }
+            for bad in ["/", "%"] {
+                if name.contains(bad) {
+                    out.push(invalid_value(f, name, &format!("may not contain '{bad}'")));
+                }
+            }
+        }
     }
+    out
 }
 
 /// `metadata`, created as an empty object when missing.
@@ -138,7 +193,10 @@ mod tests {
         assert!(!is_dns_subdomain("Upper"));
         assert!(!is_dns_subdomain("-a"));
         assert!(!is_dns_subdomain("a..b"));
-        let causes = validate_name(&json!({"metadata": {"name": "Bad_Name"}}));
+        let causes = validate_name(
+            &json!({"metadata": {"name": "Bad_Name"}}),
+            NameRule::Subdomain,
+        );
         let s = invalid("", "ConfigMap", "Bad_Name", causes);
         assert_eq!(s.code(), 422);
         assert!(s.message.starts_with("ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"));

@@ -1,8 +1,12 @@
 //! The WATCH stream: newline-delimited `{"type": ..., "object": ...}` events. Without a
-//! resourceVersion the current objects come first as ADDED; then every change, BOOKMARK
-//! events when the client allows them, and an ERROR event with a 410 `Status` if the
+//! resourceVersion (or with "0") the current objects come first as ADDED; then every
+//! change, BOOKMARK events when the client allows them (and the initial-events-end
+//! bookmark with `sendInitialEvents`), and an ERROR event with a 410 `Status` if the
 //! requested resourceVersion was compacted. The stream ends at its timeout, when the
 //! client goes away, or when the server drains.
+//!
+//! Watches are served from the resource's watch cache: one etcd watch per resource, each
+//! change serialized once for every watcher. Stores without a cache watch etcd directly.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,22 +15,33 @@ use bytes::Bytes;
 use http_body_util::Channel;
 use serde_json::{json, Value};
 
-use super::{with_revision, RestStore};
+use super::{table, with_revision, Render, Resource, RestStore};
 use crate::body::{self, Body, BoxError};
+use crate::cache::{CacheEvent, CachedObject, WatchOptions, WatchStart};
 use crate::status::Status;
 use crate::storage::{Filter, ListOptions, ReadVersion, StorageError, Stored, WatchEvent};
 
-/// How often a watch that allows bookmarks asks etcd for progress.
+/// How often a watch that allows bookmarks asks for progress.
 const BOOKMARK_EVERY: Duration = Duration::from_secs(1);
+
+/// Where a watch starts, as the query asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Start {
+    /// `resourceVersion=N`: the changes after N.
+    After(i64),
+    /// No resourceVersion (consistent) or "0" (any): the current objects, then changes.
+    WithState { any: bool, end_marker: bool },
+}
 
 /// One WATCH request, parsed.
 pub(super) struct WatchRequest {
     pub(super) store: Arc<RestStore>,
     pub(super) prefix: String,
-    pub(super) start: Option<i64>,
+    pub(super) start: Start,
     pub(super) filter: Option<Box<Filter>>,
     pub(super) bookmarks: bool,
     pub(super) timeout: Duration,
+    pub(super) render: Render,
 }
 
 fn line(kind: &str, object: &Value) -> Bytes {
@@ -35,19 +50,158 @@ fn line(kind: &str, object: &Value) -> Bytes {
     Bytes::from(s)
 }
 
-fn decode(o: &Stored) -> Option<Value> {
-    serde_json::from_slice::<Value>(&o.value)
+/// The event line around an already-serialized object.
+fn line_raw(kind: &str, object: &[u8]) -> Bytes {
+    let mut out = Vec::with_capacity(object.len() + 32);
+    out.extend_from_slice(b"{\"type\":\"");
+    out.extend_from_slice(kind.as_bytes());
+    out.extend_from_slice(b"\",\"object\":");
+    out.extend_from_slice(object);
+    out.extend_from_slice(b"}\n");
+    Bytes::from(out)
+}
+
+fn decode(o: &Stored, resource: &Resource, render: Render) -> Option<Value> {
+    let v = serde_json::from_slice::<Value>(&o.value)
         .ok()
-        .map(|v| with_revision(v, o.revision))
+        .map(|v| with_revision(v, o.revision))?;
+    Some(match render {
+        Render::Object => v,
+        Render::Table { include } => {
+            table::table(resource, std::slice::from_ref(&v), include, None)
+        }
+        Render::Metadata => table::partial_metadata(&v),
+    })
+}
+
+/// The object's JSON with its resourceVersion: serialized once per object version and
+/// shared by every watcher that renders plain objects.
+fn shared_object(o: &CachedObject) -> Bytes {
+    o.encoded(|s| {
+        serde_json::from_slice::<Value>(&s.value)
+            .ok()
+            .map(|v| Bytes::from(with_revision(v, s.revision).to_string()))
+            .unwrap_or_default()
+    })
+}
+
+fn bookmark(resource: &Resource, rev: i64, end: bool) -> Bytes {
+    let mut meta = json!({"resourceVersion": rev.to_string()});
+    if end {
+        meta["annotations"] = json!({"k8s.io/initial-events-end": "true"});
+    }
+    line(
+        "BOOKMARK",
+        &json!({"kind": resource.kind, "apiVersion": resource.api_version(), "metadata": meta}),
+    )
+}
+
+fn error_line(status: &Status) -> Bytes {
+    let obj: Value = serde_json::from_slice(&status.to_json()).unwrap_or(Value::Null);
+    line("ERROR", &obj)
 }
 
 /// Starts the watch; errors before the first byte are plain `Status` responses.
 pub(super) async fn stream(req: WatchRequest) -> Result<Body, Status> {
+    if req.store.cache.is_some() {
+        return stream_cached(req).await;
+    }
+    stream_storage(req).await
+}
+
+async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
+    let store = req.store.clone();
+    let resource = *store.resource();
+    let Some(cache) = store.cache.clone() else {
+        return Err(Status::internal("no watch cache"));
+    };
+    let start = match req.start {
+        Start::After(rv) => WatchStart::After(rv),
+        Start::WithState { any, end_marker } => WatchStart::WithState {
+            version: if any {
+                ReadVersion::Any
+            } else {
+                ReadVersion::Latest
+            },
+            end_marker,
+        },
+    };
+    let after = match req.start {
+        Start::After(rv) => rv,
+        Start::WithState { .. } => 0,
+    };
+    let mut watch = cache
+        .watch_with(WatchOptions {
+            prefix: req.prefix.clone(),
+            start,
+            filter: req.filter,
+        })
+        .await
+        .map_err(|e| super::storage_status(&resource, &e, ""))?;
+    let (mut tx, rx) = Channel::<Bytes, BoxError>::new(64);
+    let render = req.render;
+    let bookmarks = req.bookmarks;
+    let timeout = req.timeout;
+    tokio::spawn(async move {
+        let event = |kind: &str, o: &CachedObject| -> Option<Bytes> {
+            match render {
+                Render::Object => {
+                    let obj = shared_object(o);
+                    (!obj.is_empty()).then(|| line_raw(kind, &obj))
+                }
+                _ => decode(o.stored(), &resource, render).map(|v| line(kind, &v)),
+            }
+        };
+        let mut progress = tokio::time::interval(BOOKMARK_EVERY);
+        progress.tick().await;
+        let deadline = tokio::time::sleep(timeout);
+        tokio::pin!(deadline);
+        loop {
+            let out = tokio::select! {
+                ev = watch.next_event() => match ev {
+                    Ok(Some(CacheEvent::Added(o))) => event("ADDED", &o),
+                    Ok(Some(CacheEvent::Modified(o))) => event("MODIFIED", &o),
+                    Ok(Some(CacheEvent::Deleted(o))) => event("DELETED", &o),
+                    Ok(Some(CacheEvent::Bookmark(rev))) if bookmarks && rev > 0 => {
+                        Some(bookmark(&resource, rev, false))
+                    }
+                    Ok(Some(CacheEvent::InitialEventsEnd(rev))) => Some(bookmark(&resource, rev, true)),
+                    Ok(Some(_)) => None,
+                    Ok(None) => break,
+                    Err(StorageError::Compacted { compacted, requested }) => {
+                        let requested = if requested > 0 { requested } else { after };
+                        let _ = tx.send_data(error_line(&StorageError::watch_expired(requested, compacted))).await;
+                        break;
+                    }
+                    Err(e) => {
+                        let _ = tx.send_data(error_line(&e.to_status(resource.group, resource.plural, ""))).await;
+                        break;
+                    }
+                },
+                _ = progress.tick(), if bookmarks => {
+                    if watch.request_progress().await.is_err() {
+                        break;
+                    }
+                    None
+                }
+                () = &mut deadline => break,
+            };
+            if let Some(bytes) = out {
+                if tx.send_data(bytes).await.is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    Ok(body::boxed(rx))
+}
+
+async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
     let storage = req.store.storage.clone();
     let store = req.store.clone();
     let (initial, after) = match req.start {
-        Some(rv) => (Vec::new(), rv),
-        None => {
+        Start::After(rv) => (Vec::new(), rv),
+        Start::WithState { .. } => {
             let page = storage
                 .list(
                     &req.prefix,
@@ -56,20 +210,20 @@ pub(super) async fn stream(req: WatchRequest) -> Result<Body, Status> {
                     req.filter.as_deref(),
                 )
                 .await
-                .map_err(|e| super::storage_status(*store.resource(), &e, ""))?;
+                .map_err(|e| super::storage_status(store.resource(), &e, ""))?;
             (page.items, page.revision)
         }
     };
     let mut watch = storage
         .watch(&req.prefix, after)
         .await
-        .map_err(|e| super::storage_status(*store.resource(), &e, ""))?;
+        .map_err(|e| super::storage_status(store.resource(), &e, ""))?;
     let (mut tx, rx) = Channel::<Bytes, BoxError>::new(64);
     let resource = *req.store.resource();
     tokio::spawn(async move {
         let keep = |o: &Stored| req.filter.as_ref().is_none_or(|f| f(&o.value));
         for o in &initial {
-            if let Some(v) = decode(o) {
+            if let Some(v) = decode(o, &resource, req.render) {
                 if tx.send_data(line("ADDED", &v)).await.is_err() {
                     return;
                 }
@@ -82,29 +236,18 @@ pub(super) async fn stream(req: WatchRequest) -> Result<Body, Status> {
         loop {
             let out = tokio::select! {
                 ev = watch.next() => match ev {
-                    Ok(Some(WatchEvent::Added(o))) if keep(&o) => decode(&o).map(|v| line("ADDED", &v)),
-                    Ok(Some(WatchEvent::Modified(o))) if keep(&o) => decode(&o).map(|v| line("MODIFIED", &v)),
-                    Ok(Some(WatchEvent::Deleted(o))) if keep(&o) => decode(&o).map(|v| line("DELETED", &v)),
-                    Ok(Some(WatchEvent::Progress(rev))) if req.bookmarks && rev > 0 => Some(line(
-                        "BOOKMARK",
-                        &json!({
-                            "kind": resource.kind,
-                            "apiVersion": resource.api_version(),
-                            "metadata": {"resourceVersion": rev.to_string()},
-                        }),
-                    )),
+                    Ok(Some(WatchEvent::Added(o))) if keep(&o) => decode(&o, &resource, req.render).map(|v| line("ADDED", &v)),
+                    Ok(Some(WatchEvent::Modified(o))) if keep(&o) => decode(&o, &resource, req.render).map(|v| line("MODIFIED", &v)),
+                    Ok(Some(WatchEvent::Deleted(o))) if keep(&o) => decode(&o, &resource, req.render).map(|v| line("DELETED", &v)),
+                    Ok(Some(WatchEvent::Progress(rev))) if req.bookmarks && rev > 0 => Some(bookmark(&resource, rev, false)),
                     Ok(Some(_)) => None,
                     Ok(None) => break,
                     Err(StorageError::Compacted { compacted, .. }) => {
-                        let status = StorageError::watch_expired(after, compacted);
-                        let obj: Value = serde_json::from_slice(&status.to_json()).unwrap_or(Value::Null);
-                        let _ = tx.send_data(line("ERROR", &obj)).await;
+                        let _ = tx.send_data(error_line(&StorageError::watch_expired(after, compacted))).await;
                         break;
                     }
                     Err(e) => {
-                        let status = e.to_status(resource.group, resource.plural, "");
-                        let obj: Value = serde_json::from_slice(&status.to_json()).unwrap_or(Value::Null);
-                        let _ = tx.send_data(line("ERROR", &obj)).await;
+                        let _ = tx.send_data(error_line(&e.to_status(resource.group, resource.plural, ""))).await;
                         break;
                     }
                 },

@@ -1,4 +1,28 @@
-//! Validation rules of the built-in resources, as kube-apiserver words them.
+//! Validation rules of the built-in resources, as kube-apiserver words them. Each
+//! resource has one `fn(obj, old) -> Vec<StatusCause>`; `old` is the stored object on
+//! update. Object metadata is checked by the REST store, not here.
+
+mod apps;
+mod batch;
+mod causes;
+mod core_v1;
+mod cron;
+mod endpoints;
+mod pod;
+mod pod_update;
+mod quantity;
+mod selector;
+mod service;
+mod statefulset;
+
+pub(crate) use apps::{daemonset, deployment, replicaset};
+pub(crate) use batch::{cronjob, job};
+pub(crate) use core_v1::{namespace, secret, serviceaccount};
+pub(crate) use endpoints::{endpoints, endpointslice, event, event_v1};
+pub(crate) use pod::pod;
+pub(crate) use quantity::parse as parse_quantity;
+pub(crate) use service::service;
+pub(crate) use statefulset::statefulset;
 
 use kas_server::rest::{forbidden, invalid_value, too_long};
 use kas_server::status::StatusCause;

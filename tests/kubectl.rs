@@ -1,0 +1,609 @@
+//! The built-in API through a real client: kubectl v1.32, unmodified, against the server
+//! started with no flags. Each test starts its own server; kubectl gets its own discovery
+//! cache directory so no test sees another's.
+
+mod harness;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use harness::{require_tool, Server};
+
+/// kubectl against one server, with a private cache dir.
+struct Kubectl {
+    kubeconfig: PathBuf,
+    cache: tempfile::TempDir,
+}
+
+impl Kubectl {
+    fn new(server: &Server) -> Kubectl {
+        Kubectl {
+            kubeconfig: server.kubeconfig(),
+            cache: tempfile::tempdir().expect("cache dir"),
+        }
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new("kubectl");
+        c.arg("--kubeconfig")
+            .arg(&self.kubeconfig)
+            .arg("--cache-dir")
+            .arg(self.cache.path())
+            .args(args);
+        c
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run kubectl")
+    }
+
+    fn run_stdin(&self, args: &[&str], input: &str) -> Output {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn kubectl");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write stdin");
+        child.wait_with_output().expect("kubectl output")
+    }
+
+    /// Runs and requires success; returns stdout.
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "kubectl {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn ok_stdin(&self, args: &[&str], input: &str) -> String {
+        let out = self.run_stdin(args, input);
+        assert!(
+            out.status.success(),
+            "kubectl {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Runs and requires failure; returns stderr.
+    fn fails(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            !out.status.success(),
+            "kubectl {args:?} should fail: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+}
+
+async fn setup() -> Option<(Server, Kubectl)> {
+    if !require_tool("kubectl") {
+        return None;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    Some((server, k))
+}
+
+const DEPLOYMENT: &str = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels:
+    app: web
+spec:
+  replicas: 1
+  selector:
+    matchLabels:
+      app: web
+  template:
+    metadata:
+      labels:
+        app: web
+    spec:
+      containers:
+      - name: nginx
+        image: nginx:1.27
+        ports:
+        - containerPort: 80
+        env:
+        - name: A
+          value: "1"
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn version_api_resources_and_bootstrapped_objects() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    // The server listens on loopback; endpoints may not name a loopback address, so it
+    // advertises a documentation address (nothing connects to it).
+    let _server = Server::builder()
+        .arg("--advertise-address=192.0.2.10")
+        .start()
+        .await;
+    let k = Kubectl::new(&_server);
+    let v = k.ok(&["version", "-o", "json"]);
+    assert!(v.contains("\"gitVersion\": \"v1.33.0\""), "{v}");
+
+    let res = k.ok(&["api-resources"]);
+    for line in [
+        "pods",
+        "deployments",
+        "services",
+        "namespaces",
+        "clusterroles",
+        "priorityclasses",
+        "leases",
+        "endpointslices",
+    ] {
+        assert!(res.contains(line), "api-resources lacks {line}:\n{res}");
+    }
+    assert!(res.contains("deploy") && res.contains("apps/v1"), "{res}");
+
+    let ns = k.ok(&["get", "namespaces"]);
+    for n in ["default", "kube-system", "kube-public", "kube-node-lease"] {
+        assert!(ns.contains(n), "{ns}");
+    }
+    assert!(ns.contains("Active"), "{ns}");
+    let svc = k.ok(&["get", "service", "kubernetes", "-o", "wide"]);
+    assert!(svc.contains("10.0.0.1") && svc.contains("443/TCP"), "{svc}");
+    let ep = k.ok(&["get", "endpoints", "kubernetes"]);
+    assert!(ep.contains("192.0.2.10:"), "{ep}");
+    let slice = k.ok(&["get", "endpointslices", "kubernetes"]);
+    assert!(
+        slice.contains("IPv4") && slice.contains("192.0.2.10"),
+        "{slice}"
+    );
+    let roles = k.ok(&["get", "clusterroles"]);
+    assert!(
+        roles.contains("cluster-admin") && roles.contains("system:discovery"),
+        "{roles}"
+    );
+    let pcs = k.ok(&["get", "priorityclasses"]);
+    assert!(
+        pcs.contains("system-node-critical") && pcs.contains("2000001000"),
+        "{pcs}"
+    );
+    // The service account controller gives every namespace its `default` account.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let out = k.run(&["get", "serviceaccount", "default", "-n", "kube-public"]);
+        if out.status.success() {
+            break;
+        }
+        assert!(Instant::now() < deadline, "no default service account");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_get_describe_and_output_formats() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    let out = k.ok_stdin(&["create", "-f", "-"], DEPLOYMENT);
+    assert!(out.contains("deployment.apps/web created"), "{out}");
+
+    let table = k.ok(&["get", "deployments"]);
+    assert!(table.starts_with("NAME"), "{table}");
+    assert!(
+        table.contains("READY") && table.contains("UP-TO-DATE") && table.contains("web"),
+        "{table}"
+    );
+    let wide = k.ok(&["get", "deploy", "web", "-o", "wide"]);
+    assert!(
+        wide.contains("nginx:1.27") && wide.contains("app=web"),
+        "{wide}"
+    );
+
+    let yaml = k.ok(&["get", "deploy", "web", "-o", "yaml"]);
+    // Defaulting as upstream: strategy, revisionHistoryLimit, progressDeadlineSeconds.
+    for want in [
+        "revisionHistoryLimit: 10",
+        "progressDeadlineSeconds: 600",
+        "type: RollingUpdate",
+        "maxSurge: 25%",
+        "imagePullPolicy: IfNotPresent",
+        "terminationMessagePath: /dev/termination-log",
+        "restartPolicy: Always",
+        "generation: 1",
+        "uid:",
+        "creationTimestamp:",
+    ] {
+        assert!(yaml.contains(want), "no {want:?} in\n{yaml}");
+    }
+    let json = k.ok(&["get", "deploy", "web", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["spec"]["template"]["spec"]["dnsPolicy"], "ClusterFirst");
+    let jp = k.ok(&[
+        "get",
+        "deploy",
+        "web",
+        "-o",
+        "jsonpath={.spec.template.spec.containers[0].image}",
+    ]);
+    assert_eq!(jp, "nginx:1.27");
+
+    let d = k.ok(&["describe", "deployment", "web"]);
+    assert!(
+        d.contains("Name:") && d.contains("web") && d.contains("nginx:1.27"),
+        "{d}"
+    );
+
+    // A second create is AlreadyExists, worded as upstream.
+    let err = k.run_stdin(&["create", "-f", "-"], DEPLOYMENT);
+    let stderr = String::from_utf8_lossy(&err.stderr);
+    assert!(
+        stderr.contains("Error from server (AlreadyExists)")
+            && stderr.contains("deployments.apps \"web\" already exists"),
+        "{stderr}"
+    );
+    let err = k.fails(&["get", "configmap", "nope"]);
+    assert!(
+        err.contains("Error from server (NotFound): configmaps \"nope\" not found"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_twice_keeps_fields_the_manifest_does_not_list_and_diff() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    let out = k.ok_stdin(&["apply", "-f", "-"], DEPLOYMENT);
+    assert!(out.contains("deployment.apps/web created"), "{out}");
+    // Another client adds a label and an env var the manifest does not list.
+    k.ok(&["label", "deployment", "web", "team=blue"]);
+    let unchanged = k.ok_stdin(&["apply", "-f", "-"], DEPLOYMENT);
+    assert!(
+        unchanged.contains("deployment.apps/web unchanged"),
+        "{unchanged}"
+    );
+
+    let changed = DEPLOYMENT
+        .replace("replicas: 1", "replicas: 2")
+        .replace("nginx:1.27", "nginx:1.28");
+    // diff shows the change and exits 1.
+    let diff = k.run_stdin(&["diff", "-f", "-"], &changed);
+    assert_eq!(
+        diff.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&diff.stderr)
+    );
+    let text = String::from_utf8_lossy(&diff.stdout);
+    assert!(
+        text.contains("+  replicas: 2") || text.contains("replicas: 2"),
+        "{text}"
+    );
+
+    let out = k.ok_stdin(&["apply", "-f", "-"], &changed);
+    assert!(out.contains("deployment.apps/web configured"), "{out}");
+    let got = k.ok(&["get", "deploy", "web", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&got).expect("json");
+    assert_eq!(v["spec"]["replicas"], 2);
+    assert_eq!(
+        v["metadata"]["labels"]["team"], "blue",
+        "the label was kept"
+    );
+    assert_eq!(
+        v["spec"]["template"]["spec"]["containers"][0]["image"],
+        "nginx:1.28"
+    );
+    assert_eq!(v["metadata"]["generation"], 2);
+    assert!(
+        v["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"]
+            .is_string()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn patch_scale_label_annotate_and_selectors() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    k.ok_stdin(&["create", "-f", "-"], DEPLOYMENT);
+    // Strategic merge: containers merge by name, so the image changes and env stays.
+    k.ok(&[
+        "patch",
+        "deployment",
+        "web",
+        "-p",
+        r#"{"spec":{"template":{"spec":{"containers":[{"name":"nginx","image":"nginx:2"}]}}}}"#,
+    ]);
+    let v: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "deploy", "web", "-o", "json"])).expect("json");
+    let c = &v["spec"]["template"]["spec"]["containers"];
+    assert_eq!(c.as_array().map(Vec::len), Some(1), "{c}");
+    assert_eq!(c[0]["image"], "nginx:2");
+    assert_eq!(
+        c[0]["env"][0]["name"], "A",
+        "env kept by the strategic merge"
+    );
+    k.ok(&[
+        "patch",
+        "deployment",
+        "web",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"metadata":{"labels":{"tier":"front"}}}"#,
+    ]);
+    k.ok(&[
+        "patch",
+        "deployment",
+        "web",
+        "--type",
+        "json",
+        "-p",
+        r#"[{"op":"replace","path":"/spec/revisionHistoryLimit","value":3}]"#,
+    ]);
+    k.ok(&["scale", "deployment", "web", "--replicas", "4"]);
+    let v: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "deploy", "web", "-o", "json"])).expect("json");
+    assert_eq!(v["metadata"]["labels"]["tier"], "front");
+    assert_eq!(v["spec"]["revisionHistoryLimit"], 3);
+    assert_eq!(v["spec"]["replicas"], 4);
+
+    k.ok(&["create", "configmap", "one", "--from-literal", "a=1"]);
+    k.ok(&["create", "configmap", "two", "--from-literal", "b=2"]);
+    k.ok(&["label", "configmap", "one", "color=red"]);
+    k.ok(&["annotate", "configmap", "one", "note=hello"]);
+    let sel = k.ok(&["get", "configmaps", "-l", "color=red", "-o", "name"]);
+    assert_eq!(sel.trim(), "configmap/one");
+    let fs = k.ok(&[
+        "get",
+        "configmaps",
+        "--field-selector",
+        "metadata.name=two",
+        "-o",
+        "name",
+    ]);
+    assert_eq!(fs.trim(), "configmap/two");
+    let ann = k.ok(&[
+        "get",
+        "cm",
+        "one",
+        "-o",
+        "jsonpath={.metadata.annotations.note}",
+    ]);
+    assert_eq!(ann, "hello");
+    let err = k.fails(&["get", "configmaps", "--field-selector", "spec.nope=1"]);
+    assert!(
+        err.contains("field label not supported: spec.nope"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn create_configmap_secret_namespace_and_token_send_protobuf() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    k.ok(&["create", "namespace", "team"]);
+    k.ok(&[
+        "create",
+        "configmap",
+        "cfg",
+        "-n",
+        "team",
+        "--from-literal",
+        "k=v",
+    ]);
+    k.ok(&[
+        "create",
+        "secret",
+        "generic",
+        "s",
+        "-n",
+        "team",
+        "--from-literal",
+        "password=hunter2",
+    ]);
+    k.ok(&["create", "serviceaccount", "robot", "-n", "team"]);
+    let data = k.ok(&[
+        "get",
+        "secret",
+        "s",
+        "-n",
+        "team",
+        "-o",
+        "jsonpath={.data.password}",
+    ]);
+    assert_eq!(data, "aHVudGVyMg==");
+    let cm = k.ok(&["get", "cm", "cfg", "-n", "team", "-o", "jsonpath={.data.k}"]);
+    assert_eq!(cm, "v");
+    let token = k.ok(&["create", "token", "robot", "-n", "team"]);
+    assert_eq!(token.trim().split('.').count(), 3, "a JWT: {token}");
+    let can = k.ok(&["auth", "can-i", "create", "pods"]);
+    assert_eq!(can.trim(), "yes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watch_sees_a_change_made_by_another_client() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    k.ok(&["create", "configmap", "watched", "--from-literal", "a=1"]);
+    let mut child = k
+        .command(&["get", "configmaps", "--watch", "--output-watch-events"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn watch");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    // A header, the existing object as ADDED, then the change as MODIFIED.
+    let header = rx.recv_timeout(Duration::from_secs(20)).expect("header");
+    assert!(
+        header.starts_with("EVENT") && header.contains("NAME") && header.contains("DATA"),
+        "{header}"
+    );
+    let first = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("first event");
+    assert!(
+        first.starts_with("ADDED") && first.contains("watched"),
+        "{first}"
+    );
+    k.ok(&["label", "configmap", "watched", "seen=yes"]);
+    let next = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("modified event");
+    assert!(
+        next.starts_with("MODIFIED") && next.contains("watched"),
+        "{next}"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn expose_explain_and_service_allocation() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    k.ok_stdin(&["create", "-f", "-"], DEPLOYMENT);
+    k.ok(&[
+        "expose",
+        "deployment",
+        "web",
+        "--port",
+        "80",
+        "--type",
+        "NodePort",
+    ]);
+    let v: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "svc", "web", "-o", "json"])).expect("json");
+    let ip = v["spec"]["clusterIP"].as_str().unwrap_or("").to_owned();
+    assert!(ip.starts_with("10.0.0.") && ip != "10.0.0.1", "{ip}");
+    let node_port = v["spec"]["ports"][0]["nodePort"].as_i64().unwrap_or(0);
+    assert!((30000..=32767).contains(&node_port), "{node_port}");
+    assert_eq!(v["spec"]["selector"]["app"], "web");
+    assert_eq!(v["spec"]["ports"][0]["targetPort"], 80);
+    // The same IP cannot be taken twice.
+    let svc = format!(
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: dup\nspec:\n  clusterIP: {ip}\n  ports:\n  - port: 80\n"
+    );
+    let out = k.run_stdin(&["create", "-f", "-"], &svc);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("provided IP is already allocated"), "{err}");
+
+    let explain = k.ok(&["explain", "pods.spec.containers"]);
+    assert!(
+        explain.contains("KIND:") && explain.contains("Pod") && explain.contains("image"),
+        "{explain}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleting_a_namespace_deletes_its_contents() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    k.ok(&["create", "namespace", "doomed"]);
+    k.ok(&[
+        "create",
+        "configmap",
+        "c",
+        "-n",
+        "doomed",
+        "--from-literal",
+        "a=1",
+    ]);
+    k.ok_stdin(&["create", "-n", "doomed", "-f", "-"], DEPLOYMENT);
+    let out = k.ok(&["delete", "namespace", "doomed", "--wait=false"]);
+    assert!(out.contains("namespace \"doomed\" deleted"), "{out}");
+    // Terminating (or already gone), then gone.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let out = k.run(&[
+            "get",
+            "namespace",
+            "doomed",
+            "-o",
+            "jsonpath={.status.phase}",
+        ]);
+        if !out.status.success() {
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("namespaces \"doomed\" not found"), "{err}");
+            break;
+        }
+        assert_eq!(String::from_utf8_lossy(&out.stdout), "Terminating");
+        assert!(Instant::now() < deadline, "namespace never went away");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let err = k.fails(&["create", "configmap", "late", "-n", "doomed"]);
+    assert!(err.contains("namespaces \"doomed\" not found"), "{err}");
+    k.ok(&["create", "configmap", "d", "--from-literal", "a=1"]);
+    let out = k.ok(&["delete", "configmap", "d"]);
+    assert!(out.contains("configmap \"d\" deleted"), "{out}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_objects_get_upstreams_messages() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    let bad = r#"
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: bad
+spec:
+  selector:
+    matchLabels:
+      app: a
+  template:
+    metadata:
+      labels:
+        app: b
+    spec:
+      containers:
+      - name: c
+        image: nginx
+"#;
+    let out = k.run_stdin(&["create", "-f", "-"], bad);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("The Deployment \"bad\" is invalid")
+            && err.contains("spec.template.metadata.labels")
+            && err.contains("`selector` does not match template `labels`"),
+        "{err}"
+    );
+    let typo = DEPLOYMENT.replace("replicas: 1", "replicas: 1\n  replicaz: 2");
+    let out = k.run_stdin(&["create", "-f", "-"], &typo);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown field \"spec.replicaz\""), "{err}");
+    let wrong_type = DEPLOYMENT.replace("replicas: 1", "replicas: \"one\"");
+    let out = k.run_stdin(&["create", "-f", "-", "--validate=false"], &wrong_type);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"),
+        "{err}"
+    );
+}

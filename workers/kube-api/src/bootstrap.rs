@@ -1,0 +1,367 @@
+//! What kube-apiserver creates and runs itself, with no controller-manager beside it:
+//! the system namespaces, the `default/kubernetes` Service with its Endpoints and
+//! EndpointSlice, the default ServiceCIDR, the RBAC bootstrap policy and the system
+//! PriorityClasses (each a post-start hook named as upstream's), and two controllers:
+//! the `default` ServiceAccount in every namespace, and namespace deletion (contents
+//! deleted, then the `kubernetes` finalizer removed, then the namespace gone).
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use kas_proto::WorkerConfig;
+use kas_server::health::{HookHandle, PostStartHooks};
+use kas_server::rest::{RestStore, WriteOptions};
+use kas_server::status::{Reason, Status};
+use serde_json::{json, Value};
+
+/// How long to wait before retrying a bootstrap step that failed (storage down).
+const RETRY: Duration = Duration::from_millis(200);
+/// How often the controllers look again with no event to wake them.
+const RESYNC: Duration = Duration::from_secs(5);
+/// The field manager of the server's own writes.
+const MANAGER: &str = "kube-apiserver";
+
+/// The stores the bootstrap and the controllers write through.
+#[derive(Debug, Clone)]
+pub(crate) struct Stores {
+    all: Vec<RestStore>,
+}
+
+impl Stores {
+    pub(crate) fn new(all: Vec<RestStore>) -> Stores {
+        Stores { all }
+    }
+
+    fn get(&self, group: &str, plural: &str) -> Option<&RestStore> {
+        self.all.iter().find(|s| {
+            let r = s.resource();
+            r.group == group
+                && r.plural == plural
+                && !(r.group == "autoscaling" && r.version == "v1")
+        })
+    }
+
+    /// Every namespaced store whose objects live in etcd (one per storage path).
+    fn namespaced(&self) -> impl Iterator<Item = &RestStore> {
+        self.all.iter().filter(|s| {
+            let r = s.resource();
+            r.namespaced
+                && r.verbs == kas_server::rest::Verbs::All
+                && !(r.group == "autoscaling" && r.version == "v1")
+        })
+    }
+}
+
+/// Creates `obj` unless it exists.
+async fn ensure(store: &RestStore, ns: &str, obj: Value) -> Result<(), Status> {
+    match store
+        .create_object(ns, obj, &WriteOptions::server(MANAGER))
+        .await
+    {
+        Ok(_) => Ok(()),
+        Err(s) if s.reason == Reason::AlreadyExists => Ok(()),
+        Err(s) => Err(s),
+    }
+}
+
+/// Runs `step` until it succeeds, then marks `hook` done.
+fn spawn_step<F, Fut>(hook: HookHandle, what: &'static str, step: F)
+where
+    F: Fn() -> Fut + Send + 'static,
+    Fut: std::future::Future<Output = Result<(), Status>> + Send,
+{
+    tokio::spawn(async move {
+        loop {
+            match step().await {
+                Ok(()) => {
+                    hook.done();
+                    return;
+                }
+                Err(e) => {
+                    tracing::debug!(step = what, error = %e.message, "bootstrap step failed; retrying");
+                    tokio::time::sleep(RETRY).await;
+                }
+            }
+        }
+    });
+}
+
+/// Registers the bootstrap hooks and starts the steps and controllers.
+pub(crate) fn start(
+    hooks: &PostStartHooks,
+    config: &WorkerConfig,
+    stores: Stores,
+    kubernetes_ip: Option<IpAddr>,
+) {
+    let ns_hook = hooks.register("start-system-namespaces-controller");
+    let bootstrap_hook = hooks.register("bootstrap-controller");
+    let rbac_hook = hooks.register("rbac/bootstrap-roles");
+    let pc_hook = hooks.register("scheduling/bootstrap-system-priority-classes");
+    {
+        let stores = stores.clone();
+        spawn_step(ns_hook, "system namespaces", move || {
+            let stores = stores.clone();
+            async move {
+                let Some(namespaces) = stores.get("", "namespaces") else {
+                    return Ok(());
+                };
+                for name in ["default", "kube-system", "kube-public", "kube-node-lease"] {
+                    ensure(namespaces, "", json!({"metadata": {"name": name}})).await?;
+                }
+                Ok(())
+            }
+        });
+    }
+    {
+        let stores = stores.clone();
+        let advertise = config.advertise_address;
+        let port = config.serving.port;
+        let range = config
+            .service_cluster_ip_ranges
+            .first()
+            .cloned()
+            .unwrap_or_default();
+        spawn_step(bootstrap_hook, "kubernetes service", move || {
+            let stores = stores.clone();
+            let range = range.clone();
+            async move { kubernetes_service(&stores, advertise, port, &range, kubernetes_ip).await }
+        });
+    }
+    {
+        let stores = stores.clone();
+        spawn_step(rbac_hook, "rbac bootstrap", move || {
+            let stores = stores.clone();
+            async move {
+                let policy = crate::bootstrap_policy::cluster_roles()
+                    .into_iter()
+                    .chain(crate::bootstrap_policy::cluster_role_bindings())
+                    .chain(crate::bootstrap_policy::roles())
+                    .chain(crate::bootstrap_policy::role_bindings());
+                for obj in policy {
+                    let plural = match obj.get("kind").and_then(Value::as_str) {
+                        Some("ClusterRole") => "clusterroles",
+                        Some("ClusterRoleBinding") => "clusterrolebindings",
+                        Some("Role") => "roles",
+                        Some("RoleBinding") => "rolebindings",
+                        _ => continue,
+                    };
+                    let ns = obj
+                        .pointer("/metadata/namespace")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned();
+                    if let Some(store) = stores.get("rbac.authorization.k8s.io", plural) {
+                        ensure(store, &ns, obj).await?;
+                    }
+                }
+                Ok(())
+            }
+        });
+    }
+    {
+        let stores = stores.clone();
+        spawn_step(pc_hook, "priority classes", move || {
+            let stores = stores.clone();
+            async move {
+                if let Some(store) = stores.get("scheduling.k8s.io", "priorityclasses") {
+                    for pc in crate::bootstrap_policy::priority_classes() {
+                        ensure(store, "", pc).await?;
+                    }
+                }
+                Ok(())
+            }
+        });
+    }
+    tokio::spawn(namespace_controller(stores));
+}
+
+async fn kubernetes_service(
+    stores: &Stores,
+    advertise: IpAddr,
+    port: u16,
+    range: &str,
+    kubernetes_ip: Option<IpAddr>,
+) -> Result<(), Status> {
+    let (Some(services), Some(endpoints), Some(slices), Some(cidrs)) = (
+        stores.get("", "services"),
+        stores.get("", "endpoints"),
+        stores.get("discovery.k8s.io", "endpointslices"),
+        stores.get("networking.k8s.io", "servicecidrs"),
+    ) else {
+        return Ok(());
+    };
+    if !range.is_empty() {
+        ensure(
+            cidrs,
+            "",
+            json!({"metadata": {"name": "kubernetes"}, "spec": {"cidrs": [range]}}),
+        )
+        .await?;
+    }
+    // The default namespace must exist first.
+    stores
+        .get("", "namespaces")
+        .ok_or_else(|| Status::internal("no namespaces store"))?
+        .read_object("", "default")
+        .await?;
+    let mut svc = json!({
+        "metadata": {"name": "kubernetes", "namespace": "default",
+            "labels": {"component": "apiserver", "provider": "kubernetes"}},
+        "spec": {
+            "type": "ClusterIP",
+            "sessionAffinity": "None",
+            "ports": [{"name": "https", "port": 443, "protocol": "TCP", "targetPort": port}],
+        },
+    });
+    if let Some(ip) = kubernetes_ip {
+        svc["spec"]["clusterIP"] = json!(ip.to_string());
+    }
+    ensure(services, "default", svc).await?;
+    let family = if advertise.is_ipv4() { "IPv4" } else { "IPv6" };
+    // Endpoints refuse a loopback address (a server bound to 127.0.0.1): as upstream's
+    // reconciler, report it and go on; the Service is what the hook waits for.
+    let endpoints_result = ensure(
+        endpoints,
+        "default",
+        json!({
+            "metadata": {"name": "kubernetes", "namespace": "default",
+                "labels": {"endpointslice.kubernetes.io/skip-mirror": "true"}},
+            "subsets": [{
+                "addresses": [{"ip": advertise.to_string()}],
+                "ports": [{"name": "https", "port": port, "protocol": "TCP"}],
+            }],
+        }),
+    )
+    .await;
+    let slice_result = ensure(
+        slices,
+        "default",
+        json!({
+            "metadata": {"name": "kubernetes", "namespace": "default",
+                "labels": {"kubernetes.io/service-name": "kubernetes"}},
+            "addressType": family,
+            "endpoints": [{"addresses": [advertise.to_string()], "conditions": {"ready": true}}],
+            "ports": [{"name": "https", "port": port, "protocol": "TCP"}],
+        }),
+    )
+    .await;
+    for r in [endpoints_result, slice_result] {
+        match r {
+            Err(e) if e.reason == Reason::Invalid => {
+                tracing::warn!(error = %e.message, "the kubernetes service's endpoints cannot name this address");
+            }
+            other => other?,
+        }
+    }
+    Ok(())
+}
+
+/// Keeps a `default` ServiceAccount in every active namespace, and finishes the
+/// deletion of namespaces marked for it. Woken by every namespace change.
+async fn namespace_controller(stores: Stores) {
+    let Some(namespaces) = stores.get("", "namespaces").cloned() else {
+        return;
+    };
+    let Some(accounts) = stores.get("", "serviceaccounts").cloned() else {
+        return;
+    };
+    let prefix = namespaces.storage().list_prefix("namespaces", None);
+    loop {
+        // Watch first, so a change between the list and the watch is not missed.
+        let watch = match namespaces.storage().current_revision().await {
+            Ok(rev) => namespaces.storage().watch(&prefix, rev).await,
+            Err(e) => Err(e),
+        };
+        match namespaces.list_objects("").await {
+            Ok((all, _)) => {
+                for ns in all {
+                    let name = ns
+                        .pointer("/metadata/name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned();
+                    if ns.pointer("/metadata/deletionTimestamp").is_some() {
+                        let stores = stores.clone();
+                        let namespaces = namespaces.clone();
+                        tokio::spawn(async move {
+                            if let Err(e) = finish_deletion(&stores, &namespaces, &name).await {
+                                tracing::debug!(namespace = %name, error = %e.message, "namespace deletion not finished yet");
+                            }
+                        });
+                    } else if let Err(e) = ensure(
+                        &accounts,
+                        &name,
+                        json!({"metadata": {"name": "default", "namespace": name}}),
+                    )
+                    .await
+                    {
+                        if e.reason != Reason::Forbidden {
+                            tracing::debug!(namespace = %name, error = %e.message, "could not create the default service account");
+                        }
+                    }
+                }
+            }
+            Err(e) => tracing::debug!(error = %e.message, "listing namespaces failed"),
+        }
+        match watch {
+            Ok(mut w) => {
+                let next = tokio::time::timeout(RESYNC, w.next()).await;
+                if matches!(next, Ok(Err(_))) {
+                    tokio::time::sleep(RETRY).await;
+                }
+            }
+            Err(_) => tokio::time::sleep(RETRY).await,
+        }
+    }
+}
+
+/// Deletes everything in namespace `name`, then removes its `kubernetes` finalizer.
+async fn finish_deletion(
+    stores: &Stores,
+    namespaces: &RestStore,
+    name: &str,
+) -> Result<(), Status> {
+    let opts = WriteOptions::server(MANAGER);
+    let mut remaining = 0;
+    for store in stores.namespaced() {
+        let (items, _) = store.list_objects(name).await?;
+        for item in items {
+            remaining += 1;
+            let obj_name = item
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or("");
+            match store.delete_object(name, obj_name, None, &opts).await {
+                Ok(_) => {}
+                Err(s) if s.reason == Reason::NotFound => {}
+                Err(s) => return Err(s),
+            }
+        }
+    }
+    if remaining > 0 {
+        // Look again: objects held by finalizers are still there.
+        for store in stores.namespaced() {
+            if !store.list_objects(name).await?.0.is_empty() {
+                return Err(Status::new(
+                    Reason::Conflict,
+                    format!("namespace {name} still has content"),
+                ));
+            }
+        }
+    }
+    let ns = namespaces.read_object("", name).await?;
+    let finalizers: Vec<Value> = ns
+        .pointer("/spec/finalizers")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|f| f.as_str() != Some("kubernetes"))
+        .collect();
+    let mut update = ns.clone();
+    update["spec"]["finalizers"] = json!(finalizers);
+    namespaces
+        .update_object("", name, "finalize", update, None, &opts)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! Defaults of smaller core/v1 resources: Services, Secrets (type, `stringData` folded
+//! into `data`) and Namespaces; with the base64 both Secret steps need.
+
+use serde_json::{json, Map, Value};
+
+use super::{each, entry, set};
+
+const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/// Standard base64 with padding.
+pub(crate) fn base64_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(B64[(n >> (18 - 6 * i)) as usize & 63] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// Standard base64 (padding optional); `None` when malformed.
+pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let body = s.trim_end_matches('=');
+    if s.len() - body.len() > 2 || body.len() % 4 == 1 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(body.len() * 3 / 4);
+    let mut acc = 0u32;
+    let mut bits = 0;
+    for c in body.bytes() {
+        let v = B64.iter().position(|b| *b == c)? as u32;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// core/v1 Service. The cluster IP and node ports are the store's to allocate.
+pub(crate) fn service_defaults(obj: &mut Value) {
+    let Some(spec) = entry(obj, "spec", json!({})).filter(|s| s.is_object()) else {
+        return;
+    };
+    set(spec, "type", json!("ClusterIP"));
+    set(spec, "sessionAffinity", json!("None"));
+    if spec["sessionAffinity"] == "ClientIP" {
+        let cfg = entry(spec, "sessionAffinityConfig", json!({}));
+        if let Some(client) = cfg
+            .filter(|c| c.is_object())
+            .and_then(|c| entry(c, "clientIP", json!({})))
+        {
+            if client.is_object() {
+                entry(client, "timeoutSeconds", json!(10800));
+            }
+        }
+    }
+    let ty = spec["type"].as_str().unwrap_or("").to_owned();
+    for port in each(spec, "ports") {
+        set(port, "protocol", json!("TCP"));
+        let target = port.get("targetPort");
+        if target.is_none_or(|t| t.is_null() || t.as_i64() == Some(0) || t.as_str() == Some("")) {
+            let p = port.get("port").cloned().unwrap_or(Value::Null);
+            if let Some(m) = port.as_object_mut() {
+                m.insert("targetPort".into(), p);
+            }
+        }
+    }
+    if ty == "NodePort" || ty == "LoadBalancer" {
+        set(spec, "externalTrafficPolicy", json!("Cluster"));
+    }
+    if ty == "LoadBalancer" {
+        entry(spec, "allocateLoadBalancerNodePorts", json!(true));
+    }
+    if ty != "ExternalName" {
+        set(spec, "internalTrafficPolicy", json!("Cluster"));
+        let headless = spec.get("clusterIP").and_then(Value::as_str) == Some("None");
+        let selector = spec
+            .get("selector")
+            .and_then(Value::as_object)
+            .is_some_and(|s| !s.is_empty());
+        let policy = if headless && !selector {
+            "RequireDualStack"
+        } else {
+            "SingleStack"
+        };
+        set(spec, "ipFamilyPolicy", json!(policy));
+        if spec
+            .get("ipFamilies")
+            .and_then(Value::as_array)
+            .is_none_or(Vec::is_empty)
+        {
+            spec["ipFamilies"] = json!(["IPv4"]);
+        }
+    }
+}
+
+/// core/v1 Secret: type Opaque, and `stringData` moved into `data` (base64), winning over
+/// a `data` key of the same name, as upstream's conversion does.
+pub(crate) fn secret_defaults(obj: &mut Value) {
+    if !obj.is_object() {
+        return;
+    }
+    set(obj, "type", json!("Opaque"));
+    let Some(Value::Object(string_data)) = obj.as_object_mut().and_then(|m| m.remove("stringData"))
+    else {
+        return;
+    };
+    let data = entry(obj, "data", json!({}));
+    let Some(data) = data.and_then(Value::as_object_mut) else {
+        return;
+    };
+    for (k, v) in string_data {
+        let text = match v {
+            Value::String(s) => s,
+            other => other.to_string(),
+        };
+        data.insert(k, json!(base64_encode(text.as_bytes())));
+    }
+}
+
+/// core/v1 Endpoints: every port's protocol is TCP unless set.
+pub(crate) fn endpoints_defaults(obj: &mut Value) {
+    for subset in each(obj, "subsets") {
+        for port in each(subset, "ports") {
+            set(port, "protocol", json!("TCP"));
+        }
+    }
+}
+
+/// discovery.k8s.io/v1 EndpointSlice: ports get protocol TCP and an empty name.
+pub(crate) fn endpointslice_defaults(obj: &mut Value) {
+    for port in each(obj, "ports") {
+        set(port, "protocol", json!("TCP"));
+        entry(port, "name", json!(""));
+    }
+}
+
+/// core/v1 Namespace: the `kubernetes` finalizer on create and phase Active.
+pub(crate) fn namespace_defaults(obj: &mut Value) {
+    if let Some(spec) = entry(obj, "spec", json!({})).filter(|s| s.is_object()) {
+        entry(spec, "finalizers", json!(["kubernetes"]));
+    }
+    if let Some(status) = entry(obj, "status", Value::Object(Map::new())).filter(|s| s.is_object())
+    {
+        set(status, "phase", json!("Active"));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64() {
+        for (plain, enc) in [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foobar", "Zm9vYmFy"),
+        ] {
+            assert_eq!(base64_encode(plain.as_bytes()), enc);
+            assert_eq!(base64_decode(enc).as_deref(), Some(plain.as_bytes()));
+        }
+        assert_eq!(base64_decode("Zg").as_deref(), Some(&b"f"[..]));
+        assert!(base64_decode("Z").is_none());
+        assert!(base64_decode("Z!==").is_none());
+        assert!(base64_decode("Zg===").is_none());
+    }
+
+    #[test]
+    fn services() {
+        let mut s = json!({"spec": {"ports": [{"port": 80}, {"port": 81, "targetPort": "http", "protocol": "UDP"}], "selector": {"a": "b"}}});
+        service_defaults(&mut s);
+        let once = s.clone();
+        service_defaults(&mut s);
+        assert_eq!(s, once);
+        assert_eq!(
+            s["spec"],
+            json!({
+                "type": "ClusterIP", "sessionAffinity": "None", "internalTrafficPolicy": "Cluster",
+                "ipFamilyPolicy": "SingleStack", "ipFamilies": ["IPv4"], "selector": {"a": "b"},
+                "ports": [{"port": 80, "protocol": "TCP", "targetPort": 80}, {"port": 81, "targetPort": "http", "protocol": "UDP"}]
+            })
+        );
+        let mut lb = json!({"spec": {"type": "LoadBalancer", "sessionAffinity": "ClientIP"}});
+        service_defaults(&mut lb);
+        assert_eq!(lb["spec"]["externalTrafficPolicy"], "Cluster");
+        assert_eq!(lb["spec"]["allocateLoadBalancerNodePorts"], true);
+        assert_eq!(
+            lb["spec"]["sessionAffinityConfig"],
+            json!({"clientIP": {"timeoutSeconds": 10800}})
+        );
+        let mut en = json!({"spec": {"type": "ExternalName", "externalName": "x.example"}});
+        service_defaults(&mut en);
+        assert!(en["spec"].get("internalTrafficPolicy").is_none());
+        let mut headless = json!({"spec": {"clusterIP": "None"}});
+        service_defaults(&mut headless);
+        assert_eq!(headless["spec"]["ipFamilyPolicy"], "RequireDualStack");
+        for mut v in [
+            json!(null),
+            json!({"spec": 1}),
+            json!({"spec": {"ports": [1], "sessionAffinity": "ClientIP", "sessionAffinityConfig": 2}}),
+        ] {
+            service_defaults(&mut v);
+            secret_defaults(&mut v);
+            namespace_defaults(&mut v);
+        }
+    }
+
+    #[test]
+    fn secrets_and_namespaces() {
+        let mut s =
+            json!({"data": {"a": "eA==", "b": "eA=="}, "stringData": {"b": "hi", "c": "foo"}});
+        secret_defaults(&mut s);
+        assert_eq!(
+            s,
+            json!({"type": "Opaque", "data": {"a": "eA==", "b": "aGk=", "c": "Zm9v"}})
+        );
+        let mut s = json!({"type": "kubernetes.io/tls"});
+        secret_defaults(&mut s);
+        assert_eq!(s["type"], "kubernetes.io/tls");
+        let mut ep = json!({"subsets": [{"ports": [{"port": 1}]}]});
+        endpoints_defaults(&mut ep);
+        assert_eq!(ep["subsets"][0]["ports"][0]["protocol"], "TCP");
+        let mut sl = json!({"ports": [{"port": 1}, 5]});
+        endpointslice_defaults(&mut sl);
+        assert_eq!(
+            sl["ports"][0],
+            json!({"port": 1, "protocol": "TCP", "name": ""})
+        );
+        endpoints_defaults(&mut json!({"subsets": [1, {"ports": 2}]}));
+        let mut ns = json!({"metadata": {"name": "n"}});
+        namespace_defaults(&mut ns);
+        assert_eq!(ns["spec"], json!({"finalizers": ["kubernetes"]}));
+        assert_eq!(ns["status"], json!({"phase": "Active"}));
+        let mut ns = json!({"spec": {"finalizers": []}, "status": {"phase": "Terminating"}});
+        namespace_defaults(&mut ns);
+        assert_eq!(
+            ns,
+            json!({"spec": {"finalizers": []}, "status": {"phase": "Terminating"}})
+        );
+    }
+}

@@ -1,0 +1,356 @@
+//! Defaulting of the built-in resources, as upstream's `SetDefaults_*` functions (and the
+//! few create-time strategy steps that fill fields in) do it. Every function leaves set
+//! fields alone, so running one twice changes nothing.
+
+mod core_v1;
+mod workloads;
+
+pub(crate) use core_v1::{
+    base64_decode, endpoints_defaults, endpointslice_defaults, namespace_defaults, secret_defaults,
+    service_defaults,
+};
+pub(crate) use workloads::{
+    cronjob_defaults, daemonset_defaults, deployment_defaults, job_defaults, job_generate_selector,
+    replicaset_defaults, statefulset_defaults,
+};
+
+use serde_json::{json, Map, Value};
+
+use crate::validation::parse_quantity;
+
+/// `v[key]`, inserted as `default` when missing or null. `None` when `v` is not an object.
+pub(crate) fn entry<'a>(v: &'a mut Value, key: &str, default: Value) -> Option<&'a mut Value> {
+    let m = v.as_object_mut()?;
+    let slot = m.entry(key).or_insert(Value::Null);
+    if slot.is_null() {
+        *slot = default;
+    }
+    Some(slot)
+}
+
+/// Sets `v[key]` to `default` when it is missing, null or an empty string.
+pub(crate) fn set(v: &mut Value, key: &str, default: Value) {
+    if let Some(m) = v.as_object_mut() {
+        let slot = m.entry(key).or_insert(Value::Null);
+        if slot.is_null() || slot.as_str() == Some("") {
+            *slot = default;
+        }
+    }
+}
+
+/// Each element of the array `v[key]`.
+pub(crate) fn each<'a>(v: &'a mut Value, key: &str) -> impl Iterator<Item = &'a mut Value> {
+    v.get_mut(key)
+        .and_then(Value::as_array_mut)
+        .into_iter()
+        .flatten()
+}
+
+/// The pull policy upstream picks: Always for `:latest` or no tag, else IfNotPresent.
+fn pull_policy(image: &str) -> &'static str {
+    let (name, digest) = match image.split_once('@') {
+        Some((n, _)) => (n, true),
+        None => (image, false),
+    };
+    let last = name.rsplit('/').next().unwrap_or(name);
+    match last.split_once(':') {
+        Some((_, "latest")) => "Always",
+        Some(_) => "IfNotPresent",
+        None if digest => "IfNotPresent",
+        None => "Always",
+    }
+}
+
+fn http_get(handler: &mut Value) {
+    if let Some(get) = handler.get_mut("httpGet").filter(|g| g.is_object()) {
+        set(get, "path", json!("/"));
+        set(get, "scheme", json!("HTTP"));
+    }
+}
+
+fn probe(p: &mut Value) {
+    if !p.is_object() {
+        return;
+    }
+    entry(p, "timeoutSeconds", json!(1));
+    entry(p, "periodSeconds", json!(10));
+    entry(p, "successThreshold", json!(1));
+    entry(p, "failureThreshold", json!(3));
+    http_get(p);
+}
+
+fn container(c: &mut Value, host_network: bool) {
+    if !c.is_object() {
+        return;
+    }
+    let image = c
+        .get("image")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    set(c, "imagePullPolicy", json!(pull_policy(&image)));
+    set(c, "terminationMessagePath", json!("/dev/termination-log"));
+    set(c, "terminationMessagePolicy", json!("File"));
+    for port in each(c, "ports") {
+        set(port, "protocol", json!("TCP"));
+        if host_network {
+            let cp = port.get("containerPort").cloned().unwrap_or(Value::Null);
+            if port
+                .get("hostPort")
+                .is_none_or(|h| h.is_null() || h.as_i64() == Some(0))
+            {
+                if let Some(m) = port.as_object_mut() {
+                    m.insert("hostPort".into(), cp);
+                }
+            }
+        }
+    }
+    for e in each(c, "env") {
+        if let Some(fr) = e
+            .pointer_mut("/valueFrom/fieldRef")
+            .filter(|f| f.is_object())
+        {
+            set(fr, "apiVersion", json!("v1"));
+        }
+    }
+    for key in ["livenessProbe", "readinessProbe", "startupProbe"] {
+        if let Some(p) = c.get_mut(key) {
+            probe(p);
+        }
+    }
+    for hook in ["postStart", "preStop"] {
+        if let Some(h) = c.pointer_mut(&format!("/lifecycle/{hook}")) {
+            http_get(h);
+        }
+    }
+}
+
+fn volume(v: &mut Value) {
+    let Some(m) = v.as_object_mut() else {
+        return;
+    };
+    if m.keys().all(|k| k == "name") {
+        m.insert("emptyDir".into(), json!({}));
+    }
+    for src in ["secret", "configMap", "downwardAPI", "projected"] {
+        if let Some(s) = m.get_mut(src).filter(|s| s.is_object()) {
+            entry(s, "defaultMode", json!(420));
+        }
+    }
+    if let Some(fr) = m.get_mut("downwardAPI") {
+        for item in each(fr, "items") {
+            if let Some(f) = item.get_mut("fieldRef").filter(|f| f.is_object()) {
+                set(f, "apiVersion", json!("v1"));
+            }
+        }
+    }
+}
+
+/// Defaults of a pod spec (also the spec of every pod template).
+pub(crate) fn pod_spec_defaults(spec: &mut Value) {
+    if !spec.is_object() {
+        return;
+    }
+    set(spec, "dnsPolicy", json!("ClusterFirst"));
+    set(spec, "restartPolicy", json!("Always"));
+    entry(spec, "terminationGracePeriodSeconds", json!(30));
+    entry(spec, "securityContext", json!({}));
+    set(spec, "schedulerName", json!("default-scheduler"));
+    let host_network = spec.get("hostNetwork").and_then(Value::as_bool) == Some(true);
+    for c in each(spec, "containers") {
+        container(c, host_network);
+    }
+    for c in each(spec, "initContainers") {
+        container(c, host_network);
+    }
+    for v in each(spec, "volumes") {
+        volume(v);
+    }
+}
+
+/// Defaults of the pod template at `template` (its spec, when it has one).
+pub(crate) fn template_defaults(template: Option<&mut Value>) {
+    if let Some(spec) = template.and_then(|t| t.get_mut("spec")) {
+        pod_spec_defaults(spec);
+    }
+}
+
+/// A pod's QoS class from its containers' cpu and memory requests and limits.
+pub(crate) fn qos_class(spec: &Value) -> &'static str {
+    let mut requests: Map<String, Value> = Map::new();
+    let mut limits: Map<String, Value> = Map::new();
+    let mut guaranteed = true;
+    let add = |sum: &mut Map<String, Value>, name: &str, q: f64| {
+        let cur = sum.get(name).and_then(Value::as_f64).unwrap_or(0.0);
+        sum.insert(name.to_owned(), json!(cur + q));
+    };
+    let all = ["containers", "initContainers"]
+        .iter()
+        .flat_map(|k| spec.get(*k).and_then(Value::as_array).into_iter().flatten());
+    for c in all {
+        let positive = |kind: &str| -> Vec<(String, f64)> {
+            c.pointer(&format!("/resources/{kind}"))
+                .and_then(Value::as_object)
+                .into_iter()
+                .flatten()
+                .filter(|(n, _)| *n == "cpu" || *n == "memory")
+                .filter_map(|(n, v)| {
+                    Some((
+                        n.clone(),
+                        v.as_str().and_then(parse_quantity).or_else(|| v.as_f64())?,
+                    ))
+                })
+                .filter(|(_, q)| *q > 0.0)
+                .collect()
+        };
+        for (n, q) in positive("requests") {
+            add(&mut requests, &n, q);
+        }
+        let lims = positive("limits");
+        let found = |r: &str| lims.iter().any(|(n, _)| n == r);
+        if !found("cpu") || !found("memory") {
+            guaranteed = false;
+        }
+        for (n, q) in lims {
+            add(&mut limits, &n, q);
+        }
+    }
+    if requests.is_empty() && limits.is_empty() {
+        return "BestEffort";
+    }
+    if guaranteed
+        && requests.iter().all(|(n, q)| limits.get(n) == Some(q))
+        && requests.len() == limits.len()
+    {
+        "Guaranteed"
+    } else {
+        "Burstable"
+    }
+}
+
+/// Pod: the spec defaults, requests taken from limits where unset, service links on,
+/// and on create a Pending phase and the QoS class.
+pub(crate) fn pod_defaults(obj: &mut Value) {
+    let Some(spec) = obj.get_mut("spec").filter(|s| s.is_object()) else {
+        return;
+    };
+    pod_spec_defaults(spec);
+    entry(spec, "enableServiceLinks", json!(true));
+    for key in ["containers", "initContainers"] {
+        for c in each(spec, key) {
+            let Some(res) = c.get_mut("resources").filter(|r| r.is_object()) else {
+                continue;
+            };
+            let limits = res.get("limits").and_then(Value::as_object).cloned();
+            let Some(limits) = limits.filter(|l| !l.is_empty()) else {
+                continue;
+            };
+            if let Some(req) = entry(res, "requests", json!({})).and_then(Value::as_object_mut) {
+                for (k, v) in limits {
+                    req.entry(k).or_insert(v);
+                }
+            }
+        }
+    }
+    let qos = qos_class(spec);
+    if let Some(status) = entry(obj, "status", json!({})).filter(|s| s.is_object()) {
+        set(status, "phase", json!("Pending"));
+        set(status, "qosClass", json!(qos));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pull_policies() {
+        assert_eq!(pull_policy("nginx"), "Always");
+        assert_eq!(pull_policy("nginx:latest"), "Always");
+        assert_eq!(pull_policy("nginx:1.25"), "IfNotPresent");
+        assert_eq!(pull_policy("localhost:5000/nginx"), "Always");
+        assert_eq!(pull_policy("localhost:5000/nginx:1"), "IfNotPresent");
+        assert_eq!(pull_policy("nginx@sha256:abc"), "IfNotPresent");
+        assert_eq!(pull_policy("nginx:latest@sha256:abc"), "Always");
+    }
+
+    #[test]
+    fn pods() {
+        let mut pod = json!({"spec": {
+            "containers": [{"name": "a", "image": "nginx:1", "ports": [{"containerPort": 80}],
+                            "livenessProbe": {"httpGet": {"port": 80}},
+                            "env": [{"name": "N", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}}]}],
+            "volumes": [{"name": "v"}, {"name": "s", "secret": {"secretName": "x"}}]
+        }});
+        pod_defaults(&mut pod);
+        let again = pod.clone();
+        pod_defaults(&mut pod);
+        assert_eq!(pod, again);
+        let spec = &pod["spec"];
+        assert_eq!(spec["restartPolicy"], "Always");
+        assert_eq!(spec["dnsPolicy"], "ClusterFirst");
+        assert_eq!(spec["schedulerName"], "default-scheduler");
+        assert_eq!(spec["terminationGracePeriodSeconds"], 30);
+        assert_eq!(spec["securityContext"], json!({}));
+        assert_eq!(spec["enableServiceLinks"], true);
+        let c = &spec["containers"][0];
+        assert_eq!(c["imagePullPolicy"], "IfNotPresent");
+        assert_eq!(c["terminationMessagePath"], "/dev/termination-log");
+        assert_eq!(c["terminationMessagePolicy"], "File");
+        assert_eq!(c["ports"][0]["protocol"], "TCP");
+        assert_eq!(
+            c["livenessProbe"],
+            json!({"httpGet": {"port": 80, "path": "/", "scheme": "HTTP"}, "timeoutSeconds": 1, "periodSeconds": 10, "successThreshold": 1, "failureThreshold": 3})
+        );
+        assert_eq!(c["env"][0]["valueFrom"]["fieldRef"]["apiVersion"], "v1");
+        assert_eq!(spec["volumes"][0]["emptyDir"], json!({}));
+        assert_eq!(spec["volumes"][1]["secret"]["defaultMode"], 420);
+        assert_eq!(
+            pod["status"],
+            json!({"phase": "Pending", "qosClass": "BestEffort"})
+        );
+        let mut host = json!({"spec": {"hostNetwork": true, "containers": [{"image": "x", "ports": [{"containerPort": 80}]}]}});
+        pod_defaults(&mut host);
+        assert_eq!(host["spec"]["containers"][0]["ports"][0]["hostPort"], 80);
+        for mut v in [
+            json!(null),
+            json!({"spec": 1}),
+            json!({"spec": {"containers": [1, {"resources": 2}], "volumes": [3]}, "status": 4}),
+        ] {
+            pod_defaults(&mut v);
+        }
+    }
+
+    #[test]
+    fn qos() {
+        let res = |r: Value| json!({"containers": [{"resources": r}]});
+        assert_eq!(qos_class(&res(json!({}))), "BestEffort");
+        assert_eq!(
+            qos_class(&res(json!({"requests": {"cpu": "100m"}}))),
+            "Burstable"
+        );
+        assert_eq!(
+            qos_class(&res(
+                json!({"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "1000m", "memory": "1Gi"}})
+            )),
+            "Guaranteed"
+        );
+        assert_eq!(
+            qos_class(&res(
+                json!({"limits": {"cpu": "1", "memory": "1Gi"}, "requests": {"cpu": "500m"}})
+            )),
+            "Burstable"
+        );
+        assert_eq!(
+            qos_class(&res(json!({"requests": {"ephemeral-storage": "1Gi"}}))),
+            "BestEffort"
+        );
+        let mut pod = json!({"spec": {"containers": [{"image": "x", "resources": {"limits": {"cpu": "1", "memory": "1Gi"}}}]}});
+        pod_defaults(&mut pod);
+        assert_eq!(
+            pod["spec"]["containers"][0]["resources"]["requests"],
+            json!({"cpu": "1", "memory": "1Gi"})
+        );
+        assert_eq!(pod["status"]["qosClass"], "Guaranteed");
+    }
+}

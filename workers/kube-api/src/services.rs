@@ -1,0 +1,515 @@
+//! Service IP and node port allocation, as hooks around the services store.
+//!
+//! A cluster IP is held by an `networking.k8s.io/v1` IPAddress object named by the IP
+//! (upstream's allocator since MultiCIDRServiceAllocator went GA), so the compare-and-swap
+//! create in etcd is what prevents double allocation, across restarts and API servers. A
+//! node port is held the same way by a key of its own under `ranges/servicenodeports/`.
+
+use std::net::{IpAddr, Ipv4Addr};
+
+use ipnet::IpNet;
+use kas_server::rest::{invalid_value, HookFuture, Hooks, RestStore};
+use kas_server::status::{Status, StatusCause};
+use kas_server::storage::{ReadVersion, StorageError};
+use serde_json::{json, Value};
+
+/// Marks, during an update, a port entry whose node port the service already holds.
+const HELD: &str = "\u{0}held";
+
+/// How many random picks before scanning the range in order.
+const RANDOM_TRIES: usize = 16;
+
+/// Allocates and releases cluster IPs and node ports.
+#[derive(Debug, Clone)]
+pub(crate) struct Allocator {
+    range: IpNet,
+    node_ports: (u16, u16),
+    ipaddresses: RestStore,
+}
+
+fn s<'a>(o: &'a Value, p: &str) -> &'a str {
+    o.pointer(p).and_then(Value::as_str).unwrap_or("")
+}
+
+fn invalid(name: &str, causes: Vec<StatusCause>) -> Status {
+    let summary: Vec<String> = causes
+        .iter()
+        .map(|c| format!("{}: {}", c.field, c.message))
+        .collect();
+    let message = if summary.len() == 1 {
+        format!("Service \"{name}\" is invalid: {}", summary[0])
+    } else {
+        format!("Service \"{name}\" is invalid: [{}]", summary.join(", "))
+    };
+    Status {
+        details: Some(kas_server::status::StatusDetails {
+            name: name.to_owned(),
+            kind: "Service".into(),
+            causes,
+            ..Default::default()
+        }),
+        ..Status::new(kas_server::status::Reason::Invalid, message)
+    }
+}
+
+impl Allocator {
+    pub(crate) fn new(
+        range: &str,
+        node_ports: (u16, u16),
+        ipaddresses: RestStore,
+    ) -> Option<Allocator> {
+        let range: IpNet = range.parse().ok()?;
+        Some(Allocator {
+            range,
+            node_ports,
+            ipaddresses,
+        })
+    }
+
+    /// The first IP of the range: the `kubernetes` service's.
+    pub(crate) fn first_ip(&self) -> IpAddr {
+        nth(&self.range, 1).unwrap_or(self.range.network())
+    }
+
+    fn size(&self) -> u64 {
+        match self.range {
+            IpNet::V4(n) => (1u64 << (32 - n.prefix_len())).saturating_sub(2).max(1),
+            IpNet::V6(n) => 1u64 << (128 - n.prefix_len()).min(32),
+        }
+    }
+
+    /// Holds `ip` for `svc`; false if someone else holds it.
+    async fn claim_ip(&self, ip: IpAddr, svc: &Value) -> Result<bool, Status> {
+        let obj = json!({
+            "apiVersion": "networking.k8s.io/v1",
+            "kind": "IPAddress",
+            "metadata": {
+                "name": ip.to_string(),
+                "labels": {
+                    "ipaddress.kubernetes.io/ip-family": if ip.is_ipv4() { "IPv4" } else { "IPv6" },
+                    "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io",
+                },
+            },
+            "spec": {"parentRef": {
+                "group": "", "resource": "services",
+                "namespace": s(svc, "/metadata/namespace"), "name": s(svc, "/metadata/name"),
+            }},
+        });
+        let key = self
+            .ipaddresses
+            .storage()
+            .key("ipaddresses", None, &ip.to_string());
+        let bytes = serde_json::to_vec(&obj).map_err(Status::internal)?;
+        match self.ipaddresses.storage().create(&key, bytes, None).await {
+            Ok(_) => Ok(true),
+            // Held already: fine if by this same service (a retried create).
+            Err(StorageError::AlreadyExists) => {
+                let held = self
+                    .ipaddresses
+                    .storage()
+                    .get(&key, ReadVersion::Latest)
+                    .await
+                    .ok()
+                    .flatten()
+                    .and_then(|st| serde_json::from_slice::<Value>(&st.value).ok());
+                Ok(held.is_some_and(|h| {
+                    h.pointer("/spec/parentRef") == obj.pointer("/spec/parentRef")
+                }))
+            }
+            Err(e) => Err(e.to_status("networking.k8s.io", "ipaddresses", &ip.to_string())),
+        }
+    }
+
+    async fn release_ip(&self, ip: &str) {
+        let key = self.ipaddresses.storage().key("ipaddresses", None, ip);
+        let _ = self.ipaddresses.storage().delete(&key, None).await;
+    }
+
+    fn port_key(&self, port: i64) -> String {
+        format!(
+            "{}/ranges/servicenodeports/{port}",
+            self.ipaddresses
+                .storage()
+                .list_prefix("", None)
+                .trim_end_matches('/')
+                .trim_end_matches('/')
+        )
+    }
+
+    async fn claim_port(&self, port: i64, svc: &Value) -> Result<bool, Status> {
+        let owner = format!(
+            "{}/{}",
+            s(svc, "/metadata/namespace"),
+            s(svc, "/metadata/name")
+        );
+        match self
+            .ipaddresses
+            .storage()
+            .create(&self.port_key(port), owner.clone().into_bytes(), None)
+            .await
+        {
+            Ok(_) => Ok(true),
+            Err(StorageError::AlreadyExists) => {
+                let held = self
+                    .ipaddresses
+                    .storage()
+                    .get(&self.port_key(port), ReadVersion::Latest)
+                    .await
+                    .ok()
+                    .flatten();
+                Ok(held.is_some_and(|st| st.value == owner.as_bytes()))
+            }
+            Err(e) => Err(e.to_status("", "services", s(svc, "/metadata/name"))),
+        }
+    }
+
+    async fn release_port(&self, port: i64) {
+        let _ = self
+            .ipaddresses
+            .storage()
+            .delete(&self.port_key(port), None)
+            .await;
+    }
+
+    /// Whether the node port is free (for dry runs).
+    async fn port_free(&self, port: i64) -> bool {
+        matches!(
+            self.ipaddresses
+                .storage()
+                .get(&self.port_key(port), ReadVersion::Latest)
+                .await,
+            Ok(None)
+        )
+    }
+
+    async fn allocate_ip(&self, svc: &mut Value, dry_run: bool) -> Result<Vec<String>, Status> {
+        let name = s(svc, "/metadata/name").to_owned();
+        let requested = s(svc, "/spec/clusterIP").to_owned();
+        if s(svc, "/spec/type") == "ExternalName" || requested == "None" {
+            if requested == "None" {
+                svc["spec"]["clusterIPs"] = json!(["None"]);
+            }
+            return Ok(Vec::new());
+        }
+        if !requested.is_empty() {
+            let ip: IpAddr = requested.parse().map_err(|_| {
+                invalid(
+                    &name,
+                    vec![invalid_value(
+                        "spec.clusterIPs[0]",
+                        &requested,
+                        "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)",
+                    )],
+                )
+            })?;
+            if !self.range.contains(&ip) || ip == self.range.network() {
+                return Err(invalid(&name, vec![invalid_value(
+                    "spec.clusterIPs[0]",
+                    &requested,
+                    &format!("failed to allocate IP {requested}: the provided IP ({requested}) is not in the valid range. The range of valid IPs is {}", self.range),
+                )]));
+            }
+            if !dry_run && !self.claim_ip(ip, svc).await? {
+                return Err(invalid(
+                    &name,
+                    vec![invalid_value(
+                        "spec.clusterIPs[0]",
+                        &requested,
+                        &format!(
+                            "failed to allocate IP {requested}: provided IP is already allocated"
+                        ),
+                    )],
+                ));
+            }
+            set_ip(svc, ip);
+            return Ok(vec![requested]);
+        }
+        let size = self.size();
+        let mut tries: Vec<u64> = (0..RANDOM_TRIES)
+            .map(|_| {
+                let r = u64::from_le_bytes(
+                    uuid::Uuid::new_v4().as_bytes()[..8]
+                        .try_into()
+                        .unwrap_or([0; 8]),
+                );
+                1 + r % size
+            })
+            .collect();
+        tries.extend(1..=size.min(1 << 16));
+        for n in tries {
+            let Some(ip) = nth(&self.range, n) else {
+                continue;
+            };
+            if ip == self.first_ip() && name != "kubernetes" {
+                continue;
+            }
+            if dry_run || self.claim_ip(ip, svc).await? {
+                set_ip(svc, ip);
+                return Ok(if dry_run {
+                    Vec::new()
+                } else {
+                    vec![ip.to_string()]
+                });
+            }
+        }
+        Err(Status::internal(format!(
+            "failed to allocate a serviceIP: range is full ({})",
+            self.range
+        )))
+    }
+
+    async fn allocate_ports(&self, svc: &mut Value, dry_run: bool) -> Result<Vec<i64>, Status> {
+        let ty = s(svc, "/spec/type").to_owned();
+        if ty != "NodePort" && ty != "LoadBalancer" {
+            return Ok(Vec::new());
+        }
+        let name = s(svc, "/metadata/name").to_owned();
+        let (lo, hi) = (i64::from(self.node_ports.0), i64::from(self.node_ports.1));
+        let mut claimed = Vec::new();
+        let count = svc
+            .pointer("/spec/ports")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        for idx in 0..count {
+            let given = svc["spec"]["ports"][idx]
+                .get("nodePort")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
+            if given != 0 {
+                if given < lo || given > hi {
+                    self.release_ports(&claimed).await;
+                    return Err(invalid(&name, vec![invalid_value(
+                        &format!("spec.ports[{idx}].nodePort"),
+                        &given.to_string(),
+                        &format!("provided port is not in the valid range. The range of valid ports is {lo}-{hi}"),
+                    )]));
+                }
+                let ok = if dry_run {
+                    self.port_free(given).await
+                } else {
+                    self.claim_port(given, svc).await?
+                };
+                if !ok {
+                    self.release_ports(&claimed).await;
+                    return Err(invalid(
+                        &name,
+                        vec![invalid_value(
+                            &format!("spec.ports[{idx}].nodePort"),
+                            &given.to_string(),
+                            "provided port is already allocated",
+                        )],
+                    ));
+                }
+                if !dry_run {
+                    claimed.push(given);
+                }
+                continue;
+            }
+            let span = (hi - lo + 1) as u64;
+            let start = u64::from_le_bytes(
+                uuid::Uuid::new_v4().as_bytes()[..8]
+                    .try_into()
+                    .unwrap_or([0; 8]),
+            ) % span;
+            let mut got = None;
+            for k in 0..span {
+                let port = lo + ((start + k) % span) as i64;
+                if claimed.contains(&port) {
+                    continue;
+                }
+                let ok = if dry_run {
+                    true
+                } else {
+                    self.claim_port(port, svc).await?
+                };
+                if ok {
+                    got = Some(port);
+                    break;
+                }
+            }
+            let Some(port) = got else {
+                self.release_ports(&claimed).await;
+                return Err(Status::internal(
+                    "failed to allocate a nodePort: range is full",
+                ));
+            };
+            if !dry_run {
+                claimed.push(port);
+            }
+            svc["spec"]["ports"][idx]["nodePort"] = json!(port);
+        }
+        Ok(claimed)
+    }
+
+    async fn release_ports(&self, ports: &[i64]) {
+        for p in ports {
+            self.release_port(*p).await;
+        }
+    }
+}
+
+fn set_ip(svc: &mut Value, ip: IpAddr) {
+    svc["spec"]["clusterIP"] = json!(ip.to_string());
+    svc["spec"]["clusterIPs"] = json!([ip.to_string()]);
+    let family = if ip.is_ipv4() { "IPv4" } else { "IPv6" };
+    svc["spec"]["ipFamilies"] = json!([family]);
+    if svc.pointer("/spec/ipFamilyPolicy").is_none() {
+        svc["spec"]["ipFamilyPolicy"] = json!("SingleStack");
+    }
+}
+
+/// The `n`th address of `net`.
+fn nth(net: &IpNet, n: u64) -> Option<IpAddr> {
+    match net {
+        IpNet::V4(v4) => {
+            let base = u32::from(v4.network());
+            let ip = base.checked_add(u32::try_from(n).ok()?)?;
+            let addr = Ipv4Addr::from(ip);
+            v4.contains(&addr).then_some(IpAddr::V4(addr))
+        }
+        IpNet::V6(v6) => {
+            let base = u128::from(v6.network());
+            let addr = std::net::Ipv6Addr::from(base.checked_add(u128::from(n))?);
+            v6.contains(&addr).then_some(IpAddr::V6(addr))
+        }
+    }
+}
+
+fn node_ports(svc: &Value) -> Vec<i64> {
+    svc.pointer("/spec/ports")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p.get("nodePort").and_then(Value::as_i64))
+        .filter(|p| *p != 0)
+        .collect()
+}
+
+impl Hooks for Allocator {
+    fn before_create<'a>(
+        &'a self,
+        _store: &'a RestStore,
+        obj: &'a mut Value,
+        dry_run: bool,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        Box::pin(async move {
+            let ips = self.allocate_ip(obj, dry_run).await?;
+            if let Err(e) = self.allocate_ports(obj, dry_run).await {
+                for ip in &ips {
+                    self.release_ip(ip).await;
+                }
+                return Err(e);
+            }
+            Ok(())
+        })
+    }
+
+    fn before_update<'a>(
+        &'a self,
+        _store: &'a RestStore,
+        obj: &'a mut Value,
+        old: &'a Value,
+        dry_run: bool,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        Box::pin(async move {
+            // The cluster IP stays; validation refuses a change. Keep it when omitted.
+            if s(obj, "/spec/clusterIP").is_empty() && !s(old, "/spec/clusterIP").is_empty() {
+                obj["spec"]["clusterIP"] = old["spec"]["clusterIP"].clone();
+                if let Some(ips) = old.pointer("/spec/clusterIPs") {
+                    obj["spec"]["clusterIPs"] = ips.clone();
+                }
+            }
+            let before = node_ports(old);
+            let ty = s(obj, "/spec/type");
+            if ty == "NodePort" || ty == "LoadBalancer" {
+                // Ports this service already holds need no new claim.
+                let mut marked = obj.clone();
+                if let Some(ports) = marked
+                    .pointer_mut("/spec/ports")
+                    .and_then(Value::as_array_mut)
+                {
+                    for p in ports.iter_mut() {
+                        let held = p
+                            .get("nodePort")
+                            .and_then(Value::as_i64)
+                            .is_some_and(|n| before.contains(&n));
+                        if held {
+                            if let Some(m) = p.as_object_mut() {
+                                m.insert(HELD.into(), json!(true));
+                            }
+                        }
+                    }
+                }
+                self.allocate_new_ports(&mut marked, dry_run).await?;
+                if let Some(ports) = marked
+                    .pointer_mut("/spec/ports")
+                    .and_then(Value::as_array_mut)
+                {
+                    for p in ports.iter_mut() {
+                        if let Some(m) = p.as_object_mut() {
+                            m.remove(HELD);
+                        }
+                    }
+                }
+                obj["spec"]["ports"] = marked["spec"]["ports"].clone();
+            }
+            if !dry_run {
+                let after = node_ports(obj);
+                for p in before.iter().filter(|p| !after.contains(p)) {
+                    self.release_port(*p).await;
+                }
+            }
+            Ok(())
+        })
+    }
+
+    fn after_delete<'a>(&'a self, _store: &'a RestStore, obj: &'a Value) -> HookFuture<'a, ()> {
+        Box::pin(async move {
+            let ip = s(obj, "/spec/clusterIP");
+            if !ip.is_empty() && ip != "None" {
+                self.release_ip(ip).await;
+            }
+            self.release_ports(&node_ports(obj)).await;
+        })
+    }
+}
+
+impl Allocator {
+    /// Claims node ports for the entries of `svc` not marked [`HELD`].
+    async fn allocate_new_ports(&self, svc: &mut Value, dry_run: bool) -> Result<(), Status> {
+        let mut tmp = svc.clone();
+        if let Some(ports) = tmp.pointer_mut("/spec/ports").and_then(Value::as_array_mut) {
+            ports.retain(|p| p.get(HELD).is_none());
+        }
+        self.allocate_ports(&mut tmp, dry_run).await?;
+        let mut fresh = tmp
+            .pointer("/spec/ports")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+            .into_iter();
+        if let Some(ports) = svc.pointer_mut("/spec/ports").and_then(Value::as_array_mut) {
+            for p in ports.iter_mut() {
+                if p.get(HELD).is_none() {
+                    if let Some(f) = fresh.next() {
+                        *p = f;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nth_address() {
+        let net: IpNet = "10.0.0.0/24".parse().unwrap();
+        assert_eq!(nth(&net, 1), Some("10.0.0.1".parse().unwrap()));
+        assert_eq!(nth(&net, 254), Some("10.0.0.254".parse().unwrap()));
+        assert_eq!(nth(&net, 256), None);
+    }
+}

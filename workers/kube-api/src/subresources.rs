@@ -1,0 +1,220 @@
+//! The POST-only endpoints: serviceaccounts/token, pods/binding and pods/eviction, the
+//! core `bindings` resource, and the review APIs (tokenreviews, selfsubjectreviews and the
+//! four access reviews), as hooks of the generic store. The logic lives in `auth`; this
+//! module fetches what it needs and routes.
+
+use std::sync::{Arc, OnceLock};
+use std::time::SystemTime;
+
+use kas_proto::{RequestContext, WorkerConfig};
+use kas_server::rest::{HookFuture, Hooks, RestStore, WriteOptions};
+use kas_server::status::{Reason, Status};
+use serde_json::{json, Value};
+
+use crate::auth::{self, Authorizer, Lookup, LookupKind, Policy, TokenIssuer, TokenRequestInput};
+
+/// The hooks, with the stores they read (set once every store exists).
+pub(crate) struct ApiHooks {
+    issuer: Option<TokenIssuer>,
+    authz: Authorizer,
+    stores: OnceLock<Vec<RestStore>>,
+}
+
+impl ApiHooks {
+    pub(crate) fn new(config: &WorkerConfig) -> Arc<ApiHooks> {
+        let issuer = match TokenIssuer::from_config(config) {
+            Ok(i) => Some(i),
+            Err(e) => {
+                tracing::warn!(error = %e, "service account tokens are disabled");
+                None
+            }
+        };
+        Arc::new(ApiHooks {
+            issuer,
+            authz: Authorizer::new(
+                &config.authorization_modes,
+                Policy::new(Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+            ),
+            stores: OnceLock::new(),
+        })
+    }
+
+    /// Gives the hooks the stores to read from.
+    pub(crate) fn set_stores(&self, stores: Vec<RestStore>) {
+        let _ = self.stores.set(stores);
+    }
+
+    fn store(&self, plural: &str) -> Result<&RestStore, Status> {
+        self.stores
+            .get()
+            .and_then(|all| {
+                all.iter()
+                    .find(|s| s.resource().group.is_empty() && s.resource().plural == plural)
+            })
+            .ok_or_else(|| Status::internal(format!("no {plural} store")))
+    }
+
+    /// The object, or None when it does not exist.
+    async fn fetch(&self, plural: &str, ns: &str, name: &str) -> Result<Option<Value>, Status> {
+        match self.store(plural)?.read_object(ns, name).await {
+            Ok(v) => Ok(Some(v)),
+            Err(s) if s.reason == Reason::NotFound => Ok(None),
+            Err(s) => Err(s),
+        }
+    }
+
+    fn issuer(&self) -> Result<&TokenIssuer, Status> {
+        self.issuer.as_ref().ok_or_else(|| {
+            Status::new(
+                Reason::NotFound,
+                "the server could not find the requested resource: service account tokens are not configured",
+            )
+        })
+    }
+
+    async fn token(&self, ns: &str, sa: Value, body: Value) -> Result<Value, Status> {
+        let issuer = self.issuer()?;
+        let mut bound = None;
+        let mut node = None;
+        if let Some((kind, name)) = TokenIssuer::bound_object_ref(&body) {
+            bound = match kind.as_str() {
+                "Pod" => self.fetch("pods", ns, &name).await?,
+                "Secret" => self.fetch("secrets", ns, &name).await?,
+                "Node" => self.fetch("nodes", "", &name).await?,
+                _ => None,
+            };
+            if kind == "Pod" {
+                let node_name = bound
+                    .as_ref()
+                    .and_then(|p| p.pointer("/spec/nodeName"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .to_owned();
+                if !node_name.is_empty() {
+                    node = self.fetch("nodes", "", &node_name).await?;
+                }
+            }
+        }
+        let out = issuer.token_request(&TokenRequestInput {
+            namespace: ns,
+            service_account: &sa,
+            body: &body,
+            bound_object: bound.as_ref(),
+            pod_node: node.as_ref(),
+            now: SystemTime::now(),
+        })?;
+        Ok(out.object)
+    }
+
+    async fn token_review(&self, body: Value) -> Result<Value, Status> {
+        let issuer = self.issuer()?;
+        auth::token_review(issuer, &body, SystemTime::now(), |l: Lookup| async move {
+            let plural = match l.kind {
+                LookupKind::ServiceAccount => "serviceaccounts",
+                LookupKind::Pod => "pods",
+                LookupKind::Secret => "secrets",
+                LookupKind::Node => "nodes",
+            };
+            self.fetch(plural, &l.namespace, &l.name).await
+        })
+        .await
+    }
+
+    /// pods/binding and the `bindings` resource: assigns the pod to the target node.
+    async fn bind(&self, ns: &str, pod: &str, body: &Value) -> Result<Value, Status> {
+        let target = body
+            .pointer("/target/name")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if target.is_empty() {
+            return Err(Status::new(
+                Reason::Invalid,
+                format!("Binding \"{pod}\" is invalid: target.name: Required value"),
+            ));
+        }
+        let pods = self.store("pods")?;
+        let mut obj = pods.read_object(ns, pod).await?;
+        let current = obj
+            .pointer("/spec/nodeName")
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !current.is_empty() {
+            return Err(Status::new(
+                Reason::Conflict,
+                format!("Operation cannot be fulfilled on pods/binding \"{pod}\": pod {pod} is already assigned to node \"{current}\""),
+            ));
+        }
+        obj["spec"]["nodeName"] = json!(target);
+        pods.update_object(
+            ns,
+            pod,
+            "",
+            obj,
+            None,
+            &WriteOptions::server("kube-apiserver"),
+        )
+        .await?;
+        Ok(
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
+        )
+    }
+
+    /// pods/eviction: deletes the pod (no PodDisruptionBudget controller runs here).
+    async fn evict(
+        &self,
+        ns: &str,
+        pod: &str,
+        body: &Value,
+        opts: &WriteOptions,
+    ) -> Result<Value, Status> {
+        let pods = self.store("pods")?;
+        pods.delete_object(ns, pod, body.get("deleteOptions"), opts)
+            .await?;
+        Ok(
+            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
+        )
+    }
+}
+
+impl Hooks for ApiHooks {
+    fn subresource_create<'a>(
+        &'a self,
+        store: &'a RestStore,
+        ctx: &'a RequestContext,
+        sub: &'a str,
+        parent: Value,
+        body: Value,
+        opts: &'a WriteOptions,
+    ) -> HookFuture<'a, Result<Value, Status>> {
+        Box::pin(async move {
+            let ns = ctx.info.namespace.as_str();
+            let now = SystemTime::now();
+            match (store.resource().plural, sub) {
+                ("serviceaccounts", "token") => self.token(ns, parent, body).await,
+                ("pods", "binding") => self.bind(ns, &ctx.info.name, &body).await,
+                ("pods", "eviction") => self.evict(ns, &ctx.info.name, &body, opts).await,
+                ("bindings", "") => {
+                    let pod = body
+                        .pointer("/metadata/name")
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .to_owned();
+                    self.bind(ns, &pod, &body).await
+                }
+                ("tokenreviews", "") => self.token_review(body).await,
+                ("selfsubjectreviews", "") => auth::self_subject_review(&ctx.user, &body, now),
+                ("subjectaccessreviews", "") => auth::subject_access_review(&self.authz, &body),
+                ("selfsubjectaccessreviews", "") => {
+                    auth::self_subject_access_review(&self.authz, &ctx.user, &body)
+                }
+                ("localsubjectaccessreviews", "") => {
+                    auth::local_subject_access_review(&self.authz, ns, &body)
+                }
+                ("selfsubjectrulesreviews", "") => {
+                    auth::self_subject_rules_review(&self.authz, &ctx.user, &body)
+                }
+                _ => Err(Status::path_not_found()),
+            }
+        })
+    }
+}

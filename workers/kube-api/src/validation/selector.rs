@@ -1,0 +1,147 @@
+//! Label selectors: whether one selects a set of labels, its syntax rules, and how
+//! upstream prints one in an error.
+
+use kas_server::status::StatusCause;
+use serde_json::{Map, Value};
+
+use super::causes::{
+    arr, each_invalid, forbidden, invalid, labels, obj, qualified_name_msgs, required, s,
+};
+
+/// Whether a label selector (`matchLabels` and `matchExpressions`) selects `labels`.
+/// A malformed requirement selects nothing.
+pub(crate) fn selector_matches(sel: &Value, labels: Option<&Map<String, Value>>) -> bool {
+    let get = |k: &str| labels.and_then(|l| l.get(k)).and_then(Value::as_str);
+    let labels_ok = obj(sel, "matchLabels")
+        .into_iter()
+        .flatten()
+        .all(|(k, v)| v.as_str().is_some() && get(k) == v.as_str());
+    labels_ok
+        && arr(sel, "matchExpressions").iter().all(|e| {
+            let key = s(e, "key").unwrap_or("");
+            let values: Vec<&str> = arr(e, "values").iter().filter_map(Value::as_str).collect();
+            match s(e, "operator") {
+                Some("In") => get(key).is_some_and(|v| values.contains(&v)),
+                Some("NotIn") => get(key).is_none_or(|v| !values.contains(&v)),
+                Some("Exists") => get(key).is_some(),
+                Some("DoesNotExist") => get(key).is_none(),
+                _ => false,
+            }
+        })
+}
+
+/// A selector as upstream prints it in errors (the protobuf `String()` form).
+pub(crate) fn show_selector(sel: &Value) -> String {
+    let mut labels: Vec<(&String, &Value)> =
+        obj(sel, "matchLabels").into_iter().flatten().collect();
+    labels.sort_by(|a, b| a.0.cmp(b.0));
+    let labels: String = labels
+        .iter()
+        .map(|(k, v)| format!("{k}: {},", v.as_str().unwrap_or_default()))
+        .collect();
+    let exprs: String = arr(sel, "matchExpressions")
+        .iter()
+        .map(|e| {
+            let values: Vec<&str> = arr(e, "values").iter().filter_map(Value::as_str).collect();
+            format!(
+                "LabelSelectorRequirement{{Key:{},Operator:{},Values:[{}],}},",
+                s(e, "key").unwrap_or(""),
+                s(e, "operator").unwrap_or(""),
+                values.join(" ")
+            )
+        })
+        .collect();
+    format!("&LabelSelector{{MatchLabels:map[string]string{{{labels}}},MatchExpressions:[]LabelSelectorRequirement{{{exprs}}},}}")
+}
+
+/// The syntax rules of a selector at `path`: label keys and values, operators, values.
+pub(crate) fn selector_rules(sel: &Value, path: &str, out: &mut Vec<StatusCause>) {
+    out.extend(labels(
+        obj(sel, "matchLabels"),
+        &format!("{path}.matchLabels"),
+    ));
+    for (i, e) in arr(sel, "matchExpressions").iter().enumerate() {
+        let p = format!("{path}.matchExpressions[{i}]");
+        let key = s(e, "key").unwrap_or("");
+        out.extend(each_invalid(
+            &format!("{p}.key"),
+            key,
+            qualified_name_msgs(key),
+        ));
+        let has_values = !arr(e, "values").is_empty();
+        match s(e, "operator").unwrap_or("") {
+            "In" | "NotIn" if !has_values => out.push(required(
+                &format!("{p}.values"),
+                "must be specified when `operator` is 'In' or 'NotIn'",
+            )),
+            "Exists" | "DoesNotExist" if has_values => out.push(forbidden(
+                &format!("{p}.values"),
+                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+            )),
+            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+            op => out.push(invalid(
+                &format!("{p}.operator"),
+                op,
+                "not a valid selector operator",
+            )),
+        }
+    }
+}
+
+/// Whether a selector has neither matchLabels nor matchExpressions.
+pub(crate) fn is_empty(sel: &Value) -> bool {
+    obj(sel, "matchLabels").is_none_or(Map::is_empty) && arr(sel, "matchExpressions").is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn matching() {
+        let l = json!({"app": "a", "tier": "web"});
+        let l = l.as_object();
+        assert!(selector_matches(&json!({"matchLabels": {"app": "a"}}), l));
+        assert!(!selector_matches(&json!({"matchLabels": {"app": "b"}}), l));
+        let expr = |k: &str, op: &str, v: Value| json!({"matchExpressions": [{"key": k, "operator": op, "values": v}]});
+        assert!(selector_matches(&expr("tier", "In", json!(["web"])), l));
+        assert!(selector_matches(&expr("x", "NotIn", json!(["web"])), l));
+        assert!(selector_matches(&expr("x", "DoesNotExist", json!(null)), l));
+        assert!(!selector_matches(&expr("x", "Exists", json!(null)), l));
+        assert!(!selector_matches(&expr("x", "Bogus", json!(null)), l));
+        assert!(is_empty(&json!({})));
+        assert!(!is_empty(&expr("x", "Exists", json!(null))));
+    }
+
+    #[test]
+    fn printing_and_rules() {
+        assert_eq!(
+            show_selector(&json!({"matchLabels": {"b": "2", "a": "1"}})),
+            "&LabelSelector{MatchLabels:map[string]string{a: 1,b: 2,},MatchExpressions:[]LabelSelectorRequirement{},}"
+        );
+        let sel = json!({"matchExpressions": [
+            {"key": "a", "operator": "In"},
+            {"key": "b", "operator": "Exists", "values": ["x"]},
+            {"key": "c", "operator": "Near"},
+            {"key": "-d", "operator": "Exists"}
+        ], "matchLabels": {"k": "a b"}});
+        let mut out = Vec::new();
+        selector_rules(&sel, "spec.selector", &mut out);
+        let fields: Vec<&str> = out.iter().map(|c| c.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            vec![
+                "spec.selector.matchLabels",
+                "spec.selector.matchExpressions[0].values",
+                "spec.selector.matchExpressions[1].values",
+                "spec.selector.matchExpressions[2].operator",
+                "spec.selector.matchExpressions[3].key",
+            ]
+        );
+        assert_eq!(
+            out[1].message,
+            "Required value: must be specified when `operator` is 'In' or 'NotIn'"
+        );
+    }
+}

@@ -1,0 +1,228 @@
+//! Request bodies: JSON, YAML or Kubernetes protobuf (the `k8s\0` envelope), decoded by
+//! type against the resource's schema, with unknown and duplicate fields reported per
+//! `fieldValidation`. Patches and DeleteOptions too.
+
+use super::FieldValidation;
+use bytes::Bytes;
+use http::header::CONTENT_TYPE;
+use http::Request;
+use http_body_util::BodyExt;
+use serde_json::Value;
+
+use super::{bad_request, Resource, MAX_BODY};
+use crate::body::Body;
+use crate::status::{Reason, Status};
+
+/// A decoded request object and the warnings decoding produced.
+#[derive(Debug)]
+pub(crate) struct Decoded {
+    pub(crate) object: Value,
+    pub(crate) warnings: Vec<String>,
+}
+
+/// The media types a body may come in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Media {
+    Json,
+    Yaml,
+    Protobuf,
+}
+
+const ACCEPTED: &str = "application/json, application/yaml, application/vnd.kubernetes.protobuf";
+
+fn content_type<B>(req: &Request<B>) -> String {
+    req.headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/json")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+fn media(ctype: &str) -> Result<Media, Status> {
+    match ctype {
+        "" | "application/json" | "*/*" => Ok(Media::Json),
+        "application/yaml" | "application/x-yaml" | "text/yaml" => Ok(Media::Yaml),
+        "application/vnd.kubernetes.protobuf" => Ok(Media::Protobuf),
+        other => Err(Status::new(
+            Reason::UnsupportedMediaType,
+            format!("the body of the request was in an unknown format - accepted media types include: {ACCEPTED} (got {other:?})"),
+        )),
+    }
+}
+
+pub(crate) async fn read_body(req: Request<Body>) -> Result<Bytes, Status> {
+    // A plain frame loop rather than `Limited`: its error conversion bound trips rustc's
+    // higher-ranked `Send` inference for this future.
+    let mut body = req.into_body();
+    let mut buf = bytes::BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| bad_request(format!("reading the request body: {e}")))?;
+        if let Ok(data) = frame.into_data() {
+            if buf.len() + data.len() > MAX_BODY {
+                return Err(Status::new(
+                    Reason::RequestEntityTooLarge,
+                    "Request entity too large: limit is 3145728",
+                ));
+            }
+            buf.extend_from_slice(&data);
+        }
+    }
+    Ok(buf.freeze())
+}
+
+/// YAML (one document) as JSON.
+fn yaml_to_json(bytes: &[u8]) -> Result<Vec<u8>, Status> {
+    let v: Value = serde_yaml_ng::from_slice(bytes)
+        .map_err(|e| bad_request(format!("error converting YAML to JSON: yaml: {e}")))?;
+    serde_json::to_vec(&v).map_err(Status::internal)
+}
+
+/// The body as JSON bytes, whatever its media type; protobuf is decoded by the schema.
+async fn json_bytes(req: Request<Body>) -> Result<Vec<u8>, Status> {
+    let m = media(&content_type(&req))?;
+    let bytes = read_body(req).await?;
+    match m {
+        Media::Json => Ok(bytes.to_vec()),
+        Media::Yaml => yaml_to_json(&bytes),
+        Media::Protobuf => {
+            let v = protobuf(&bytes)?;
+            serde_json::to_vec(&v).map_err(Status::internal)
+        }
+    }
+}
+
+fn parse_json(bytes: &[u8]) -> Result<Value, Status> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| bad_request(format!("couldn't get version/kind; json parse error: {e}")))
+}
+
+/// A typed object of `resource`: decoded against its schema when it has one.
+pub(crate) async fn object(
+    resource: &Resource,
+    req: Request<Body>,
+    mode: FieldValidation,
+) -> Result<Decoded, Status> {
+    let bytes = json_bytes(req).await?;
+    let def = (!resource.definition.is_empty())
+        .then(|| kas_schema::type_def(resource.definition))
+        .flatten();
+    let Some(def) = def else {
+        return Ok(Decoded {
+            object: parse_json(&bytes)?,
+            warnings: Vec::new(),
+        });
+    };
+    // A body of another kind is refused by the caller with upstream's message; decode it
+    // against its own type only if it names ours.
+    let probe = parse_json(&bytes)?;
+    if !probe.is_object() {
+        return Err(bad_request("the body of the request must be a JSON object"));
+    }
+    typed(resource, def, &bytes, probe, mode)
+}
+
+/// Typed decoding of a JSON body against the schema of `def`.
+fn typed(
+    resource: &Resource,
+    def: &'static kas_schema::TypeDef,
+    bytes: &[u8],
+    parsed: Value,
+    mode: FieldValidation,
+) -> Result<Decoded, Status> {
+    // A body of another kind is refused later with upstream's message, not as a type error.
+    let kind = parsed.get("kind").and_then(Value::as_str).unwrap_or("");
+    if !kind.is_empty() && kind != resource.kind {
+        return Ok(Decoded {
+            object: parsed,
+            warnings: Vec::new(),
+        });
+    }
+    match kas_schema::decode_json(bytes, def, mode) {
+        Ok(d) => Ok(Decoded {
+            object: d.object,
+            warnings: d.warnings,
+        }),
+        Err(e @ kas_schema::DecodeError::Strict(_)) => Err(bad_request(e.to_string())),
+        Err(e) => Err(bad_request(format!(
+            "{kind} in version \"{version}\" cannot be handled as a {kind}: {e}",
+            kind = resource.kind,
+            version = resource.version,
+        ))),
+    }
+}
+
+/// A `k8s\0` protobuf envelope decoded to the JSON object it holds.
+fn protobuf(bytes: &[u8]) -> Result<Value, Status> {
+    kas_schema::decode_protobuf(bytes).map_err(|e| {
+        bad_request(format!(
+            "the body of the request could not be decoded as protobuf: {e}"
+        ))
+    })
+}
+
+/// An object of no particular schema (subresource bodies such as Scale or TokenRequest).
+pub(crate) async fn untyped(req: Request<Body>) -> Result<Decoded, Status> {
+    let bytes = json_bytes(req).await?;
+    Ok(Decoded {
+        object: parse_json(&bytes)?,
+        warnings: Vec::new(),
+    })
+}
+
+/// The patch types kube-apiserver accepts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PatchType {
+    Json,
+    Merge,
+    Strategic,
+    Apply,
+}
+
+/// A patch body and its type.
+pub(crate) async fn patch(req: Request<Body>) -> Result<(PatchType, Value), Status> {
+    let ctype = content_type(&req);
+    let kind = match ctype.as_str() {
+        "application/json-patch+json" => PatchType::Json,
+        "application/merge-patch+json" => PatchType::Merge,
+        "application/strategic-merge-patch+json" => PatchType::Strategic,
+        "application/apply-patch+yaml" | "application/apply-patch+cbor" => PatchType::Apply,
+        other => {
+            return Err(Status::new(
+                Reason::UnsupportedMediaType,
+                format!("the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml, application/strategic-merge-patch+json (got {other:?})"),
+            ))
+        }
+    };
+    let bytes = read_body(req).await?;
+    let value = if kind == PatchType::Apply {
+        serde_json::from_slice(&yaml_to_json(&bytes)?).map_err(Status::internal)?
+    } else {
+        serde_json::from_slice(&bytes).map_err(|e| {
+            bad_request(format!(
+                "the server rejected our request due to an error in our request: {e}"
+            ))
+        })?
+    };
+    Ok((kind, value))
+}
+
+/// Optional DeleteOptions.
+pub(crate) async fn delete_options(req: Request<Body>) -> Result<Option<Value>, Status> {
+    let m = media(&content_type(&req))?;
+    let bytes = read_body(req).await?;
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    let json = match m {
+        Media::Json => bytes.to_vec(),
+        Media::Yaml => yaml_to_json(&bytes)?,
+        Media::Protobuf => serde_json::to_vec(&protobuf(&bytes)?).map_err(Status::internal)?,
+    };
+    serde_json::from_slice(&json)
+        .map(Some)
+        .map_err(|e| bad_request(format!("invalid DeleteOptions: {e}")))
+}

@@ -1,0 +1,328 @@
+//! The read verbs: get, list and watch, and GET of the `scale` subresource.
+
+use std::sync::Arc;
+
+use http::header::CONTENT_TYPE;
+use http::{HeaderValue, Response, StatusCode};
+use serde_json::{json, Value};
+
+use super::{
+    bad_request, json_response, parse_rv, parse_stored, storage_status, table, watch,
+    with_revision, Query, Render, RestStore,
+};
+use crate::body::Body;
+use crate::cache::Outcome;
+use crate::selectors::{self, FieldSelector, LabelSelector};
+use crate::status::Status;
+use crate::storage::{Filter, ListOptions, ReadVersion, StorageError, Stored};
+
+impl RestStore {
+    /// The stored object at `key`; NotFound names `name`.
+    pub(crate) async fn read(
+        &self,
+        key: &str,
+        name: &str,
+        version: ReadVersion,
+    ) -> Result<Stored, Status> {
+        self.storage
+            .get(key, version)
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, name))?
+            .ok_or_else(|| Status::not_found(self.resource.group, self.resource.plural, name))
+    }
+
+    /// The current object `ns/name`, with its resourceVersion.
+    pub async fn read_object(&self, ns: &str, name: &str) -> Result<Value, Status> {
+        let stored = self
+            .read(&self.key(ns, name), name, ReadVersion::Latest)
+            .await?;
+        Ok(with_revision(parse_stored(&stored)?, stored.revision))
+    }
+
+    /// Every object in `ns` (all namespaces when empty), at one revision.
+    pub async fn list_objects(&self, ns: &str) -> Result<(Vec<Value>, i64), Status> {
+        let page = self
+            .storage
+            .list(
+                &self.prefix(ns),
+                ReadVersion::Latest,
+                &ListOptions::default(),
+                None,
+            )
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, ""))?;
+        let items = page
+            .items
+            .iter()
+            .filter_map(|o| {
+                serde_json::from_slice::<Value>(&o.value)
+                    .ok()
+                    .map(|v| with_revision(v, o.revision))
+            })
+            .collect();
+        Ok((items, page.revision))
+    }
+
+    pub(super) async fn get(
+        &self,
+        ns: &str,
+        name: &str,
+        q: &Query,
+        render: Render,
+    ) -> Result<Response<Body>, Status> {
+        let version = match q.get("resourceVersion") {
+            None => ReadVersion::Latest,
+            Some("0") => ReadVersion::Any,
+            Some(rv) => ReadVersion::NotOlderThan(parse_rv(rv)?),
+        };
+        let key = self.key(ns, name);
+        let cached = match (&self.cache, version) {
+            (Some(cache), ReadVersion::Any | ReadVersion::NotOlderThan(_)) => {
+                match cache.get(&key, version).await {
+                    Ok(Outcome::Served(found)) => Some(found.ok_or_else(|| {
+                        Status::not_found(self.resource.group, self.resource.plural, name)
+                    })?),
+                    Ok(Outcome::Delegate(_)) => None,
+                    Err(e) => return Err(storage_status(&self.resource, &e, name)),
+                }
+            }
+            _ => None,
+        };
+        let stored = match cached {
+            Some(s) => s,
+            None => self.read(&key, name, version).await?,
+        };
+        let obj = with_revision(parse_stored(&stored)?, stored.revision);
+        let out = match render {
+            Render::Object => obj,
+            Render::Table { include } => {
+                table::table(&self.resource, std::slice::from_ref(&obj), include, None)
+            }
+            Render::Metadata => table::partial_metadata(&obj),
+        };
+        Ok(json_response(StatusCode::OK, &out))
+    }
+
+    pub(super) fn selectors(&self, q: &Query) -> Result<Option<Box<Filter>>, Status> {
+        let labels = LabelSelector::parse(q.get("labelSelector").unwrap_or(""))?;
+        let fields = FieldSelector::parse(q.get("fieldSelector").unwrap_or(""))?;
+        let mut allowed = vec!["metadata.name", "metadata.namespace"];
+        allowed.extend_from_slice(self.resource.extra_fields);
+        fields.check_fields(&allowed)?;
+        Ok(selectors::filter(labels, fields))
+    }
+
+    fn read_version(q: &Query, paged: bool) -> Result<ReadVersion, Status> {
+        let rv = q.get("resourceVersion");
+        Ok(match (rv, q.get("resourceVersionMatch")) {
+            // A legacy paged read at a version is an exact read.
+            (Some(rv), None) if paged && rv != "0" => ReadVersion::Exact(parse_rv(rv)?),
+            (None, None) => ReadVersion::Latest,
+            (None, Some(_)) => {
+                return Err(bad_request(
+                    "resourceVersionMatch is forbidden unless resourceVersion is provided",
+                ))
+            }
+            (Some("0"), None | Some("NotOlderThan")) => ReadVersion::Any,
+            (Some(rv), None | Some("NotOlderThan")) => ReadVersion::NotOlderThan(parse_rv(rv)?),
+            (Some(rv), Some("Exact")) => ReadVersion::Exact(parse_rv(rv)?),
+            (Some(_), Some(other)) => {
+                return Err(bad_request(format!(
+                    "resourceVersionMatch {other:?} is not one of Exact, NotOlderThan"
+                )))
+            }
+        })
+    }
+
+    pub(super) async fn list(
+        &self,
+        ns: &str,
+        q: &Query,
+        render: Render,
+    ) -> Result<Response<Body>, Status> {
+        let filter = self.selectors(q)?;
+        let limit = match q.get("limit") {
+            Some(l) => l
+                .parse::<i64>()
+                .map_err(|_| bad_request(format!("invalid limit {l:?}")))?,
+            None => 0,
+        };
+        let version = Self::read_version(q, limit > 0)?;
+        let opts = ListOptions {
+            limit,
+            continue_token: q.get("continue").map(str::to_owned),
+        };
+        let prefix = self.prefix(ns);
+        let cached = match &self.cache {
+            Some(cache) => match cache.list(&prefix, version, &opts, filter.as_deref()).await {
+                Ok(Outcome::Served(page)) => Ok(Some(page)),
+                Ok(Outcome::Delegate(_)) => Ok(None),
+                Err(e) => Err(e),
+            },
+            None => Ok(None),
+        };
+        let page = match cached {
+            Ok(Some(page)) => Ok(page),
+            Ok(None) => {
+                self.storage
+                    .list(&prefix, version, &opts, filter.as_deref())
+                    .await
+            }
+            Err(e) => Err(e),
+        };
+        let page = page.map_err(|e| match (&e, &opts.continue_token) {
+            (StorageError::Compacted { .. }, Some(_)) => StorageError::continue_expired(),
+            _ => storage_status(&self.resource, &e, ""),
+        })?;
+        let items: Vec<Value> = page
+            .items
+            .iter()
+            .filter_map(|o| {
+                serde_json::from_slice::<Value>(&o.value)
+                    .ok()
+                    .map(|v| with_revision(v, o.revision))
+            })
+            .collect();
+        let mut metadata = json!({"resourceVersion": page.revision.to_string()});
+        if let Some(c) = &page.continue_token {
+            metadata["continue"] = json!(c);
+        }
+        if let Some(n) = page.remaining {
+            metadata["remainingItemCount"] = json!(n);
+        }
+        let out = match render {
+            Render::Object => json!({
+                "kind": format!("{}List", self.resource.kind),
+                "apiVersion": self.resource.api_version(),
+                "metadata": metadata,
+                "items": items,
+            }),
+            Render::Table { include } => {
+                table::table(&self.resource, &items, include, Some(metadata))
+            }
+            Render::Metadata => json!({
+                "kind": "PartialObjectMetadataList",
+                "apiVersion": "meta.k8s.io/v1",
+                "metadata": metadata,
+                "items": items.iter().map(table::partial_metadata).collect::<Vec<_>>(),
+            }),
+        };
+        Ok(json_response(StatusCode::OK, &out))
+    }
+
+    pub(super) async fn watch(
+        &self,
+        ns: &str,
+        name: &str,
+        q: &Query,
+        render: Render,
+    ) -> Result<Response<Body>, Status> {
+        let mut filter = self.selectors(q)?;
+        if !name.is_empty() {
+            // GET .../name?watch=true watches that one object.
+            let labels = LabelSelector::default();
+            let fields = FieldSelector::parse(&format!("metadata.name={name}"))?;
+            filter = selectors::filter(labels, fields);
+        }
+        let initial = q.flag("sendInitialEvents");
+        let start = match (q.get("resourceVersion"), initial) {
+            (None, _) => watch::Start::WithState {
+                any: false,
+                end_marker: initial,
+            },
+            (Some("0"), _) => watch::Start::WithState {
+                any: true,
+                end_marker: initial,
+            },
+            (Some(rv), false) => watch::Start::After(parse_rv(rv)?),
+            (Some(rv), true) => {
+                parse_rv(rv)?;
+                watch::Start::WithState {
+                    any: false,
+                    end_marker: true,
+                }
+            }
+        };
+        let timeout = match q.get("timeoutSeconds") {
+            Some(t) => std::time::Duration::from_secs(
+                t.parse::<u64>()
+                    .map_err(|_| bad_request(format!("invalid timeoutSeconds {t:?}")))?,
+            ),
+            // Upstream picks a random timeout between the minimum and twice it.
+            None => {
+                self.min_request_timeout
+                    + self
+                        .min_request_timeout
+                        .mul_f64(f64::from(uuid::Uuid::new_v4().as_bytes()[0]) / 255.0)
+            }
+        };
+        let body = watch::stream(watch::WatchRequest {
+            store: Arc::new(self.clone()),
+            prefix: self.prefix(ns),
+            start,
+            filter,
+            bookmarks: q.flag("allowWatchBookmarks"),
+            timeout,
+            render,
+        })
+        .await?;
+        let mut resp = Response::new(body);
+        resp.headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        Ok(resp)
+    }
+
+    /// GET of `scale`: an autoscaling/v1 Scale of the object.
+    pub(super) async fn get_scale(&self, ns: &str, name: &str) -> Result<Response<Body>, Status> {
+        let obj = self.read_object(ns, name).await?;
+        Ok(json_response(StatusCode::OK, &self.scale_of(&obj)))
+    }
+
+    /// The autoscaling/v1 Scale of an object.
+    pub(super) fn scale_of(&self, obj: &Value) -> Value {
+        let label_selector = self.resource.scale.is_some_and(|s| s.label_selector);
+        let selector = if label_selector {
+            obj.pointer("/spec/selector")
+                .map(selectors::label_selector_string)
+                .unwrap_or_default()
+        } else {
+            obj.pointer("/spec/selector")
+                .and_then(Value::as_object)
+                .map(|m| {
+                    let mut pairs: Vec<String> = m
+                        .iter()
+                        .map(|(k, v)| format!("{k}={}", v.as_str().unwrap_or("")))
+                        .collect();
+                    pairs.sort();
+                    pairs.join(",")
+                })
+                .unwrap_or_default()
+        };
+        let meta = obj.get("metadata").cloned().unwrap_or(json!({}));
+        let mut scale_meta = json!({});
+        for k in [
+            "name",
+            "namespace",
+            "uid",
+            "resourceVersion",
+            "creationTimestamp",
+        ] {
+            if let Some(v) = meta.get(k) {
+                scale_meta[k] = v.clone();
+            }
+        }
+        let mut status = json!({
+            "replicas": obj.pointer("/status/replicas").cloned().unwrap_or(json!(0)),
+        });
+        if !selector.is_empty() {
+            status["selector"] = json!(selector);
+        }
+        json!({
+            "kind": "Scale",
+            "apiVersion": "autoscaling/v1",
+            "metadata": scale_meta,
+            "spec": {"replicas": obj.pointer("/spec/replicas").cloned().unwrap_or(json!(0))},
+            "status": status,
+        })
+    }
+}

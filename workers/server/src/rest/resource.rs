@@ -1,0 +1,376 @@
+//! What a resource is, as data: names, scope, storage path, verbs, subresources, the
+//! strategy functions (defaulting, validation) and the printer columns. The generic
+//! store serves any resource described this way; there is no module per resource.
+
+use serde_json::{json, Value};
+
+use crate::status::StatusCause;
+
+/// Resource-specific validation: the new object and, on update, the stored one; returns
+/// the field causes of a 422 (empty when valid).
+pub type Validate = fn(&Value, Option<&Value>) -> Vec<StatusCause>;
+
+/// Resource-specific defaulting, applied to every object written (as upstream's
+/// defaulting runs on decode).
+pub type Defaults = fn(&mut Value);
+
+/// For resources with no rules beyond object metadata.
+pub fn no_validation(_: &Value, _: Option<&Value>) -> Vec<StatusCause> {
+    Vec::new()
+}
+
+/// For resources with no defaults.
+pub fn no_defaults(_: &mut Value) {}
+
+/// The rule a resource's names follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameRule {
+    /// A DNS-1123 subdomain (most resources).
+    Subdomain,
+    /// A DNS-1123 label (namespaces).
+    Label,
+    /// A DNS-1035 label (services).
+    Dns1035,
+    /// Anything usable as a URL path segment (RBAC roles and bindings).
+    PathSegment,
+}
+
+/// Which verbs a resource serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verbs {
+    /// create, delete, deletecollection, get, list, patch, update, watch.
+    All,
+    /// Only create: the review APIs and bindings, whose objects are never stored.
+    CreateOnly,
+}
+
+impl Verbs {
+    /// The verbs as discovery lists them.
+    pub fn names(self) -> &'static [&'static str] {
+        match self {
+            Verbs::All => &[
+                "create",
+                "delete",
+                "deletecollection",
+                "get",
+                "list",
+                "patch",
+                "update",
+                "watch",
+            ],
+            Verbs::CreateOnly => &["create"],
+        }
+    }
+}
+
+/// Where the `scale` subresource finds replicas and the selector.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScaleSpec {
+    /// The selector is a LabelSelector object (apps/v1) rather than a plain map
+    /// (ReplicationController).
+    pub label_selector: bool,
+}
+
+/// One printer column: the Table column definition and how to compute its cell.
+#[derive(Debug, Clone, Copy)]
+pub struct Column {
+    /// Header, e.g. `READY` is given as `Ready`.
+    pub name: &'static str,
+    /// OpenAPI type: string, integer, number, boolean, date.
+    pub kind: &'static str,
+    /// OpenAPI format: `name` for the name column, else usually empty.
+    pub format: &'static str,
+    /// 0 for the default columns, 1 for those shown only with `-o wide`.
+    pub priority: u8,
+    /// Column description.
+    pub description: &'static str,
+    /// The cell for an object.
+    pub cell: fn(&Value) -> Value,
+}
+
+/// What a resource is: everything the generic store needs to serve it.
+#[derive(Debug, Clone, Copy)]
+pub struct Resource {
+    /// API group ("" for core).
+    pub group: &'static str,
+    /// API version.
+    pub version: &'static str,
+    /// Plural resource name, e.g. `configmaps`.
+    pub plural: &'static str,
+    /// Singular name.
+    pub singular: &'static str,
+    /// Kind, e.g. `ConfigMap`.
+    pub kind: &'static str,
+    /// Whether objects live in namespaces.
+    pub namespaced: bool,
+    /// The key path under the etcd prefix (upstream's registry path).
+    pub key_path: &'static str,
+    /// Short names for discovery.
+    pub short_names: &'static [&'static str],
+    /// Categories for discovery (e.g. `all`).
+    pub categories: &'static [&'static str],
+    /// The verbs served.
+    pub verbs: Verbs,
+    /// Subresources: `status`, `scale`, `token`, `binding`, `eviction`, `finalize`,
+    /// `approval`, ...
+    pub subresources: &'static [&'static str],
+    /// Where `scale` reads and writes, for resources that have it.
+    pub scale: Option<ScaleSpec>,
+    /// Field selectors allowed besides `metadata.name` and `metadata.namespace`.
+    pub extra_fields: &'static [&'static str],
+    /// The OpenAPI definition of the kind (`io.k8s.api.core.v1.Pod`): typed decoding
+    /// and strategic merge patch follow its schema. Empty for untyped objects.
+    pub definition: &'static str,
+    /// Whether `metadata.generation` is kept (1 on create, +1 on each spec change).
+    pub generation: bool,
+    /// The resource's defaulting.
+    pub defaults: Defaults,
+    /// The resource's own validation rules.
+    pub validate: Validate,
+    /// What names must look like.
+    pub names: NameRule,
+    /// Printer columns after `Name` (upstream's for the common types); `Created At` /
+    /// `Age` is added for resources with none.
+    pub columns: &'static [Column],
+}
+
+impl Resource {
+    /// A resource with upstream's usual shape: namespaced, all verbs, no subresources,
+    /// key path = plural, no rules of its own.
+    pub const fn new(
+        group: &'static str,
+        version: &'static str,
+        plural: &'static str,
+        singular: &'static str,
+        kind: &'static str,
+    ) -> Resource {
+        Resource {
+            group,
+            version,
+            plural,
+            singular,
+            kind,
+            namespaced: true,
+            key_path: plural,
+            short_names: &[],
+            categories: &[],
+            verbs: Verbs::All,
+            subresources: &[],
+            scale: None,
+            extra_fields: &[],
+            definition: "",
+            generation: false,
+            defaults: no_defaults,
+            validate: no_validation,
+            columns: &[],
+            names: NameRule::Subdomain,
+        }
+    }
+
+    /// Names follow `rule`.
+    pub const fn names(mut self, rule: NameRule) -> Resource {
+        self.names = rule;
+        self
+    }
+
+    /// Cluster-scoped.
+    pub const fn cluster(mut self) -> Resource {
+        self.namespaced = false;
+        self
+    }
+
+    /// Stored under a key path other than the plural.
+    pub const fn key_path(mut self, path: &'static str) -> Resource {
+        self.key_path = path;
+        self
+    }
+
+    /// Short names.
+    pub const fn short(mut self, names: &'static [&'static str]) -> Resource {
+        self.short_names = names;
+        self
+    }
+
+    /// Categories.
+    pub const fn categories(mut self, c: &'static [&'static str]) -> Resource {
+        self.categories = c;
+        self
+    }
+
+    /// Subresources.
+    pub const fn subresources(mut self, s: &'static [&'static str]) -> Resource {
+        self.subresources = s;
+        self
+    }
+
+    /// The scale subresource.
+    pub const fn scale(mut self, label_selector: bool) -> Resource {
+        self.scale = Some(ScaleSpec { label_selector });
+        self
+    }
+
+    /// Only create.
+    pub const fn create_only(mut self) -> Resource {
+        self.verbs = Verbs::CreateOnly;
+        self
+    }
+
+    /// Extra field selectors.
+    pub const fn fields(mut self, f: &'static [&'static str]) -> Resource {
+        self.extra_fields = f;
+        self
+    }
+
+    /// The OpenAPI definition.
+    pub const fn definition(mut self, d: &'static str) -> Resource {
+        self.definition = d;
+        self
+    }
+
+    /// Keeps metadata.generation.
+    pub const fn generation(mut self) -> Resource {
+        self.generation = true;
+        self
+    }
+
+    /// The strategy: defaulting and validation.
+    pub const fn strategy(mut self, defaults: Defaults, validate: Validate) -> Resource {
+        self.defaults = defaults;
+        self.validate = validate;
+        self
+    }
+
+    /// Printer columns.
+    pub const fn columns(mut self, c: &'static [Column]) -> Resource {
+        self.columns = c;
+        self
+    }
+
+    /// `v1` or `group/version`.
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.to_owned()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+
+    /// Whether the resource has this subresource.
+    pub fn has_subresource(&self, name: &str) -> bool {
+        self.subresources.contains(&name)
+    }
+
+    /// Whether status is written only through the `status` subresource.
+    pub fn status_split(&self) -> bool {
+        self.has_subresource("status")
+    }
+
+    /// The entries of this resource and its subresources in an APIResourceList.
+    pub fn discovery(&self) -> Vec<Value> {
+        let mut main = json!({
+            "name": self.plural,
+            "singularName": self.singular,
+            "namespaced": self.namespaced,
+            "kind": self.kind,
+            "verbs": self.verbs.names(),
+        });
+        if !self.short_names.is_empty() {
+            main["shortNames"] = json!(self.short_names);
+        }
+        if !self.categories.is_empty() {
+            main["categories"] = json!(self.categories);
+        }
+        let mut out = vec![main];
+        for sub in self.subresources {
+            let (kind, verbs, group, version): (&str, &[&str], Option<&str>, Option<&str>) =
+                subresource_shape(self, sub);
+            let mut entry = json!({
+                "name": format!("{}/{sub}", self.plural),
+                "singularName": "",
+                "namespaced": self.namespaced,
+                "kind": kind,
+                "verbs": verbs,
+            });
+            if let Some(g) = group {
+                entry["group"] = json!(g);
+            }
+            if let Some(v) = version {
+                entry["version"] = json!(v);
+            }
+            out.push(entry);
+        }
+        out
+    }
+
+    /// The aggregated-discovery (apidiscovery.k8s.io/v2) entry of this resource.
+    pub fn aggregated_discovery(&self) -> Value {
+        let mut entry = json!({
+            "resource": self.plural,
+            "responseKind": {"group": self.group, "version": self.version, "kind": self.kind},
+            "scope": if self.namespaced { "Namespaced" } else { "Cluster" },
+            "singularResource": self.singular,
+            "verbs": self.verbs.names(),
+        });
+        if !self.short_names.is_empty() {
+            entry["shortNames"] = json!(self.short_names);
+        }
+        if !self.categories.is_empty() {
+            entry["categories"] = json!(self.categories);
+        }
+        let subs: Vec<Value> = self
+            .subresources
+            .iter()
+            .map(|sub| {
+                let (kind, verbs, group, version) = subresource_shape(self, sub);
+                json!({
+                    "subresource": sub,
+                    "responseKind": {
+                        "group": group.unwrap_or(self.group),
+                        "version": version.unwrap_or(self.version),
+                        "kind": kind,
+                    },
+                    "verbs": verbs,
+                })
+            })
+            .collect();
+        if !subs.is_empty() {
+            entry["subresources"] = json!(subs);
+        }
+        entry
+    }
+}
+
+/// A subresource's kind, verbs and, when it differs from its parent's, group and version.
+fn subresource_shape(
+    r: &Resource,
+    sub: &str,
+) -> (
+    &'static str,
+    &'static [&'static str],
+    Option<&'static str>,
+    Option<&'static str>,
+) {
+    match sub {
+        "status" => (r.kind, &["get", "patch", "update"], None, None),
+        "scale" => (
+            "Scale",
+            &["get", "patch", "update"],
+            Some("autoscaling"),
+            Some("v1"),
+        ),
+        "token" => (
+            "TokenRequest",
+            &["create"],
+            Some("authentication.k8s.io"),
+            Some("v1"),
+        ),
+        "eviction" => ("Eviction", &["create"], Some("policy"), Some("v1")),
+        "binding" => ("Binding", &["create"], None, None),
+        "finalize" => (r.kind, &["update"], None, None),
+        "approval" => (r.kind, &["get", "patch", "update"], None, None),
+        "ephemeralcontainers" | "resize" => (r.kind, &["get", "patch", "update"], None, None),
+        "log" => ("Pod", &["get"], None, None),
+        "exec" | "attach" | "portforward" => ("PodExecOptions", &["create", "get"], None, None),
+        _ => (r.kind, &["get"], None, None),
+    }
+}

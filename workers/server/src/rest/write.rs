@@ -1,0 +1,885 @@
+//! The write verbs: create, update (of the object or its `status`, `finalize`, `approval`
+//! subresources), patch, delete and deletecollection, and writes through `scale`.
+//!
+//! Each write runs upstream's steps in order: decode, apiVersion/kind/namespace checks,
+//! the namespace lifecycle check, metadata the server owns (uid, creationTimestamp,
+//! generation, deletionTimestamp), the status/spec split, defaulting, managedFields,
+//! validation, resource hooks (e.g. IP allocation), then a compare-and-swap write. An
+//! update that changes nothing is not written. Deletion of an object with finalizers
+//! only marks it (deletionTimestamp); removing the last finalizer deletes it.
+
+use std::future::Future;
+use std::pin::Pin;
+
+use http::{HeaderMap, Response, StatusCode};
+use kas_proto::RequestContext;
+use serde_json::{json, Value};
+
+use super::decode::{Decoded, PatchType};
+use super::FieldValidation;
+use super::{
+    bad_request, json_response, managed, meta, parse_rv, parse_stored, storage_status,
+    with_revision, with_warnings, Query, RestStore,
+};
+use crate::body::Body;
+use crate::status::{Reason, Status};
+use crate::storage::{ListOptions, ReadVersion, StorageError};
+
+/// How often a create with generateName retries a name that was taken.
+const GENERATE_NAME_RETRIES: usize = 8;
+/// How often a patch retries after losing a compare-and-swap race.
+const PATCH_RETRIES: usize = 8;
+
+/// A boxed future, for the object-safe [`Hooks`].
+pub type HookFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Resource-specific behaviour around the generic writes: allocation of service IPs and
+/// ports, subresources that create something (`token`, `eviction`, `binding`), and the
+/// review APIs whose objects are never stored.
+pub trait Hooks: Send + Sync {
+    /// Before a new object is stored (defaulted and validated).
+    fn before_create<'a>(
+        &'a self,
+        _store: &'a RestStore,
+        _obj: &'a mut Value,
+        _dry_run: bool,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    /// Before an update is stored, given the stored object.
+    fn before_update<'a>(
+        &'a self,
+        _store: &'a RestStore,
+        _obj: &'a mut Value,
+        _old: &'a Value,
+        _dry_run: bool,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        Box::pin(async { Ok(()) })
+    }
+
+    /// After an object is gone from storage.
+    fn after_delete<'a>(&'a self, _store: &'a RestStore, _obj: &'a Value) -> HookFuture<'a, ()> {
+        Box::pin(async {})
+    }
+
+    /// POST to a subresource (`sub`, with the parent object) or, for create-only
+    /// resources, to the collection (`sub` empty, parent Null).
+    fn subresource_create<'a>(
+        &'a self,
+        _store: &'a RestStore,
+        _ctx: &'a RequestContext,
+        _sub: &'a str,
+        _parent: Value,
+        _body: Value,
+        _opts: &'a WriteOptions,
+    ) -> HookFuture<'a, Result<Value, Status>> {
+        Box::pin(async { Err(Status::path_not_found()) })
+    }
+}
+
+/// The options every write takes from its query and headers.
+#[derive(Debug, Clone)]
+pub struct WriteOptions {
+    /// `dryRun=All`.
+    pub dry_run: bool,
+    /// `fieldValidation`.
+    pub validation: FieldValidation,
+    /// `fieldManager`, or derived from the user agent.
+    pub manager: String,
+}
+
+impl WriteOptions {
+    /// Options for writes made by the server itself.
+    pub fn server(manager: &str) -> WriteOptions {
+        WriteOptions {
+            dry_run: false,
+            validation: FieldValidation::Ignore,
+            manager: manager.to_owned(),
+        }
+    }
+
+    pub(super) fn from_query(
+        _ctx: &RequestContext,
+        q: &Query,
+        headers: &HeaderMap,
+    ) -> Result<WriteOptions, Status> {
+        let dry_run = match q.get("dryRun") {
+            None => false,
+            Some("All") => true,
+            Some(other) => {
+                return Err(bad_request(format!(
+                    "Invalid dryRun value: {other:?}. Valid values are \"All\"."
+                )))
+            }
+        };
+        let validation = FieldValidation::parse(q.get("fieldValidation"))
+            .map_err(|e| bad_request(e.to_string()))?;
+        let manager = match q.get("fieldManager") {
+            Some(m) if m.chars().count() > 128 => {
+                return Err(bad_request(
+                    "fieldManager: Invalid value: must be no more than 128 characters",
+                ))
+            }
+            Some(m) => m.to_owned(),
+            None => managed::manager_from_user_agent(
+                headers
+                    .get(http::header::USER_AGENT)
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or(""),
+            ),
+        };
+        Ok(WriteOptions {
+            dry_run,
+            validation,
+            manager,
+        })
+    }
+}
+
+fn str_at<'a>(v: &'a Value, pointer: &str) -> Option<&'a str> {
+    v.pointer(pointer).and_then(Value::as_str)
+}
+
+/// Finalizers that keep an object: metadata.finalizers, and a Namespace's spec.finalizers.
+fn pending_finalizers(obj: &Value) -> bool {
+    let non_empty = |p: &str| {
+        obj.pointer(p)
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty())
+    };
+    non_empty("/metadata/finalizers")
+        || (obj.get("kind").and_then(Value::as_str) == Some("Namespace")
+            && non_empty("/spec/finalizers"))
+}
+
+/// The object without metadata and status: what `generation` counts changes of.
+fn spec_view(obj: &Value) -> Value {
+    let mut v = obj.clone();
+    if let Some(o) = v.as_object_mut() {
+        for k in ["metadata", "status", "apiVersion", "kind"] {
+            o.remove(k);
+        }
+    }
+    v
+}
+
+/// The object as compared for a no-op update.
+fn without_rv(obj: &Value) -> Value {
+    let mut v = obj.clone();
+    if let Some(m) = v.get_mut("metadata").and_then(Value::as_object_mut) {
+        m.remove("resourceVersion");
+    }
+    v
+}
+
+impl RestStore {
+    fn check_type(&self, obj: &Value) -> Result<(), Status> {
+        let Some(o) = obj.as_object() else {
+            return Err(bad_request("the body of the request must be a JSON object"));
+        };
+        let api_version = self.resource.api_version();
+        match o.get("apiVersion").and_then(Value::as_str) {
+            None | Some("") => {}
+            Some(v) if v == api_version => {}
+            Some(v) => {
+                return Err(bad_request(format!(
+                    "the API version in the data ({v}) does not match the expected API version ({api_version})"
+                )))
+            }
+        }
+        match o.get("kind").and_then(Value::as_str) {
+            None | Some("") => Ok(()),
+            Some(k) if k == self.resource.kind => Ok(()),
+            Some(k) => Err(bad_request(format!(
+                "the kind in the data ({k}) does not match the expected kind ({})",
+                self.resource.kind
+            ))),
+        }
+    }
+
+    /// Fills apiVersion/kind and the namespace, refusing a namespace that contradicts the URL.
+    fn normalize(&self, ns: &str, obj: &mut Value) -> Result<(), Status> {
+        self.check_type(obj)?;
+        if let Some(o) = obj.as_object_mut() {
+            o.insert("apiVersion".into(), json!(self.resource.api_version()));
+            o.insert("kind".into(), json!(self.resource.kind));
+        }
+        let Some(m) = meta::metadata_mut(obj) else {
+            return Err(bad_request("metadata must be an object"));
+        };
+        if self.resource.namespaced {
+            match m.get("namespace").and_then(Value::as_str) {
+                None | Some("") => {
+                    m.insert("namespace".into(), json!(ns));
+                }
+                Some(given) if given == ns => {}
+                Some(_) => {
+                    return Err(bad_request(
+                        "the namespace of the provided object does not match the namespace sent on the request",
+                    ))
+                }
+            }
+        } else {
+            m.remove("namespace");
+        }
+        m.remove("resourceVersion");
+        m.remove("selfLink");
+        Ok(())
+    }
+
+    fn validate(&self, obj: &Value, old: Option<&Value>) -> Result<(), Status> {
+        let mut causes = meta::validate_name(obj, self.resource.names);
+        if let Some(old) = old {
+            if let Some(ts) = old.pointer("/metadata/deletionTimestamp") {
+                let before: Vec<&Value> = old
+                    .pointer("/metadata/finalizers")
+                    .and_then(Value::as_array)
+                    .map(|a| a.iter().collect())
+                    .unwrap_or_default();
+                let added: Vec<String> = obj
+                    .pointer("/metadata/finalizers")
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter(|f| !before.contains(f))
+                    .map(|f| f.as_str().unwrap_or("").to_owned())
+                    .collect();
+                if !added.is_empty() && !ts.is_null() {
+                    causes.push(meta::forbidden(
+                        "metadata.finalizers",
+                        &format!(
+                            "no new finalizers can be added if the object is being deleted, found new finalizers []string{{{}}}",
+                            added.iter().map(|f| format!("{f:?}")).collect::<Vec<_>>().join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+        causes.extend((self.resource.validate)(obj, old));
+        if causes.is_empty() {
+            return Ok(());
+        }
+        let name = str_at(obj, "/metadata/name").unwrap_or("");
+        Err(meta::invalid(
+            self.resource.group,
+            self.resource.kind,
+            name,
+            causes,
+        ))
+    }
+
+    /// NamespaceLifecycle: new objects only in namespaces that exist and are not being
+    /// deleted.
+    async fn check_namespace(&self, ns: &str, name: &str) -> Result<(), Status> {
+        if !self.resource.namespaced {
+            return Ok(());
+        }
+        let key = self.storage.key("namespaces", None, ns);
+        let found = self
+            .storage
+            .get(&key, ReadVersion::Latest)
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, name))?;
+        let Some(stored) = found else {
+            return Err(Status::not_found("", "namespaces", ns));
+        };
+        let nsobj = parse_stored(&stored)?;
+        if nsobj.pointer("/metadata/deletionTimestamp").is_some() {
+            let qualified = if self.resource.group.is_empty() {
+                self.resource.plural.to_owned()
+            } else {
+                format!("{}.{}", self.resource.plural, self.resource.group)
+            };
+            return Err(Status::new(
+                Reason::Forbidden,
+                format!("{qualified} \"{name}\" is forbidden: unable to create new content in namespace {ns} because it is being terminated"),
+            ));
+        }
+        Ok(())
+    }
+
+    pub(super) async fn create(
+        &self,
+        ctx: &RequestContext,
+        ns: &str,
+        body: Decoded,
+        opts: &WriteOptions,
+    ) -> Result<Response<Body>, Status> {
+        if self.resource.verbs == super::Verbs::CreateOnly {
+            let Some(hooks) = self.hooks.clone() else {
+                return Err(Status::path_not_found());
+            };
+            let out = hooks
+                .subresource_create(self, ctx, "", Value::Null, body.object, opts)
+                .await?;
+            return Ok(json_response(StatusCode::CREATED, &out));
+        }
+        let obj = self.create_object(ns, body.object, opts).await?;
+        Ok(with_warnings(
+            json_response(StatusCode::CREATED, &obj),
+            &body.warnings,
+        ))
+    }
+
+    /// Creates an object as a client's POST would; the result carries its resourceVersion.
+    pub async fn create_object(
+        &self,
+        ns: &str,
+        mut obj: Value,
+        opts: &WriteOptions,
+    ) -> Result<Value, Status> {
+        if str_at(&obj, "/metadata/resourceVersion").is_some_and(|s| !s.is_empty()) {
+            return Err(Status::internal(
+                "resourceVersion should not be set on objects to be created",
+            ));
+        }
+        self.normalize(ns, &mut obj)?;
+        let generate = str_at(&obj, "/metadata/generateName").map(str::to_owned);
+        let has_name = str_at(&obj, "/metadata/name").is_some_and(|n| !n.is_empty());
+        let shown_name = str_at(&obj, "/metadata/name")
+            .or(generate.as_deref())
+            .unwrap_or("")
+            .to_owned();
+        self.check_namespace(ns, &shown_name).await?;
+        let now = meta::now();
+        if let Some(m) = meta::metadata_mut(&mut obj) {
+            m.insert("uid".into(), json!(uuid::Uuid::new_v4().to_string()));
+            m.insert("creationTimestamp".into(), json!(now));
+            m.remove("deletionTimestamp");
+            m.remove("deletionGracePeriodSeconds");
+            m.remove("managedFields");
+            if self.resource.generation {
+                m.insert("generation".into(), json!(1));
+            } else {
+                m.remove("generation");
+            }
+        }
+        if self.resource.status_split() && self.resource.kind != "Node" {
+            if let Some(o) = obj.as_object_mut() {
+                o.remove("status");
+            }
+        }
+        (self.resource.defaults)(&mut obj);
+        managed::record(
+            &mut obj,
+            None,
+            &opts.manager,
+            "Update",
+            "",
+            &self.resource.api_version(),
+            &now,
+        );
+        let attempts = if has_name { 1 } else { GENERATE_NAME_RETRIES };
+        for _ in 0..attempts {
+            if let (false, Some(prefix)) = (has_name, &generate) {
+                if let Some(m) = meta::metadata_mut(&mut obj) {
+                    m.insert(
+                        "name".into(),
+                        json!(format!("{prefix}{}", meta::random_suffix())),
+                    );
+                }
+            }
+            self.validate(&obj, None)?;
+            if let Some(h) = &self.hooks {
+                h.before_create(self, &mut obj, opts.dry_run).await?;
+            }
+            let name = str_at(&obj, "/metadata/name").unwrap_or("").to_owned();
+            if opts.dry_run {
+                return Ok(obj);
+            }
+            let bytes = serde_json::to_vec(&obj).map_err(Status::internal)?;
+            match self.storage.create(&self.key(ns, &name), bytes, None).await {
+                Ok(rev) => return Ok(with_revision(obj, rev)),
+                Err(StorageError::AlreadyExists) if !has_name => {
+                    if let Some(h) = &self.hooks {
+                        h.after_delete(self, &obj).await;
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    if let Some(h) = &self.hooks {
+                        h.after_delete(self, &obj).await;
+                    }
+                    return Err(storage_status(&self.resource, &e, &name));
+                }
+            }
+        }
+        Err(Status::new(
+            Reason::AlreadyExists,
+            "could not generate a unique name after several attempts",
+        ))
+    }
+
+    pub(super) async fn update(
+        &self,
+        ns: &str,
+        name: &str,
+        sub: &str,
+        body: Decoded,
+        opts: &WriteOptions,
+    ) -> Result<Response<Body>, Status> {
+        let mut obj = body.object;
+        let body_name = str_at(&obj, "/metadata/name").unwrap_or("");
+        if body_name != name {
+            return Err(bad_request(format!(
+                "the name of the object ({body_name}) does not match the name on the URL ({name})"
+            )));
+        }
+        let expected = str_at(&obj, "/metadata/resourceVersion")
+            .filter(|s| !s.is_empty())
+            .map(parse_rv)
+            .transpose()?;
+        self.normalize(ns, &mut obj)?;
+        let out = self
+            .update_object(ns, name, sub, obj, expected, opts)
+            .await?;
+        Ok(with_warnings(
+            json_response(StatusCode::OK, &out),
+            &body.warnings,
+        ))
+    }
+
+    /// Writes `obj` over the stored object `ns/name` through subresource `sub` (empty for
+    /// the object itself), with `expected` as the resourceVersion precondition.
+    pub async fn update_object(
+        &self,
+        ns: &str,
+        name: &str,
+        sub: &str,
+        obj: Value,
+        expected: Option<i64>,
+        opts: &WriteOptions,
+    ) -> Result<Value, Status> {
+        let key = self.key(ns, name);
+        let current = self.read(&key, name, ReadVersion::Latest).await?;
+        if let Some(want) = expected {
+            if want != current.revision {
+                return Err(storage_status(
+                    &self.resource,
+                    &StorageError::Conflict {
+                        current: current.revision,
+                    },
+                    name,
+                ));
+            }
+        }
+        let cur: Value = parse_stored(&current)?;
+        let mut obj = match sub {
+            "status" => {
+                let mut merged = cur.clone();
+                match obj.get("status") {
+                    Some(s) => merged["status"] = s.clone(),
+                    None => {
+                        if let Some(o) = merged.as_object_mut() {
+                            o.remove("status");
+                        }
+                    }
+                }
+                merged
+            }
+            "finalize" => {
+                let mut merged = cur.clone();
+                merged["spec"]["finalizers"] = obj
+                    .pointer("/spec/finalizers")
+                    .cloned()
+                    .unwrap_or(json!([]));
+                merged
+            }
+            "approval" => {
+                let mut merged = cur.clone();
+                merged["status"]["conditions"] = obj
+                    .pointer("/status/conditions")
+                    .cloned()
+                    .unwrap_or(json!([]));
+                merged
+            }
+            _ => {
+                let mut obj = obj;
+                if self.resource.status_split() {
+                    if let Some(o) = obj.as_object_mut() {
+                        match cur.get("status") {
+                            Some(s) => {
+                                o.insert("status".into(), s.clone());
+                            }
+                            None => {
+                                o.remove("status");
+                            }
+                        }
+                    }
+                }
+                obj
+            }
+        };
+        if let Some(m) = meta::metadata_mut(&mut obj) {
+            for keep in [
+                "uid",
+                "creationTimestamp",
+                "deletionTimestamp",
+                "deletionGracePeriodSeconds",
+                "generation",
+            ] {
+                match cur.pointer(&format!("/metadata/{keep}")) {
+                    Some(v) => {
+                        m.insert(keep.into(), v.clone());
+                    }
+                    None => {
+                        m.remove(keep);
+                    }
+                }
+            }
+            m.remove("resourceVersion");
+            if sub.is_empty() && !m.contains_key("managedFields") {
+                if let Some(mf) = cur.pointer("/metadata/managedFields") {
+                    m.insert("managedFields".into(), mf.clone());
+                }
+            }
+        }
+        (self.resource.defaults)(&mut obj);
+        if self.resource.generation && spec_view(&obj) != spec_view(&cur) {
+            let g = cur
+                .pointer("/metadata/generation")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
+            obj["metadata"]["generation"] = json!(g + 1);
+        }
+        managed::record(
+            &mut obj,
+            Some(&cur),
+            &opts.manager,
+            "Update",
+            sub,
+            &self.resource.api_version(),
+            &meta::now(),
+        );
+        self.validate(&obj, Some(&cur))?;
+        if let Some(h) = &self.hooks {
+            h.before_update(self, &mut obj, &cur, opts.dry_run).await?;
+        }
+        if without_rv(&obj) == without_rv(&cur) {
+            return Ok(with_revision(cur, current.revision));
+        }
+        if opts.dry_run {
+            return Ok(with_revision(obj, current.revision));
+        }
+        if obj.pointer("/metadata/deletionTimestamp").is_some() && !pending_finalizers(&obj) {
+            // The last finalizer is gone: the object goes.
+            let gone = self
+                .storage
+                .delete(&key, Some(current.revision))
+                .await
+                .map_err(|e| storage_status(&self.resource, &e, name))?;
+            if let Some(h) = &self.hooks {
+                h.after_delete(self, &obj).await;
+            }
+            return Ok(with_revision(obj, gone.revision));
+        }
+        let bytes = serde_json::to_vec(&obj).map_err(Status::internal)?;
+        let rev = self
+            .storage
+            .update(&key, bytes, current.revision, None)
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, name))?;
+        Ok(with_revision(obj, rev))
+    }
+
+    /// PUT of `scale`: sets spec.replicas of the object.
+    pub(super) async fn update_scale(
+        &self,
+        ns: &str,
+        name: &str,
+        scale: Value,
+        opts: &WriteOptions,
+    ) -> Result<Response<Body>, Status> {
+        let replicas = scale.pointer("/spec/replicas").cloned().unwrap_or(json!(0));
+        let Some(n) = replicas.as_i64() else {
+            return Err(meta::invalid(
+                "autoscaling",
+                "Scale",
+                name,
+                vec![meta::invalid_value(
+                    "spec.replicas",
+                    &replicas.to_string(),
+                    "must be an integer",
+                )],
+            ));
+        };
+        if n < 0 {
+            return Err(meta::invalid(
+                "autoscaling",
+                "Scale",
+                name,
+                vec![meta::invalid_value(
+                    "spec.replicas",
+                    &n.to_string(),
+                    "must be greater than or equal to 0",
+                )],
+            ));
+        }
+        let expected = str_at(&scale, "/metadata/resourceVersion")
+            .filter(|s| !s.is_empty())
+            .map(parse_rv)
+            .transpose()?;
+        let mut obj = self.read_object(ns, name).await?;
+        obj["spec"]["replicas"] = json!(n);
+        let out = self
+            .update_object(ns, name, "", obj, expected, opts)
+            .await?;
+        Ok(json_response(StatusCode::OK, &self.scale_of(&out)))
+    }
+
+    pub(super) async fn patch(
+        &self,
+        ns: &str,
+        name: &str,
+        sub: &str,
+        (kind, patch): (PatchType, Value),
+        opts: &WriteOptions,
+    ) -> Result<Response<Body>, Status> {
+        let key = self.key(ns, name);
+        for _ in 0..PATCH_RETRIES {
+            let current = match self.read(&key, name, ReadVersion::Latest).await {
+                Err(s)
+                    if s.reason == Reason::NotFound
+                        && kind == PatchType::Apply
+                        && sub.is_empty() =>
+                {
+                    // Server-side apply creates what does not exist.
+                    let mut opts = opts.clone();
+                    opts.validation = FieldValidation::Ignore;
+                    let obj = self.create_object(ns, patch.clone(), &opts).await?;
+                    return Ok(json_response(StatusCode::CREATED, &obj));
+                }
+                other => other?,
+            };
+            let stored = with_revision(parse_stored(&current)?, current.revision);
+            let base = if sub == "scale" {
+                self.scale_of(&stored)
+            } else {
+                stored.clone()
+            };
+            let patched = self.apply_patch(kind, base, &patch)?;
+            if sub == "scale" {
+                return self.update_scale(ns, name, patched, opts).await;
+            }
+            if str_at(&patched, "/metadata/name").unwrap_or("") != name {
+                return Err(bad_request("metadata.name cannot be changed by a patch"));
+            }
+            // A patch that sets resourceVersion is a precondition; otherwise it applies
+            // to whatever version it read.
+            let expected = str_at(&patched, "/metadata/resourceVersion")
+                .map(parse_rv)
+                .transpose()?
+                .unwrap_or(current.revision);
+            let explicit = expected != current.revision;
+            let mut obj = patched;
+            self.normalize(ns, &mut obj)?;
+            match self
+                .update_object(ns, name, sub, obj, Some(expected), opts)
+                .await
+            {
+                Err(s) if s.reason == Reason::Conflict && !explicit => continue,
+                Err(s) => return Err(s),
+                Ok(out) => return Ok(json_response(StatusCode::OK, &out)),
+            }
+        }
+        Err(StorageError::Conflict { current: 0 }.to_status(
+            self.resource.group,
+            self.resource.plural,
+            name,
+        ))
+    }
+
+    fn apply_patch(&self, kind: PatchType, mut obj: Value, patch: &Value) -> Result<Value, Status> {
+        match kind {
+            PatchType::Json => {
+                let ops: json_patch::Patch =
+                    serde_json::from_value(patch.clone()).map_err(|e| {
+                        bad_request(format!(
+                            "the server rejected our request due to an error in our request: {e}"
+                        ))
+                    })?;
+                json_patch::patch(&mut obj, &ops).map_err(|e| {
+                    Status::new(
+                        Reason::Invalid,
+                        format!(
+                            "the server rejected our request due to an error in our request: {e}"
+                        ),
+                    )
+                })?;
+                Ok(obj)
+            }
+            PatchType::Merge | PatchType::Apply => {
+                if !patch.is_object() {
+                    return Err(bad_request(
+                        "the server rejected our request due to an error in our request: the patch is not a JSON object",
+                    ));
+                }
+                json_patch::merge(&mut obj, patch);
+                Ok(obj)
+            }
+            PatchType::Strategic => super::strategic::apply(&self.resource, &obj, patch),
+        }
+    }
+
+    pub(super) async fn delete(
+        &self,
+        ns: &str,
+        name: &str,
+        options: Option<Value>,
+        opts: &WriteOptions,
+        _q: &Query,
+    ) -> Result<Response<Body>, Status> {
+        let (obj, deleted) = self.delete_object(ns, name, options.as_ref(), opts).await?;
+        if !deleted {
+            return Ok(json_response(StatusCode::ACCEPTED, &obj));
+        }
+        if self.resource.kind == "Pod" {
+            return Ok(json_response(StatusCode::OK, &obj));
+        }
+        let uid = str_at(&obj, "/metadata/uid").unwrap_or("");
+        let status = json!({
+            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+            "details": {"name": name, "group": self.resource.group, "kind": self.resource.plural, "uid": uid},
+        });
+        Ok(json_response(StatusCode::OK, &status))
+    }
+
+    /// Deletes `ns/name`, or marks it for deletion when finalizers hold it; returns the
+    /// object and whether it is gone.
+    pub async fn delete_object(
+        &self,
+        ns: &str,
+        name: &str,
+        options: Option<&Value>,
+        opts: &WriteOptions,
+    ) -> Result<(Value, bool), Status> {
+        let key = self.key(ns, name);
+        let pre_rv = options
+            .and_then(|o| o.pointer("/preconditions/resourceVersion"))
+            .and_then(Value::as_str)
+            .map(parse_rv)
+            .transpose()?;
+        let pre_uid = options
+            .and_then(|o| o.pointer("/preconditions/uid"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if let Some(p) = options
+            .and_then(|o| o.get("propagationPolicy"))
+            .and_then(Value::as_str)
+        {
+            if !matches!(p, "Orphan" | "Background" | "Foreground") {
+                return Err(meta::invalid(
+                    "meta.k8s.io",
+                    "DeleteOptions",
+                    "",
+                    vec![meta::not_supported(
+                        "propagationPolicy",
+                        p,
+                        &["Foreground", "Background", "Orphan", "nil"],
+                    )],
+                ));
+            }
+        }
+        let current = self.read(&key, name, ReadVersion::Latest).await?;
+        let cur = with_revision(parse_stored(&current)?, current.revision);
+        let uid = str_at(&cur, "/metadata/uid").unwrap_or("").to_owned();
+        if let Some(want) = pre_uid.filter(|u| *u != uid) {
+            return Err(Status::new(
+                Reason::Conflict,
+                format!(
+                    "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
+                ),
+            ));
+        }
+        if let Some(want) = pre_rv.filter(|r| *r != current.revision) {
+            return Err(Status::new(
+                Reason::Conflict,
+                format!(
+                    "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {}",
+                    current.revision
+                ),
+            ));
+        }
+        if pending_finalizers(&cur) {
+            if cur.pointer("/metadata/deletionTimestamp").is_some() {
+                return Ok((cur, false));
+            }
+            let mut marked = cur.clone();
+            marked["metadata"]["deletionTimestamp"] = json!(meta::now());
+            marked["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+            if self.resource.kind == "Namespace" {
+                marked["status"]["phase"] = json!("Terminating");
+            }
+            if opts.dry_run {
+                return Ok((marked, false));
+            }
+            if let Some(m) = meta::metadata_mut(&mut marked) {
+                m.remove("resourceVersion");
+            }
+            let bytes = serde_json::to_vec(&marked).map_err(Status::internal)?;
+            let rev = self
+                .storage
+                .update(&key, bytes, current.revision, None)
+                .await
+                .map_err(|e| storage_status(&self.resource, &e, name))?;
+            return Ok((with_revision(marked, rev), false));
+        }
+        if opts.dry_run {
+            return Ok((cur, true));
+        }
+        self.storage
+            .delete(&key, Some(current.revision))
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, name))?;
+        if let Some(h) = &self.hooks {
+            h.after_delete(self, &cur).await;
+        }
+        Ok((cur, true))
+    }
+
+    pub(super) async fn delete_collection(
+        &self,
+        ns: &str,
+        q: &Query,
+        options: Option<Value>,
+        opts: &WriteOptions,
+    ) -> Result<Response<Body>, Status> {
+        let filter = self.selectors(q)?;
+        let page = self
+            .storage
+            .list(
+                &self.prefix(ns),
+                ReadVersion::Latest,
+                &ListOptions::default(),
+                filter.as_deref(),
+            )
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, ""))?;
+        let mut deleted = Vec::new();
+        for item in page.items {
+            let Ok(obj) = serde_json::from_slice::<Value>(&item.value) else {
+                continue;
+            };
+            let item_ns = str_at(&obj, "/metadata/namespace").unwrap_or(ns).to_owned();
+            let name = str_at(&obj, "/metadata/name").unwrap_or("").to_owned();
+            match self
+                .delete_object(&item_ns, &name, options.as_ref(), opts)
+                .await
+            {
+                Ok((obj, _)) => deleted.push(obj),
+                Err(s) if s.reason == Reason::NotFound => {}
+                Err(s) => return Err(s),
+            }
+        }
+        Ok(json_response(
+            StatusCode::OK,
+            &json!({
+                "kind": format!("{}List", self.resource.kind),
+                "apiVersion": self.resource.api_version(),
+                "metadata": {},
+                "items": deleted,
+            }),
+        ))
+    }
+}
