@@ -57,6 +57,7 @@ pub(crate) async fn direct(
         return json_response(&version(&front.config.kubernetes_version));
     }
     if read_only && (path == "/apis" || path == "/apis/") {
+        front.fresh_routes(DISCOVERY_MAX_AGE).await;
         if kas_server::discovery::wants_aggregated(req.headers()) {
             return kas_server::discovery::aggregated_json(&merged_aggregated(front));
         }
@@ -71,6 +72,9 @@ pub(crate) async fn direct(
         None => fall_through(front, &ctx, req).await,
     }
 }
+
+/// How old the merged `/apis` may be when served.
+const DISCOVERY_MAX_AGE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The worker that owns `path`, if known.
 fn owner(front: &Front, path: &str) -> Option<WorkerRole> {

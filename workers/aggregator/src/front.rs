@@ -74,6 +74,8 @@ pub(crate) struct Routes {
     pub(crate) lists: BTreeMap<WorkerRole, Vec<Value>>,
     /// Each back end's aggregated discovery (APIGroupDiscovery items) of `/apis`.
     pub(crate) aggregated: BTreeMap<WorkerRole, Vec<Value>>,
+    /// When the back ends were last read.
+    pub(crate) refreshed: Option<std::time::Instant>,
 }
 
 /// Everything the aggregator's handlers share.
@@ -84,6 +86,8 @@ pub(crate) struct Front {
     pub(crate) peers: watch::Receiver<Vec<PeerStatus>>,
     pub(crate) clients: BTreeMap<WorkerRole, WorkerClient>,
     pub(crate) routes: RwLock<Routes>,
+    /// Serializes on-demand refreshes of `routes`.
+    pub(crate) refreshing: tokio::sync::Mutex<()>,
     pub(crate) readonly_limit: Option<Semaphore>,
     pub(crate) mutating_limit: Option<Semaphore>,
     pub(crate) in_flight: Arc<InFlight>,
@@ -121,6 +125,7 @@ impl Front {
             lifecycle: Lifecycle::new(),
             clients,
             routes: RwLock::new(Routes::default()),
+            refreshing: tokio::sync::Mutex::new(()),
             in_flight: Arc::new(InFlight::default()),
             end_long_running: CancellationToken::new(),
             refuse_new: AtomicBool::new(false),
@@ -270,6 +275,68 @@ async fn follow_shutdown_phases(front: Arc<Front>) {
     }
 }
 
+/// Reads `/apis` of every serving back end (legacy and aggregated) into the routing
+/// table; false if some back end could not be read.
+async fn refresh_routes(front: &Front) -> bool {
+    let mut complete = true;
+    for role in CHAIN {
+        if !front.peer_serving(role) {
+            complete = false;
+            continue;
+        }
+        let aggregated = front
+            .fetch_json(
+                role,
+                "/apis",
+                kas_server::discovery::AGGREGATED_CONTENT_TYPE,
+            )
+            .await
+            .and_then(|v| v.get("items").and_then(Value::as_array).cloned());
+        if let (Some(items), Ok(mut routes)) = (aggregated, front.routes.write()) {
+            routes.aggregated.insert(role, items);
+        }
+        match front.fetch_json(role, "/apis", "application/json").await {
+            Some(list) => {
+                let groups: Vec<Value> = list
+                    .get("groups")
+                    .and_then(Value::as_array)
+                    .cloned()
+                    .unwrap_or_default();
+                if let Ok(mut routes) = front.routes.write() {
+                    routes.groups.retain(|_, owner| *owner != role);
+                    for g in &groups {
+                        if let Some(name) = g.get("name").and_then(Value::as_str) {
+                            routes.groups.entry(name.to_owned()).or_insert(role);
+                        }
+                    }
+                    routes.lists.insert(role, groups);
+                }
+            }
+            None => complete = false,
+        }
+    }
+    if let Ok(mut routes) = front.routes.write() {
+        routes.refreshed = Some(std::time::Instant::now());
+    }
+    complete
+}
+
+impl Front {
+    /// Re-reads the back ends' discovery when the copy is older than `max_age`, so a new
+    /// CRD's group shows in `/apis` as soon as it is established.
+    pub(crate) async fn fresh_routes(&self, max_age: Duration) {
+        let _one_at_a_time = self.refreshing.lock().await;
+        let stale = self
+            .routes
+            .read()
+            .map(|r| r.refreshed.is_none_or(|t| t.elapsed() > max_age))
+            .unwrap_or(true);
+        if stale {
+            refresh_routes(self).await;
+        }
+    }
+}
+
 /// Reads `/apis` of every serving back end whenever the peers change and periodically,
 /// and rebuilds the routing table. The post-start hook completes once every back end has
 /// been read.
@@ -277,43 +344,7 @@ async fn learn_routes(front: Arc<Front>, hook: HookHandle) {
     let mut peers = front.peers.clone();
     let mut hook = Some(hook);
     loop {
-        let mut complete = true;
-        for role in CHAIN {
-            if !front.peer_serving(role) {
-                complete = false;
-                continue;
-            }
-            let aggregated = front
-                .fetch_json(
-                    role,
-                    "/apis",
-                    kas_server::discovery::AGGREGATED_CONTENT_TYPE,
-                )
-                .await
-                .and_then(|v| v.get("items").and_then(Value::as_array).cloned());
-            if let (Some(items), Ok(mut routes)) = (aggregated, front.routes.write()) {
-                routes.aggregated.insert(role, items);
-            }
-            match front.fetch_json(role, "/apis", "application/json").await {
-                Some(list) => {
-                    let groups: Vec<Value> = list
-                        .get("groups")
-                        .and_then(Value::as_array)
-                        .cloned()
-                        .unwrap_or_default();
-                    if let Ok(mut routes) = front.routes.write() {
-                        routes.groups.retain(|_, owner| *owner != role);
-                        for g in &groups {
-                            if let Some(name) = g.get("name").and_then(Value::as_str) {
-                                routes.groups.entry(name.to_owned()).or_insert(role);
-                            }
-                        }
-                        routes.lists.insert(role, groups);
-                    }
-                }
-                None => complete = false,
-            }
-        }
+        let complete = refresh_routes(&front).await;
         if complete {
             if let Some(h) = hook.take() {
                 tracing::info!("learnt routes from every back-end worker");

@@ -1,49 +1,89 @@
-//! The extensions worker: apiextensions.k8s.io and every custom resource, in a process of
-//! its own so that a CRD that trips a bug takes down only this worker.
+//! The extensions worker: `apiextensions.k8s.io/v1` CustomResourceDefinitions and every
+//! custom resource they define, in a process of its own so that a CRD whose schema or
+//! rule trips a bug takes down only this worker, which the supervisor restarts.
+//!
+//! CRDs are served by the generic REST store with kas-crd's validation; the controllers
+//! ([`controllers`]) set their conditions and build, per served version of every
+//! established CRD, a store with the CRD's schema as its strategy ([`custom`]) and the
+//! discovery documents ([`registry`]).
 
 #![forbid(unsafe_code)]
+
+mod controllers;
+mod crd;
+mod custom;
+mod registry;
+
+use std::sync::Arc;
 
 use http::{Method, Request, Response};
 use kas_proto::RequestContext;
 use kas_server::body::Body;
 use kas_server::control::Control;
 use kas_server::delegate;
-use kas_server::discovery::{self, GroupVersions};
+use kas_server::discovery;
 use kas_server::health::PostStartHooks;
 use kas_server::lifecycle::Lifecycle;
+use kas_server::rest::RestStore;
+use kas_server::status::{Reason, Status};
 
-const GROUP: GroupVersions = GroupVersions {
-    name: "apiextensions.k8s.io",
-    versions: &["v1"],
-};
+use registry::Registry;
 
 /// Runs the extensions worker until the supervisor stops it.
 pub async fn run(control: Control) -> Result<(), kas_server::Error> {
+    let config = control.config().clone();
     let hooks = PostStartHooks::default();
-    // Custom resources will live here; today the worker only needs etcd for readiness.
-    let _storage = kas_server::backend::connect_storage(&control, &hooks).await?;
-    let handler = |_ctx: RequestContext, req: Request<Body>| async move { route(&req) };
+    let informers = hooks.register("start-apiextensions-informers");
+    let controllers_hook = hooks.register("start-apiextensions-controllers");
+    let synced = hooks.register("crd-informer-synced");
+    let storage = kas_server::backend::connect_storage(&control, &hooks).await?;
+    let crds = RestStore::new(crd::CRDS, storage.clone(), config.min_request_timeout).with_cache();
+    informers.done();
+    let registry = Registry::new(storage, config.min_request_timeout);
+    tokio::spawn(controllers::run(crds.clone(), registry.clone(), synced));
+    controllers_hook.done();
+    let handler = move |ctx: RequestContext, req: Request<Body>| {
+        let crds = crds.clone();
+        let registry = registry.clone();
+        async move { route(ctx, req, crds, registry).await }
+    };
     kas_server::backend::run(control, hooks, Lifecycle::new(), handler).await
 }
 
-fn route(req: &Request<Body>) -> Response<Body> {
-    if req.method() != Method::GET && req.method() != Method::HEAD {
-        return delegate::unhandled();
-    }
+async fn route(
+    ctx: RequestContext,
+    req: Request<Body>,
+    crds: RestStore,
+    registry: Arc<Registry>,
+) -> Response<Body> {
     if delegate::panic_failpoint(req.uri().path(), kas_proto::WorkerRole::Extensions) {
         panic!("failpoint: panic in a extensions handler");
     }
-    match req.uri().path().trim_end_matches('/') {
-        "/apis" if discovery::wants_aggregated(req.headers()) => {
-            discovery::aggregated_json(&discovery::aggregated_list(vec![
-                discovery::aggregated_group(GROUP.name, vec![("v1", Vec::new())]),
-            ]))
+    let info = &ctx.info;
+    if info.is_resource_request {
+        if info.api_group == "apiextensions.k8s.io"
+            && info.api_version == "v1"
+            && info.resource == "customresourcedefinitions"
+        {
+            return crds.handle(ctx, req).await;
         }
-        "/apis" => discovery::json(&discovery::group_list(&[GROUP])),
-        "/apis/apiextensions.k8s.io" => discovery::json(&discovery::group(&GROUP)),
-        "/apis/apiextensions.k8s.io/v1" => {
-            discovery::json(&discovery::resource_list("apiextensions.k8s.io/v1"))
+        let Some(entry) = registry.get(&info.api_group, &info.api_version, &info.resource) else {
+            return delegate::unhandled();
+        };
+        if entry.terminating && info.verb == "create" {
+            return Status::new(
+                Reason::MethodNotAllowed,
+                "create not allowed while custom resource definition is terminating",
+            )
+            .into_response();
         }
-        _ => delegate::unhandled(),
+        return entry.store.handle(ctx, req).await;
     }
+    if req.method() != Method::GET && req.method() != Method::HEAD {
+        return delegate::unhandled();
+    }
+    let path = req.uri().path().trim_end_matches('/');
+    registry
+        .discovery(path, discovery::wants_aggregated(req.headers()))
+        .unwrap_or_else(delegate::unhandled)
 }

@@ -105,8 +105,10 @@ pub(crate) fn start(
                 let Some(namespaces) = stores.get("", "namespaces") else {
                     return Ok(());
                 };
-                for name in ["default", "kube-system", "kube-public", "kube-node-lease"] {
-                    ensure(namespaces, "", json!({"metadata": {"name": name}})).await?;
+                let writes = ["default", "kube-system", "kube-public", "kube-node-lease"]
+                    .map(|name| ensure(namespaces, "", json!({"metadata": {"name": name}})));
+                for r in futures_util::future::join_all(writes).await {
+                    r?;
                 }
                 Ok(())
             }
@@ -137,22 +139,25 @@ pub(crate) fn start(
                     .chain(crate::bootstrap_policy::cluster_role_bindings())
                     .chain(crate::bootstrap_policy::roles())
                     .chain(crate::bootstrap_policy::role_bindings());
-                for obj in policy {
+                // All at once: the store commits concurrent writes together.
+                let writes = policy.filter_map(|obj| {
                     let plural = match obj.get("kind").and_then(Value::as_str) {
                         Some("ClusterRole") => "clusterroles",
                         Some("ClusterRoleBinding") => "clusterrolebindings",
                         Some("Role") => "roles",
                         Some("RoleBinding") => "rolebindings",
-                        _ => continue,
+                        _ => return None,
                     };
                     let ns = obj
                         .pointer("/metadata/namespace")
                         .and_then(Value::as_str)
                         .unwrap_or("")
                         .to_owned();
-                    if let Some(store) = stores.get("rbac.authorization.k8s.io", plural) {
-                        ensure(store, &ns, obj).await?;
-                    }
+                    let store = stores.get("rbac.authorization.k8s.io", plural)?.clone();
+                    Some(async move { ensure(&store, &ns, obj).await })
+                });
+                for r in futures_util::future::join_all(writes).await {
+                    r?;
                 }
                 Ok(())
             }

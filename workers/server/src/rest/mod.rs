@@ -17,6 +17,7 @@ mod meta;
 mod read;
 mod resource;
 mod strategic;
+mod strategy;
 mod table;
 mod watch;
 mod write;
@@ -26,6 +27,7 @@ pub use meta::{forbidden, invalid_value, not_supported, required, too_long};
 pub use resource::{
     no_defaults, no_validation, Column, Defaults, NameRule, Resource, ScaleSpec, Validate, Verbs,
 };
+pub use strategy::{cell, json_path, set_path, DynColumn, ObjectStrategy, ScalePaths};
 pub use table::age;
 pub use write::{HookFuture, Hooks, WriteOptions};
 
@@ -53,6 +55,7 @@ pub struct RestStore {
     min_request_timeout: std::time::Duration,
     hooks: Option<Arc<dyn Hooks>>,
     cache: Option<crate::cache::Cacher>,
+    strategy: Option<Arc<dyn ObjectStrategy>>,
 }
 
 impl std::fmt::Debug for RestStore {
@@ -210,7 +213,45 @@ impl RestStore {
             min_request_timeout,
             hooks: None,
             cache: None,
+            strategy: None,
         }
+    }
+
+    /// The same store with a run-time strategy (custom resources).
+    pub fn with_strategy(mut self, strategy: Arc<dyn ObjectStrategy>) -> RestStore {
+        self.strategy = Some(strategy);
+        self
+    }
+
+    /// A stored object as this version shows it: for versions served from another
+    /// version's storage, with this version's apiVersion.
+    pub(crate) fn present(&self, mut obj: Value) -> Value {
+        if !self.resource.storage_version.is_empty() {
+            if let Some(o) = obj.as_object_mut() {
+                o.insert("apiVersion".into(), json!(self.resource.api_version()));
+            }
+        }
+        obj
+    }
+
+    /// The bytes to store for `obj`: with the storage version's apiVersion.
+    pub(crate) fn storage_bytes(&self, obj: &Value) -> Result<Vec<u8>, Status> {
+        if self.resource.storage_version.is_empty() {
+            return serde_json::to_vec(obj).map_err(Status::internal);
+        }
+        let mut o = obj.clone();
+        let av = if self.resource.group.is_empty() {
+            self.resource.storage_version.to_owned()
+        } else {
+            format!("{}/{}", self.resource.group, self.resource.storage_version)
+        };
+        o["apiVersion"] = json!(av);
+        serde_json::to_vec(&o).map_err(Status::internal)
+    }
+
+    /// The dynamic printer columns, if the strategy has them.
+    pub(crate) fn dyn_columns(&self) -> Option<Vec<DynColumn>> {
+        self.strategy.as_ref().and_then(|s| s.columns())
     }
 
     /// The same store serving LIST, GET with a resourceVersion, and WATCH from a watch
@@ -294,11 +335,13 @@ impl RestStore {
             ("", Method::POST, "create") => {
                 let opts = opts()?;
                 let body = decode::object(&self.resource, req, opts.validation).await?;
+                let body = self.pruned(body, &opts)?;
                 self.create(ctx, ns, body, &opts).await
             }
             ("" | "status" | "finalize" | "approval", Method::PUT, "update") => {
                 let opts = opts()?;
                 let body = decode::object(&self.resource, req, opts.validation).await?;
+                let body = self.pruned(body, &opts)?;
                 self.update(ns, name, &sub, body, &opts).await
             }
             ("scale", Method::PUT, "update") => {
@@ -338,6 +381,49 @@ impl RestStore {
                 format!("{method} is not supported on {}", self.resource.plural),
             )),
         }
+    }
+}
+
+impl RestStore {
+    /// A decoded body pruned by the run-time strategy, unknown fields reported per
+    /// `fieldValidation` as upstream reports them for custom resources.
+    fn pruned(
+        &self,
+        mut body: decode::Decoded,
+        opts: &WriteOptions,
+    ) -> Result<decode::Decoded, Status> {
+        let Some(strategy) = &self.strategy else {
+            return Ok(body);
+        };
+        let unknown = strategy.prune(&mut body.object);
+        unknown_fields(unknown, opts, &mut body.warnings)?;
+        Ok(body)
+    }
+}
+
+/// Reports pruned fields: an error under Strict, warnings under Warn.
+pub(crate) fn unknown_fields(
+    unknown: Vec<String>,
+    opts: &WriteOptions,
+    warnings: &mut Vec<String>,
+) -> Result<(), Status> {
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    let items: Vec<String> = unknown
+        .iter()
+        .map(|p| format!("unknown field \"{p}\""))
+        .collect();
+    match opts.validation {
+        FieldValidation::Strict => Err(bad_request(format!(
+            "strict decoding error: {}",
+            items.join(", ")
+        ))),
+        FieldValidation::Warn => {
+            warnings.extend(items);
+            Ok(())
+        }
+        FieldValidation::Ignore => Ok(()),
     }
 }
 

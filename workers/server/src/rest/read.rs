@@ -36,7 +36,7 @@ impl RestStore {
         let stored = self
             .read(&self.key(ns, name), name, ReadVersion::Latest)
             .await?;
-        Ok(with_revision(parse_stored(&stored)?, stored.revision))
+        Ok(self.present(with_revision(parse_stored(&stored)?, stored.revision)))
     }
 
     /// Every object in `ns` (all namespaces when empty), at one revision.
@@ -57,7 +57,7 @@ impl RestStore {
             .filter_map(|o| {
                 serde_json::from_slice::<Value>(&o.value)
                     .ok()
-                    .map(|v| with_revision(v, o.revision))
+                    .map(|v| self.present(with_revision(v, o.revision)))
             })
             .collect();
         Ok((items, page.revision))
@@ -92,12 +92,16 @@ impl RestStore {
             Some(s) => s,
             None => self.read(&key, name, version).await?,
         };
-        let obj = with_revision(parse_stored(&stored)?, stored.revision);
+        let obj = self.present(with_revision(parse_stored(&stored)?, stored.revision));
         let out = match render {
             Render::Object => obj,
-            Render::Table { include } => {
-                table::table(&self.resource, std::slice::from_ref(&obj), include, None)
-            }
+            Render::Table { include } => table::table(
+                &self.resource,
+                self.dyn_columns().as_deref(),
+                std::slice::from_ref(&obj),
+                include,
+                None,
+            ),
             Render::Metadata => table::partial_metadata(&obj),
         };
         Ok(json_response(StatusCode::OK, &out))
@@ -180,7 +184,7 @@ impl RestStore {
             .filter_map(|o| {
                 serde_json::from_slice::<Value>(&o.value)
                     .ok()
-                    .map(|v| with_revision(v, o.revision))
+                    .map(|v| self.present(with_revision(v, o.revision)))
             })
             .collect();
         let mut metadata = json!({"resourceVersion": page.revision.to_string()});
@@ -197,9 +201,13 @@ impl RestStore {
                 "metadata": metadata,
                 "items": items,
             }),
-            Render::Table { include } => {
-                table::table(&self.resource, &items, include, Some(metadata))
-            }
+            Render::Table { include } => table::table(
+                &self.resource,
+                self.dyn_columns().as_deref(),
+                &items,
+                include,
+                Some(metadata),
+            ),
             Render::Metadata => json!({
                 "kind": "PartialObjectMetadataList",
                 "apiVersion": "meta.k8s.io/v1",
@@ -280,6 +288,9 @@ impl RestStore {
 
     /// The autoscaling/v1 Scale of an object.
     pub(super) fn scale_of(&self, obj: &Value) -> Value {
+        if let Some(paths) = self.strategy.as_ref().and_then(|s| s.scale()) {
+            return self.custom_scale_of(obj, &paths);
+        }
         let label_selector = self.resource.scale.is_some_and(|s| s.label_selector);
         let selector = if label_selector {
             obj.pointer("/spec/selector")
@@ -322,6 +333,34 @@ impl RestStore {
             "apiVersion": "autoscaling/v1",
             "metadata": scale_meta,
             "spec": {"replicas": obj.pointer("/spec/replicas").cloned().unwrap_or(json!(0))},
+            "status": status,
+        })
+    }
+
+    /// The Scale of a custom resource, from the paths its CRD gives.
+    fn custom_scale_of(&self, obj: &Value, paths: &super::ScalePaths) -> Value {
+        let first = |p: &str| super::json_path(obj, p).first().map(|v| (*v).clone());
+        let mut scale_meta = json!({});
+        for k in [
+            "name",
+            "namespace",
+            "uid",
+            "resourceVersion",
+            "creationTimestamp",
+        ] {
+            if let Some(v) = obj.pointer(&format!("/metadata/{k}")) {
+                scale_meta[k] = v.clone();
+            }
+        }
+        let mut status = json!({"replicas": first(&paths.status_replicas).unwrap_or(json!(0))});
+        if let Some(sel) = paths.label_selector.as_deref().and_then(first) {
+            status["selector"] = sel;
+        }
+        json!({
+            "kind": "Scale",
+            "apiVersion": "autoscaling/v1",
+            "metadata": scale_meta,
+            "spec": {"replicas": first(&paths.spec_replicas).unwrap_or(json!(0))},
             "status": status,
         })
     }

@@ -129,6 +129,10 @@ pub struct Resource {
     pub validate: Validate,
     /// What names must look like.
     pub names: NameRule,
+    /// For a version served from another version's storage with no conversion (custom
+    /// resources): that version; objects are stored with its apiVersion and read back
+    /// with this one. Empty when this version is the storage version.
+    pub storage_version: &'static str,
     /// Printer columns after `Name` (upstream's for the common types); `Created At` /
     /// `Age` is added for resources with none.
     pub columns: &'static [Column],
@@ -164,7 +168,14 @@ impl Resource {
             validate: no_validation,
             columns: &[],
             names: NameRule::Subdomain,
+            storage_version: "",
         }
+    }
+
+    /// Stored as `version` (no conversion but the apiVersion).
+    pub const fn storage_version(mut self, version: &'static str) -> Resource {
+        self.storage_version = version;
+        self
     }
 
     /// Names follow `rule`.

@@ -50,12 +50,19 @@ fn column_json(name: &str, kind: &str, format: &str, description: &str, priority
 /// A Table of `items` with the resource's columns.
 pub(crate) fn table(
     resource: &Resource,
+    dynamic: Option<&[super::DynColumn]>,
     items: &[Value],
     include: Include,
     list_meta: Option<Value>,
 ) -> Value {
     let mut columns = vec![column_json("Name", "string", "name", NAME_DESCRIPTION, 0)];
-    if resource.columns.is_empty() {
+    if let Some(dynamic) = dynamic {
+        columns.extend(
+            dynamic
+                .iter()
+                .map(|c| column_json(&c.name, &c.kind, &c.format, &c.description, c.priority)),
+        );
+    } else if resource.columns.is_empty() {
         columns.push(column_json(
             "Created At",
             "date",
@@ -76,7 +83,13 @@ pub(crate) fn table(
         .map(|obj| {
             let name = obj.pointer("/metadata/name").cloned().unwrap_or(json!(""));
             let mut cells = vec![name];
-            if resource.columns.is_empty() {
+            if let Some(dynamic) = dynamic {
+                // Date cells show the age, as kubectl prints them for custom resources.
+                cells.extend(dynamic.iter().map(|c| match c.kind.as_str() {
+                    "date" => age(Some(&super::cell(obj, c))),
+                    _ => super::cell(obj, c),
+                }));
+            } else if resource.columns.is_empty() {
                 cells.push(
                     obj.pointer("/metadata/creationTimestamp")
                         .cloned()
@@ -199,7 +212,7 @@ mod tests {
     fn a_resource_without_columns_gets_name_and_created_at() {
         let r = Resource::new("", "v1", "things", "thing", "Thing");
         let obj = json!({"metadata": {"name": "a", "creationTimestamp": "2024-01-01T00:00:00Z"}});
-        let t = table(&r, &[obj], Include::Metadata, None);
+        let t = table(&r, None, &[obj], Include::Metadata, None);
         assert_eq!(t["columnDefinitions"][1]["name"], "Created At");
         assert_eq!(t["rows"][0]["cells"], json!(["a", "2024-01-01T00:00:00Z"]));
         assert_eq!(t["rows"][0]["object"]["kind"], "PartialObjectMetadata");

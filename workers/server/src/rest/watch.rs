@@ -61,26 +61,30 @@ fn line_raw(kind: &str, object: &[u8]) -> Bytes {
     Bytes::from(out)
 }
 
-fn decode(o: &Stored, resource: &Resource, render: Render) -> Option<Value> {
+fn decode(o: &Stored, store: &RestStore, render: Render) -> Option<Value> {
     let v = serde_json::from_slice::<Value>(&o.value)
         .ok()
-        .map(|v| with_revision(v, o.revision))?;
+        .map(|v| store.present(with_revision(v, o.revision)))?;
     Some(match render {
         Render::Object => v,
-        Render::Table { include } => {
-            table::table(resource, std::slice::from_ref(&v), include, None)
-        }
+        Render::Table { include } => table::table(
+            store.resource(),
+            store.dyn_columns().as_deref(),
+            std::slice::from_ref(&v),
+            include,
+            None,
+        ),
         Render::Metadata => table::partial_metadata(&v),
     })
 }
 
 /// The object's JSON with its resourceVersion: serialized once per object version and
 /// shared by every watcher that renders plain objects.
-fn shared_object(o: &CachedObject) -> Bytes {
+fn shared_object(o: &CachedObject, store: &RestStore) -> Bytes {
     o.encoded(|s| {
         serde_json::from_slice::<Value>(&s.value)
             .ok()
-            .map(|v| Bytes::from(with_revision(v, s.revision).to_string()))
+            .map(|v| Bytes::from(store.present(with_revision(v, s.revision)).to_string()))
             .unwrap_or_default()
     })
 }
@@ -146,10 +150,10 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
         let event = |kind: &str, o: &CachedObject| -> Option<Bytes> {
             match render {
                 Render::Object => {
-                    let obj = shared_object(o);
+                    let obj = shared_object(o, &store);
                     (!obj.is_empty()).then(|| line_raw(kind, &obj))
                 }
-                _ => decode(o.stored(), &resource, render).map(|v| line(kind, &v)),
+                _ => decode(o.stored(), &store, render).map(|v| line(kind, &v)),
             }
         };
         let mut progress = tokio::time::interval(BOOKMARK_EVERY);
@@ -223,7 +227,7 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
     tokio::spawn(async move {
         let keep = |o: &Stored| req.filter.as_ref().is_none_or(|f| f(&o.value));
         for o in &initial {
-            if let Some(v) = decode(o, &resource, req.render) {
+            if let Some(v) = decode(o, &store, req.render) {
                 if tx.send_data(line("ADDED", &v)).await.is_err() {
                     return;
                 }
@@ -236,9 +240,9 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
         loop {
             let out = tokio::select! {
                 ev = watch.next() => match ev {
-                    Ok(Some(WatchEvent::Added(o))) if keep(&o) => decode(&o, &resource, req.render).map(|v| line("ADDED", &v)),
-                    Ok(Some(WatchEvent::Modified(o))) if keep(&o) => decode(&o, &resource, req.render).map(|v| line("MODIFIED", &v)),
-                    Ok(Some(WatchEvent::Deleted(o))) if keep(&o) => decode(&o, &resource, req.render).map(|v| line("DELETED", &v)),
+                    Ok(Some(WatchEvent::Added(o))) if keep(&o) => decode(&o, &store, req.render).map(|v| line("ADDED", &v)),
+                    Ok(Some(WatchEvent::Modified(o))) if keep(&o) => decode(&o, &store, req.render).map(|v| line("MODIFIED", &v)),
+                    Ok(Some(WatchEvent::Deleted(o))) if keep(&o) => decode(&o, &store, req.render).map(|v| line("DELETED", &v)),
                     Ok(Some(WatchEvent::Progress(rev))) if req.bookmarks && rev > 0 => Some(bookmark(&resource, rev, false)),
                     Ok(Some(_)) => None,
                     Ok(None) => break,

@@ -257,6 +257,9 @@ impl RestStore {
             }
         }
         causes.extend((self.resource.validate)(obj, old));
+        if let Some(st) = &self.strategy {
+            causes.extend(st.validate(obj, old));
+        }
         if causes.is_empty() {
             return Ok(());
         }
@@ -361,6 +364,9 @@ impl RestStore {
             }
         }
         (self.resource.defaults)(&mut obj);
+        if let Some(st) = &self.strategy {
+            st.default(&mut obj);
+        }
         managed::record(
             &mut obj,
             None,
@@ -388,7 +394,7 @@ impl RestStore {
             if opts.dry_run {
                 return Ok(obj);
             }
-            let bytes = serde_json::to_vec(&obj).map_err(Status::internal)?;
+            let bytes = self.storage_bytes(&obj)?;
             match self.storage.create(&self.key(ns, &name), bytes, None).await {
                 Ok(rev) => return Ok(with_revision(obj, rev)),
                 Err(StorageError::AlreadyExists) if !has_name => {
@@ -464,7 +470,7 @@ impl RestStore {
                 ));
             }
         }
-        let cur: Value = parse_stored(&current)?;
+        let cur: Value = self.present(parse_stored(&current)?);
         let mut obj = match sub {
             "status" => {
                 let mut merged = cur.clone();
@@ -536,6 +542,9 @@ impl RestStore {
             }
         }
         (self.resource.defaults)(&mut obj);
+        if let Some(st) = &self.strategy {
+            st.default(&mut obj);
+        }
         if self.resource.generation && spec_view(&obj) != spec_view(&cur) {
             let g = cur
                 .pointer("/metadata/generation")
@@ -574,7 +583,7 @@ impl RestStore {
             }
             return Ok(with_revision(obj, gone.revision));
         }
-        let bytes = serde_json::to_vec(&obj).map_err(Status::internal)?;
+        let bytes = self.storage_bytes(&obj)?;
         let rev = self
             .storage
             .update(&key, bytes, current.revision, None)
@@ -621,7 +630,10 @@ impl RestStore {
             .map(parse_rv)
             .transpose()?;
         let mut obj = self.read_object(ns, name).await?;
-        obj["spec"]["replicas"] = json!(n);
+        match self.strategy.as_ref().and_then(|s| s.scale()) {
+            Some(paths) => super::set_path(&mut obj, &paths.spec_replicas, json!(n)),
+            None => obj["spec"]["replicas"] = json!(n),
+        }
         let out = self
             .update_object(ns, name, "", obj, expected, opts)
             .await?;
@@ -652,13 +664,18 @@ impl RestStore {
                 }
                 other => other?,
             };
-            let stored = with_revision(parse_stored(&current)?, current.revision);
+            let stored = self.present(with_revision(parse_stored(&current)?, current.revision));
             let base = if sub == "scale" {
                 self.scale_of(&stored)
             } else {
                 stored.clone()
             };
             let patched = self.apply_patch(kind, base, &patch)?;
+            let (patched, warnings) = if sub == "scale" {
+                (patched, Vec::new())
+            } else {
+                self.decode_patched(patched, opts)?
+            };
             if sub == "scale" {
                 return self.update_scale(ns, name, patched, opts).await;
             }
@@ -680,7 +697,12 @@ impl RestStore {
             {
                 Err(s) if s.reason == Reason::Conflict && !explicit => continue,
                 Err(s) => return Err(s),
-                Ok(out) => return Ok(json_response(StatusCode::OK, &out)),
+                Ok(out) => {
+                    return Ok(with_warnings(
+                        json_response(StatusCode::OK, &out),
+                        &warnings,
+                    ))
+                }
             }
         }
         Err(StorageError::Conflict { current: 0 }.to_status(
@@ -688,6 +710,37 @@ impl RestStore {
             self.resource.plural,
             name,
         ))
+    }
+
+    /// A patched object decoded by type, as upstream decodes the result of a patch:
+    /// wrongly typed fields refused, unknown fields dropped and reported per
+    /// `fieldValidation`.
+    fn decode_patched(
+        &self,
+        patched: Value,
+        opts: &WriteOptions,
+    ) -> Result<(Value, Vec<String>), Status> {
+        let Some(def) = kas_schema::type_def(self.resource.definition) else {
+            let mut patched = patched;
+            let mut warnings = Vec::new();
+            if let Some(st) = &self.strategy {
+                let unknown = st.prune(&mut patched);
+                super::unknown_fields(unknown, opts, &mut warnings)?;
+            }
+            return Ok((patched, warnings));
+        };
+        match kas_schema::decode_value(&patched, def, opts.validation) {
+            Ok(d) => Ok((d.object, d.warnings)),
+            Err(e @ kas_schema::DecodeError::Strict(_)) => Err(bad_request(e.to_string())),
+            Err(e) => Err(Status::new(
+                Reason::Invalid,
+                format!(
+                    "{kind} in version \"{version}\" cannot be handled as a {kind}: {e}",
+                    kind = self.resource.kind,
+                    version = self.resource.version
+                ),
+            )),
+        }
     }
 
     fn apply_patch(&self, kind: PatchType, mut obj: Value, patch: &Value) -> Result<Value, Status> {
@@ -782,7 +835,7 @@ impl RestStore {
             }
         }
         let current = self.read(&key, name, ReadVersion::Latest).await?;
-        let cur = with_revision(parse_stored(&current)?, current.revision);
+        let cur = self.present(with_revision(parse_stored(&current)?, current.revision));
         let uid = str_at(&cur, "/metadata/uid").unwrap_or("").to_owned();
         if let Some(want) = pre_uid.filter(|u| *u != uid) {
             return Err(Status::new(
@@ -817,7 +870,7 @@ impl RestStore {
             if let Some(m) = meta::metadata_mut(&mut marked) {
                 m.remove("resourceVersion");
             }
-            let bytes = serde_json::to_vec(&marked).map_err(Status::internal)?;
+            let bytes = self.storage_bytes(&marked)?;
             let rev = self
                 .storage
                 .update(&key, bytes, current.revision, None)

@@ -1,0 +1,275 @@
+//! What the extensions worker serves right now: a store per served version of every
+//! established CRD, and the discovery documents of their groups, rebuilt whenever the
+//! CRDs change.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+
+use kas_server::discovery;
+use kas_server::rest::{Resource, RestStore};
+use kas_server::storage::Storage;
+use serde_json::{json, Value};
+
+use crate::custom;
+
+/// One served version's store, and the CRD it belongs to.
+#[derive(Clone)]
+pub(crate) struct Entry {
+    pub(crate) store: RestStore,
+    /// The CRD's name (`<plural>.<group>`).
+    pub(crate) crd: String,
+    /// Whether the CRD is being deleted (no new objects).
+    pub(crate) terminating: bool,
+}
+
+/// The stores and discovery of every established CRD.
+pub(crate) struct Registry {
+    storage: Storage,
+    min_request_timeout: Duration,
+    inner: RwLock<Inner>,
+}
+
+#[derive(Default)]
+struct Inner {
+    /// (group, version, plural) → entry.
+    served: HashMap<(String, String, String), Entry>,
+    /// CRD name → the resourceVersion its stores were built from.
+    built: HashMap<String, String>,
+    groups: Value,
+    aggregated: Vec<Value>,
+    per_group: HashMap<String, Value>,
+    per_version: HashMap<String, Value>,
+}
+
+/// Kubernetes' version priority: GA > beta > alpha > other, higher numbers first.
+fn version_rank(v: &str) -> (u8, u32, u32, String) {
+    let Some(rest) = v.strip_prefix('v') else {
+        return (0, 0, 0, v.to_owned());
+    };
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let Ok(major) = digits.parse::<u32>() else {
+        return (0, 0, 0, v.to_owned());
+    };
+    let tail = &rest[digits.len()..];
+    if tail.is_empty() {
+        return (3, major, 0, String::new());
+    }
+    for (prefix, rank) in [("beta", 2u8), ("alpha", 1u8)] {
+        if let Some(n) = tail.strip_prefix(prefix) {
+            if let Ok(minor) = n.parse::<u32>() {
+                return (rank, major, minor, String::new());
+            }
+        }
+    }
+    (0, 0, 0, v.to_owned())
+}
+
+/// Sorts versions most preferred first.
+fn sort_versions(vs: &mut [String]) {
+    vs.sort_by(|a, b| {
+        let (ra, rb) = (version_rank(a), version_rank(b));
+        rb.0.cmp(&ra.0)
+            .then(rb.1.cmp(&ra.1))
+            .then(rb.2.cmp(&ra.2))
+            .then(ra.3.cmp(&rb.3))
+    });
+}
+
+fn established(crd: &Value) -> bool {
+    crd.pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|c| c["type"] == "Established" && c["status"] == "True")
+}
+
+impl Registry {
+    pub(crate) fn new(storage: Storage, min_request_timeout: Duration) -> Arc<Registry> {
+        let registry = Arc::new(Registry {
+            storage,
+            min_request_timeout,
+            inner: RwLock::new(Inner::default()),
+        });
+        registry.rebuild(&[]);
+        registry
+    }
+
+    /// The store serving `group/version/plural`.
+    pub(crate) fn get(&self, group: &str, version: &str, plural: &str) -> Option<Entry> {
+        let inner = self.inner.read().ok()?;
+        inner
+            .served
+            .get(&(group.to_owned(), version.to_owned(), plural.to_owned()))
+            .cloned()
+    }
+
+    /// Every store of CRD `name`, any version (they share one storage prefix).
+    pub(crate) fn stores_of(&self, name: &str) -> Vec<RestStore> {
+        self.inner
+            .read()
+            .map(|i| {
+                i.served
+                    .values()
+                    .filter(|e| e.crd == name)
+                    .map(|e| e.store.clone())
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Serves exactly the established CRDs of `crds` (all CRDs, as stored).
+    pub(crate) fn rebuild(&self, crds: &[Value]) {
+        let Ok(mut inner) = self.inner.write() else {
+            return;
+        };
+        let mut served = HashMap::new();
+        let mut built = HashMap::new();
+        let mut groups: BTreeMap<String, BTreeMap<String, Vec<Resource>>> = BTreeMap::new();
+        for crd in crds.iter().filter(|c| established(c)) {
+            let name = crd
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let rv = crd
+                .pointer("/metadata/resourceVersion")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned();
+            let terminating = crd.pointer("/metadata/deletionTimestamp").is_some();
+            let reuse = inner.built.get(&name) == Some(&rv);
+            for v in custom::served_versions(crd) {
+                let key = (
+                    v.resource.group.to_owned(),
+                    v.resource.version.to_owned(),
+                    v.resource.plural.to_owned(),
+                );
+                let store = match inner.served.get(&key).filter(|_| reuse) {
+                    Some(e) => e.store.clone(),
+                    None => {
+                        RestStore::new(v.resource, self.storage.clone(), self.min_request_timeout)
+                            .with_strategy(Arc::new(v.strategy))
+                            .with_cache()
+                    }
+                };
+                groups
+                    .entry(v.resource.group.to_owned())
+                    .or_default()
+                    .entry(v.resource.version.to_owned())
+                    .or_default()
+                    .push(v.resource);
+                served.insert(
+                    key,
+                    Entry {
+                        store,
+                        crd: name.clone(),
+                        terminating,
+                    },
+                );
+            }
+            built.insert(name, rv);
+        }
+        // Discovery: apiextensions.k8s.io first, then the custom groups by name.
+        let mut list_groups = vec![json!({
+            "name": "apiextensions.k8s.io",
+            "versions": [{"groupVersion": "apiextensions.k8s.io/v1", "version": "v1"}],
+            "preferredVersion": {"groupVersion": "apiextensions.k8s.io/v1", "version": "v1"},
+        })];
+        let mut aggregated = vec![discovery::aggregated_group(
+            "apiextensions.k8s.io",
+            vec![("v1", vec![crate::crd::CRDS.aggregated_discovery()])],
+        )];
+        let mut per_group = HashMap::new();
+        let mut per_version = HashMap::new();
+        per_version.insert(
+            "apiextensions.k8s.io/v1".to_owned(),
+            json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "apiextensions.k8s.io/v1",
+                "resources": crate::crd::CRDS.discovery()}),
+        );
+        for (group, versions) in &groups {
+            let mut names: Vec<String> = versions.keys().cloned().collect();
+            sort_versions(&mut names);
+            let gvs: Vec<Value> = names
+                .iter()
+                .map(|v| json!({"groupVersion": format!("{group}/{v}"), "version": v}))
+                .collect();
+            let g = json!({"name": group, "versions": gvs, "preferredVersion": gvs[0]});
+            let mut with_kind = g.clone();
+            with_kind["kind"] = json!("APIGroup");
+            with_kind["apiVersion"] = json!("v1");
+            per_group.insert(group.clone(), with_kind);
+            list_groups.push(g);
+            let mut agg_versions = Vec::new();
+            for v in &names {
+                let resources = &versions[v];
+                per_version.insert(
+                    format!("{group}/{v}"),
+                    json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": format!("{group}/{v}"),
+                        "resources": resources.iter().flat_map(Resource::discovery).collect::<Vec<_>>()}),
+                );
+                agg_versions.push((
+                    v.as_str(),
+                    resources
+                        .iter()
+                        .map(Resource::aggregated_discovery)
+                        .collect(),
+                ));
+            }
+            aggregated.push(discovery::aggregated_group(group, agg_versions));
+        }
+        per_group.insert(
+            "apiextensions.k8s.io".to_owned(),
+            json!({"kind": "APIGroup", "apiVersion": "v1", "name": "apiextensions.k8s.io",
+                "versions": [{"groupVersion": "apiextensions.k8s.io/v1", "version": "v1"}],
+                "preferredVersion": {"groupVersion": "apiextensions.k8s.io/v1", "version": "v1"}}),
+        );
+        *inner = Inner {
+            served,
+            built,
+            groups: json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": list_groups}),
+            aggregated,
+            per_group,
+            per_version,
+        };
+    }
+
+    /// A discovery document for `path` (`/apis`, `/apis/<g>`, `/apis/<g>/<v>`).
+    pub(crate) fn discovery(
+        &self,
+        path: &str,
+        aggregated: bool,
+    ) -> Option<http::Response<kas_server::body::Body>> {
+        let inner = self.inner.read().ok()?;
+        if path == "/apis" {
+            return Some(if aggregated {
+                discovery::aggregated_json(&discovery::aggregated_list(inner.aggregated.clone()))
+            } else {
+                discovery::json(&inner.groups)
+            });
+        }
+        let rest = path.strip_prefix("/apis/")?;
+        match rest.split_once('/') {
+            None => inner.per_group.get(rest).map(discovery::json),
+            Some(_) => inner.per_version.get(rest).map(discovery::json),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_sort_by_kubernetes_priority() {
+        let mut v: Vec<String> = ["v1alpha1", "v1", "v2beta1", "v1beta2", "foo", "v2", "v10"]
+            .iter()
+            .map(|s| (*s).to_owned())
+            .collect();
+        sort_versions(&mut v);
+        assert_eq!(
+            v,
+            ["v10", "v2", "v1", "v2beta1", "v1beta2", "v1alpha1", "foo"]
+        );
+    }
+}
