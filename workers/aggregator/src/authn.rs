@@ -1,5 +1,94 @@
-//! Authentication at the front door: x509 client certificates (CN = user, O = groups), or
-//! anonymous when allowed. A bearer token nobody can verify is refused, as upstream does.
+//! Authentication at the front door: x509 client certificates (CN = user, O = groups),
+//! bearer tokens (service account tokens, verified by a TokenReview in the kube-api
+//! worker, which holds the keys, and cached for a few seconds), or anonymous when
+//! allowed. A bearer token nobody can verify is refused, as upstream does.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use kas_proto::WorkerRole;
+use serde_json::{json, Value};
+
+use crate::front::Front;
+
+/// How long a verified (or refused) token is remembered.
+const TOKEN_TTL: Duration = Duration::from_secs(10);
+/// The most tokens remembered.
+const TOKEN_CACHE_MAX: usize = 4096;
+
+/// Recently verified bearer tokens: token → (user or refusal, when).
+#[derive(Debug, Default)]
+pub(crate) struct TokenCache(Mutex<HashMap<String, (Option<UserInfo>, Instant)>>);
+
+/// The user a bearer token authenticates, or None when it does not.
+pub(crate) async fn user_from_token(front: &Front, token: &str) -> Option<UserInfo> {
+    if let Ok(cache) = front.tokens.0.lock() {
+        if let Some((user, at)) = cache.get(token) {
+            if at.elapsed() < TOKEN_TTL {
+                return user.clone();
+            }
+        }
+    }
+    let review = json!({
+        "apiVersion": "authentication.k8s.io/v1",
+        "kind": "TokenReview",
+        "spec": {"token": token},
+    });
+    let answer = front
+        .call_json(
+            WorkerRole::KubeApi,
+            http::Method::POST,
+            "/apis/authentication.k8s.io/v1/tokenreviews",
+            "application/json",
+            Some(&review),
+        )
+        .await?;
+    let user = (answer.pointer("/status/authenticated") == Some(&Value::Bool(true))).then(|| {
+        let u = answer
+            .pointer("/status/user")
+            .cloned()
+            .unwrap_or(Value::Null);
+        let strings = |v: Option<&Value>| -> Vec<String> {
+            v.and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(|x| x.as_str().map(str::to_owned))
+                .collect()
+        };
+        UserInfo {
+            name: u
+                .get("username")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            uid: u
+                .get("uid")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            groups: strings(u.get("groups")),
+            extra: u
+                .get("extra")
+                .and_then(Value::as_object)
+                .map(|m| {
+                    m.iter()
+                        .map(|(k, v)| (k.clone(), strings(Some(v))))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        }
+    });
+    if let Ok(mut cache) = front.tokens.0.lock() {
+        if cache.len() >= TOKEN_CACHE_MAX {
+            cache.retain(|_, (_, at)| at.elapsed() < TOKEN_TTL);
+        }
+        if cache.len() < TOKEN_CACHE_MAX {
+            cache.insert(token.to_owned(), (user.clone(), Instant::now()));
+        }
+    }
+    user
+}
 
 use kas_proto::UserInfo;
 use rustls::pki_types::CertificateDer;

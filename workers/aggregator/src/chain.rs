@@ -139,13 +139,23 @@ async fn authenticated(
     audit_id: String,
     req: Request<Incoming>,
 ) -> Response<Body> {
-    let bearer = req.headers().contains_key(header::AUTHORIZATION);
+    let bearer = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| v.strip_prefix("Bearer ").map(str::trim).map(str::to_owned));
     let user = match (&conn.cert_user, bearer) {
         (Some(u), _) => u.clone(),
+        (None, Some(Some(token))) if !token.is_empty() => {
+            match authn::user_from_token(front, &token).await {
+                Some(u) => u,
+                None => return unauthorized(),
+            }
+        }
         // A credential nobody here can verify is refused, never downgraded to anonymous.
-        (None, true) => return unauthorized(),
-        (None, false) if front.config.anonymous_auth => authn::anonymous(),
-        (None, false) => return unauthorized(),
+        (None, Some(_)) => return unauthorized(),
+        (None, None) if front.config.anonymous_auth => authn::anonymous(),
+        (None, None) => return unauthorized(),
     };
 
     let long_running = request_info::is_long_running(&info);

@@ -64,6 +64,9 @@ pub(crate) async fn direct(
         return json_response(&merged_groups(front));
     }
 
+    if read_only && (path == "/openapi/v3" || path == "/openapi/v3/") {
+        return json_response(&merged_openapi_index(front).await);
+    }
     match owner(front, &path) {
         Some(role) => match proxy(front, role, &ctx, req).await {
             Ok(resp) => resp,
@@ -81,7 +84,10 @@ fn owner(front: &Front, path: &str) -> Option<WorkerRole> {
     if path == "/api" || path.starts_with("/api/") {
         return Some(WorkerRole::KubeApi);
     }
-    let group = path.strip_prefix("/apis/")?.split('/').next()?;
+    let rest = path
+        .strip_prefix("/apis/")
+        .or_else(|| path.strip_prefix("/openapi/v3/apis/"))?;
+    let group = rest.split('/').next()?;
     front.routes.read().ok()?.groups.get(group).copied()
 }
 
@@ -215,6 +221,25 @@ fn merged_groups(front: &Front) -> Value {
         })
         .unwrap_or_default();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+/// The OpenAPI v3 index of every back end: their `paths` together.
+async fn merged_openapi_index(front: &Front) -> Value {
+    let mut paths = serde_json::Map::new();
+    for role in CHAIN {
+        if !front.peer_serving(role) {
+            continue;
+        }
+        if let Some(index) = front
+            .fetch_json(role, "/openapi/v3", "application/json")
+            .await
+        {
+            if let Some(p) = index.get("paths").and_then(Value::as_object) {
+                paths.extend(p.clone());
+            }
+        }
+    }
+    json!({"paths": paths})
 }
 
 /// The aggregated discovery of every back end, in chain order.

@@ -100,6 +100,8 @@ pub(crate) struct Front {
     pub(crate) hooks: PostStartHooks,
     log: LogCheck,
     started: Instant,
+    /// Bearer tokens verified lately (by TokenReview in the kube-api worker).
+    pub(crate) tokens: crate::authn::TokenCache,
 }
 
 impl Front {
@@ -134,6 +136,7 @@ impl Front {
             hooks,
             log: LogCheck::start(),
             started: Instant::now(),
+            tokens: crate::authn::TokenCache::default(),
             config,
             control,
         });
@@ -219,7 +222,25 @@ impl Front {
     }
 
     /// A request to a back end on behalf of the aggregator itself.
-    async fn fetch_json(&self, role: WorkerRole, path: &str, accept: &str) -> Option<Value> {
+    pub(crate) async fn fetch_json(
+        &self,
+        role: WorkerRole,
+        path: &str,
+        accept: &str,
+    ) -> Option<Value> {
+        self.call_json(role, http::Method::GET, path, accept, None)
+            .await
+    }
+
+    /// A GET or POST (with a JSON body) to a back end as the aggregator itself.
+    pub(crate) async fn call_json(
+        &self,
+        role: WorkerRole,
+        method: http::Method,
+        path: &str,
+        accept: &str,
+        json_body: Option<&Value>,
+    ) -> Option<Value> {
         let client = self.clients.get(&role)?;
         let ctx = RequestContext {
             user: kas_proto::UserInfo {
@@ -228,12 +249,19 @@ impl Front {
                 ..Default::default()
             },
             audit_id: String::new(),
-            info: kas_server::request_info::parse(&http::Method::GET, path, None),
+            info: kas_server::request_info::parse(&method, path, None),
         };
-        let req = Request::get(format!("http://{}{path}", role.as_str()))
+        let body = match json_body {
+            Some(v) => body::full(v.to_string()),
+            None => body::empty(),
+        };
+        let req = Request::builder()
+            .method(method)
+            .uri(format!("http://{}{path}", role.as_str()))
             .header(CONTEXT_HEADER, ctx.to_header_value().ok()?)
             .header(http::header::ACCEPT, accept)
-            .body(body::empty())
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .body(body)
             .ok()?;
         let resp = client.send(req).await.ok()?;
         if !resp.status().is_success() {

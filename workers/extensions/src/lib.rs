@@ -32,6 +32,7 @@ use registry::Registry;
 /// Runs the extensions worker until the supervisor stops it.
 pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     let config = control.config().clone();
+    kas_server::rest::set_feature_gates(&config.feature_gates);
     let hooks = PostStartHooks::default();
     let informers = hooks.register("start-apiextensions-informers");
     let controllers_hook = hooks.register("start-apiextensions-controllers");
@@ -83,6 +84,11 @@ async fn route(
         return delegate::unhandled();
     }
     let path = req.uri().path().trim_end_matches('/');
+    if path.starts_with("/openapi/") {
+        return registry
+            .openapi(path, req.uri().query(), req.headers())
+            .unwrap_or_else(delegate::unhandled);
+    }
     registry
         .discovery(path, discovery::wants_aggregated(req.headers()))
         .unwrap_or_else(delegate::unhandled)

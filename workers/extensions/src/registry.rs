@@ -40,6 +40,8 @@ struct Inner {
     aggregated: Vec<Value>,
     per_group: HashMap<String, Value>,
     per_version: HashMap<String, Value>,
+    /// The OpenAPI v3 documents of the served custom group versions.
+    openapi: Option<Arc<kas_openapi::CustomDocuments>>,
 }
 
 /// Kubernetes' version priority: GA > beta > alpha > other, higher numbers first.
@@ -126,6 +128,8 @@ impl Registry {
         let mut served = HashMap::new();
         let mut built = HashMap::new();
         let mut groups: BTreeMap<String, BTreeMap<String, Vec<Resource>>> = BTreeMap::new();
+        let established_crds: Vec<Value> =
+            crds.iter().filter(|c| established(c)).cloned().collect();
         for crd in crds.iter().filter(|c| established(c)) {
             let name = crd
                 .pointer("/metadata/name")
@@ -231,7 +235,25 @@ impl Registry {
             aggregated,
             per_group,
             per_version,
+            openapi: Some(Arc::new(kas_openapi::CustomDocuments::new(
+                &established_crds,
+            ))),
         };
+    }
+
+    /// `/openapi/v3` (this worker's index entries) and `/openapi/v3/apis/<g>/<v>`.
+    pub(crate) fn openapi(
+        &self,
+        path: &str,
+        query: Option<&str>,
+        headers: &http::HeaderMap,
+    ) -> Option<http::Response<kas_server::body::Body>> {
+        let docs = self.inner.read().ok()?.openapi.clone()?;
+        if path == "/openapi/v3" {
+            return Some(discovery::json(&json!({"paths": docs.index_entries()})));
+        }
+        docs.respond(path, query, headers)
+            .map(|r| r.map(kas_server::body::full))
     }
 
     /// A discovery document for `path` (`/apis`, `/apis/<g>`, `/apis/<g>/<v>`).

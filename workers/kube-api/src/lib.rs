@@ -48,6 +48,7 @@ impl Stores {
 /// Runs the kube-api worker until the supervisor stops it.
 pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     let config = control.config().clone();
+    kas_server::rest::set_feature_gates(&config.feature_gates);
     let hooks = PostStartHooks::default();
     let storage = kas_server::backend::connect_storage(&control, &hooks).await?;
     // One compactor per cluster is enough; the kube-api worker runs it, as upstream's

@@ -23,6 +23,32 @@ const fn r(
     Resource::new(group, version, plural, singular, kind).definition(definition)
 }
 
+/// Namespace defaults, and the `kubernetes.io/metadata.name` label upstream keeps equal
+/// to the name.
+fn namespace_defaults(obj: &mut serde_json::Value) {
+    defaults::namespace_defaults(obj);
+    let name = obj
+        .pointer("/metadata/name")
+        .and_then(serde_json::Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    if name.is_empty() {
+        return;
+    }
+    if let Some(meta) = obj
+        .get_mut("metadata")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        let labels = meta
+            .entry("labels")
+            .or_insert_with(|| serde_json::json!({}));
+        if !labels.is_object() {
+            *labels = serde_json::json!({});
+        }
+        labels["kubernetes.io/metadata.name"] = serde_json::json!(name);
+    }
+}
+
 /// Job defaults, with the selector generated from the uid on create as upstream does.
 fn job_defaults(obj: &mut serde_json::Value) {
     let uid = obj
@@ -113,7 +139,7 @@ pub const RESOURCES: &[Resource] = &[
         "io.k8s.api.core.v1.Namespace",
     )
     .names(NameRule::Label)
-    .strategy(defaults::namespace_defaults, validation::namespace)
+    .strategy(namespace_defaults, validation::namespace)
     .cluster()
     .short(&["ns"])
     .subresources(&["finalize", "status"])

@@ -172,6 +172,7 @@ pub(crate) const API_RESOURCE_LIST: &str = "io.k8s.apimachinery.pkg.apis.meta.v1
 pub(crate) const API_VERSIONS: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.APIVersions";
 pub(crate) const PATCH: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.Patch";
 pub(crate) const LIST_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta";
+pub(crate) const OBJECT_META: &str = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
 pub(crate) const INT_OR_STRING: &str = "io.k8s.apimachinery.pkg.util.intstr.IntOrString";
 pub(crate) const QUANTITY: &str = "io.k8s.apimachinery.pkg.api.resource.Quantity";
 
@@ -195,6 +196,7 @@ pub(crate) fn add_meta(generator: &mut SchemaGenerator) {
     add::<meta::APIVersions>(generator);
     add::<meta::Patch>(generator);
     add::<meta::ListMeta>(generator);
+    add::<meta::ObjectMeta>(generator);
 }
 
 /// The kind `group/version/kind` names, if the catalog has it.

@@ -2,11 +2,12 @@
 //! post-processed to upstream's conventions (list kinds, GVK extensions, IntOrString and
 //! Quantity, no required `metadata`, patch markers); then rendered per OpenAPI version.
 
-use crate::catalog::{self, KINDS};
+use crate::catalog::{self, Kind, KINDS};
 use crate::markers::{self, MarkerLookup};
 use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeSet;
+use std::sync::OnceLock;
 
 /// `$ref` prefix of the canonical definitions (and of OpenAPI v3).
 pub(crate) const V3_REF: &str = "#/components/schemas/";
@@ -22,19 +23,41 @@ pub(crate) fn generate(
     group_versions: &BTreeSet<(String, String)>,
     lookup: Option<&MarkerLookup>,
 ) -> Map<String, Value> {
+    let kinds: Vec<&Kind> = KINDS.iter().collect();
+    generate_kinds(&kinds, group_versions, lookup)
+}
+
+/// The definitions custom resource documents share: the meta/v1 kinds (with `ObjectMeta`)
+/// and `autoscaling/v1` `Scale`, in canonical form, generated once per process.
+pub(crate) fn custom_base() -> &'static Map<String, Value> {
+    static BASE: OnceLock<Map<String, Value>> = OnceLock::new();
+    BASE.get_or_init(|| {
+        let kinds: Vec<&Kind> = catalog::find("autoscaling", "v1", "Scale")
+            .into_iter()
+            .collect();
+        generate_kinds(&kinds, &BTreeSet::new(), None)
+    })
+}
+
+/// [`generate`] restricted to `kinds` (plus the meta/v1 kinds, always present).
+fn generate_kinds(
+    kinds: &[&Kind],
+    group_versions: &BTreeSet<(String, String)>,
+    lookup: Option<&MarkerLookup>,
+) -> Map<String, Value> {
     let settings = SchemaSettings::draft07().with(|s| {
         s.definitions_path = "/components/schemas".into();
         s.meta_schema = None;
         s.transforms = Vec::new();
     });
     let mut generator = settings.into_generator();
-    for kind in KINDS {
+    for kind in kinds {
         (kind.add)(&mut generator);
     }
     catalog::add_meta(&mut generator);
     let mut defs = generator.take_definitions(false);
 
-    for kind in KINDS {
+    for kind in kinds {
         let name = (kind.name)().into_owned();
         set_gvk(&mut defs, &name, &[(kind.group, kind.version, kind.kind)]);
         if let (Some(list_name), Some(list_kind)) = (kind.list_name(), kind.list_kind) {
@@ -106,25 +129,24 @@ fn drop_required_metadata(schema: &mut Value) {
     }
 }
 
+/// Description of `apiVersion` in `TypeMeta`.
+pub(crate) const API_VERSION_DOC: &str = "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources";
+/// Description of `kind` in `TypeMeta`.
+pub(crate) const KIND_DOC: &str = "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds";
+
 /// The schema of `<Kind>List`, which k8s-openapi has no type for.
 fn list_schema(item: &str, kind: &str) -> Value {
     json!({
         "description": format!("{kind}List is a list of {kind} objects."),
         "type": "object",
         "properties": {
-            "apiVersion": {
-                "description": "APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#resources",
-                "type": "string",
-            },
+            "apiVersion": {"description": API_VERSION_DOC, "type": "string"},
             "items": {
                 "description": format!("Items is the list of {kind} objects."),
                 "type": "array",
                 "items": {"$ref": format!("{V3_REF}{item}")},
             },
-            "kind": {
-                "description": "Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. Cannot be updated. In CamelCase. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#types-kinds",
-                "type": "string",
-            },
+            "kind": {"description": KIND_DOC, "type": "string"},
             "metadata": {
                 "$ref": format!("{V3_REF}{}", catalog::LIST_META),
                 "description": "Standard list metadata. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata",

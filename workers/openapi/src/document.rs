@@ -22,11 +22,25 @@ const PATCH_MEDIA_TYPES: &[&str] = &[
     "application/strategic-merge-patch+json",
 ];
 
+/// Media types a PATCH of a custom resource accepts.
+const CUSTOM_PATCH_MEDIA_TYPES: &[&str] = &[
+    "application/apply-patch+yaml",
+    "application/json-patch+json",
+    "application/merge-patch+json",
+];
+
 fn media_types(produces: Produces) -> &'static [&'static str] {
     match produces {
         Produces::Object => OBJECT_MEDIA_TYPES,
         Produces::List => LIST_MEDIA_TYPES,
         Produces::Watch => WATCH_MEDIA_TYPES,
+    }
+}
+
+fn patch_media_types(body: &Body) -> &'static [&'static str] {
+    match body {
+        Body::CustomPatch => CUSTOM_PATCH_MEDIA_TYPES,
+        _ => PATCH_MEDIA_TYPES,
     }
 }
 
@@ -102,13 +116,13 @@ fn v2_operation(op: &Operation) -> Value {
             );
             vec!["*/*"]
         }
-        Body::Patch => {
+        Body::Patch | Body::CustomPatch => {
             params.insert(
                 0,
                 json!({"in": "body", "name": "body", "required": true,
                        "schema": {"$ref": format!("{V2_REF}{}", crate::catalog::PATCH)}}),
             );
-            PATCH_MEDIA_TYPES.to_vec()
+            patch_media_types(&op.body).to_vec()
         }
     };
     out.insert("consumes".into(), json!(consumes));
@@ -159,10 +173,10 @@ fn v3_operation(op: &Operation) -> Value {
             }
             out.insert("requestBody".into(), body);
         }
-        Body::Patch => {
+        Body::Patch | Body::CustomPatch => {
             out.insert(
                 "requestBody".into(),
-                json!({"content": v3_content(PATCH_MEDIA_TYPES, crate::catalog::PATCH), "required": true}),
+                json!({"content": v3_content(patch_media_types(&op.body), crate::catalog::PATCH), "required": true}),
             );
         }
     }

@@ -6,10 +6,14 @@
 //! are post-processed to upstream's conventions; paths are generated from the list of
 //! resources the caller serves ([`ApiResource`]). Nothing is generated before the first
 //! request that needs it: [`Documents::new`] only stores its inputs.
+//!
+//! Custom resources get their documents from their CustomResourceDefinitions
+//! ([`CustomDocuments`], [`custom_v3`], [`custom_v2`]).
 #![forbid(unsafe_code)]
 
 mod accept;
 mod catalog;
+mod custom;
 mod definitions;
 mod document;
 mod markers;
@@ -18,6 +22,7 @@ mod paths;
 mod proto;
 mod serve;
 
+pub use custom::{custom_v2, custom_v3, CustomDocuments};
 pub use markers::PatchMarkers;
 pub use serve::Documents;
 

@@ -215,6 +215,11 @@ pub(crate) fn list() -> Vec<Param> {
     ]
 }
 
+/// Query parameters of a read of a custom resource (`GetOptions`).
+pub(crate) fn get() -> Vec<Param> {
+    vec![resource_version()]
+}
+
 /// Query parameters of create and update.
 pub(crate) fn write() -> Vec<Param> {
     vec![dry_run(), field_manager(), field_validation()]

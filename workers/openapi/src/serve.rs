@@ -39,16 +39,16 @@ const V2_PROTOBUF: &str = "application/com.github.proto-openapi.spec.v2.v1.0+pro
 const ONE_YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
 
 /// One serialized document.
-struct Cached {
-    body: Bytes,
+pub(crate) struct Cached {
+    pub(crate) body: Bytes,
     /// Upper-case hex SHA-512 of `body`, unquoted (it is also the `hash` parameter).
-    etag: String,
+    pub(crate) etag: String,
     /// When it was serialized, whole seconds.
     modified: SystemTime,
 }
 
 impl Cached {
-    fn new(value: &Value) -> Cached {
+    pub(crate) fn new(value: &Value) -> Cached {
         let body = Bytes::from(serde_json::to_vec(value).unwrap_or_default());
         let digest = ring::digest::digest(&ring::digest::SHA512, &body);
         let etag = digest.as_ref().iter().map(|b| format!("{b:02X}")).collect();
@@ -210,8 +210,10 @@ impl Documents {
             let mut paths = Map::new();
             for key in built.v3.keys() {
                 if let Some(doc) = self.v3_cached(key) {
-                    let url = format!("{V3_PATH}/{key}?hash={}", doc.etag);
-                    paths.insert(key.clone(), json!({ "serverRelativeURL": url }));
+                    paths.insert(
+                        key.clone(),
+                        json!({ "serverRelativeURL": gv_url(key, doc) }),
+                    );
                 }
             }
             Cached::new(&json!({ "paths": paths }))
@@ -258,29 +260,50 @@ impl Documents {
         if path == V3_PATH {
             return Some(serve(self.index_cached(), headers, false, false));
         }
-        let key = path.strip_prefix(V3_PATH)?.strip_prefix('/')?;
+        let key = gv_key(path)?;
         if !self.built().v3.contains_key(key) {
             return Some(simple(StatusCode::NOT_FOUND, "404 page not found\n"));
         }
-        let Some(_) = accept::negotiate(headers, JSON) else {
-            return Some(not_acceptable());
-        };
-        let doc = self.v3_cached(key)?;
-        let hash = query.and_then(|q| {
-            q.split('&')
-                .find_map(|pair| pair.strip_prefix("hash="))
-                .filter(|h| !h.is_empty())
-        });
-        match hash {
-            Some(hash) if hash != doc.etag => {
-                let location = format!("{V3_PATH}/{key}?hash={}", doc.etag);
-                let mut response = simple(StatusCode::MOVED_PERMANENTLY, "");
-                insert(&mut response, LOCATION, &location);
-                Some(response)
-            }
-            Some(_) => Some(serve(doc, headers, true, true)),
-            None => Some(serve(doc, headers, true, false)),
+        respond_gv(key, query, headers, || self.v3_cached(key))
+    }
+}
+
+/// The key of a group-version document path (`/openapi/v3/apis/apps/v1` → `apis/apps/v1`).
+pub(crate) fn gv_key(path: &str) -> Option<&str> {
+    path.strip_prefix(V3_PATH)?.strip_prefix('/')
+}
+
+/// The `serverRelativeURL` of a group-version document in the `/openapi/v3` index.
+pub(crate) fn gv_url(key: &str, doc: &Cached) -> String {
+    format!("{V3_PATH}/{key}?hash={}", doc.etag)
+}
+
+/// The answer to a GET of the group-version document `key`: 406 unless JSON is
+/// acceptable, a redirect for a stale `hash`, else the document (`doc` builds it) or 304,
+/// immutable when the `hash` matches.
+pub(crate) fn respond_gv<'a>(
+    key: &str,
+    query: Option<&str>,
+    headers: &HeaderMap,
+    doc: impl FnOnce() -> Option<&'a Cached>,
+) -> Option<Response<Bytes>> {
+    let Some(_) = accept::negotiate(headers, JSON) else {
+        return Some(not_acceptable());
+    };
+    let doc = doc()?;
+    let hash = query.and_then(|q| {
+        q.split('&')
+            .find_map(|pair| pair.strip_prefix("hash="))
+            .filter(|h| !h.is_empty())
+    });
+    match hash {
+        Some(hash) if hash != doc.etag => {
+            let mut response = simple(StatusCode::MOVED_PERMANENTLY, "");
+            insert(&mut response, LOCATION, &gv_url(key, doc));
+            Some(response)
         }
+        Some(_) => Some(serve(doc, headers, true, true)),
+        None => Some(serve(doc, headers, true, false)),
     }
 }
 

@@ -2,6 +2,8 @@
 //! serves the documents plus the minimum of discovery and a ConfigMap create. Checks
 //! `kubectl explain` and that `kubectl create --validate=strict` finds server-side field
 //! validation in OpenAPI v3 (so it sends `fieldValidation=Strict` and never needs v2).
+//! A custom group (`example.com`, a Widget CRD) is served from [`CustomDocuments`] and its
+//! index entries merged into `/openapi/v3`, so `kubectl explain widgets.spec` works.
 //! Skipped, with a message, when kubectl is missing.
 
 use bytes::Bytes;
@@ -11,7 +13,7 @@ use hyper::body::Incoming;
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper_util::rt::TokioIo;
-use kas_openapi::{ApiResource, Documents};
+use kas_openapi::{ApiResource, CustomDocuments, Documents};
 use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -60,6 +62,7 @@ const RESOURCES: &[ApiResource] = &[
 
 struct State {
     docs: Documents,
+    custom: CustomDocuments,
     /// Method, path, query and content type of every request, for the assertions.
     seen: Mutex<Vec<String>>,
     /// The one ConfigMap, once created.
@@ -89,6 +92,54 @@ fn resource_list(group_version: &str) -> serde_json::Value {
         "groupVersion": group_version, "resources": resources})
 }
 
+/// A Widget CRD: `v1` with status and scale, `v1beta1` without.
+fn widget_crd() -> serde_json::Value {
+    let schema = serde_json::json!({
+        "type": "object",
+        "description": "Widget is a test kind.",
+        "properties": {
+            "spec": {
+                "type": "object",
+                "description": "WidgetSpec says what the widget should be.",
+                "required": ["color"],
+                "properties": {
+                    "color": {"type": "string", "description": "Color of the widget, in English."},
+                    "replicas": {"type": "integer", "format": "int32"},
+                    "size": {"x-kubernetes-int-or-string": true, "description": "Size, a number or a name."},
+                },
+            },
+            "status": {"type": "object", "properties": {"replicas": {"type": "integer"}}},
+        },
+    });
+    serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": "widgets.example.com"},
+        "spec": {
+            "group": "example.com",
+            "names": {"kind": "Widget", "listKind": "WidgetList", "plural": "widgets", "singular": "widget"},
+            "scope": "Namespaced",
+            "versions": [
+                {"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema": schema},
+                 "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas",
+                                                          "statusReplicasPath": ".status.replicas"}}},
+                {"name": "v1beta1", "served": true, "storage": false,
+                 "schema": {"openAPIV3Schema": schema}},
+            ],
+        },
+    })
+}
+
+fn widget_list(version: &str) -> serde_json::Value {
+    let verbs = VERBS;
+    serde_json::json!({"kind": "APIResourceList", "apiVersion": "v1",
+    "groupVersion": format!("example.com/{version}"), "resources": [
+        {"name": "widgets", "singularName": "widget", "namespaced": true, "kind": "Widget", "verbs": verbs},
+        {"name": "widgets/status", "singularName": "", "namespaced": true, "kind": "Widget",
+         "verbs": ["get", "patch", "update"]},
+    ]})
+}
+
 async fn handle(
     state: Arc<State>,
     request: Request<Incoming>,
@@ -106,6 +157,18 @@ async fn handle(
         query.unwrap_or(""),
         content_type.unwrap_or("")
     ));
+    if let Some(response) = state.custom.respond(&path, query, &parts.headers) {
+        return Ok(response.map(Full::new));
+    }
+    if path == "/openapi/v3" {
+        // The aggregator's job: the built-in index plus the custom entries.
+        let mut index: serde_json::Value =
+            serde_json::from_slice(&state.docs.v3_index_json()).unwrap();
+        if let Some(paths) = index["paths"].as_object_mut() {
+            paths.extend(state.custom.index_entries());
+        }
+        return Ok(json(StatusCode::OK, index));
+    }
     if let Some(response) = state.docs.respond(&path, query, &parts.headers) {
         return Ok(response.map(Full::new));
     }
@@ -119,8 +182,23 @@ async fn handle(
             StatusCode::OK,
             serde_json::json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": [{"name": "apps",
                 "versions": [{"groupVersion": "apps/v1", "version": "v1"}],
-                "preferredVersion": {"groupVersion": "apps/v1", "version": "v1"}}]}),
+                "preferredVersion": {"groupVersion": "apps/v1", "version": "v1"}},
+                {"name": "example.com", "versions": [
+                    {"groupVersion": "example.com/v1", "version": "v1"},
+                    {"groupVersion": "example.com/v1beta1", "version": "v1beta1"}],
+                "preferredVersion": {"groupVersion": "example.com/v1", "version": "v1"}}]}),
         ),
+        (Method::GET, "/apis/example.com/v1") => json(StatusCode::OK, widget_list("v1")),
+        (Method::GET, "/apis/example.com/v1beta1") => json(StatusCode::OK, widget_list("v1beta1")),
+        (Method::POST, "/apis/example.com/v1/namespaces/default/widgets") => {
+            let body = body
+                .collect()
+                .await
+                .map(|b| b.to_bytes())
+                .unwrap_or_default();
+            let object: serde_json::Value = serde_json::from_slice(&body).unwrap_or_default();
+            json(StatusCode::CREATED, object)
+        }
         (Method::GET, "/api/v1") => json(StatusCode::OK, resource_list("v1")),
         (Method::GET, "/apis/apps/v1") => json(StatusCode::OK, resource_list("apps/v1")),
         (Method::POST, "/api/v1/namespaces/default/configmaps") => {
@@ -170,22 +248,20 @@ fn kubectl(server: &str, dir: &Path, args: &[&str]) -> (bool, String) {
     (output.status.success(), text)
 }
 
-fn temp_dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kas-openapi-kubectl-{}", std::process::id()));
+fn temp_dir(name: &str) -> PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("kas-openapi-kubectl-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     dir
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn kubectl_explain_and_strict_create() {
-    if !Path::new(KUBECTL).exists() {
-        eprintln!("skipped: {KUBECTL} not found");
-        return;
-    }
+/// A test server on a free port, with its state.
+async fn start() -> (String, Arc<State>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let server = format!("http://{}", listener.local_addr().unwrap());
     let state = Arc::new(State {
         docs: Documents::new(RESOURCES.iter().copied()),
+        custom: CustomDocuments::new(&[widget_crd()]),
         seen: Mutex::default(),
         configmap: Mutex::default(),
     });
@@ -201,7 +277,17 @@ async fn kubectl_explain_and_strict_create() {
             });
         }
     });
-    let dir = temp_dir();
+    (server, state)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_explain_and_strict_create() {
+    if !Path::new(KUBECTL).exists() {
+        eprintln!("skipped: {KUBECTL} not found");
+        return;
+    }
+    let (server, state) = start().await;
+    let dir = temp_dir("builtin");
     let manifest = dir.join("cm.yaml");
     std::fs::write(&manifest, "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: demo\n  namespace: default\ndata:\n  a: b\n").unwrap();
 
@@ -383,5 +469,83 @@ async fn kubectl_explain_and_strict_create() {
         "{seen:#?}"
     );
 
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_explain_custom_resource() {
+    if !Path::new(KUBECTL).exists() {
+        eprintln!("skipped: {KUBECTL} not found");
+        return;
+    }
+    let (server, state) = start().await;
+    let dir = temp_dir("custom");
+    let run = |args: &'static [&'static str]| {
+        let (server, dir) = (server.clone(), dir.clone());
+        tokio::task::spawn_blocking(move || kubectl(&server, &dir, args))
+    };
+
+    let (ok, out) = run(&["explain", "widgets.spec"]).await.unwrap();
+    assert!(ok, "kubectl explain widgets.spec failed:\n{out}");
+    for expected in [
+        "GROUP:      example.com",
+        "KIND:       Widget",
+        "VERSION:    v1",
+        "FIELD: spec <Object>",
+        "WidgetSpec says what the widget should be.",
+        "color\t<string> -required-",
+        "Color of the widget, in English.",
+        "replicas\t<integer>",
+    ] {
+        assert!(out.contains(expected), "{expected:?} missing from:\n{out}");
+    }
+    let (ok, out) = run(&["explain", "widgets"]).await.unwrap();
+    assert!(ok && out.contains("Widget is a test kind."), "{out}");
+    assert!(out.contains("metadata\t<ObjectMeta>"), "{out}");
+    let (ok, out) = run(&["explain", "widgets.metadata.ownerReferences"])
+        .await
+        .unwrap();
+    assert!(
+        ok && out.contains("FIELD: ownerReferences <[]OwnerReference>"),
+        "{out}"
+    );
+    let (ok, out) = run(&[
+        "explain",
+        "widgets.spec",
+        "--api-version=example.com/v1beta1",
+    ])
+    .await
+    .unwrap();
+    assert!(ok && out.contains("VERSION:    v1beta1"), "{out}");
+    let (ok, out) = run(&["explain", "widgets.spec.nope"]).await.unwrap();
+    assert!(!ok && out.contains("nope"), "{out}");
+
+    // Server-side field validation is found in the custom document.
+    let manifest = dir.join("widget.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  color: red\n",
+    )
+    .unwrap();
+    let path = manifest.to_str().unwrap().to_owned();
+    let (server2, dir2) = (server.clone(), dir.clone());
+    let (ok, out) = tokio::task::spawn_blocking(move || {
+        kubectl(
+            &server2,
+            &dir2,
+            &["create", "--validate=strict", "-o", "name", "-f", &path],
+        )
+    })
+    .await
+    .unwrap();
+    assert!(ok, "kubectl create of a Widget failed:\n{out}");
+    let seen = state.seen.lock().unwrap().clone();
+    assert!(
+        seen.iter().any(
+            |r| r.starts_with("POST /apis/example.com/v1/namespaces/default/widgets?")
+                && r.contains("fieldValidation=Strict")
+        ),
+        "{seen:#?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

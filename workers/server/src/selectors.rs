@@ -218,10 +218,20 @@ impl FieldSelector {
     }
 
     /// Refuses fields the resource does not support, with kube-apiserver's message.
-    pub fn check_fields(&self, allowed: &[&str]) -> Result<(), Status> {
+    /// Refuses fields outside `allowed`. Resources with field selectors of their own
+    /// (`custom`) word it as upstream's per-resource converters do; the others as the
+    /// generic one, listing what is allowed.
+    pub fn check_fields(&self, allowed: &[&str], custom: bool) -> Result<(), Status> {
         for (field, _, _) in &self.requirements {
             if !allowed.contains(&field.as_str()) {
-                return Err(bad(format!("field label not supported: {field}")));
+                if custom {
+                    return Err(bad(format!("field label not supported: {field}")));
+                }
+                let list: Vec<String> = allowed.iter().map(|a| format!("{a:?}")).collect();
+                return Err(bad(format!(
+                    "{field:?} is not a known field selector: only {}",
+                    list.join(", ")
+                )));
             }
         }
         Ok(())
@@ -357,7 +367,10 @@ mod tests {
         assert!(FieldSelector::parse("nonsense").is_err());
         let s = FieldSelector::parse("spec.bogus=1").expect("parse");
         let e = s
-            .check_fields(&["metadata.name", "metadata.namespace", "status.phase"])
+            .check_fields(
+                &["metadata.name", "metadata.namespace", "status.phase"],
+                true,
+            )
             .expect_err("unsupported");
         assert_eq!(e.message, "field label not supported: spec.bogus");
         let f = filter(LabelSelector::default(), s.clone());

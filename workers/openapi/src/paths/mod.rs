@@ -5,8 +5,10 @@
 use crate::catalog;
 use crate::params::Param;
 
+mod custom;
 mod resource;
 
+pub(crate) use custom::{for_custom_resource, CustomResource};
 pub(crate) use resource::for_resource;
 
 /// An HTTP method of an operation.
@@ -42,6 +44,9 @@ pub(crate) enum Body {
     },
     /// A patch in any of the four patch media types.
     Patch,
+    /// A patch of a custom resource: JSON, merge or apply patch (custom resources have no
+    /// strategic merge patch).
+    CustomPatch,
 }
 
 /// What a successful response carries, which decides its media types.
@@ -104,7 +109,7 @@ pub(crate) fn tag(group: &str, version: Option<&str>) -> String {
     }
 }
 
-fn capitalize(word: &str) -> String {
+pub(crate) fn capitalize(word: &str) -> String {
     let mut chars = word.chars();
     match chars.next() {
         Some(first) => first.to_uppercase().chain(chars).collect(),

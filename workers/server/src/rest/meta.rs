@@ -42,10 +42,19 @@ pub(crate) fn invalid(group: &str, kind: &str, name: &str, causes: Vec<StatusCau
         .iter()
         .map(|c| format!("{}: {}", c.field, c.message))
         .collect();
-    let message = if summary.len() == 1 {
-        format!("{kind} \"{name}\" is invalid: {}", summary[0])
+    // Upstream names the kind qualified by its group (`Deployment.apps`).
+    let qualified = if group.is_empty() {
+        kind.to_owned()
     } else {
-        format!("{kind} \"{name}\" is invalid: [{}]", summary.join(", "))
+        format!("{kind}.{group}")
+    };
+    let message = if summary.len() == 1 {
+        format!("{qualified} \"{name}\" is invalid: {}", summary[0])
+    } else {
+        format!(
+            "{qualified} \"{name}\" is invalid: [{}]",
+            summary.join(", ")
+        )
     };
     Status {
         details: Some(StatusDetails {

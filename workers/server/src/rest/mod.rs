@@ -44,6 +44,32 @@ use crate::health::percent_decode;
 use crate::status::{Reason, Status};
 use crate::storage::{Storage, StorageError, Stored};
 
+/// The feature gates the server was started with (`--feature-gates`), set once per
+/// worker process.
+static FEATURE_GATES: std::sync::OnceLock<Vec<(String, bool)>> = std::sync::OnceLock::new();
+
+/// Kubernetes v1.33's defaults of the gates the REST store looks at.
+const GATE_DEFAULTS: &[(&str, bool)] = &[("WatchList", false)];
+
+/// Records `--feature-gates` for this process.
+pub fn set_feature_gates(gates: &[(String, bool)]) {
+    let _ = FEATURE_GATES.set(gates.to_vec());
+}
+
+/// Whether feature gate `name` is on.
+pub(crate) fn feature_enabled(name: &str) -> bool {
+    FEATURE_GATES
+        .get()
+        .and_then(|g| g.iter().rev().find(|(n, _)| n == name).map(|(_, on)| *on))
+        .or_else(|| {
+            GATE_DEFAULTS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|(_, on)| *on)
+        })
+        .unwrap_or(false)
+}
+
 /// The largest request body accepted (kube-apiserver's limit).
 const MAX_BODY: usize = 3 << 20;
 
@@ -355,13 +381,15 @@ impl RestStore {
                 self.patch(ns, name, &sub, patch, &opts).await
             }
             ("", Method::DELETE, "delete") => {
-                let opts = opts()?;
+                let mut opts = opts()?;
                 let body = decode::delete_options(req).await?;
+                opts.dry_run |= dry_run_in(body.as_ref());
                 self.delete(ns, name, body, &opts, &query).await
             }
             ("", Method::DELETE, "deletecollection") => {
-                let opts = opts()?;
+                let mut opts = opts()?;
                 let body = decode::delete_options(req).await?;
+                opts.dry_run |= dry_run_in(body.as_ref());
                 self.delete_collection(ns, &query, body, &opts).await
             }
             (sub, Method::POST, "create") if !sub.is_empty() => {
@@ -399,6 +427,14 @@ impl RestStore {
         unknown_fields(unknown, opts, &mut body.warnings)?;
         Ok(body)
     }
+}
+
+/// Whether DeleteOptions in the body ask for a dry run (`dryRun: ["All"]`).
+fn dry_run_in(options: Option<&Value>) -> bool {
+    options
+        .and_then(|o| o.get("dryRun"))
+        .and_then(Value::as_array)
+        .is_some_and(|a| a.iter().any(|v| v == "All"))
 }
 
 /// Reports pruned fields: an error under Strict, warnings under Warn.

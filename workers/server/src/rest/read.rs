@@ -112,7 +112,7 @@ impl RestStore {
         let fields = FieldSelector::parse(q.get("fieldSelector").unwrap_or(""))?;
         let mut allowed = vec!["metadata.name", "metadata.namespace"];
         allowed.extend_from_slice(self.resource.extra_fields);
-        fields.check_fields(&allowed)?;
+        fields.check_fields(&allowed, !self.resource.extra_fields.is_empty())?;
         Ok(selectors::filter(labels, fields))
     }
 
@@ -233,6 +233,17 @@ impl RestStore {
             filter = selectors::filter(labels, fields);
         }
         let initial = q.flag("sendInitialEvents");
+        if initial && !super::feature_enabled("WatchList") {
+            return Err(super::meta::invalid(
+                "meta.k8s.io",
+                "ListOptions",
+                "",
+                vec![super::forbidden(
+                    "sendInitialEvents",
+                    "sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled",
+                )],
+            ));
+        }
         let start = match (q.get("resourceVersion"), initial) {
             (None, _) => watch::Start::WithState {
                 any: false,
