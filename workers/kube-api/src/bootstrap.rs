@@ -45,9 +45,7 @@ impl Stores {
     fn namespaced(&self) -> impl Iterator<Item = &RestStore> {
         self.all.iter().filter(|s| {
             let r = s.resource();
-            r.namespaced
-                && r.verbs == kas_server::rest::Verbs::All
-                && !(r.group == "autoscaling" && r.version == "v1")
+            r.namespaced && r.verbs == kas_server::rest::Verbs::All && r.conversion.is_none()
         })
     }
 }

@@ -8,6 +8,7 @@ mod auth;
 mod bootstrap;
 mod bootstrap_policy;
 mod columns;
+mod conversions;
 mod defaults;
 pub mod resources;
 mod services;

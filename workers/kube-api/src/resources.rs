@@ -1,7 +1,9 @@
 //! Every resource of the GA groups of Kubernetes v1.33, as data: names, scope, registry
 //! path, subresources, field selectors, schema definition, strategy and printer columns.
 
-use kas_server::rest::{NameRule, Resource};
+use kas_server::rest::{Conversion, NameRule, Resource};
+
+use crate::conversions;
 
 use crate::columns as col;
 use crate::defaults;
@@ -475,7 +477,11 @@ pub const RESOURCES: &[Resource] = &[
     .categories(ALL)
     .subresources(&["status"])
     .generation()
-    .key_path("horizontalpodautoscalers.v1")
+    .converted(Conversion {
+        storage_api_version: "autoscaling/v2",
+        to_storage: conversions::hpa_v1_to_v2,
+        from_storage: conversions::hpa_v2_to_v1,
+    })
     .columns(col::HPA),
     // batch/v1
     r(
@@ -541,7 +547,7 @@ pub const RESOURCES: &[Resource] = &[
     )
     .strategy(defaults::endpointslice_defaults, validation::endpointslice)
     .columns(col::ENDPOINT_SLICE),
-    // events.k8s.io/v1: the same objects as core/v1 events, in their own shape.
+    // events.k8s.io/v1: the same objects as core/v1 events (stored in that shape).
     r(
         "events.k8s.io",
         "v1",
@@ -552,7 +558,11 @@ pub const RESOURCES: &[Resource] = &[
     )
     .strategy(kas_server::rest::no_defaults, validation::event_v1)
     .short(&["ev"])
-    .key_path("events.k8s.io/events"),
+    .converted(Conversion {
+        storage_api_version: "v1",
+        to_storage: conversions::event_to_core,
+        from_storage: conversions::event_from_core,
+    }),
     // flowcontrol.apiserver.k8s.io/v1
     r(
         "flowcontrol.apiserver.k8s.io",

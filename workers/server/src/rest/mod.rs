@@ -25,7 +25,8 @@ mod write;
 pub use kas_schema::FieldValidation;
 pub use meta::{forbidden, invalid_value, not_supported, required, too_long};
 pub use resource::{
-    no_defaults, no_validation, Column, Defaults, NameRule, Resource, ScaleSpec, Validate, Verbs,
+    no_defaults, no_validation, Column, Conversion, Defaults, NameRule, Resource, ScaleSpec,
+    Validate, Verbs,
 };
 pub use strategy::{cell, json_path, set_path, DynColumn, ObjectStrategy, ScalePaths};
 pub use table::age;
@@ -252,7 +253,10 @@ impl RestStore {
     /// A stored object as this version shows it: for versions served from another
     /// version's storage, with this version's apiVersion.
     pub(crate) fn present(&self, mut obj: Value) -> Value {
-        if !self.resource.storage_version.is_empty() {
+        if let Some(c) = self.resource.conversion {
+            (c.from_storage)(&mut obj);
+        }
+        if !self.resource.storage_version.is_empty() || self.resource.conversion.is_some() {
             if let Some(o) = obj.as_object_mut() {
                 o.insert("apiVersion".into(), json!(self.resource.api_version()));
             }
@@ -262,6 +266,12 @@ impl RestStore {
 
     /// The bytes to store for `obj`: with the storage version's apiVersion.
     pub(crate) fn storage_bytes(&self, obj: &Value) -> Result<Vec<u8>, Status> {
+        if let Some(c) = self.resource.conversion {
+            let mut o = obj.clone();
+            (c.to_storage)(&mut o);
+            o["apiVersion"] = json!(c.storage_api_version);
+            return serde_json::to_vec(&o).map_err(Status::internal);
+        }
         if self.resource.storage_version.is_empty() {
             return serde_json::to_vec(obj).map_err(Status::internal);
         }

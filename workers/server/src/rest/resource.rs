@@ -22,6 +22,17 @@ pub fn no_validation(_: &Value, _: Option<&Value>) -> Vec<StatusCause> {
 /// For resources with no defaults.
 pub fn no_defaults(_: &mut Value) {}
 
+/// The conversion of a version stored in another version's shape.
+#[derive(Debug, Clone, Copy)]
+pub struct Conversion {
+    /// The stored object's apiVersion, e.g. `v1`.
+    pub storage_api_version: &'static str,
+    /// This version's object → the stored shape (apiVersion/kind set by the caller).
+    pub to_storage: fn(&mut serde_json::Value),
+    /// The stored shape → this version's object.
+    pub from_storage: fn(&mut serde_json::Value),
+}
+
 /// The rule a resource's names follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameRule {
@@ -133,6 +144,9 @@ pub struct Resource {
     /// resources): that version; objects are stored with its apiVersion and read back
     /// with this one. Empty when this version is the storage version.
     pub storage_version: &'static str,
+    /// For a version stored in another version's shape (events.k8s.io/v1 Events in the
+    /// core/v1 shape): the conversion to and from the stored object.
+    pub conversion: Option<Conversion>,
     /// Printer columns after `Name` (upstream's for the common types); `Created At` /
     /// `Age` is added for resources with none.
     pub columns: &'static [Column],
@@ -169,7 +183,14 @@ impl Resource {
             columns: &[],
             names: NameRule::Subdomain,
             storage_version: "",
+            conversion: None,
         }
+    }
+
+    /// Stored in another version's shape, converted by `conversion`.
+    pub const fn converted(mut self, conversion: Conversion) -> Resource {
+        self.conversion = Some(conversion);
+        self
     }
 
     /// Stored as `version` (no conversion but the apiVersion).
