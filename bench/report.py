@@ -6,6 +6,11 @@ import datetime
 import json
 import os
 import platform
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report_api import api_section, fanout_section, rss_section  # noqa: E402
 
 BASELINE_NAME = "kas-baseline (bare hyper+rustls)"
 
@@ -299,6 +304,58 @@ def storage_section(rows, store, etcd_version):
     return out
 
 
+# Which kinds of rows each section of bench/run.sh writes.
+SECTION_KINDS = {
+    "startup": ("startup",),
+    "restart": ("restart",),
+    "requests": ("load",),
+    "storage": ("etcd",),
+    "api": ("api", "seed", "fanout", "rss"),
+}
+
+
+def previous_rows(path):
+    """The raw rows of an earlier results file, each tagged with the run it came from."""
+    if not path or not os.path.exists(path):
+        return []
+    with open(path) as f:
+        text = f.read()
+    date = re.search(r"^\* date: (.+)$", text, re.M)
+    commit = re.search(r"^\* commit: `([^`]+)`", text, re.M)
+    origin = {
+        "date": date.group(1).strip() if date else "unknown date",
+        "commit": commit.group(1)[:12] if commit else "unknown commit",
+    }
+    block = re.search(r"```json\n(.*?)```", text, re.S)
+    rows = []
+    for line in (block.group(1) if block else "").splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        row.setdefault("from", origin)
+        rows.append(row)
+    return rows
+
+
+def carried_note(rows):
+    """A note for a section whose rows come from an earlier run, else None."""
+    origins = {(r["from"]["date"], r["from"]["commit"]) for r in rows if "from" in r}
+    if not origins:
+        return None
+    runs = "; ".join(f"{d}, commit `{c}`" for d, c in sorted(origins))
+    return f"> **Not re-run in this run**: these numbers were measured on {runs}."
+
+
+def with_note(lines, note):
+    if not note:
+        return lines
+    return lines[:2] + [note, ""] + lines[2:]
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("results")
@@ -309,10 +366,22 @@ def main():
     p.add_argument("--ready-path", default="/readyz")
     p.add_argument("--etcd-version", default="")
     p.add_argument("--store", default="")
+    p.add_argument("--previous", default="", help="earlier results file")
+    p.add_argument("--server-binary", default="", help="server binary, if not this tree's")
+    p.add_argument("--skipped", default="", help="sections not run, comma-separated")
     args = p.parse_args()
 
     with open(args.results) as f:
         rows = [json.loads(line) for line in f if line.strip()]
+    # A skipped section keeps the rows of the previous results file, marked with their run.
+    skipped = [s for s in args.skipped.split(",") if s]
+    carried_kinds = {k for s in skipped for k in SECTION_KINDS.get(s, ())}
+    fresh_kinds = {r["kind"] for r in rows}
+    rows += [
+        r for r in previous_rows(args.previous)
+        if r.get("kind") in carried_kinds and r.get("kind") not in fresh_kinds
+    ]
+    of = lambda *kinds: [r for r in rows if r["kind"] in kinds]  # noqa: E731
     m = machine()
     dirty = f" (+{args.dirty} uncommitted changes)" if args.dirty not in ("", "0") else ""
     out = [
@@ -325,24 +394,31 @@ def main():
         f"* machine: {m['nproc']} CPUs, {m['model']}, {m['memory']} RAM, Linux {m['kernel']}",
         f"* server under test: `{args.server}`"
         + (" (stand-in: baseline vs baseline, a check of the harness)" if args.server == "kas-baseline" else ""),
+        *([f"* server binary: {args.server_binary}"] if args.server_binary else []),
         f"* settings: {args.settings}",
         f"* load generator and servers share the machine's CPUs; load average (1/5/15 min) "
         f"when the report was written: {m['load']}.",
         "",
     ]
-    out += startup_section(
-        [r for r in rows if r["kind"] == "startup"], args.server, args.ready_path
+    note = lambda *kinds: carried_note(of(*kinds))  # noqa: E731
+    out += with_note(startup_section(of("startup"), args.server, args.ready_path), note("startup"))
+    out += with_note(stop_section(of("startup"), args.server), note("startup"))
+    out += with_note(
+        restart_section(of("restart"), args.server, args.ready_path), note("restart")
     )
-    out += stop_section([r for r in rows if r["kind"] == "startup"], args.server)
-    out += restart_section(
-        [r for r in rows if r["kind"] == "restart"], args.server, args.ready_path
+    out += with_note(load_section(of("load"), args.server), note("load"))
+    etcd_rows = of("etcd")
+    out += with_note(
+        storage_section(
+            etcd_rows,
+            args.store or (etcd_rows and "embedded store (storage worker)") or "embedded store",
+            args.etcd_version or "etcd",
+        ),
+        note("etcd"),
     )
-    out += load_section([r for r in rows if r["kind"] == "load"], args.server)
-    out += storage_section(
-        [r for r in rows if r["kind"] == "etcd"],
-        args.store or "embedded store",
-        args.etcd_version,
-    )
+    out += api_section(of("api"), of("seed"), note("api", "seed"))
+    out += fanout_section(of("fanout"), note("fanout"))
+    out += rss_section(of("rss"), note("rss"))
     out += [
         "<details><summary>Raw results (JSON lines)</summary>",
         "",

@@ -387,9 +387,13 @@ async fn patch_scale_label_annotate_and_selectors() {
     assert_eq!(ann, "hello");
     let err = k.fails(&["get", "configmaps", "--field-selector", "spec.nope=1"]);
     assert!(
-        err.contains("field label not supported: spec.nope"),
+        err.contains(
+            r#""spec.nope" is not a known field selector: only "metadata.name", "metadata.namespace""#
+        ),
         "{err}"
     );
+    let err = k.fails(&["get", "pods", "--field-selector", "spec.nope=1"]);
+    assert!(err.contains("field label not supported: spec.nope"), "{err}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -605,5 +609,39 @@ spec:
     assert!(
         err.contains("cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"),
         "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn versions_stored_in_another_shape_read_back_converted() {
+    let Some((_server, k)) = setup().await else { return };
+    let event = "apiVersion: v1\nkind: Event\nmetadata:\n  name: e1\ninvolvedObject:\n  kind: Pod\n  name: p\n  namespace: default\nreason: Started\nmessage: hello\ntype: Normal\ncount: 2\n";
+    k.ok_stdin(&["create", "-f", "-"], event);
+    let v: serde_json::Value = serde_json::from_str(&k.ok(&[
+        "get",
+        "events.v1.events.k8s.io",
+        "e1",
+        "-o",
+        "json",
+    ]))
+    .expect("json");
+    assert_eq!(v["apiVersion"], "events.k8s.io/v1");
+    assert_eq!(v["note"], "hello");
+    assert_eq!(v["regarding"]["name"], "p");
+    assert_eq!(v["deprecatedCount"], 2);
+
+    let hpa = "apiVersion: autoscaling/v1\nkind: HorizontalPodAutoscaler\nmetadata:\n  name: h\nspec:\n  scaleTargetRef:\n    apiVersion: apps/v1\n    kind: Deployment\n    name: web\n  maxReplicas: 5\n  targetCPUUtilizationPercentage: 70\n";
+    k.ok_stdin(&["create", "-f", "-"], hpa);
+    let v2: serde_json::Value = serde_json::from_str(&k.ok(&[
+        "get",
+        "horizontalpodautoscalers.v2.autoscaling",
+        "h",
+        "-o",
+        "json",
+    ]))
+    .expect("json");
+    assert_eq!(
+        v2["spec"]["metrics"][0]["resource"]["target"]["averageUtilization"],
+        70
     );
 }

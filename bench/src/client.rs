@@ -198,6 +198,15 @@ impl Conn {
         })
     }
 
+    /// Another handle on the same HTTP/2 connection (each request a new stream); `None`
+    /// for HTTP/1.1, which carries one request at a time.
+    pub fn share(&self) -> Option<Self> {
+        match self {
+            Self::Http1(_) => None,
+            Self::Http2(s) => Some(Self::Http2(s.clone())),
+        }
+    }
+
     /// Sends one request once the connection can take it and returns the response head;
     /// the body is still to be read.
     pub async fn send(&mut self, req: Request<Full<Bytes>>) -> Result<Response<Incoming>, Error> {

@@ -4,22 +4,28 @@
 //! run in the same script: [`load`] is a closed-loop TLS load generator, [`baseline`]
 //! a bare hyper + rustls server answering fixed bytes, [`startup`] times exec → `/readyz`
 //! 200, [`restart`] times `kill -9` of a worker → `/readyz` 200 again, [`etcd`] loads an
-//! etcd v3 endpoint (the embedded store or a real etcd), and [`tls`] holds the certificate
-//! plumbing they share. The two binaries in `src/bin` are thin flag parsers over these
-//! modules.
+//! etcd v3 endpoint (the embedded store or a real etcd), [`api`] loads ConfigMaps through
+//! the built-in API and [`raw`] does the same operations straight on the store,
+//! [`fanout`] times one write → many watchers, [`procfs`] finds workers and their memory,
+//! and [`tls`] holds the certificate plumbing they share. The binaries in `src/bin` are
+//! thin flag parsers over these modules.
 
 #![forbid(unsafe_code)]
 
+pub mod api;
 pub mod baseline;
 pub mod cli;
 pub mod client;
 pub mod error;
 pub mod etcd;
+pub mod fanout;
 pub mod load;
 pub mod probe;
 pub mod procfs;
+pub mod raw;
 pub mod restart;
 pub mod startup;
+pub mod stats;
 pub mod tls;
 
 pub use error::Error;

@@ -1,5 +1,5 @@
-//! Finding a server's worker processes through `/proc`: the child of the supervisor
-//! whose command line holds `__worker <role>`.
+//! Finding a server's worker processes through `/proc` (the children of the supervisor
+//! whose command line holds `__worker <role>`) and reading their memory use.
 
 use std::fs;
 
@@ -31,6 +31,73 @@ pub fn worker_pid(supervisor: u32, role: &str) -> Option<u32> {
         }
     }
     None
+}
+
+/// Every running worker of `supervisor`: (pid, role), by pid.
+pub fn workers(supervisor: u32) -> Vec<(u32, String)> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut found = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        if parent_of(&stat) != Some(supervisor) {
+            continue;
+        }
+        let Ok(cmdline) = fs::read(format!("/proc/{pid}/cmdline")) else {
+            continue;
+        };
+        if let Some(role) = role_of(&cmdline) {
+            found.push((pid, role));
+        }
+    }
+    found.sort();
+    found
+}
+
+/// Memory of one process from `/proc/<pid>/status`, KiB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Memory {
+    /// Resident set now (`VmRSS`).
+    pub rss_kib: u64,
+    /// Highest resident set so far (`VmHWM`).
+    pub hwm_kib: u64,
+}
+
+/// The memory of `pid`, if it is running.
+pub fn memory(pid: u32) -> Option<Memory> {
+    parse_memory(&fs::read_to_string(format!("/proc/{pid}/status")).ok()?)
+}
+
+/// `VmRSS` and `VmHWM` from the text of `/proc/<pid>/status`.
+fn parse_memory(status: &str) -> Option<Memory> {
+    let field = |name: &str| {
+        status.lines().find_map(|line| {
+            let rest = line.strip_prefix(name)?.strip_prefix(':')?;
+            rest.trim().strip_suffix("kB")?.trim().parse::<u64>().ok()
+        })
+    };
+    Some(Memory {
+        rss_kib: field("VmRSS")?,
+        hwm_kib: field("VmHWM")?,
+    })
+}
+
+/// The role after `__worker` in a NUL-separated command line.
+fn role_of(cmdline: &[u8]) -> Option<String> {
+    let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
+    args.windows(2)
+        .find(|w| w[0] == b"__worker" && !w[1].is_empty())
+        .map(|w| String::from_utf8_lossy(w[1]).into_owned())
 }
 
 /// The parent pid from the text of `/proc/<pid>/stat`. The command name (field 2) is in
@@ -72,6 +139,28 @@ mod tests {
             "kube-api"
         ));
         assert!(!runs_worker(b"", "storage"));
+    }
+
+    #[test]
+    fn reads_memory_and_roles() {
+        let status = "Name:\tkube-apiserver\nVmHWM:\t   20480 kB\nVmRSS:\t   10240 kB\n";
+        assert_eq!(
+            parse_memory(status),
+            Some(Memory {
+                rss_kib: 10240,
+                hwm_kib: 20480
+            })
+        );
+        assert_eq!(parse_memory("VmRSS: lots\n"), None);
+        assert_eq!(parse_memory(""), None);
+        assert!(memory(std::process::id()).is_some_and(|m| m.rss_kib > 0));
+        assert_eq!(
+            role_of(b"/bin/kube-apiserver\0__worker\0storage\0").as_deref(),
+            Some("storage")
+        );
+        assert_eq!(role_of(b"/bin/kube-apiserver\0__worker\0"), None);
+        assert_eq!(role_of(b""), None);
+        assert!(workers(0).iter().all(|(_, role)| !role.is_empty()));
     }
 
     #[test]

@@ -202,12 +202,10 @@ impl ObjectStrategy for CustomStrategy {
     }
 
     fn columns(&self) -> Option<Vec<DynColumn>> {
-        // A CRD without columns of its own shows Age, as upstream's default.
+        // A version without columns of its own shows Age, as upstream's default; one
+        // with columns shows just those.
         let mut cols = self.columns.clone().unwrap_or_default();
-        if !cols
-            .iter()
-            .any(|c| c.json_path == ".metadata.creationTimestamp")
-        {
+        if cols.is_empty() {
             cols.push(DynColumn {
                 name: "Age".into(),
                 kind: "date".into(),

@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::{watch, Notify};
 
-pub use state::CachedObject;
+pub use state::{CachedObject, ObjectPage};
 pub use watcher::{CacheEvent, CacheWatch};
 
 use crate::storage::{Filter, ListOptions, ListPage, ReadVersion, Storage, StorageError};
@@ -401,6 +401,36 @@ impl Cacher {
                 Ok(Outcome::Delegate(Delegate::Exact))
             }
             _ => Ok(Outcome::Served(state.page(prefix, limit, filter))),
+        }
+    }
+
+    /// LIST as [`Cacher::list`], giving the cached objects themselves, so a caller can use
+    /// their shared encodings instead of copying and re-serializing each object.
+    pub async fn list_objects(
+        &self,
+        prefix: &str,
+        version: ReadVersion,
+        opts: &ListOptions,
+        filter: Option<&Filter>,
+    ) -> Result<Outcome<ObjectPage>, StorageError> {
+        self.check_prefix(prefix)?;
+        if opts.continue_token.is_some() {
+            return Ok(Outcome::Delegate(Delegate::Continue));
+        }
+        if let Some(d) = self.fresh_or_delegate(version).await? {
+            return Ok(Outcome::Delegate(d));
+        }
+        let limit = match version {
+            ReadVersion::Any => 0,
+            _ => opts.limit.max(0),
+        };
+        let state = self.shared.read();
+        match version {
+            _ if !state.ready() => Ok(Outcome::Delegate(Delegate::NotReady)),
+            ReadVersion::Exact(rev) if rev != state.revision() => {
+                Ok(Outcome::Delegate(Delegate::Exact))
+            }
+            _ => Ok(Outcome::Served(state.page_objects(prefix, limit, filter))),
         }
     }
 

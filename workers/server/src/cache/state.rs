@@ -343,14 +343,33 @@ impl State {
     /// in kube-apiserver's format that storage resumes from (`remaining` only when
     /// unfiltered), as the upstream cacher pages from its snapshot.
     pub(crate) fn page(&self, prefix: &str, limit: i64, filter: Option<&Filter>) -> ListPage {
-        let mut items: Vec<Stored> = Vec::new();
+        let page = self.page_objects(prefix, limit, filter);
+        ListPage {
+            items: page.items.iter().map(|o| o.stored.clone()).collect(),
+            revision: page.revision,
+            continue_token: page.continue_token,
+            remaining: page.remaining,
+        }
+    }
+
+    /// A page of the cached objects themselves (shared, not copied).
+    pub(crate) fn page_objects(
+        &self,
+        prefix: &str,
+        limit: i64,
+        filter: Option<&Filter>,
+    ) -> ObjectPage {
+        let mut items: Vec<Arc<CachedObject>> = Vec::new();
         let mut rest = self.under(prefix);
         let mut continue_token = None;
         let mut remaining = None;
         let limit = usize::try_from(limit).unwrap_or(0);
         while let Some((_, o)) = rest.next() {
             if limit > 0 && items.len() == limit {
-                let last = items.last().map(|s| s.key.as_str()).unwrap_or(prefix);
+                let last = items
+                    .last()
+                    .map(|s| s.stored.key.as_str())
+                    .unwrap_or(prefix);
                 let start = format!("{}\u{0}", last.strip_prefix(prefix).unwrap_or(last));
                 continue_token = Some(continue_token_for(&start, self.revision));
                 if filter.is_none() {
@@ -359,16 +378,29 @@ impl State {
                 break;
             }
             if filter.is_none_or(|keep| keep(&o.stored.value)) {
-                items.push(o.stored.clone());
+                items.push(o.clone());
             }
         }
-        ListPage {
+        ObjectPage {
             items,
             revision: self.revision,
             continue_token,
             remaining,
         }
     }
+}
+
+/// A page of cached objects: [`ListPage`] without copying the objects.
+#[derive(Debug)]
+pub struct ObjectPage {
+    /// The matching objects, in key order.
+    pub items: Vec<Arc<CachedObject>>,
+    /// The revision of the list.
+    pub revision: i64,
+    /// The token for the next page.
+    pub continue_token: Option<String>,
+    /// Objects left after this page (unfiltered lists).
+    pub remaining: Option<i64>,
 }
 
 /// A continue token in kube-apiserver's format: unpadded URL-safe base64 of

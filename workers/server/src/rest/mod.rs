@@ -285,6 +285,17 @@ impl RestStore {
         serde_json::to_vec(&o).map_err(Status::internal)
     }
 
+    /// A cached object's JSON as this store shows it (with its resourceVersion):
+    /// serialized once per object version and shared by every LIST and WATCH.
+    pub(crate) fn encoded(&self, o: &crate::cache::CachedObject) -> bytes::Bytes {
+        o.encoded(|s| {
+            serde_json::from_slice::<Value>(&s.value)
+                .ok()
+                .map(|v| bytes::Bytes::from(self.present(with_revision(v, s.revision)).to_string()))
+                .unwrap_or_default()
+        })
+    }
+
     /// The dynamic printer columns, if the strategy has them.
     pub(crate) fn dyn_columns(&self) -> Option<Vec<DynColumn>> {
         self.strategy.as_ref().and_then(|s| s.columns())

@@ -157,6 +157,16 @@ impl RestStore {
             continue_token: q.get("continue").map(str::to_owned),
         };
         let prefix = self.prefix(ns);
+        if let (Render::Object, Some(cache)) = (render, &self.cache) {
+            match cache
+                .list_objects(&prefix, version, &opts, filter.as_deref())
+                .await
+            {
+                Ok(Outcome::Served(page)) => return Ok(self.list_body(page)),
+                Ok(Outcome::Delegate(_)) => {}
+                Err(e) => return Err(storage_status(&self.resource, &e, "")),
+            }
+        }
         let cached = match &self.cache {
             Some(cache) => match cache.list(&prefix, version, &opts, filter.as_deref()).await {
                 Ok(Outcome::Served(page)) => Ok(Some(page)),
@@ -289,6 +299,43 @@ impl RestStore {
         resp.headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         Ok(resp)
+    }
+
+    /// A list response assembled from the cached objects' shared encodings: no object is
+    /// parsed or serialized again.
+    fn list_body(&self, page: crate::cache::ObjectPage) -> Response<Body> {
+        let mut metadata = json!({"resourceVersion": page.revision.to_string()});
+        if let Some(c) = &page.continue_token {
+            metadata["continue"] = json!(c);
+        }
+        if let Some(n) = page.remaining {
+            metadata["remainingItemCount"] = json!(n);
+        }
+        let items: Vec<bytes::Bytes> = page.items.iter().map(|o| self.encoded(o)).collect();
+        let size: usize = items.iter().map(|b| b.len() + 1).sum();
+        let mut out = Vec::with_capacity(size + 256);
+        out.extend_from_slice(b"{\"kind\":");
+        out.extend_from_slice(
+            json!(format!("{}List", self.resource.kind))
+                .to_string()
+                .as_bytes(),
+        );
+        out.extend_from_slice(b",\"apiVersion\":");
+        out.extend_from_slice(json!(self.resource.api_version()).to_string().as_bytes());
+        out.extend_from_slice(b",\"metadata\":");
+        out.extend_from_slice(metadata.to_string().as_bytes());
+        out.extend_from_slice(b",\"items\":[");
+        for (i, item) in items.iter().filter(|b| !b.is_empty()).enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.extend_from_slice(item);
+        }
+        out.extend_from_slice(b"]}");
+        let mut resp = Response::new(crate::body::full(out));
+        resp.headers_mut()
+            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+        resp
     }
 
     /// GET of `scale`: an autoscaling/v1 Scale of the object.

@@ -78,15 +78,8 @@ fn decode(o: &Stored, store: &RestStore, render: Render) -> Option<Value> {
     })
 }
 
-/// The object's JSON with its resourceVersion: serialized once per object version and
-/// shared by every watcher that renders plain objects.
 fn shared_object(o: &CachedObject, store: &RestStore) -> Bytes {
-    o.encoded(|s| {
-        serde_json::from_slice::<Value>(&s.value)
-            .ok()
-            .map(|v| Bytes::from(store.present(with_revision(v, s.revision)).to_string()))
-            .unwrap_or_default()
-    })
+    store.encoded(o)
 }
 
 fn bookmark(resource: &Resource, rev: i64, end: bool) -> Bytes {

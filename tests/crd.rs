@@ -1,0 +1,481 @@
+//! CustomResourceDefinitions and custom resources through kubectl, and the isolation the
+//! extensions worker gives: killed while custom resources are written, the built-in API
+//! keeps serving and no acknowledged write is lost.
+
+mod harness;
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use harness::{require_tool, Server};
+use http::Method;
+
+struct Kubectl {
+    kubeconfig: std::path::PathBuf,
+    cache: tempfile::TempDir,
+}
+
+impl Kubectl {
+    fn new(server: &Server) -> Kubectl {
+        Kubectl {
+            kubeconfig: server.kubeconfig(),
+            cache: tempfile::tempdir().expect("cache dir"),
+        }
+    }
+
+    fn run_stdin(&self, args: &[&str], input: Option<&str>) -> Output {
+        let mut child = Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(&self.kubeconfig)
+            .arg("--cache-dir")
+            .arg(self.cache.path())
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn kubectl");
+        let mut stdin = child.stdin.take().expect("stdin");
+        if let Some(i) = input {
+            stdin.write_all(i.as_bytes()).expect("write stdin");
+        }
+        drop(stdin);
+        child.wait_with_output().expect("kubectl output")
+    }
+
+    fn ok(&self, args: &[&str]) -> String {
+        self.ok_stdin(args, None)
+    }
+
+    fn ok_stdin(&self, args: &[&str], input: Option<&str>) -> String {
+        let out = self.run_stdin(args, input);
+        assert!(
+            out.status.success(),
+            "kubectl {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn err_stdin(&self, args: &[&str], input: Option<&str>) -> String {
+        let out = self.run_stdin(args, input);
+        assert!(
+            !out.status.success(),
+            "kubectl {args:?} should fail: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+}
+
+const CRD: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names:
+    plural: widgets
+    singular: widget
+    kind: Widget
+    shortNames: [wd]
+    categories: [all]
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    subresources:
+      status: {}
+      scale:
+        specReplicasPath: .spec.replicas
+        statusReplicasPath: .status.replicas
+    additionalPrinterColumns:
+    - name: Replicas
+      type: integer
+      jsonPath: .spec.replicas
+    - name: Color
+      type: string
+      jsonPath: .spec.color
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            x-kubernetes-validations:
+            - rule: "self.replicas <= self.maxReplicas"
+              message: "replicas must not exceed maxReplicas"
+            - rule: "!has(oldSelf.size) || self.size >= oldSelf.size"
+              message: "size may only grow"
+            properties:
+              replicas:
+                type: integer
+                minimum: 0
+              maxReplicas:
+                type: integer
+                default: 10
+              color:
+                type: string
+                enum: [red, green, blue]
+                default: red
+              size:
+                type: integer
+          status:
+            type: object
+            properties:
+              replicas:
+                type: integer
+  - name: v1beta1
+    served: true
+    storage: false
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+"#;
+
+async fn with_crd() -> Option<(Server, Kubectl)> {
+    if !require_tool("kubectl") {
+        return None;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    k.ok_stdin(&["apply", "-f", "-"], Some(CRD));
+    let start = Instant::now();
+    k.ok(&[
+        "wait",
+        "--for",
+        "condition=established",
+        "--timeout=20s",
+        "crd/widgets.example.com",
+    ]);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(5), "established after {took:?}");
+    Some((server, k))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crd_is_established_and_its_objects_served() {
+    let Some((_server, k)) = with_crd().await else {
+        return;
+    };
+    let crd = k.ok(&["get", "crd", "widgets.example.com", "-o", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&crd).expect("json");
+    let conds = v["status"]["conditions"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    for t in ["NamesAccepted", "Established"] {
+        assert!(
+            conds
+                .iter()
+                .any(|c| c["type"] == t && c["status"] == "True"),
+            "{t} in {conds:?}"
+        );
+    }
+    assert_eq!(v["status"]["acceptedNames"]["kind"], "Widget");
+    assert_eq!(
+        v["metadata"]["finalizers"][0],
+        "customresourcecleanup.apiextensions.k8s.io"
+    );
+
+    let explain = k.ok(&["explain", "widgets.spec"]);
+    assert!(
+        explain.contains("KIND:       Widget") && explain.contains("enum: red, green, blue"),
+        "{explain}"
+    );
+    let res = k.ok(&["api-resources", "--api-group", "example.com"]);
+    assert!(
+        res.contains("widgets") && res.contains("wd") && res.contains("Widget"),
+        "{res}"
+    );
+
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: one\nspec:\n  replicas: 2\n  size: 5\n  unknown: x\n";
+    let out = k.ok_stdin(&["apply", "--validate=false", "-f", "-"], Some(w));
+    assert!(out.contains("widget.example.com/one created"), "{out}");
+    let got: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "widget", "one", "-o", "json"])).expect("json");
+    assert_eq!(got["spec"]["color"], "red", "defaulted");
+    assert_eq!(got["spec"]["maxReplicas"], 10, "defaulted");
+    assert!(got["spec"].get("unknown").is_none(), "pruned: {got}");
+    assert_eq!(got["metadata"]["generation"], 1);
+
+    let table = k.ok(&["get", "wd"]);
+    assert!(
+        table.contains("REPLICAS") && table.contains("COLOR") && table.contains("red"),
+        "{table}"
+    );
+    let all = k.ok(&["get", "all"]);
+    assert!(all.contains("widget.example.com/one"), "{all}");
+
+    // The other version serves the same object with its own apiVersion.
+    let v2: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "widgets.v1beta1.example.com", "one", "-o", "json"]))
+            .expect("json");
+    assert_eq!(v2["apiVersion"], "example.com/v1beta1");
+    assert_eq!(v2["spec"]["replicas"], 2);
+
+    // Scale and status.
+    k.ok(&["scale", "widget", "one", "--replicas", "3"]);
+    let r = k.ok(&["get", "widget", "one", "-o", "jsonpath={.spec.replicas}"]);
+    assert_eq!(r, "3");
+    k.ok(&[
+        "patch",
+        "widget",
+        "one",
+        "--subresource",
+        "status",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"status":{"replicas":3},"spec":{"replicas":9}}"#,
+    ]);
+    let got: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "widget", "one", "-o", "json"])).expect("json");
+    assert_eq!(got["status"]["replicas"], 3);
+    assert_eq!(got["spec"]["replicas"], 3, "a status write ignores spec");
+
+    // Strategic merge patch is refused for custom resources, as upstream.
+    let err = k.err_stdin(
+        &[
+            "patch",
+            "widget",
+            "one",
+            "--type",
+            "strategic",
+            "-p",
+            r#"{"spec":{"size":6}}"#,
+        ],
+        None,
+    );
+    assert!(
+        err.contains("UnsupportedMediaType")
+            || err.contains("415")
+            || err.contains("unknown format"),
+        "{err}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_custom_resources_get_upstreams_messages() {
+    let Some((_server, k)) = with_crd().await else {
+        return;
+    };
+    let bad = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  replicas: -1\n  color: purple\n";
+    let err = k.err_stdin(&["create", "--validate=false", "-f", "-"], Some(bad));
+    assert!(err.contains("The Widget \"bad\" is invalid"), "{err}");
+    assert!(err.contains("spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0"), "{err}");
+    assert!(err.contains("spec.color: Unsupported value: \"purple\": supported values: \"red\", \"green\", \"blue\""), "{err}");
+
+    let cel = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: cel\nspec:\n  replicas: 20\n  maxReplicas: 5\n";
+    let err = k.err_stdin(&["create", "--validate=false", "-f", "-"], Some(cel));
+    assert!(
+        err.contains("replicas must not exceed maxReplicas"),
+        "{err}"
+    );
+
+    let ok = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: grow\nspec:\n  replicas: 1\n  size: 5\n";
+    k.ok_stdin(&["create", "--validate=false", "-f", "-"], Some(ok));
+    let err = k.err_stdin(
+        &[
+            "patch",
+            "widget",
+            "grow",
+            "--type",
+            "merge",
+            "-p",
+            r#"{"spec":{"size":4}}"#,
+        ],
+        None,
+    );
+    assert!(err.contains("size may only grow"), "{err}");
+    k.ok(&[
+        "patch",
+        "widget",
+        "grow",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"size":6}}"#,
+    ]);
+
+    let wrong_type = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: typed\nspec:\n  replicas: lots\n";
+    let err = k.err_stdin(&["create", "--validate=false", "-f", "-"], Some(wrong_type));
+    assert!(err.contains("spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer"), "{err}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleting_a_crd_deletes_its_objects() {
+    let Some((_server, k)) = with_crd().await else {
+        return;
+    };
+    for n in ["a", "b"] {
+        let w = format!("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {n}\nspec:\n  replicas: 1\n");
+        k.ok_stdin(&["create", "--validate=false", "-f", "-"], Some(&w));
+    }
+    k.ok(&["delete", "crd", "widgets.example.com", "--timeout=20s"]);
+    let out = k.run_stdin(&["get", "crd", "widgets.example.com"], None);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not found"), "{err}");
+    // Re-created, the CRD starts empty.
+    k.ok_stdin(&["apply", "-f", "-"], Some(CRD));
+    k.ok(&[
+        "wait",
+        "--for",
+        "condition=established",
+        "--timeout=20s",
+        "crd/widgets.example.com",
+    ]);
+    let list = k.ok(&["get", "widgets", "-o", "name"]);
+    assert_eq!(list.trim(), "", "{list}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killing_the_extensions_worker_leaves_the_builtin_api_serving() {
+    let Some((server, k)) = with_crd().await else {
+        return;
+    };
+    let base = "/apis/example.com/v1/namespaces/default/widgets";
+    let mut acked = Vec::new();
+    let mut unavailable = 0;
+    let mut builtin_errors = 0;
+    let mut killed = false;
+    let start = Instant::now();
+    let mut i = 0;
+    while start.elapsed() < Duration::from_secs(30) {
+        i += 1;
+        if i == 20 {
+            let pid = server.workers()["extensions"];
+            nix::sys::signal::kill(
+                nix::unistd::Pid::from_raw(pid as i32),
+                nix::sys::signal::Signal::SIGKILL,
+            )
+            .expect("kill -9");
+            killed = true;
+        }
+        let body = format!(
+            r#"{{"apiVersion":"example.com/v1","kind":"Widget","metadata":{{"name":"w{i}"}},"spec":{{"replicas":1}}}}"#
+        );
+        match server
+            .request(Method::POST, base, body.as_bytes(), true, false)
+            .await
+        {
+            Ok(r) if r.status == 201 => acked.push(format!("w{i}")),
+            Ok(r) if r.status == 503 => {
+                assert_eq!(r.json()["kind"], "Status", "{}", r.text());
+                unavailable += 1;
+            }
+            Ok(r) => panic!("unexpected {}: {}", r.status, r.text()),
+            Err(e) => panic!("request failed: {e}"),
+        }
+        let b = server.get("/api/v1/namespaces/default/configmaps").await;
+        if b.status != 200 {
+            builtin_errors += 1;
+        }
+        if killed && acked.len() >= 40 {
+            break;
+        }
+    }
+    assert!(killed);
+    assert_eq!(builtin_errors, 0, "built-in resources kept serving");
+    assert!(
+        acked.len() >= 40,
+        "custom resources came back: {} acked",
+        acked.len()
+    );
+    let list = k.ok(&["get", "widgets", "-o", "name"]);
+    for name in &acked {
+        assert!(
+            list.lines()
+                .any(|l| l == format!("widget.example.com/{name}")),
+            "acknowledged {name} lost"
+        );
+    }
+    let _ = unavailable;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_crds_are_refused_and_protected_groups_need_approval() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let two_storage = CRD.replace("    storage: false", "    storage: true");
+    let err = k.err_stdin(&["create", "-f", "-"], Some(&two_storage));
+    assert!(
+        err.contains("The CustomResourceDefinition \"widgets.example.com\" is invalid")
+            && err.contains("spec.versions: Invalid value:")
+            && err.contains("must have exactly one version marked as storage version"),
+        "{err}"
+    );
+    let bad_name = CRD.replace("name: widgets.example.com", "name: gadgets.example.com");
+    let err = k.err_stdin(&["create", "-f", "-"], Some(&bad_name));
+    assert!(
+        err.contains("metadata.name: Invalid value: \"gadgets.example.com\": must be spec.names.plural+\".\"+spec.group"),
+        "{err}"
+    );
+    // A group under k8s.io without the approval annotation is served, flagged.
+    let protected = CRD
+        .replace("widgets.example.com", "widgets.things.k8s.io")
+        .replace("group: example.com", "group: things.k8s.io");
+    k.ok_stdin(&["create", "-f", "-"], Some(&protected));
+    k.ok(&["wait", "--for", "condition=established", "--timeout=20s", "crd/widgets.things.k8s.io"]);
+    let v: serde_json::Value = serde_json::from_str(&k.ok(&[
+        "get",
+        "crd",
+        "widgets.things.k8s.io",
+        "-o",
+        "json",
+    ]))
+    .expect("json");
+    let cond = v["status"]["conditions"]
+        .as_array()
+        .and_then(|c| {
+            c.iter()
+                .find(|c| c["type"] == "KubernetesAPIApprovalPolicyConformant")
+                .cloned()
+        })
+        .expect("approval condition");
+    assert_eq!(cond["status"], "False");
+    assert_eq!(cond["reason"], "MissingAnnotation");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_watch_on_one_version_sees_writes_made_through_another() {
+    let Some((server, k)) = with_crd().await else { return };
+    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: seen\nspec:\n  replicas: 1\n";
+    k.ok_stdin(&["create", "--validate=false", "-f", "-"], Some(w));
+    let list = server
+        .get("/apis/example.com/v1beta1/namespaces/default/widgets")
+        .await;
+    let rv = list.json()["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap_or("0")
+        .to_owned();
+    let path = format!(
+        "/apis/example.com/v1beta1/namespaces/default/widgets?watch=true&resourceVersion={rv}&timeoutSeconds=2"
+    );
+    let watch = server.request(
+        Method::GET,
+        &path,
+        b"",
+        true,
+        false,
+    );
+    let change = async {
+        k.ok(&["label", "widget", "seen", "x=y"]);
+    };
+    let (w, ()) = tokio::join!(watch, change);
+    let text = w.expect("watch").text();
+    let ev: serde_json::Value =
+        serde_json::from_str(text.lines().next().unwrap_or("{}")).expect("event");
+    assert_eq!(ev["type"], "MODIFIED", "{text}");
+    assert_eq!(ev["object"]["apiVersion"], "example.com/v1beta1");
+    assert_eq!(ev["object"]["metadata"]["labels"]["x"], "y");
+}
