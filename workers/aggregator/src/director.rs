@@ -64,6 +64,11 @@ pub(crate) async fn direct(
         return json_response(&merged_groups(front));
     }
 
+    if read_only && (path == "/openapi/v2" || path == "/openapi/v2/") {
+        if let Some(resp) = merged_openapi_v2(front, &req).await {
+            return resp;
+        }
+    }
     if read_only && (path == "/openapi/v3" || path == "/openapi/v3/") {
         return json_response(&merged_openapi_index(front).await);
     }
@@ -221,6 +226,58 @@ fn merged_groups(front: &Front) -> Value {
         })
         .unwrap_or_default();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+/// `/openapi/v2` with the custom resources' definitions and paths merged into the
+/// built-in document, as JSON or gnostic protobuf per `Accept`; None when there is
+/// nothing to merge (the built-in document is then served as it is).
+async fn merged_openapi_v2(front: &Front, req: &Request<Incoming>) -> Option<Response<Body>> {
+    let accept = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("application/json")
+        .to_owned();
+    let protobuf = accept.contains("protobuf");
+    let json = accept.contains("json") || accept.contains("*/*") || accept.is_empty();
+    if !protobuf && !json {
+        return None;
+    }
+    if !front.peer_serving(WorkerRole::Extensions) {
+        return None;
+    }
+    let custom = front
+        .fetch_json(WorkerRole::Extensions, "/openapi/v2", "application/json")
+        .await?;
+    let custom_paths = custom.get("paths").and_then(Value::as_object)?;
+    if custom_paths.is_empty() {
+        return None;
+    }
+    let mut doc = front
+        .fetch_json(WorkerRole::KubeApi, "/openapi/v2", "application/json")
+        .await?;
+    for key in ["definitions", "paths"] {
+        if let (Some(into), Some(from)) = (
+            doc.get_mut(key).and_then(Value::as_object_mut),
+            custom.get(key).and_then(Value::as_object),
+        ) {
+            for (k, v) in from {
+                into.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+    }
+    let (bytes, ctype) = if protobuf && !accept.starts_with("application/json") {
+        (
+            kas_openapi::v2_to_protobuf(&doc),
+            "application/com.github.proto-openapi.spec.v2@v1.0+protobuf",
+        )
+    } else {
+        (doc.to_string().into_bytes(), "application/json")
+    };
+    let mut resp = Response::new(body::full(bytes));
+    resp.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(ctype));
+    Some(resp)
 }
 
 /// The OpenAPI v3 index of every back end: their `paths` together.

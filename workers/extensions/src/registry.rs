@@ -42,6 +42,8 @@ struct Inner {
     per_version: HashMap<String, Value>,
     /// The OpenAPI v3 documents of the served custom group versions.
     openapi: Option<Arc<kas_openapi::CustomDocuments>>,
+    /// The established CRDs (for the v2 document, built on request).
+    established: Arc<Vec<Value>>,
 }
 
 /// Kubernetes' version priority: GA > beta > alpha > other, higher numbers first.
@@ -238,6 +240,7 @@ impl Registry {
             openapi: Some(Arc::new(kas_openapi::CustomDocuments::new(
                 &established_crds,
             ))),
+            established: Arc::new(established_crds),
         };
     }
 
@@ -248,7 +251,15 @@ impl Registry {
         query: Option<&str>,
         headers: &http::HeaderMap,
     ) -> Option<http::Response<kas_server::body::Body>> {
-        let docs = self.inner.read().ok()?.openapi.clone()?;
+        let (docs, established) = {
+            let inner = self.inner.read().ok()?;
+            (inner.openapi.clone()?, inner.established.clone())
+        };
+        if path == "/openapi/v2" {
+            // Definitions and paths only: the aggregator merges them into the built-in
+            // document.
+            return Some(discovery::json(&kas_openapi::custom_v2(&established)));
+        }
         if path == "/openapi/v3" {
             return Some(discovery::json(&json!({"paths": docs.index_entries()})));
         }

@@ -65,6 +65,12 @@ impl ApiResource {
     }
 }
 
+/// A v2 document (JSON) in gnostic protobuf, as `/openapi/v2` serves it to client-go:
+/// for documents merged from several workers.
+pub fn v2_to_protobuf(doc: &serde_json::Value) -> Vec<u8> {
+    proto::encode_v2(doc)
+}
+
 /// Whether the documents have a schema for `group/version/kind` (the GA built-in kinds
 /// of Kubernetes v1.33); resources of other kinds get no paths.
 pub fn knows_kind(group: &str, version: &str, kind: &str) -> bool {
