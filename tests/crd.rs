@@ -425,15 +425,16 @@ async fn invalid_crds_are_refused_and_protected_groups_need_approval() {
         .replace("widgets.example.com", "widgets.things.k8s.io")
         .replace("group: example.com", "group: things.k8s.io");
     k.ok_stdin(&["create", "-f", "-"], Some(&protected));
-    k.ok(&["wait", "--for", "condition=established", "--timeout=20s", "crd/widgets.things.k8s.io"]);
-    let v: serde_json::Value = serde_json::from_str(&k.ok(&[
-        "get",
-        "crd",
-        "widgets.things.k8s.io",
-        "-o",
-        "json",
-    ]))
-    .expect("json");
+    k.ok(&[
+        "wait",
+        "--for",
+        "condition=established",
+        "--timeout=20s",
+        "crd/widgets.things.k8s.io",
+    ]);
+    let v: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "crd", "widgets.things.k8s.io", "-o", "json"]))
+            .expect("json");
     let cond = v["status"]["conditions"]
         .as_array()
         .and_then(|c| {
@@ -448,8 +449,11 @@ async fn invalid_crds_are_refused_and_protected_groups_need_approval() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_watch_on_one_version_sees_writes_made_through_another() {
-    let Some((server, k)) = with_crd().await else { return };
-    let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: seen\nspec:\n  replicas: 1\n";
+    let Some((server, k)) = with_crd().await else {
+        return;
+    };
+    let w =
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: seen\nspec:\n  replicas: 1\n";
     k.ok_stdin(&["create", "--validate=false", "-f", "-"], Some(w));
     let list = server
         .get("/apis/example.com/v1beta1/namespaces/default/widgets")
@@ -461,13 +465,7 @@ async fn a_watch_on_one_version_sees_writes_made_through_another() {
     let path = format!(
         "/apis/example.com/v1beta1/namespaces/default/widgets?watch=true&resourceVersion={rv}&timeoutSeconds=2"
     );
-    let watch = server.request(
-        Method::GET,
-        &path,
-        b"",
-        true,
-        false,
-    );
+    let watch = server.request(Method::GET, &path, b"", true, false);
     let change = async {
         k.ok(&["label", "widget", "seen", "x=y"]);
     };

@@ -393,7 +393,10 @@ async fn patch_scale_label_annotate_and_selectors() {
         "{err}"
     );
     let err = k.fails(&["get", "pods", "--field-selector", "spec.nope=1"]);
-    assert!(err.contains("field label not supported: spec.nope"), "{err}");
+    assert!(
+        err.contains("field label not supported: spec.nope"),
+        "{err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -614,17 +617,14 @@ spec:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn versions_stored_in_another_shape_read_back_converted() {
-    let Some((_server, k)) = setup().await else { return };
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
     let event = "apiVersion: v1\nkind: Event\nmetadata:\n  name: e1\ninvolvedObject:\n  kind: Pod\n  name: p\n  namespace: default\nreason: Started\nmessage: hello\ntype: Normal\ncount: 2\n";
     k.ok_stdin(&["create", "-f", "-"], event);
-    let v: serde_json::Value = serde_json::from_str(&k.ok(&[
-        "get",
-        "events.v1.events.k8s.io",
-        "e1",
-        "-o",
-        "json",
-    ]))
-    .expect("json");
+    let v: serde_json::Value =
+        serde_json::from_str(&k.ok(&["get", "events.v1.events.k8s.io", "e1", "-o", "json"]))
+            .expect("json");
     assert_eq!(v["apiVersion"], "events.k8s.io/v1");
     assert_eq!(v["note"], "hello");
     assert_eq!(v["regarding"]["name"], "p");

@@ -124,9 +124,35 @@ impl Registry {
 
     /// Serves exactly the established CRDs of `crds` (all CRDs, as stored).
     pub(crate) fn rebuild(&self, crds: &[Value]) {
-        let Ok(mut inner) = self.inner.write() else {
-            return;
+        // What can be reused: the stores of CRDs unchanged since the last build. Read
+        // under a short lock; the new registry is built outside it and swapped in, so
+        // requests never wait for a rebuild.
+        let (old_served, old_built) = match self.inner.read() {
+            Ok(i) => (i.served.clone(), i.built.clone()),
+            Err(_) => return,
         };
+        let unchanged: Vec<&str> = crds
+            .iter()
+            .filter(|c| established(c))
+            .filter(|c| {
+                let name = c
+                    .pointer("/metadata/name")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let rv = c
+                    .pointer("/metadata/resourceVersion")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                old_built.get(name).map(String::as_str) == Some(rv)
+            })
+            .filter_map(|c| c.pointer("/metadata/name").and_then(Value::as_str))
+            .collect();
+        if unchanged.len() == old_built.len()
+            && crds.iter().filter(|c| established(c)).count() == old_built.len()
+            && !old_built.is_empty()
+        {
+            return;
+        }
         let mut served = HashMap::new();
         let mut built = HashMap::new();
         let mut groups: BTreeMap<String, BTreeMap<String, Vec<Resource>>> = BTreeMap::new();
@@ -144,21 +170,31 @@ impl Registry {
                 .unwrap_or("")
                 .to_owned();
             let terminating = crd.pointer("/metadata/deletionTimestamp").is_some();
-            let reuse = inner.built.get(&name) == Some(&rv);
+            if unchanged.contains(&name.as_str()) {
+                // Same CRD object: same stores, no schema parsing or CEL compilation.
+                for (key, e) in old_served.iter().filter(|(_, e)| e.crd == name) {
+                    let r = *e.store.resource();
+                    groups
+                        .entry(r.group.to_owned())
+                        .or_default()
+                        .entry(r.version.to_owned())
+                        .or_default()
+                        .push(r);
+                    served.insert(key.clone(), e.clone());
+                }
+                built.insert(name, rv);
+                continue;
+            }
             for v in custom::served_versions(crd) {
                 let key = (
                     v.resource.group.to_owned(),
                     v.resource.version.to_owned(),
                     v.resource.plural.to_owned(),
                 );
-                let store = match inner.served.get(&key).filter(|_| reuse) {
-                    Some(e) => e.store.clone(),
-                    None => {
-                        RestStore::new(v.resource, self.storage.clone(), self.min_request_timeout)
-                            .with_strategy(Arc::new(v.strategy))
-                            .with_cache()
-                    }
-                };
+                let store =
+                    RestStore::new(v.resource, self.storage.clone(), self.min_request_timeout)
+                        .with_strategy(Arc::new(v.strategy))
+                        .with_cache();
                 groups
                     .entry(v.resource.group.to_owned())
                     .or_default()
@@ -230,6 +266,9 @@ impl Registry {
                 "versions": [{"groupVersion": "apiextensions.k8s.io/v1", "version": "v1"}],
                 "preferredVersion": {"groupVersion": "apiextensions.k8s.io/v1", "version": "v1"}}),
         );
+        let Ok(mut inner) = self.inner.write() else {
+            return;
+        };
         *inner = Inner {
             served,
             built,
