@@ -4,71 +4,11 @@
 
 mod harness;
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
+use harness::kubectl::Kubectl;
 use harness::{require_tool, Server};
 use http::Method;
-
-struct Kubectl {
-    kubeconfig: std::path::PathBuf,
-    cache: tempfile::TempDir,
-}
-
-impl Kubectl {
-    fn new(server: &Server) -> Kubectl {
-        Kubectl {
-            kubeconfig: server.kubeconfig(),
-            cache: tempfile::tempdir().expect("cache dir"),
-        }
-    }
-
-    fn run_stdin(&self, args: &[&str], input: Option<&str>) -> Output {
-        let mut child = Command::new("kubectl")
-            .arg("--kubeconfig")
-            .arg(&self.kubeconfig)
-            .arg("--cache-dir")
-            .arg(self.cache.path())
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn kubectl");
-        let mut stdin = child.stdin.take().expect("stdin");
-        if let Some(i) = input {
-            stdin.write_all(i.as_bytes()).expect("write stdin");
-        }
-        drop(stdin);
-        child.wait_with_output().expect("kubectl output")
-    }
-
-    fn ok(&self, args: &[&str]) -> String {
-        self.ok_stdin(args, None)
-    }
-
-    fn ok_stdin(&self, args: &[&str], input: Option<&str>) -> String {
-        let out = self.run_stdin(args, input);
-        assert!(
-            out.status.success(),
-            "kubectl {args:?} failed: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn err_stdin(&self, args: &[&str], input: Option<&str>) -> String {
-        let out = self.run_stdin(args, input);
-        assert!(
-            !out.status.success(),
-            "kubectl {args:?} should fail: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    }
-}
 
 const CRD: &str = r#"
 apiVersion: apiextensions.k8s.io/v1
@@ -144,7 +84,7 @@ async fn with_crd() -> Option<(Server, Kubectl)> {
     }
     let server = Server::builder().start().await;
     let k = Kubectl::new(&server);
-    k.ok_stdin(&["apply", "-f", "-"], Some(CRD));
+    k.ok_stdin(&["apply", "-f", "-"], CRD);
     let start = Instant::now();
     k.ok(&[
         "wait",
@@ -195,7 +135,7 @@ async fn a_crd_is_established_and_its_objects_served() {
     );
 
     let w = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: one\nspec:\n  replicas: 2\n  size: 5\n  unknown: x\n";
-    let out = k.ok_stdin(&["apply", "--validate=false", "-f", "-"], Some(w));
+    let out = k.ok_stdin(&["apply", "--validate=false", "-f", "-"], w);
     assert!(out.contains("widget.example.com/one created"), "{out}");
     let got: serde_json::Value =
         serde_json::from_str(&k.ok(&["get", "widget", "one", "-o", "json"])).expect("json");
@@ -240,18 +180,15 @@ async fn a_crd_is_established_and_its_objects_served() {
     assert_eq!(got["spec"]["replicas"], 3, "a status write ignores spec");
 
     // Strategic merge patch is refused for custom resources, as upstream.
-    let err = k.err_stdin(
-        &[
-            "patch",
-            "widget",
-            "one",
-            "--type",
-            "strategic",
-            "-p",
-            r#"{"spec":{"size":6}}"#,
-        ],
-        None,
-    );
+    let err = k.fails(&[
+        "patch",
+        "widget",
+        "one",
+        "--type",
+        "strategic",
+        "-p",
+        r#"{"spec":{"size":6}}"#,
+    ]);
     assert!(
         err.contains("UnsupportedMediaType")
             || err.contains("415")
@@ -266,32 +203,29 @@ async fn invalid_custom_resources_get_upstreams_messages() {
         return;
     };
     let bad = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  replicas: -1\n  color: purple\n";
-    let err = k.err_stdin(&["create", "--validate=false", "-f", "-"], Some(bad));
+    let err = k.fails_stdin(&["create", "--validate=false", "-f", "-"], bad);
     assert!(err.contains("The Widget \"bad\" is invalid"), "{err}");
     assert!(err.contains("spec.replicas: Invalid value: -1: spec.replicas in body should be greater than or equal to 0"), "{err}");
     assert!(err.contains("spec.color: Unsupported value: \"purple\": supported values: \"red\", \"green\", \"blue\""), "{err}");
 
     let cel = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: cel\nspec:\n  replicas: 20\n  maxReplicas: 5\n";
-    let err = k.err_stdin(&["create", "--validate=false", "-f", "-"], Some(cel));
+    let err = k.fails_stdin(&["create", "--validate=false", "-f", "-"], cel);
     assert!(
         err.contains("replicas must not exceed maxReplicas"),
         "{err}"
     );
 
     let ok = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: grow\nspec:\n  replicas: 1\n  size: 5\n";
-    k.ok_stdin(&["create", "--validate=false", "-f", "-"], Some(ok));
-    let err = k.err_stdin(
-        &[
-            "patch",
-            "widget",
-            "grow",
-            "--type",
-            "merge",
-            "-p",
-            r#"{"spec":{"size":4}}"#,
-        ],
-        None,
-    );
+    k.ok_stdin(&["create", "--validate=false", "-f", "-"], ok);
+    let err = k.fails(&[
+        "patch",
+        "widget",
+        "grow",
+        "--type",
+        "merge",
+        "-p",
+        r#"{"spec":{"size":4}}"#,
+    ]);
     assert!(err.contains("size may only grow"), "{err}");
     k.ok(&[
         "patch",
@@ -304,7 +238,7 @@ async fn invalid_custom_resources_get_upstreams_messages() {
     ]);
 
     let wrong_type = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: typed\nspec:\n  replicas: lots\n";
-    let err = k.err_stdin(&["create", "--validate=false", "-f", "-"], Some(wrong_type));
+    let err = k.fails_stdin(&["create", "--validate=false", "-f", "-"], wrong_type);
     assert!(err.contains("spec.replicas: Invalid value: \"string\": spec.replicas in body must be of type integer"), "{err}");
 }
 
@@ -315,15 +249,15 @@ async fn deleting_a_crd_deletes_its_objects() {
     };
     for n in ["a", "b"] {
         let w = format!("apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {n}\nspec:\n  replicas: 1\n");
-        k.ok_stdin(&["create", "--validate=false", "-f", "-"], Some(&w));
+        k.ok_stdin(&["create", "--validate=false", "-f", "-"], &w);
     }
     k.ok(&["delete", "crd", "widgets.example.com", "--timeout=20s"]);
-    let out = k.run_stdin(&["get", "crd", "widgets.example.com"], None);
+    let out = k.run(&["get", "crd", "widgets.example.com"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("not found"), "{err}");
     // Re-created, the CRD starts empty.
-    k.ok_stdin(&["apply", "-f", "-"], Some(CRD));
+    k.ok_stdin(&["apply", "-f", "-"], CRD);
     k.ok(&[
         "wait",
         "--for",
@@ -407,7 +341,7 @@ async fn invalid_crds_are_refused_and_protected_groups_need_approval() {
     let server = Server::builder().start().await;
     let k = Kubectl::new(&server);
     let two_storage = CRD.replace("    storage: false", "    storage: true");
-    let err = k.err_stdin(&["create", "-f", "-"], Some(&two_storage));
+    let err = k.fails_stdin(&["create", "-f", "-"], &two_storage);
     assert!(
         err.contains("The CustomResourceDefinition \"widgets.example.com\" is invalid")
             && err.contains("spec.versions: Invalid value:")
@@ -415,7 +349,7 @@ async fn invalid_crds_are_refused_and_protected_groups_need_approval() {
         "{err}"
     );
     let bad_name = CRD.replace("name: widgets.example.com", "name: gadgets.example.com");
-    let err = k.err_stdin(&["create", "-f", "-"], Some(&bad_name));
+    let err = k.fails_stdin(&["create", "-f", "-"], &bad_name);
     assert!(
         err.contains("metadata.name: Invalid value: \"gadgets.example.com\": must be spec.names.plural+\".\"+spec.group"),
         "{err}"
@@ -424,7 +358,7 @@ async fn invalid_crds_are_refused_and_protected_groups_need_approval() {
     let protected = CRD
         .replace("widgets.example.com", "widgets.things.k8s.io")
         .replace("group: example.com", "group: things.k8s.io");
-    k.ok_stdin(&["create", "-f", "-"], Some(&protected));
+    k.ok_stdin(&["create", "-f", "-"], &protected);
     k.ok(&[
         "wait",
         "--for",
@@ -454,7 +388,7 @@ async fn a_watch_on_one_version_sees_writes_made_through_another() {
     };
     let w =
         "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: seen\nspec:\n  replicas: 1\n";
-    k.ok_stdin(&["create", "--validate=false", "-f", "-"], Some(w));
+    k.ok_stdin(&["create", "--validate=false", "-f", "-"], w);
     let list = server
         .get("/apis/example.com/v1beta1/namespaces/default/widgets")
         .await;

@@ -4,92 +4,12 @@
 
 mod harness;
 
-use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use harness::kubectl::Kubectl;
 use harness::{require_tool, Server};
-
-/// kubectl against one server, with a private cache dir.
-struct Kubectl {
-    kubeconfig: PathBuf,
-    cache: tempfile::TempDir,
-}
-
-impl Kubectl {
-    fn new(server: &Server) -> Kubectl {
-        Kubectl {
-            kubeconfig: server.kubeconfig(),
-            cache: tempfile::tempdir().expect("cache dir"),
-        }
-    }
-
-    fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new("kubectl");
-        c.arg("--kubeconfig")
-            .arg(&self.kubeconfig)
-            .arg("--cache-dir")
-            .arg(self.cache.path())
-            .args(args);
-        c
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.command(args).output().expect("run kubectl")
-    }
-
-    fn run_stdin(&self, args: &[&str], input: &str) -> Output {
-        let mut child = self
-            .command(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("spawn kubectl");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write stdin");
-        child.wait_with_output().expect("kubectl output")
-    }
-
-    /// Runs and requires success; returns stdout.
-    fn ok(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            out.status.success(),
-            "kubectl {args:?} failed: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    fn ok_stdin(&self, args: &[&str], input: &str) -> String {
-        let out = self.run_stdin(args, input);
-        assert!(
-            out.status.success(),
-            "kubectl {args:?} failed: {}{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    }
-
-    /// Runs and requires failure; returns stderr.
-    fn fails(&self, args: &[&str]) -> String {
-        let out = self.run(args);
-        assert!(
-            !out.status.success(),
-            "kubectl {args:?} should fail: {}",
-            String::from_utf8_lossy(&out.stdout)
-        );
-        String::from_utf8_lossy(&out.stderr).into_owned()
-    }
-}
 
 async fn setup() -> Option<(Server, Kubectl)> {
     if !require_tool("kubectl") {

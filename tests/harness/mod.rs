@@ -4,6 +4,8 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod kubectl;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};

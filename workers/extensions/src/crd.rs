@@ -94,12 +94,17 @@ fn defaults(crd: &mut Value) {
 }
 
 fn validate(crd: &Value, old: Option<&Value>) -> Vec<StatusCause> {
-    kas_crd::validate_crd(crd, old)
+    causes(kas_crd::validate_crd(crd, old))
+}
+
+/// kas-crd's field errors as the causes of a 422.
+pub(crate) fn causes(errors: Vec<kas_crd::FieldError>) -> Vec<StatusCause> {
+    errors
         .into_iter()
         .map(|e| StatusCause {
             reason: e.reason().to_owned(),
             message: e.message(),
-            field: e.field.clone(),
+            field: e.field,
         })
         .collect()
 }

@@ -190,15 +190,7 @@ impl ObjectStrategy for CustomStrategy {
             return Vec::new();
         };
         let _ = &self.kind;
-        validator
-            .validate(obj, old)
-            .into_iter()
-            .map(|e| StatusCause {
-                reason: e.reason().to_owned(),
-                message: e.message(),
-                field: e.field.clone(),
-            })
-            .collect()
+        crate::crd::causes(validator.validate(obj, old))
     }
 
     fn columns(&self) -> Option<Vec<DynColumn>> {

@@ -325,20 +325,8 @@ pub(crate) const REPLICA_SET: &[Column] = &[
         |o| json!(i(o, "/status/readyReplicas")),
     ),
     AGE,
-    col(
-        "Containers",
-        "string",
-        1,
-        "Names of each container in the template.",
-        |o| containers(o, "/spec/template/spec/containers"),
-    ),
-    col(
-        "Images",
-        "string",
-        1,
-        "Images referenced by each container in the template.",
-        |o| images(o, "/spec/template/spec/containers"),
-    ),
+    TEMPLATE_CONTAINERS,
+    TEMPLATE_IMAGES,
     col(
         "Selector",
         "string",
@@ -372,20 +360,8 @@ pub(crate) const REPLICATION_CONTROLLER: &[Column] = &[
         |o| json!(i(o, "/status/readyReplicas")),
     ),
     AGE,
-    col(
-        "Containers",
-        "string",
-        1,
-        "Names of each container in the template.",
-        |o| containers(o, "/spec/template/spec/containers"),
-    ),
-    col(
-        "Images",
-        "string",
-        1,
-        "Images referenced by each container in the template.",
-        |o| images(o, "/spec/template/spec/containers"),
-    ),
+    TEMPLATE_CONTAINERS,
+    TEMPLATE_IMAGES,
     col(
         "Selector",
         "string",
@@ -411,20 +387,8 @@ pub(crate) const STATEFUL_SET: &[Column] = &[
         },
     ),
     AGE,
-    col(
-        "Containers",
-        "string",
-        1,
-        "Names of each container in the template.",
-        |o| containers(o, "/spec/template/spec/containers"),
-    ),
-    col(
-        "Images",
-        "string",
-        1,
-        "Images referenced by each container in the template.",
-        |o| images(o, "/spec/template/spec/containers"),
-    ),
+    TEMPLATE_CONTAINERS,
+    TEMPLATE_IMAGES,
 ];
 
 /// DaemonSets.
@@ -510,20 +474,8 @@ pub(crate) const JOB: &[Column] = &[
         },
     ),
     AGE,
-    col(
-        "Containers",
-        "string",
-        1,
-        "Names of each container in the template.",
-        |o| containers(o, "/spec/template/spec/containers"),
-    ),
-    col(
-        "Images",
-        "string",
-        1,
-        "Images referenced by each container in the template.",
-        |o| images(o, "/spec/template/spec/containers"),
-    ),
+    TEMPLATE_CONTAINERS,
+    TEMPLATE_IMAGES,
     col(
         "Selector",
         "string",

@@ -31,25 +31,9 @@ fn s<'a>(o: &'a Value, p: &str) -> &'a str {
     o.pointer(p).and_then(Value::as_str).unwrap_or("")
 }
 
+/// A 422 for Service `name`.
 fn invalid(name: &str, causes: Vec<StatusCause>) -> Status {
-    let summary: Vec<String> = causes
-        .iter()
-        .map(|c| format!("{}: {}", c.field, c.message))
-        .collect();
-    let message = if summary.len() == 1 {
-        format!("Service \"{name}\" is invalid: {}", summary[0])
-    } else {
-        format!("Service \"{name}\" is invalid: [{}]", summary.join(", "))
-    };
-    Status {
-        details: Some(kas_server::status::StatusDetails {
-            name: name.to_owned(),
-            kind: "Service".into(),
-            causes,
-            ..Default::default()
-        }),
-        ..Status::new(kas_server::status::Reason::Invalid, message)
-    }
+    kas_server::rest::invalid("", "Service", name, causes)
 }
 
 impl Allocator {
@@ -131,7 +115,6 @@ impl Allocator {
             self.ipaddresses
                 .storage()
                 .list_prefix("", None)
-                .trim_end_matches('/')
                 .trim_end_matches('/')
         )
     }

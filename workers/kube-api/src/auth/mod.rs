@@ -26,7 +26,7 @@ pub(crate) use token::{KeyError, TokenIssuer, TokenRequestInput, TokenResponse};
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use kas_server::status::{Reason, Status, StatusCause, StatusDetails};
+use kas_server::status::{Reason, Status};
 use serde_json::Value;
 
 /// `authentication.k8s.io/v1`.
@@ -34,36 +34,7 @@ const AUTHN_V1: &str = "authentication.k8s.io/v1";
 /// `authorization.k8s.io/v1`.
 const AUTHZ_V1: &str = "authorization.k8s.io/v1";
 
-/// A 422 `Invalid` for `kind` (in `group`) named `name`, worded as apierrors.NewInvalid.
-fn invalid(group: &str, kind: &str, name: &str, causes: Vec<StatusCause>) -> Status {
-    let summary: Vec<String> = causes
-        .iter()
-        .map(|c| format!("{}: {}", c.field, c.message))
-        .collect();
-    let qualified = if group.is_empty() {
-        kind.to_owned()
-    } else {
-        format!("{kind}.{group}")
-    };
-    let message = if summary.len() == 1 {
-        format!("{qualified} \"{name}\" is invalid: {}", summary[0])
-    } else {
-        format!(
-            "{qualified} \"{name}\" is invalid: [{}]",
-            summary.join(", ")
-        )
-    };
-    Status {
-        details: Some(StatusDetails {
-            name: name.to_owned(),
-            group: group.to_owned(),
-            kind: kind.to_owned(),
-            causes,
-            ..Default::default()
-        }),
-        ..Status::new(Reason::Invalid, message)
-    }
-}
+use kas_server::rest::invalid;
 
 /// A 400 `BadRequest`.
 fn bad_request(message: impl Into<String>) -> Status {

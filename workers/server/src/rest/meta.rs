@@ -36,8 +36,9 @@ pub(crate) fn is_dns_subdomain(name: &str) -> bool {
         })
 }
 
-/// A 422 `Invalid` for `kind` `name` with these causes.
-pub(crate) fn invalid(group: &str, kind: &str, name: &str, causes: Vec<StatusCause>) -> Status {
+/// A 422 `Invalid` for `kind` (of `group`) `name` with these causes, worded as
+/// upstream's `apierrors.NewInvalid`.
+pub fn invalid(group: &str, kind: &str, name: &str, causes: Vec<StatusCause>) -> Status {
     let summary: Vec<String> = causes
         .iter()
         .map(|c| format!("{}: {}", c.field, c.message))

@@ -1,0 +1,99 @@
+//! kubectl against one test server, with a private discovery cache dir so no test sees
+//! another's.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+use super::Server;
+
+/// kubectl against one server, with a private cache dir.
+pub struct Kubectl {
+    kubeconfig: PathBuf,
+    cache: tempfile::TempDir,
+}
+
+impl Kubectl {
+    pub fn new(server: &Server) -> Kubectl {
+        Kubectl {
+            kubeconfig: server.kubeconfig(),
+            cache: tempfile::tempdir().expect("cache dir"),
+        }
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut c = Command::new("kubectl");
+        c.arg("--kubeconfig")
+            .arg(&self.kubeconfig)
+            .arg("--cache-dir")
+            .arg(self.cache.path())
+            .args(args);
+        c
+    }
+
+    pub fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().expect("run kubectl")
+    }
+
+    pub fn run_stdin(&self, args: &[&str], input: &str) -> Output {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("spawn kubectl");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write stdin");
+        child.wait_with_output().expect("kubectl output")
+    }
+
+    /// Runs and requires success; returns stdout.
+    pub fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "kubectl {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    pub fn ok_stdin(&self, args: &[&str], input: &str) -> String {
+        let out = self.run_stdin(args, input);
+        assert!(
+            out.status.success(),
+            "kubectl {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// With `input` on stdin, runs and requires failure; returns stderr.
+    pub fn fails_stdin(&self, args: &[&str], input: &str) -> String {
+        let out = self.run_stdin(args, input);
+        assert!(
+            !out.status.success(),
+            "kubectl {args:?} should fail: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+
+    /// Runs and requires failure; returns stderr.
+    pub fn fails(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            !out.status.success(),
+            "kubectl {args:?} should fail: {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    }
+}
