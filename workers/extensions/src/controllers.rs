@@ -299,6 +299,9 @@ async fn cleanup(crds: &RestStore, registry: &Registry, name: &str) -> Result<()
         .filter(|f| f != CLEANUP_FINALIZER)
         .collect();
     next["metadata"]["finalizers"] = json!(finalizers);
+    // Stop serving before the CRD goes, so a client that sees it deleted gets 404 for
+    // its resources; if the update fails, the next pass serves it again and retries.
+    registry.forget(name);
     crds.update_object("", name, "", next, None, &opts).await?;
     Ok(())
 }

@@ -36,6 +36,8 @@ struct Inner {
     served: HashMap<(String, String, String), Entry>,
     /// CRD name → the resourceVersion its stores were built from.
     built: HashMap<String, String>,
+    /// Something was removed by [`Registry::forget`]: the next rebuild must run.
+    stale: bool,
     groups: Value,
     aggregated: Vec<Value>,
     per_group: HashMap<String, Value>,
@@ -122,13 +124,23 @@ impl Registry {
             .unwrap_or_default()
     }
 
+    /// Stops serving CRD `name` at once (its objects are gone and it is about to be);
+    /// the next rebuild updates discovery.
+    pub(crate) fn forget(&self, name: &str) {
+        if let Ok(mut inner) = self.inner.write() {
+            inner.served.retain(|_, e| e.crd != name);
+            inner.built.remove(name);
+            inner.stale = true;
+        }
+    }
+
     /// Serves exactly the established CRDs of `crds` (all CRDs, as stored).
     pub(crate) fn rebuild(&self, crds: &[Value]) {
         // What can be reused: the stores of CRDs unchanged since the last build. Read
         // under a short lock; the new registry is built outside it and swapped in, so
         // requests never wait for a rebuild.
-        let (old_served, old_built) = match self.inner.read() {
-            Ok(i) => (i.served.clone(), i.built.clone()),
+        let (old_served, old_built, stale) = match self.inner.read() {
+            Ok(i) => (i.served.clone(), i.built.clone(), i.stale),
             Err(_) => return,
         };
         let unchanged: Vec<&str> = crds
@@ -147,7 +159,8 @@ impl Registry {
             })
             .filter_map(|c| c.pointer("/metadata/name").and_then(Value::as_str))
             .collect();
-        if unchanged.len() == old_built.len()
+        if !stale
+            && unchanged.len() == old_built.len()
             && crds.iter().filter(|c| established(c)).count() == old_built.len()
             && !old_built.is_empty()
         {
@@ -280,6 +293,7 @@ impl Registry {
                 &established_crds,
             ))),
             established: Arc::new(established_crds),
+            stale: false,
         };
     }
 
