@@ -223,32 +223,84 @@ async fn widgets_discoverable(client: &Client) -> bool {
     listed && in_groups && in_aggregated && in_resources
 }
 
-/// Polls until Widgets are served and discoverable; returns how long that took. Upstream
-/// updates discovery and its handlers from informers, after Established is stored, so its
-/// own CRD test fixtures poll discovery in the same way.
-async fn wait_discoverable(client: &Client) -> Duration {
-    let start = Instant::now();
-    while !widgets_discoverable(client).await {
-        let waited = start.elapsed();
-        assert!(
-            waited < ESTABLISH_LIMIT,
-            "not discoverable after {waited:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    start.elapsed()
-}
-
-/// A server with the Widget CRD established and discoverable, and an admin client.
+/// A server with the Widget CRD established, and an admin client. Like kube-apiserver,
+/// the server serves and lists a CRD's group by the time `Established` is stored, so the
+/// CRD must be discoverable at once, without polling.
 async fn with_crd() -> (Server, Client) {
     let server = Server::builder().start().await;
     let client = admin_client(&server).await;
     let took = establish(&client).await;
     println!("CRD {CRD_NAME} Established {took:?} after the create was sent");
     assert!(took < ESTABLISH_LIMIT, "established after {took:?}");
-    let lag = wait_discoverable(&client).await;
-    println!("CRD {CRD_NAME} served and discoverable {lag:?} after Established");
+    assert!(
+        widgets_discoverable(&client).await,
+        "Established but not discoverable"
+    );
     (server, client)
+}
+
+/// Which of the merged documents name the example.com group: `/apis`, aggregated
+/// discovery, the `/openapi/v3` index and `/openapi/v2`.
+async fn example_group_in_merged_documents(client: &Client) -> [bool; 4] {
+    let groups = client.list_api_groups().await.expect("/apis");
+    let in_groups = groups.groups.iter().any(|g| g.name == "example.com");
+    let aggregated = client.list_api_groups_aggregated().await;
+    let aggregated = aggregated.expect("aggregated /apis");
+    let in_aggregated = aggregated
+        .items
+        .iter()
+        .any(|g| g.metadata.as_ref().and_then(|m| m.name.as_deref()) == Some("example.com"));
+    let get = |path: &str| {
+        let req = http::Request::get(path).body(Vec::new()).expect("request");
+        client.request_text(req)
+    };
+    let index = get("/openapi/v3").await.expect("/openapi/v3");
+    let in_index = index.contains("\"apis/example.com/v1\"");
+    let v2 = get("/openapi/v2").await.expect("/openapi/v2");
+    let in_v2 = v2.contains("\"/apis/example.com/v1/widgets\"");
+    [in_groups, in_aggregated, in_index, in_v2]
+}
+
+/// A client that reads the merged documents, creates a CRD, waits for Established and
+/// reads again sees the group every time; after the CRD's deletion is seen, the group is
+/// gone from all of them. No sleeps: every read follows the event it depends on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn merged_discovery_follows_crd_changes_at_once() {
+    const ROUNDS: usize = 200;
+    let server = Server::builder().start().await;
+    let client = admin_client(&server).await;
+    let api = crds(&client);
+    let start = Instant::now();
+    let mut established = Duration::ZERO;
+    for round in 0..ROUNDS {
+        let before = example_group_in_merged_documents(&client).await;
+        assert_eq!(before, [false; 4], "round {round}: before the create");
+        established += establish(&client).await;
+        let after = example_group_in_merged_documents(&client).await;
+        assert_eq!(after, [true; 4], "round {round}: once Established");
+
+        let deleted = api.delete(CRD_NAME, &DeleteParams::default()).await;
+        let crd = deleted.expect("delete CRD").left().expect("the CRD");
+        let wp = WatchParams::default()
+            .fields(&format!("metadata.name={CRD_NAME}"))
+            .timeout(60);
+        let rv = crd.resource_version().expect("resourceVersion");
+        let mut events = api.watch(&wp, &rv).await.expect("watch").boxed();
+        loop {
+            match next_change(&mut events).await {
+                WatchEvent::Deleted(_) => break,
+                WatchEvent::Modified(_) => continue,
+                e => panic!("expected MODIFIED or DELETED, got {e:?}"),
+            }
+        }
+    }
+    let gone = example_group_in_merged_documents(&client).await;
+    assert_eq!(gone, [false; 4], "after the last delete");
+    println!(
+        "{ROUNDS} CRD create/establish/delete rounds in {:?}; mean time to Established {:?}",
+        start.elapsed(),
+        established / ROUNDS as u32
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -888,7 +940,10 @@ async fn deleting_the_crd_removes_its_objects() {
     // Re-created, the CRD starts empty.
     let took = establish(&client).await;
     assert!(took < ESTABLISH_LIMIT, "re-established after {took:?}");
-    wait_discoverable(&client).await;
+    assert!(
+        widgets_discoverable(&client).await,
+        "re-established, not discoverable"
+    );
     let list = api.list(&ListParams::default()).await.expect("list");
     assert!(list.items.is_empty(), "{:?}", names(&list.items));
 }

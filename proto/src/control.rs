@@ -23,6 +23,21 @@ pub enum FromSupervisor {
     Peers(Vec<PeerStatus>),
     /// Move to a shutdown phase; the worker answers [`FromWorker::ShutdownDone`].
     Shutdown(ShutdownPhase),
+    /// To the aggregator: `role` changed what it serves (relayed
+    /// [`FromWorker::ApiChanged`]). The aggregator re-reads that worker's discovery and
+    /// OpenAPI, then answers [`FromWorker::ApiSeen`].
+    ApiChanged {
+        /// The back end whose API changed.
+        role: WorkerRole,
+        /// Its change counter.
+        generation: u64,
+    },
+    /// To a back end: the aggregator serves its API as of `generation` (or there is no
+    /// aggregator running, and a new one reads everything afresh).
+    ApiSeen {
+        /// The back end's change counter, echoed.
+        generation: u64,
+    },
 }
 
 /// A message a worker sends to the supervisor.
@@ -46,6 +61,19 @@ pub enum FromWorker {
     },
     /// The worker finished a shutdown phase.
     ShutdownDone(ShutdownPhase),
+    /// A back end changed what it serves (a CRD's group established or gone): its
+    /// discovery and OpenAPI documents differ from before. `generation` counts up.
+    ApiChanged {
+        /// This worker's change counter.
+        generation: u64,
+    },
+    /// From the aggregator: it now serves `role`'s API as of `generation`.
+    ApiSeen {
+        /// The back end whose change was taken in.
+        role: WorkerRole,
+        /// Its change counter, echoed.
+        generation: u64,
+    },
 }
 
 /// kube-apiserver's graceful termination, as phases the supervisor drives.

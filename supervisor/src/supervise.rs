@@ -398,6 +398,12 @@ impl Supervisor {
                     FromWorker::ShutdownDone(phase) => {
                         tracing::info!(worker = %role, ?phase, "worker finished shutdown phase");
                     }
+                    FromWorker::ApiChanged { generation } => {
+                        self.relay_api_change(role, generation)
+                    }
+                    FromWorker::ApiSeen { role, generation } => {
+                        self.send_to(role, FromSupervisor::ApiSeen { generation });
+                    }
                     FromWorker::Hello { .. } => {}
                 }
             }
@@ -489,6 +495,24 @@ impl Supervisor {
             })
             .collect();
         let _ = tx.send(FromSupervisor::Peers(peers));
+    }
+
+    /// Tells the aggregator that `role`'s API changed. With no aggregator connected the
+    /// change is acknowledged at once: the next aggregator reads every back end afresh.
+    fn relay_api_change(&self, role: WorkerRole, generation: u64) {
+        let aggregator = self
+            .slots
+            .get(&WorkerRole::Aggregator)
+            .and_then(|s| s.tx.as_ref());
+        let relayed = aggregator
+            .map(|tx| {
+                tx.send(FromSupervisor::ApiChanged { role, generation })
+                    .is_ok()
+            })
+            .unwrap_or(false);
+        if !relayed {
+            self.send_to(role, FromSupervisor::ApiSeen { generation });
+        }
     }
 
     fn heartbeat(&mut self) {

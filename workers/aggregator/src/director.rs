@@ -57,7 +57,6 @@ pub(crate) async fn direct(
         return json_response(&version(&front.config.kubernetes_version));
     }
     if read_only && (path == "/apis" || path == "/apis/") {
-        front.fresh_routes(DISCOVERY_MAX_AGE).await;
         if kas_server::discovery::wants_aggregated(req.headers()) {
             return kas_server::discovery::aggregated_json(&merged_aggregated(front));
         }
@@ -65,12 +64,12 @@ pub(crate) async fn direct(
     }
 
     if read_only && (path == "/openapi/v2" || path == "/openapi/v2/") {
-        if let Some(resp) = merged_openapi_v2(front, &req).await {
+        if let Some(resp) = crate::merged::openapi_v2(front, req.headers()).await {
             return resp;
         }
     }
     if read_only && (path == "/openapi/v3" || path == "/openapi/v3/") {
-        return json_response(&merged_openapi_index(front).await);
+        return crate::merged::openapi_v3_index(front, req.headers()).await;
     }
     match owner(front, &path) {
         Some(role) => match proxy(front, role, &ctx, req).await {
@@ -80,9 +79,6 @@ pub(crate) async fn direct(
         None => fall_through(front, &ctx, req).await,
     }
 }
-
-/// How old the merged `/apis` may be when served.
-const DISCOVERY_MAX_AGE: std::time::Duration = std::time::Duration::from_millis(100);
 
 /// The worker that owns `path`, if known.
 fn owner(front: &Front, path: &str) -> Option<WorkerRole> {
@@ -226,77 +222,6 @@ fn merged_groups(front: &Front) -> Value {
         })
         .unwrap_or_default();
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
-}
-
-/// `/openapi/v2` with the custom resources' definitions and paths merged into the
-/// built-in document, as JSON or gnostic protobuf per `Accept`; None when there is
-/// nothing to merge (the built-in document is then served as it is).
-async fn merged_openapi_v2(front: &Front, req: &Request<Incoming>) -> Option<Response<Body>> {
-    let accept = req
-        .headers()
-        .get(header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("application/json")
-        .to_owned();
-    let protobuf = accept.contains("protobuf");
-    let json = accept.contains("json") || accept.contains("*/*") || accept.is_empty();
-    if !protobuf && !json {
-        return None;
-    }
-    if !front.peer_serving(WorkerRole::Extensions) {
-        return None;
-    }
-    let custom = front
-        .fetch_json(WorkerRole::Extensions, "/openapi/v2", "application/json")
-        .await?;
-    let custom_paths = custom.get("paths").and_then(Value::as_object)?;
-    if custom_paths.is_empty() {
-        return None;
-    }
-    let mut doc = front
-        .fetch_json(WorkerRole::KubeApi, "/openapi/v2", "application/json")
-        .await?;
-    for key in ["definitions", "paths"] {
-        if let (Some(into), Some(from)) = (
-            doc.get_mut(key).and_then(Value::as_object_mut),
-            custom.get(key).and_then(Value::as_object),
-        ) {
-            for (k, v) in from {
-                into.entry(k.clone()).or_insert_with(|| v.clone());
-            }
-        }
-    }
-    let (bytes, ctype) = if protobuf && !accept.starts_with("application/json") {
-        (
-            kas_openapi::v2_to_protobuf(&doc),
-            "application/com.github.proto-openapi.spec.v2@v1.0+protobuf",
-        )
-    } else {
-        (doc.to_string().into_bytes(), "application/json")
-    };
-    let mut resp = Response::new(body::full(bytes));
-    resp.headers_mut()
-        .insert(CONTENT_TYPE, HeaderValue::from_static(ctype));
-    Some(resp)
-}
-
-/// The OpenAPI v3 index of every back end: their `paths` together.
-async fn merged_openapi_index(front: &Front) -> Value {
-    let mut paths = serde_json::Map::new();
-    for role in CHAIN {
-        if !front.peer_serving(role) {
-            continue;
-        }
-        if let Some(index) = front
-            .fetch_json(role, "/openapi/v3", "application/json")
-            .await
-        {
-            if let Some(p) = index.get("paths").and_then(Value::as_object) {
-                paths.extend(p.clone());
-            }
-        }
-    }
-    json!({"paths": paths})
 }
 
 /// The aggregated discovery of every back end, in chain order.

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, RwLock};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use http::Request;
 use http_body_util::BodyExt;
@@ -26,9 +26,6 @@ use crate::Error;
 
 /// The back-end workers in delegation-chain order.
 pub(crate) const CHAIN: [WorkerRole; 2] = [WorkerRole::KubeApi, WorkerRole::Extensions];
-
-/// How often discovery is re-read from the back ends.
-const DISCOVERY_EVERY: Duration = Duration::from_secs(2);
 
 /// Counts requests that are not long-running, so shutdown can wait for them.
 #[derive(Debug, Default)]
@@ -74,8 +71,9 @@ pub(crate) struct Routes {
     pub(crate) lists: BTreeMap<WorkerRole, Vec<Value>>,
     /// Each back end's aggregated discovery (APIGroupDiscovery items) of `/apis`.
     pub(crate) aggregated: BTreeMap<WorkerRole, Vec<Value>>,
-    /// When the back ends were last read.
-    pub(crate) refreshed: Option<std::time::Instant>,
+    /// Counts re-reads of the back ends: documents merged from them (OpenAPI) are
+    /// rebuilt when it moves on.
+    pub(crate) epoch: u64,
 }
 
 /// Everything the aggregator's handlers share.
@@ -86,8 +84,8 @@ pub(crate) struct Front {
     pub(crate) peers: watch::Receiver<Vec<PeerStatus>>,
     pub(crate) clients: BTreeMap<WorkerRole, WorkerClient>,
     pub(crate) routes: RwLock<Routes>,
-    /// Serializes on-demand refreshes of `routes`.
-    pub(crate) refreshing: tokio::sync::Mutex<()>,
+    /// The OpenAPI documents merged from the back ends, as of a routes epoch.
+    pub(crate) merged: crate::merged::MergedDocs,
     pub(crate) readonly_limit: Option<Semaphore>,
     pub(crate) mutating_limit: Option<Semaphore>,
     pub(crate) in_flight: Arc<InFlight>,
@@ -127,7 +125,7 @@ impl Front {
             lifecycle: Lifecycle::new(),
             clients,
             routes: RwLock::new(Routes::default()),
-            refreshing: tokio::sync::Mutex::new(()),
+            merged: Default::default(),
             in_flight: Arc::new(InFlight::default()),
             end_long_running: CancellationToken::new(),
             refuse_new: AtomicBool::new(false),
@@ -303,13 +301,16 @@ async fn follow_shutdown_phases(front: Arc<Front>) {
     }
 }
 
-/// Reads `/apis` of every serving back end (legacy and aggregated) into the routing
-/// table; false if some back end could not be read.
-async fn refresh_routes(front: &Front) -> bool {
+/// Reads `/apis` of each of `roles` (legacy and aggregated) into the routing table;
+/// false if one could not be read.
+async fn refresh_routes(front: &Front, roles: &[WorkerRole]) -> bool {
     let mut complete = true;
-    for role in CHAIN {
+    for &role in roles {
         if !front.peer_serving(role) {
             complete = false;
+            if let Ok(mut routes) = front.routes.write() {
+                routes.aggregated.remove(&role);
+            }
             continue;
         }
         let aggregated = front
@@ -344,44 +345,59 @@ async fn refresh_routes(front: &Front) -> bool {
         }
     }
     if let Ok(mut routes) = front.routes.write() {
-        routes.refreshed = Some(std::time::Instant::now());
+        routes.epoch += 1;
     }
     complete
 }
 
-impl Front {
-    /// Re-reads the back ends' discovery when the copy is older than `max_age`, so a new
-    /// CRD's group shows in `/apis` as soon as it is established.
-    pub(crate) async fn fresh_routes(&self, max_age: Duration) {
-        let _one_at_a_time = self.refreshing.lock().await;
-        let stale = self
-            .routes
-            .read()
-            .map(|r| r.refreshed.is_none_or(|t| t.elapsed() > max_age))
-            .unwrap_or(true);
-        if stale {
-            refresh_routes(self).await;
-        }
-    }
+/// Which back ends can take requests, in chain order.
+fn serving(front: &Front) -> Vec<bool> {
+    CHAIN.iter().map(|&r| front.peer_serving(r)).collect()
 }
 
-/// Reads `/apis` of every serving back end whenever the peers change and periodically,
-/// and rebuilds the routing table. The post-start hook completes once every back end has
-/// been read.
+/// Keeps the routing table and merged documents current. A back end's API changes come
+/// as notices (through the supervisor) that this loop takes in before acknowledging
+/// them, so once a back end hears the acknowledgement, every request the aggregator
+/// starts sees the change; a back end that comes or goes is re-read too. Nothing is
+/// re-read on a timer, and reads of the merged documents never wait for the back ends
+/// unless something changed. The post-start hook completes once every back end has been
+/// read.
 async fn learn_routes(front: Arc<Front>, hook: HookHandle) {
     let mut peers = front.peers.clone();
+    let mut changes = front.control.api_changes();
     let mut hook = Some(hook);
+    let mut seen: BTreeMap<WorkerRole, u64> = BTreeMap::new();
+    let mut last_serving = Vec::new();
     loop {
-        let complete = refresh_routes(&front).await;
-        if complete {
-            if let Some(h) = hook.take() {
-                tracing::info!("learnt routes from every back-end worker");
-                h.done();
+        let now_serving = serving(&front);
+        let announced = changes.borrow_and_update().clone();
+        let changed: Vec<WorkerRole> = if now_serving != last_serving || hook.is_some() {
+            CHAIN.to_vec()
+        } else {
+            CHAIN
+                .into_iter()
+                .filter(|r| announced.get(r) != seen.get(r))
+                .collect()
+        };
+        if !changed.is_empty() {
+            let complete = refresh_routes(&front, &changed).await;
+            if complete {
+                if let Some(h) = hook.take() {
+                    tracing::info!("learnt routes from every back-end worker");
+                    h.done();
+                }
+            }
+        }
+        last_serving = now_serving;
+        for (role, generation) in announced {
+            if seen.get(&role) != Some(&generation) {
+                front.control.api_seen(role, generation);
+                seen.insert(role, generation);
             }
         }
         tokio::select! {
             r = peers.changed() => if r.is_err() { return },
-            () = tokio::time::sleep(DISCOVERY_EVERY) => {}
+            r = changes.changed() => if r.is_err() { return },
         }
     }
 }

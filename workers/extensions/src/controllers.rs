@@ -3,11 +3,17 @@
 //! (`Established`), `NonStructuralSchema`, API approval for protected groups
 //! (`KubernetesAPIApprovalPolicyConformant`), and the finalizer: deleting a CRD deletes
 //! all its custom resources, then the CRD. Each pass also rebuilds what is served.
+//!
+//! Order matters to clients: a CRD is served, and the aggregator's merged discovery
+//! shows it, before `Established` is written; its discovery is gone before the CRD is.
+//! So a client that waits for `Established` (or for the CRD's deletion) and then reads
+//! `/apis` always sees the change.
 
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use kas_server::control::Control;
 use kas_server::health::HookHandle;
 use kas_server::rest::{RestStore, WriteOptions};
 use kas_server::status::{Reason, Status};
@@ -177,7 +183,12 @@ fn with_status(crd: &Value, conds: Vec<Value>, accepted: Value, now: &str) -> Va
 }
 
 /// Runs the controllers; `synced` completes after the first pass.
-pub(crate) async fn run(crds: RestStore, registry: Arc<Registry>, synced: HookHandle) {
+pub(crate) async fn run(
+    crds: RestStore,
+    registry: Arc<Registry>,
+    control: Control,
+    synced: HookHandle,
+) {
     let mut synced = Some(synced);
     let cleaning: Arc<Mutex<HashSet<String>>> = Arc::default();
     let prefix = crds.storage().list_prefix(crds.resource().key_path, None);
@@ -195,31 +206,35 @@ pub(crate) async fn run(crds: RestStore, registry: Arc<Registry>, synced: HookHa
                 let now =
                     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
                 let mut changed = false;
+                let mut next: Vec<Value> = Vec::with_capacity(all.len());
                 for i in 0..all.len() {
-                    let (conds, accepted) = desired(&all[i], &all[..i]);
-                    let next = with_status(&all[i], conds, accepted, &now);
-                    if next.get("status") != all[i].get("status") {
-                        let name = s(&all[i], "/metadata/name").to_owned();
-                        match crds
-                            .update_object(
-                                "",
-                                &name,
-                                "status",
-                                next.clone(),
-                                None,
-                                &WriteOptions::server(MANAGER),
-                            )
-                            .await
-                        {
-                            Ok(updated) => all[i] = updated,
-                            Err(e) => {
-                                tracing::debug!(crd = %name, error = %e.message, "could not update the CRD status");
-                                changed = true;
-                            }
-                        }
+                    let (conds, accepted) = desired(&all[i], &next[..i]);
+                    next.push(with_status(&all[i], conds, accepted, &now));
+                }
+                // Serve first, then say so.
+                if registry.rebuild(&next) {
+                    control.announce_api_change().await;
+                }
+                for (stored, next) in all.iter().zip(next) {
+                    if next.get("status") == stored.get("status") {
+                        continue;
+                    }
+                    let name = s(stored, "/metadata/name").to_owned();
+                    if let Err(e) = crds
+                        .update_object(
+                            "",
+                            &name,
+                            "status",
+                            next,
+                            None,
+                            &WriteOptions::server(MANAGER),
+                        )
+                        .await
+                    {
+                        tracing::debug!(crd = %name, error = %e.message, "could not update the CRD status");
+                        changed = true;
                     }
                 }
-                registry.rebuild(&all);
                 if let Some(h) = synced.take() {
                     h.done();
                 }
@@ -236,10 +251,14 @@ pub(crate) async fn run(crds: RestStore, registry: Arc<Registry>, synced: HookHa
                             .map(|mut c| c.insert(name.clone()))
                             .unwrap_or(false);
                         if fresh {
-                            let (crds, registry, cleaning) =
-                                (crds.clone(), registry.clone(), cleaning.clone());
+                            let (crds, registry, cleaning, control) = (
+                                crds.clone(),
+                                registry.clone(),
+                                cleaning.clone(),
+                                control.clone(),
+                            );
                             tokio::spawn(async move {
-                                if let Err(e) = cleanup(&crds, &registry, &name).await {
+                                if let Err(e) = cleanup(&crds, &registry, &control, &name).await {
                                     tracing::debug!(crd = %name, error = %e.message, "CRD cleanup not finished");
                                 }
                                 if let Ok(mut c) = cleaning.lock() {
@@ -268,7 +287,12 @@ pub(crate) async fn run(crds: RestStore, registry: Arc<Registry>, synced: HookHa
 }
 
 /// Deletes every custom resource of CRD `name`, then lets the CRD go.
-async fn cleanup(crds: &RestStore, registry: &Registry, name: &str) -> Result<(), Status> {
+async fn cleanup(
+    crds: &RestStore,
+    registry: &Registry,
+    control: &Control,
+    name: &str,
+) -> Result<(), Status> {
     let opts = WriteOptions::server(MANAGER);
     if let Some(store) = registry.stores_of(name).into_iter().next() {
         loop {
@@ -301,7 +325,9 @@ async fn cleanup(crds: &RestStore, registry: &Registry, name: &str) -> Result<()
     next["metadata"]["finalizers"] = json!(finalizers);
     // Stop serving before the CRD goes, so a client that sees it deleted gets 404 for
     // its resources; if the update fails, the next pass serves it again and retries.
-    registry.forget(name);
+    if registry.forget(name) {
+        control.announce_api_change().await;
+    }
     crds.update_object("", name, "", next, None, &opts).await?;
     Ok(())
 }

@@ -41,7 +41,12 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     let crds = RestStore::new(crd::CRDS, storage.clone(), config.min_request_timeout).with_cache();
     informers.done();
     let registry = Registry::new(storage, config.min_request_timeout);
-    tokio::spawn(controllers::run(crds.clone(), registry.clone(), synced));
+    tokio::spawn(controllers::run(
+        crds.clone(),
+        registry.clone(),
+        control.clone(),
+        synced,
+    ));
     controllers_hook.done();
     let handler = move |ctx: RequestContext, req: Request<Body>| {
         let crds = crds.clone();

@@ -2,7 +2,7 @@
 //! established CRD, and the discovery documents of their groups, rebuilt whenever the
 //! CRDs change.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
@@ -34,10 +34,11 @@ pub(crate) struct Registry {
 struct Inner {
     /// (group, version, plural) → entry.
     served: HashMap<(String, String, String), Entry>,
-    /// CRD name → the resourceVersion its stores were built from.
+    /// CRD name → the [`fingerprint`] of the CRD its stores were built from.
     built: HashMap<String, String>,
-    /// Something was removed by [`Registry::forget`]: the next rebuild must run.
-    stale: bool,
+    /// UIDs of CRDs whose cleanup finished: never served again, even while the CRD
+    /// object lingers until its finalizer is removed.
+    forgotten: HashSet<String>,
     groups: Value,
     aggregated: Vec<Value>,
     per_group: HashMap<String, Value>,
@@ -90,6 +91,25 @@ fn established(crd: &Value) -> bool {
         .any(|c| c["type"] == "Established" && c["status"] == "True")
 }
 
+fn uid(crd: &Value) -> &str {
+    crd.pointer("/metadata/uid")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
+/// What the served stores and documents of a CRD depend on: the object (uid), its spec
+/// (generation) and whether it is being deleted. Status writes (conditions, accepted
+/// names) leave it alone, so the controllers' own status updates never rebuild a CRD.
+fn fingerprint(crd: &Value) -> String {
+    let uid = uid(crd);
+    let generation = crd
+        .pointer("/metadata/generation")
+        .and_then(Value::as_i64)
+        .unwrap_or(0);
+    let terminating = crd.pointer("/metadata/deletionTimestamp").is_some();
+    format!("{uid}/{generation}/{terminating}")
+}
+
 impl Registry {
     pub(crate) fn new(storage: Storage, min_request_timeout: Duration) -> Arc<Registry> {
         let registry = Arc::new(Registry {
@@ -124,64 +144,73 @@ impl Registry {
             .unwrap_or_default()
     }
 
-    /// Stops serving CRD `name` at once (its objects are gone and it is about to be);
-    /// the next rebuild updates discovery.
-    pub(crate) fn forget(&self, name: &str) {
-        if let Ok(mut inner) = self.inner.write() {
-            inner.served.retain(|_, e| e.crd != name);
-            inner.built.remove(name);
-            inner.stale = true;
-        }
+    /// Stops serving CRD `name` at once, store and discovery (its objects are gone and
+    /// it is about to be). True when it was served.
+    pub(crate) fn forget(&self, name: &str) -> bool {
+        let Ok(established) = self.inner.write().map(|mut i| {
+            let uids: Vec<String> = i
+                .established
+                .iter()
+                .filter(|c| c.pointer("/metadata/name").and_then(Value::as_str) == Some(name))
+                .map(|c| uid(c).to_owned())
+                .collect();
+            i.forgotten.extend(uids);
+            i.established.clone()
+        }) else {
+            return false;
+        };
+        let served = established
+            .iter()
+            .any(|c| c.pointer("/metadata/name").and_then(Value::as_str) == Some(name));
+        served && self.rebuild(&established)
     }
 
-    /// Serves exactly the established CRDs of `crds` (all CRDs, as stored).
-    pub(crate) fn rebuild(&self, crds: &[Value]) {
+    /// Serves exactly the established CRDs of `crds` (all CRDs, as stored or about to
+    /// be). True when what is served changed.
+    pub(crate) fn rebuild(&self, crds: &[Value]) -> bool {
         // What can be reused: the stores of CRDs unchanged since the last build. Read
         // under a short lock; the new registry is built outside it and swapped in, so
         // requests never wait for a rebuild.
-        let (old_served, old_built, stale) = match self.inner.read() {
-            Ok(i) => (i.served.clone(), i.built.clone(), i.stale),
-            Err(_) => return,
+        let (old_served, old_built, built_once, mut forgotten) = match self.inner.read() {
+            Ok(i) => (
+                i.served.clone(),
+                i.built.clone(),
+                i.openapi.is_some(),
+                i.forgotten.clone(),
+            ),
+            Err(_) => return false,
         };
+        forgotten.retain(|u| crds.iter().any(|c| uid(c) == u));
+        let established = |c: &&Value| established(c) && !forgotten.contains(uid(c));
         let unchanged: Vec<&str> = crds
             .iter()
-            .filter(|c| established(c))
+            .filter(established)
             .filter(|c| {
                 let name = c
                     .pointer("/metadata/name")
                     .and_then(Value::as_str)
                     .unwrap_or("");
-                let rv = c
-                    .pointer("/metadata/resourceVersion")
-                    .and_then(Value::as_str)
-                    .unwrap_or("");
-                old_built.get(name).map(String::as_str) == Some(rv)
+                old_built.get(name) == Some(&fingerprint(c))
             })
             .filter_map(|c| c.pointer("/metadata/name").and_then(Value::as_str))
             .collect();
-        if !stale
-            && unchanged.len() == old_built.len()
-            && crds.iter().filter(|c| established(c)).count() == old_built.len()
-            && !old_built.is_empty()
+        if unchanged.len() == old_built.len()
+            && crds.iter().filter(established).count() == old_built.len()
+            && built_once
         {
-            return;
+            return false;
         }
         let mut served = HashMap::new();
         let mut built = HashMap::new();
         let mut groups: BTreeMap<String, BTreeMap<String, Vec<Resource>>> = BTreeMap::new();
-        let established_crds: Vec<Value> =
-            crds.iter().filter(|c| established(c)).cloned().collect();
-        for crd in crds.iter().filter(|c| established(c)) {
+        let established_crds: Vec<Value> = crds.iter().filter(established).cloned().collect();
+        for crd in crds.iter().filter(established) {
             let name = crd
                 .pointer("/metadata/name")
                 .and_then(Value::as_str)
                 .unwrap_or("")
                 .to_owned();
-            let rv = crd
-                .pointer("/metadata/resourceVersion")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned();
+            let rv = fingerprint(crd);
             let terminating = crd.pointer("/metadata/deletionTimestamp").is_some();
             if unchanged.contains(&name.as_str()) {
                 // Same CRD object: same stores, no schema parsing or CEL compilation.
@@ -280,7 +309,7 @@ impl Registry {
                 "preferredVersion": {"groupVersion": "apiextensions.k8s.io/v1", "version": "v1"}}),
         );
         let Ok(mut inner) = self.inner.write() else {
-            return;
+            return false;
         };
         *inner = Inner {
             served,
@@ -293,8 +322,9 @@ impl Registry {
                 &established_crds,
             ))),
             established: Arc::new(established_crds),
-            stale: false,
+            forgotten,
         };
+        true
     }
 
     /// `/openapi/v3` (this worker's index entries) and `/openapi/v3/apis/<g>/<v>`.

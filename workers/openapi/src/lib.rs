@@ -24,7 +24,7 @@ mod serve;
 
 pub use custom::{custom_v2, custom_v3, CustomDocuments};
 pub use markers::PatchMarkers;
-pub use serve::Documents;
+pub use serve::{Documents, MergedDocument};
 
 /// One resource served by the API server, as the caller's discovery describes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,12 +63,6 @@ impl ApiResource {
     fn has_verb(&self, verb: &str) -> bool {
         self.verbs.contains(&verb)
     }
-}
-
-/// A v2 document (JSON) in gnostic protobuf, as `/openapi/v2` serves it to client-go:
-/// for documents merged from several workers.
-pub fn v2_to_protobuf(doc: &serde_json::Value) -> Vec<u8> {
-    proto::encode_v2(doc)
 }
 
 /// Whether the documents have a schema for `group/version/kind` (the GA built-in kinds

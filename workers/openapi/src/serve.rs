@@ -244,18 +244,7 @@ impl Documents {
         headers: &HeaderMap,
     ) -> Option<Response<Bytes>> {
         if path == V2_PATH {
-            return Some(match accept::negotiate(headers, V2_TYPES) {
-                None => not_acceptable(),
-                Some(0) => serve(self.v2_cached(), headers, true, false),
-                Some(_) => {
-                    let mut response = serve(self.v2_cached(), headers, true, false);
-                    if response.status() == StatusCode::OK {
-                        *response.body_mut() = self.v2_protobuf();
-                        insert(&mut response, CONTENT_TYPE, V2_PROTOBUF);
-                    }
-                    response
-                }
-            });
+            return Some(respond_v2(self.v2_cached(), || self.v2_protobuf(), headers));
         }
         if path == V3_PATH {
             return Some(serve(self.index_cached(), headers, false, false));
@@ -265,6 +254,71 @@ impl Documents {
             return Some(simple(StatusCode::NOT_FOUND, "404 page not found\n"));
         }
         respond_gv(key, query, headers, || self.v3_cached(key))
+    }
+}
+
+/// `/openapi/v2`: 406 unless JSON or gnostic protobuf is acceptable, else the document in
+/// the negotiated encoding (`protobuf` makes it), or 304. Both encodings share one ETag.
+fn respond_v2(
+    doc: &Cached,
+    protobuf: impl FnOnce() -> Bytes,
+    headers: &HeaderMap,
+) -> Response<Bytes> {
+    match accept::negotiate(headers, V2_TYPES) {
+        None => not_acceptable(),
+        Some(0) => serve(doc, headers, true, false),
+        Some(_) => {
+            let mut response = serve(doc, headers, true, false);
+            if response.status() == StatusCode::OK {
+                *response.body_mut() = protobuf();
+                insert(&mut response, CONTENT_TYPE, V2_PROTOBUF);
+            }
+            response
+        }
+    }
+}
+
+/// A finished document served as it is: the aggregator's merge of its back ends'
+/// `/openapi/v2` documents, or of their `/openapi/v3` indexes. Served with the same
+/// negotiation, encodings, ETag and caching headers as [`Documents`] serves its own.
+pub struct MergedDocument {
+    doc: Cached,
+    v2_pb: OnceLock<Bytes>,
+}
+
+impl fmt::Debug for MergedDocument {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("MergedDocument")
+            .field("etag", &self.doc.etag)
+            .finish()
+    }
+}
+
+impl MergedDocument {
+    /// Serializes `doc` once.
+    pub fn new(doc: &Value) -> MergedDocument {
+        MergedDocument {
+            doc: Cached::new(doc),
+            v2_pb: OnceLock::new(),
+        }
+    }
+
+    /// The answer to a GET of `/openapi/v2` with this document.
+    pub fn respond_v2(&self, headers: &HeaderMap) -> Response<Bytes> {
+        let protobuf = || {
+            self.v2_pb
+                .get_or_init(|| {
+                    let doc: Value = serde_json::from_slice(&self.doc.body).unwrap_or(Value::Null);
+                    Bytes::from(crate::proto::encode_v2(&doc))
+                })
+                .clone()
+        };
+        respond_v2(&self.doc, protobuf, headers)
+    }
+
+    /// The answer to a GET of the `/openapi/v3` index with this document.
+    pub fn respond_v3_index(&self, headers: &HeaderMap) -> Response<Bytes> {
+        serve(&self.doc, headers, false, false)
     }
 }
 

@@ -1,8 +1,12 @@
 //! The worker side of the control channel: the version handshake, the configuration,
-//! heartbeats answered from the worker's own runtime, health reports and the shutdown
-//! phases the supervisor drives.
+//! heartbeats answered from the worker's own runtime, health reports, the shutdown
+//! phases the supervisor drives, and API change notices (a back end tells the aggregator,
+//! through the supervisor, that its discovery changed, and waits until it is taken in).
 
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use kas_proto::{
     read_frame, write_frame, FromSupervisor, FromWorker, PeerStatus, ShutdownPhase, WorkerConfig,
@@ -20,7 +24,17 @@ pub struct Control {
     phase: watch::Receiver<Option<ShutdownPhase>>,
     peers: watch::Receiver<Vec<PeerStatus>>,
     out: mpsc::UnboundedSender<FromWorker>,
+    /// Back end: the last API change counter used, and the last one the aggregator saw.
+    api_generation: Arc<AtomicU64>,
+    api_seen: watch::Receiver<u64>,
+    /// Aggregator: the latest API change counter announced by each back end.
+    api_changes: watch::Receiver<BTreeMap<WorkerRole, u64>>,
 }
+
+/// How long a back end waits for the aggregator to take in an API change. The wait only
+/// orders the change before what follows it (a CRD's `Established`); if the aggregator
+/// is gone meanwhile, its successor reads everything afresh anyway.
+const API_SEEN_TIMEOUT: Duration = Duration::from_secs(2);
 
 impl Control {
     /// Performs the handshake on `stream`, receives the configuration and starts the
@@ -72,6 +86,8 @@ impl Control {
 
         let (phase_tx, phase) = watch::channel(None);
         let (peers_tx, peers) = watch::channel(Vec::new());
+        let (api_seen_tx, api_seen) = watch::channel(0u64);
+        let (api_changes_tx, api_changes) = watch::channel(BTreeMap::new());
         let acks = out.clone();
         tokio::spawn(async move {
             loop {
@@ -81,6 +97,21 @@ impl Control {
                     }
                     Ok(FromSupervisor::Peers(p)) => {
                         let _ = peers_tx.send(p);
+                    }
+                    Ok(FromSupervisor::ApiChanged { role, generation }) => {
+                        // The latest notice wins (a restarted back end counts from 1).
+                        api_changes_tx.send_modify(|m| {
+                            m.insert(role, generation);
+                        });
+                    }
+                    Ok(FromSupervisor::ApiSeen { generation }) => {
+                        api_seen_tx.send_if_modified(|g| {
+                            let newer = generation > *g;
+                            if newer {
+                                *g = generation;
+                            }
+                            newer
+                        });
                     }
                     Ok(FromSupervisor::Shutdown(p)) => {
                         phase_tx.send_if_modified(|cur| {
@@ -110,6 +141,9 @@ impl Control {
             phase,
             peers,
             out,
+            api_generation: Arc::new(AtomicU64::new(0)),
+            api_seen,
+            api_changes,
         })
     }
 
@@ -136,5 +170,38 @@ impl Control {
     /// The state of every worker, as the supervisor last sent it (aggregator only).
     pub fn peers(&self) -> watch::Receiver<Vec<PeerStatus>> {
         self.peers.clone()
+    }
+
+    /// Back end: announces that what this worker serves changed, and returns once the
+    /// aggregator serves the new discovery (or after a bounded wait). Call it after the
+    /// change is visible in this worker and before anything a client could take as its
+    /// consequence (a CRD's `Established` condition, its removal).
+    pub async fn announce_api_change(&self) {
+        let generation = self.api_generation.fetch_add(1, Ordering::AcqRel) + 1;
+        if self
+            .out
+            .send(FromWorker::ApiChanged { generation })
+            .is_err()
+        {
+            return;
+        }
+        let mut seen = self.api_seen.clone();
+        let waited = tokio::time::timeout(API_SEEN_TIMEOUT, seen.wait_for(|g| *g >= generation));
+        if waited.await.is_err() {
+            tracing::warn!(
+                generation,
+                "the aggregator did not confirm an API change in time"
+            );
+        }
+    }
+
+    /// Aggregator: the latest API change counter each back end announced.
+    pub fn api_changes(&self) -> watch::Receiver<BTreeMap<WorkerRole, u64>> {
+        self.api_changes.clone()
+    }
+
+    /// Aggregator: tells `role` that its API as of `generation` is served.
+    pub fn api_seen(&self, role: WorkerRole, generation: u64) {
+        let _ = self.out.send(FromWorker::ApiSeen { role, generation });
     }
 }
