@@ -164,23 +164,46 @@ async fn version_health_and_routing() {
         .iter()
         .any(|g| g["name"] == "apiextensions.k8s.io"));
 
-    // Unknown paths fall through the chain to a 404 Status, with or without a body.
+    // Unknown paths fall through the chain to Go's plain-text 404, with or without a
+    // body (kube-apiserver's notfoundhandler); under a served group-version an unknown
+    // resource is a 404 Status from the worker serving it.
     for (method, body) in [(Method::GET, &b""[..]), (Method::POST, &b"{\"a\":1}"[..])] {
-        let r = server
-            .request(method.clone(), "/no/such/path", body, true, false)
-            .await
-            .expect("request");
-        assert_eq!(r.status, 404, "{method}");
-        assert_eq!(
-            r.json(),
-            serde_json::json!({
-                "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                "message": "the server could not find the requested resource",
-                "reason": "NotFound", "details": {}, "code": 404
-            })
-        );
-        assert!(r.headers.contains_key("audit-id"));
-        assert_eq!(r.headers["cache-control"], "no-cache, private");
+        for path in [
+            "/no/such/path",
+            "/apis/apps/v9",
+            "/apis/no.such.group/v1/things",
+        ] {
+            let r = server
+                .request(method.clone(), path, body, true, false)
+                .await
+                .expect("request");
+            assert_eq!(r.status, 404, "{method} {path}");
+            assert_eq!(r.text(), "404 page not found\n", "{method} {path}");
+            assert_eq!(r.headers["content-type"], "text/plain; charset=utf-8");
+            assert_eq!(r.headers["x-content-type-options"], "nosniff");
+            assert!(r.headers.contains_key("audit-id"));
+            assert_eq!(r.headers["cache-control"], "no-cache, private");
+        }
+        for path in [
+            "/api/v1/nosuchthings",
+            "/apis/apps/v1/namespaces/default/nosuchthings",
+        ] {
+            let r = server
+                .request(method.clone(), path, body, true, false)
+                .await
+                .expect("request");
+            assert_eq!(r.status, 404, "{method} {path}");
+            assert_eq!(r.headers["content-type"], "application/json");
+            assert_eq!(
+                r.json(),
+                serde_json::json!({
+                    "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                    "message": "the server could not find the requested resource",
+                    "reason": "NotFound", "details": {}, "code": 404
+                }),
+                "{method} {path}"
+            );
+        }
     }
 }
 

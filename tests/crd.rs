@@ -411,3 +411,77 @@ async fn a_watch_on_one_version_sees_writes_made_through_another() {
     assert_eq!(ev["object"]["apiVersion"], "example.com/v1beta1");
     assert_eq!(ev["object"]["metadata"]["labels"]["x"], "y");
 }
+
+const CONFIGMAP_LIST: &str = r#"
+apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: listed-a}
+  data: {x: "1"}
+- apiVersion: v1
+  kind: ConfigMap
+  metadata: {name: listed-b}
+"#;
+
+/// kubectl's client-side validation, `explain` and strict field validation keep working
+/// once CRDs exist (they read the merged `/openapi/v2` in protobuf and `/openapi/v3`): a
+/// `kind: List` applies before and after, with every kubectl from 1.27 to 1.33.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kubectl_validation_and_explain_work_once_crds_exist() {
+    let Some((server, k)) = with_crd().await else {
+        return;
+    };
+    let gadgets = CRD
+        .replace("widgets", "gadgets")
+        .replace("widget", "gadget")
+        .replace("Widget", "Gadget")
+        .replace("[wd]", "[gd]");
+    let out = k.ok_stdin(&["apply", "-f", "-"], &gadgets);
+    assert!(out.contains("gadgets.example.com created"), "{out}");
+    k.ok(&[
+        "wait",
+        "--for",
+        "condition=established",
+        "--timeout=20s",
+        "crd/gadgets.example.com",
+    ]);
+    for minor in 27..=33 {
+        let pinned = Kubectl::minor(&server, minor);
+        let out = pinned.ok_stdin(&["apply", "-f", "-"], CONFIGMAP_LIST);
+        assert!(
+            out.contains("configmap/listed-a") && out.contains("configmap/listed-b"),
+            "kubectl 1.{minor}: {out}"
+        );
+        let explain = pinned.ok(&["explain", "gadgets.spec.color"]);
+        assert!(
+            explain.contains("enum: red, green, blue") || explain.contains("<string>"),
+            "kubectl 1.{minor}: {explain}"
+        );
+    }
+    let explain = k.ok(&["explain", "configmap.data"]);
+    assert!(
+        explain.contains("FIELD: data <map[string]string>"),
+        "{explain}"
+    );
+    let explain = k.ok(&["explain", "gadgets.spec"]);
+    assert!(explain.contains("KIND:       Gadget"), "{explain}");
+
+    // Strict field validation: the server's words, for a custom and a built-in kind.
+    let widget = "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: strict\nspec:\n  replicas: 1\n  unknown: x\n";
+    let err = k.fails_stdin(&["create", "--validate=strict", "-f", "-"], widget);
+    assert!(
+        err.contains(r#"Widget in version "v1" cannot be handled as a Widget: strict decoding error: unknown field "spec.unknown""#),
+        "{err}"
+    );
+    let configmap = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: strict\nbogus: 1\n";
+    let err = k.fails_stdin(&["create", "--validate=strict", "-f", "-"], configmap);
+    assert!(
+        err.contains(r#"ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "bogus""#),
+        "{err}"
+    );
+    let valid = widget.replace("  unknown: x\n", "");
+    let out = k.ok_stdin(&["create", "--validate=strict", "-f", "-"], &valid);
+    assert!(out.contains("widget.example.com/strict created"), "{out}");
+}

@@ -9,20 +9,40 @@ use super::Server;
 
 /// kubectl against one server, with a private cache dir.
 pub struct Kubectl {
+    binary: String,
     kubeconfig: PathBuf,
     cache: tempfile::TempDir,
 }
 
 impl Kubectl {
     pub fn new(server: &Server) -> Kubectl {
+        Kubectl::pinned(server, "kubectl")
+    }
+
+    /// kubectl 1.`minor`: the pinned binaries (`kubectl.1.27` … `kubectl.1.33`) sit
+    /// beside the real binary the `kubectl` on PATH resolves to (the gcloud SDK's).
+    pub fn minor(server: &Server, minor: u32) -> Kubectl {
+        let path = std::env::var_os("PATH").expect("PATH");
+        let on_path = std::env::split_paths(&path)
+            .map(|d| d.join("kubectl"))
+            .find(|p| p.is_file())
+            .expect("kubectl on PATH");
+        let real = std::fs::canonicalize(on_path).expect("resolve kubectl");
+        let pinned = real.with_file_name(format!("kubectl.1.{minor}"));
+        assert!(pinned.is_file(), "{} is missing", pinned.display());
+        Kubectl::pinned(server, &pinned.to_string_lossy())
+    }
+
+    fn pinned(server: &Server, binary: &str) -> Kubectl {
         Kubectl {
+            binary: binary.to_owned(),
             kubeconfig: server.kubeconfig(),
             cache: tempfile::tempdir().expect("cache dir"),
         }
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut c = Command::new("kubectl");
+        let mut c = Command::new(&self.binary);
         c.arg("--kubeconfig")
             .arg(&self.kubeconfig)
             .arg("--cache-dir")

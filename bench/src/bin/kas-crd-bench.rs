@@ -125,8 +125,21 @@ impl Api {
         path: &str,
         body: Bytes,
     ) -> Result<(StatusCode, Bytes)> {
+        self.call_accepting(conn, method, path, "application/json", body)
+            .await
+    }
+
+    /// One request with a JSON body and `accept`, read whole.
+    async fn call_accepting(
+        &self,
+        conn: &mut Conn,
+        method: &Method,
+        path: &str,
+        accept: &'static str,
+        body: Bytes,
+    ) -> Result<(StatusCode, Bytes)> {
         let headers = [
-            (ACCEPT, HeaderValue::from_static("application/json")),
+            (ACCEPT, HeaderValue::from_static(accept)),
             (CONTENT_TYPE, HeaderValue::from_static("application/json")),
         ];
         let req = self
@@ -270,6 +283,8 @@ enum Op {
     Get,
     List,
     Create,
+    /// GET of a document the aggregator serves itself.
+    Read(Endpoint),
 }
 
 impl Op {
@@ -278,6 +293,52 @@ impl Op {
             Self::Get => "GET",
             Self::List => "LIST",
             Self::Create => "CREATE",
+            Self::Read(e) => e.path(),
+        }
+    }
+}
+
+/// The documents read with and without CRDs: `/version` (the baseline: answered by the
+/// aggregator from memory, no document merged), the merged `/apis` (plain and aggregated,
+/// as kubectl asks for it) and the merged `/openapi/v3` index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+enum Endpoint {
+    Version,
+    Apis,
+    AggregatedApis,
+    OpenApiV3,
+}
+
+impl Endpoint {
+    const ALL: [Endpoint; 4] = [
+        Endpoint::Version,
+        Endpoint::Apis,
+        Endpoint::AggregatedApis,
+        Endpoint::OpenApiV3,
+    ];
+
+    fn path(self) -> &'static str {
+        match self {
+            Self::Version => "/version",
+            Self::Apis | Self::AggregatedApis => "/apis",
+            Self::OpenApiV3 => "/openapi/v3",
+        }
+    }
+
+    fn accept(self) -> &'static str {
+        match self {
+            Self::AggregatedApis => "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json",
+            Self::OpenApiV3 => "application/json, */*",
+            Self::Version | Self::Apis => "application/json",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::Version => "`/version` (baseline)",
+            Self::Apis => "`/apis`",
+            Self::AggregatedApis => "`/apis` aggregated",
+            Self::OpenApiV3 => "`/openapi/v3`",
         }
     }
 }
@@ -344,6 +405,7 @@ async fn drive(
                 (Method::GET, format!("{read}/obj-{key}"), Bytes::new())
             }
             Op::List => (Method::GET, read.clone(), Bytes::new()),
+            Op::Read(e) => (Method::GET, e.path().to_owned(), Bytes::new()),
             Op::Create => {
                 // Unique across the loops of a run: the connection count is in the name.
                 let name = format!("c-{:x}-{}-{index}-{i}", spec.tag, spec.connections);
@@ -352,7 +414,13 @@ async fn drive(
             }
         };
         i += 1;
-        let outcome = api.call(&mut conn, &method, &path, body).await;
+        let accept = match spec.op {
+            Op::Read(e) => e.accept(),
+            _ => "application/json",
+        };
+        let outcome = api
+            .call_accepting(&mut conn, &method, &path, accept, body)
+            .await;
         let done = Instant::now();
         let counted = done >= from && done < until;
         match outcome {
@@ -672,6 +740,48 @@ struct LoopRow {
     first_failure: Option<String>,
 }
 
+/// One read loop of a document.
+#[derive(Debug, Clone, Serialize)]
+struct ReadRow {
+    crds: usize,
+    endpoint: Endpoint,
+    connections: usize,
+    summary: Summary,
+    first_failure: Option<String>,
+}
+
+/// Reads each document in closed loops at each connection count, with `crds` installed.
+async fn read_loops(api: &Arc<Api>, cli: &Cli, crds: usize, tag: u64) -> Result<Vec<ReadRow>> {
+    let mut rows = Vec::new();
+    for &connections in &cli.connections {
+        for endpoint in Endpoint::ALL {
+            eprintln!("{} x{connections} with {crds} CRDs", endpoint.label());
+            let (summary, first_failure) = run_loop(
+                api,
+                LoopSpec {
+                    kind: Kind::ConfigMap,
+                    op: Op::Read(endpoint),
+                    connections,
+                    objects: cli.objects,
+                    value_size: cli.value_size,
+                    warmup: cli.warmup,
+                    duration: cli.duration,
+                    tag,
+                },
+            )
+            .await?;
+            rows.push(ReadRow {
+                crds,
+                endpoint,
+                connections,
+                summary,
+                first_failure,
+            });
+        }
+    }
+    Ok(rows)
+}
+
 /// Everything measured, printed as markdown (and JSON with `--json`).
 #[derive(Debug, Clone, Serialize)]
 struct Results {
@@ -684,6 +794,8 @@ struct Results {
     window: usize,
     poll_ms: f64,
     loops: Vec<LoopRow>,
+    /// Document reads with no CRD, then with all of them.
+    reads: Vec<ReadRow>,
     crd_timings: Vec<CrdTiming>,
     worker: Vec<WorkerSample>,
 }
@@ -782,6 +894,8 @@ async fn measure(
         worker.push(sample_worker(sup, 0, "before any CRD", cli.settle, cli.idle).await?);
     }
 
+    let mut reads = read_loops(api, cli, 0, tag).await?;
+
     let mut conns = [api.conn().await?, api.conn().await?, api.conn().await?];
     let mut crd_timings = Vec::with_capacity(cli.crds);
     for n in 0..cli.crds {
@@ -799,6 +913,8 @@ async fn measure(
         eprintln!("extensions worker with {} CRDs", cli.crds);
         worker.push(sample_worker(sup, cli.crds, "all CRDs added", cli.settle, cli.idle).await?);
     }
+
+    reads.extend(read_loops(api, cli, cli.crds, tag).await?);
 
     let custom = Kind::Custom(CrdNames::nth(&short, 0));
     for kind in [&Kind::ConfigMap, &custom] {
@@ -852,6 +968,7 @@ async fn measure(
         window: cli.window,
         poll_ms: cli.poll.as_secs_f64() * 1e3,
         loops,
+        reads,
         crd_timings,
         worker,
     })
@@ -942,6 +1059,78 @@ fn markdown(r: &Results) -> String {
                 row.kind,
                 row.op.name(),
                 row.connections,
+                f.replace('`', "'")
+            ));
+        }
+    }
+    line(String::new());
+    line(format!(
+        "### Merged discovery and OpenAPI with 0 and {} CRDs",
+        r.crds
+    ));
+    line(String::new());
+    line(format!(
+        "GETs of the documents the aggregator merges from its back ends, in closed loops (one \
+         request in flight per connection, {} s warm-up then {} s per row), first with no CRD, \
+         then with {} CRDs installed. Once merged, a document is served from the aggregator's \
+         memory until a back end announces a change, so no read contacts another worker. \
+         Baseline: `/version` in the same run, which the aggregator answers from memory \
+         without merging anything.",
+        r.warmup_s, r.duration_s, r.crds
+    ));
+    line(String::new());
+    line(
+        "| document | conns | req/s, 0 CRDs | req/s, N CRDs | N/0 | ÷ `/version`, 0 / N CRDs \
+         | p50 / p99 ms, 0 CRDs | p50 / p99 ms, N CRDs | bytes per answer 0 / N | failed |"
+            .into(),
+    );
+    line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|".into());
+    let find = |crds: usize, e: Endpoint, c: usize| {
+        r.reads
+            .iter()
+            .find(|x| x.crds == crds && x.endpoint == e && x.connections == c)
+    };
+    let mut conns: Vec<usize> = r.reads.iter().map(|x| x.connections).collect();
+    conns.dedup();
+    for c in conns {
+        for e in Endpoint::ALL {
+            let (Some(a), Some(b)) = (find(0, e, c), find(r.crds, e, c)) else {
+                continue;
+            };
+            let (Some(va), Some(vb)) = (
+                find(0, Endpoint::Version, c),
+                find(r.crds, Endpoint::Version, c),
+            ) else {
+                continue;
+            };
+            let (x, y) = (&a.summary, &b.summary);
+            let per = |s: &Summary| s.body_bytes.checked_div(s.requests).unwrap_or(0);
+            line(format!(
+                "| {} | {c} | {:.0} | {:.0} | {} | {} / {} | {:.2} / {:.2} | {:.2} / {:.2} | {} / {} | {} |",
+                e.label(),
+                x.rps,
+                y.rps,
+                ratio(y.rps, x.rps),
+                ratio(x.rps, va.summary.rps),
+                ratio(y.rps, vb.summary.rps),
+                x.p50_us / 1e3,
+                x.p99_us / 1e3,
+                y.p50_us / 1e3,
+                y.p99_us / 1e3,
+                per(x),
+                per(y),
+                x.errors + x.non_2xx + y.errors + y.non_2xx,
+            ));
+        }
+    }
+    for row in &r.reads {
+        if let Some(f) = &row.first_failure {
+            line(String::new());
+            line(format!(
+                "First failure of {} ×{} with {} CRDs: `{}`",
+                row.endpoint.label(),
+                row.connections,
+                row.crds,
                 f.replace('`', "'")
             ));
         }
@@ -1125,6 +1314,7 @@ mod tests {
             window: 20,
             poll_ms: 2.0,
             loops: vec![],
+            reads: vec![],
             crd_timings: vec![],
             worker: vec![],
         };

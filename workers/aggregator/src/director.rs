@@ -57,10 +57,12 @@ pub(crate) async fn direct(
         return json_response(&version(&front.config.kubernetes_version));
     }
     if read_only && (path == "/apis" || path == "/apis/") {
-        if kas_server::discovery::wants_aggregated(req.headers()) {
-            return kas_server::discovery::aggregated_json(&merged_aggregated(front));
-        }
-        return json_response(&merged_groups(front));
+        let aggregated = merged_aggregated(front);
+        return kas_server::discovery::respond(
+            req.headers(),
+            &merged_groups(front),
+            Some(&aggregated),
+        );
     }
 
     if read_only && (path == "/openapi/v2" || path == "/openapi/v2/") {
@@ -108,6 +110,11 @@ async fn proxy(
 ) -> Result<Response<Body>, Status> {
     let (parts, incoming) = req.into_parts();
     let resp = send(front, role, ctx, parts, body::boxed(incoming)).await?;
+    if resp.headers().contains_key(UNHANDLED_HEADER) {
+        // The group's owner does not serve the path (another version, say): nothing
+        // after it in the chain serves that group either.
+        return Ok(page_not_found());
+    }
     Ok(strip_unhandled(resp))
 }
 
@@ -205,7 +212,25 @@ async fn fall_through(
             Err(status) => return status.into_response(),
         }
     }
-    Status::path_not_found().into_response()
+    page_not_found()
+}
+
+/// What kube-apiserver answers for a path no server of its chain handles: Go's
+/// `http.NotFound` (`k8s.io/apiserver/pkg/util/notfoundhandler`), plain text, not a
+/// `Status`. Paths under a served group-version get a 404 `Status` from their worker.
+fn page_not_found() -> Response<Body> {
+    let mut resp = Response::new(body::full("404 page not found\n"));
+    *resp.status_mut() = http::StatusCode::NOT_FOUND;
+    let headers = resp.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    headers.insert(
+        HeaderName::from_static("x-content-type-options"),
+        HeaderValue::from_static("nosniff"),
+    );
+    resp
 }
 
 fn merged_groups(front: &Front) -> Value {

@@ -5,7 +5,8 @@
 
 use std::sync::{Arc, Mutex};
 
-use http::{HeaderMap, Response};
+use http::header::CONTENT_TYPE;
+use http::{HeaderMap, HeaderValue, Response};
 use kas_openapi::MergedDocument;
 use kas_proto::WorkerRole;
 use kas_server::body::{self, Body};
@@ -84,7 +85,16 @@ pub(crate) async fn openapi_v3_index(front: &Front, headers: &HeaderMap) -> Resp
             doc
         }
     };
-    doc.respond_v3_index(headers).map(body::full)
+    let mut resp = doc.respond_v3_index(headers);
+    if resp.headers().contains_key(CONTENT_TYPE) {
+        // kube-aggregator serves the index with `http.ServeContent` and no type of its
+        // own, so Go sniffs the JSON as text (`openapiv3/aggregator.go`, handleDiscovery).
+        resp.headers_mut().insert(
+            CONTENT_TYPE,
+            HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+    }
+    resp.map(body::full)
 }
 
 async fn build_v3_index(front: &Front) -> MergedDocument {

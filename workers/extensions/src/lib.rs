@@ -21,7 +21,6 @@ use kas_proto::RequestContext;
 use kas_server::body::Body;
 use kas_server::control::Control;
 use kas_server::delegate;
-use kas_server::discovery;
 use kas_server::health::PostStartHooks;
 use kas_server::lifecycle::Lifecycle;
 use kas_server::rest::RestStore;
@@ -95,6 +94,6 @@ async fn route(
             .unwrap_or_else(delegate::unhandled);
     }
     registry
-        .discovery(path, discovery::wants_aggregated(req.headers()))
+        .discovery(path, req.headers())
         .unwrap_or_else(delegate::unhandled)
 }

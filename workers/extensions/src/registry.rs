@@ -354,21 +354,23 @@ impl Registry {
     pub(crate) fn discovery(
         &self,
         path: &str,
-        aggregated: bool,
+        headers: &http::HeaderMap,
     ) -> Option<http::Response<kas_server::body::Body>> {
         let inner = self.inner.read().ok()?;
         if path == "/apis" {
-            return Some(if aggregated {
-                discovery::aggregated_json(&discovery::aggregated_list(inner.aggregated.clone()))
-            } else {
-                discovery::json(&inner.groups)
-            });
+            let aggregated = discovery::aggregated_list(inner.aggregated.clone());
+            return Some(discovery::respond(
+                headers,
+                &inner.groups,
+                Some(&aggregated),
+            ));
         }
         let rest = path.strip_prefix("/apis/")?;
-        match rest.split_once('/') {
-            None => inner.per_group.get(rest).map(discovery::json),
-            Some(_) => inner.per_version.get(rest).map(discovery::json),
-        }
+        let doc = match rest.split_once('/') {
+            None => inner.per_group.get(rest),
+            Some(_) => inner.per_version.get(rest),
+        };
+        Some(discovery::respond(headers, doc?, None))
     }
 }
 

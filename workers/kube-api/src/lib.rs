@@ -27,6 +27,7 @@ use kas_server::discovery::{self, GroupVersions};
 use kas_server::health::PostStartHooks;
 use kas_server::lifecycle::Lifecycle;
 use kas_server::rest::{Resource, RestStore};
+use kas_server::status::Status;
 use serde_json::{json, Value};
 
 pub use resources::RESOURCES;
@@ -169,23 +170,30 @@ impl Discovery {
         }
     }
 
+    /// Whether `group/version` is one of the built-in group-versions.
+    fn serves(&self, group: &str, version: &str) -> bool {
+        if group.is_empty() {
+            return version == "v1";
+        }
+        self.per_version.contains_key(&format!("{group}/{version}"))
+    }
+
     fn respond(&self, req: &Request<Body>) -> Option<Response<Body>> {
         let path = req.uri().path().trim_end_matches('/');
-        let aggregated = discovery::wants_aggregated(req.headers());
-        match path {
-            "/api" if aggregated => Some(discovery::aggregated_json(&self.aggregated_api)),
-            "/api" => Some(discovery::json(&self.api_versions)),
-            "/api/v1" => Some(discovery::json(&self.core)),
-            "/apis" if aggregated => Some(discovery::aggregated_json(&self.aggregated_apis)),
-            "/apis" => Some(discovery::json(&self.groups)),
+        let (plain, aggregated) = match path {
+            "/api" => (&self.api_versions, Some(&self.aggregated_api)),
+            "/api/v1" => (&self.core, None),
+            "/apis" => (&self.groups, Some(&self.aggregated_apis)),
             _ => {
                 let rest = path.strip_prefix("/apis/")?;
-                match rest.split_once('/') {
-                    None => self.per_group.get(rest).map(discovery::json),
-                    Some(_) => self.per_version.get(rest).map(discovery::json),
-                }
+                let doc = match rest.split_once('/') {
+                    None => self.per_group.get(rest),
+                    Some(_) => self.per_version.get(rest),
+                };
+                (doc?, None)
             }
-        }
+        };
+        Some(discovery::respond(req.headers(), plain, aggregated))
     }
 }
 
@@ -237,6 +245,12 @@ async fn route(
             .cloned();
         return match store {
             Some(store) => store.handle(ctx, req).await,
+            // Under a group-version this worker serves, an unknown resource is its own
+            // 404 `Status` (kube-apiserver's go-restful web service of that version
+            // answers it); elsewhere, the next server may know the path.
+            None if discovery.serves(&info.api_group, &info.api_version) => {
+                Status::path_not_found().into_response()
+            }
             None => delegate::unhandled(),
         };
     }

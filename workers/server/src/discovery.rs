@@ -1,10 +1,12 @@
 //! Legacy discovery documents (`/api`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>`).
 
 use http::header::CONTENT_TYPE;
-use http::{HeaderValue, Response};
+use http::{HeaderMap, HeaderValue, Response, StatusCode};
 use serde_json::{json, Value};
 
 use crate::body::{self, Body};
+use crate::encode;
+use crate::negotiate::{self, Conversion};
 
 /// An API group and the versions it serves, preferred first.
 #[derive(Debug, Clone, Copy)]
@@ -81,20 +83,24 @@ pub fn json(value: &Value) -> Response<Body> {
 pub const AGGREGATED_CONTENT_TYPE: &str =
     "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 
-/// Whether the client asked for aggregated discovery (v2) in `Accept`.
-pub fn wants_aggregated(headers: &http::HeaderMap) -> bool {
-    let accept = headers
-        .get(http::header::ACCEPT)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    accept.split(',').any(|choice| {
-        let params: Vec<&str> = choice.split(';').map(str::trim).collect();
-        params.first() == Some(&"application/json")
-            && params.contains(&"g=apidiscovery.k8s.io")
-            && params.contains(&"v=v2")
-            && params.contains(&"as=APIGroupDiscoveryList")
-    })
+/// Answers a discovery GET with `plain`, or with `aggregated` (at `/api` and `/apis`)
+/// when the client asks for aggregated discovery, in the negotiated media type; 406 when
+/// neither is acceptable (as for `v=v2beta1` alone: kube-apiserver v1.33 no longer serves
+/// the beta).
+pub fn respond(headers: &HeaderMap, plain: &Value, aggregated: Option<&Value>) -> Response<Body> {
+    match negotiate::discovery(headers, encode::media(), aggregated.is_some()) {
+        Err(status) => status.into_response(),
+        Ok(n) => match (n.conversion, aggregated) {
+            (Conversion::AggregatedDiscovery, Some(list)) => {
+                encode::respond(StatusCode::OK, list, n.media, AGGREGATED_PARAMS)
+            }
+            _ => encode::respond(StatusCode::OK, plain, n.media, ""),
+        },
+    }
 }
+
+/// The parameters of aggregated discovery's media type, in upstream's order.
+const AGGREGATED_PARAMS: &str = ";g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 
 /// One group of an APIGroupDiscoveryList: its versions, preferred first, each with the
 /// aggregated entries of its resources.
@@ -114,14 +120,4 @@ pub fn aggregated_list(groups: Vec<Value>) -> Value {
         "metadata": {},
         "items": groups,
     })
-}
-
-/// A 200 response carrying aggregated discovery.
-pub fn aggregated_json(value: &Value) -> Response<Body> {
-    let mut resp = Response::new(body::full(value.to_string()));
-    resp.headers_mut().insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static(AGGREGATED_CONTENT_TYPE),
-    );
-    resp
 }

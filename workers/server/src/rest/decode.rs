@@ -146,13 +146,19 @@ fn typed(
             object: d.object,
             warnings: d.warnings,
         }),
-        Err(e @ kas_schema::DecodeError::Strict(_)) => Err(bad_request(e.to_string())),
-        Err(e) => Err(bad_request(format!(
-            "{kind} in version \"{version}\" cannot be handled as a {kind}: {e}",
-            kind = resource.kind,
-            version = resource.version,
-        ))),
+        Err(e) => Err(cannot_be_handled(resource, e)),
     }
+}
+
+/// A body of a create or update that does not decode as `resource`, strict decoding
+/// errors included: upstream's create and update handlers word every decoding error so
+/// (patches report strict errors bare).
+pub(crate) fn cannot_be_handled(resource: &Resource, e: impl std::fmt::Display) -> Status {
+    bad_request(format!(
+        "{kind} in version \"{version}\" cannot be handled as a {kind}: {e}",
+        kind = resource.kind,
+        version = resource.version,
+    ))
 }
 
 /// A `k8s\0` protobuf envelope decoded to the JSON object it holds.

@@ -41,7 +41,9 @@ use kas_proto::RequestContext;
 use serde_json::{json, Value};
 
 use crate::body::{self, Body};
+use crate::encode;
 use crate::health::percent_decode;
+use crate::negotiate::{self, Conversion as As, Media};
 use crate::status::{Reason, Status};
 use crate::storage::{Storage, StorageError, Stored};
 
@@ -138,54 +140,39 @@ pub(crate) enum Render {
 }
 
 impl Render {
-    fn from_request(headers: &HeaderMap, q: &Query) -> Result<Render, Status> {
-        let accept = headers
-            .get(http::header::ACCEPT)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        for choice in accept.split(',') {
-            let mut parts = choice.split(';').map(str::trim);
-            let media = parts.next().unwrap_or("");
-            let params: Vec<(&str, &str)> = parts.filter_map(|p| p.split_once('=')).collect();
-            let param = |k: &str| params.iter().find(|(n, _)| *n == k).map(|(_, v)| *v);
-            match (media, param("as"), param("g")) {
-                (
-                    "application/json" | "*/*" | "application/*",
-                    Some("Table"),
-                    Some("meta.k8s.io"),
-                ) => {
-                    if matches!(param("v"), Some("v1" | "v1beta1")) {
-                        return Ok(Render::Table {
-                            include: table::Include::parse(q.get("includeObject"))?,
-                        });
-                    }
-                }
-                (
-                    "application/json" | "*/*" | "application/*",
-                    Some("PartialObjectMetadata" | "PartialObjectMetadataList"),
-                    Some("meta.k8s.io"),
-                ) => return Ok(Render::Metadata),
-                (_, Some(_), _) => {}
-                (
-                    "application/json"
-                    | "*/*"
-                    | "application/*"
-                    | ""
-                    | "application/yaml"
-                    | "application/vnd.kubernetes.protobuf",
-                    None,
-                    _,
-                ) => return Ok(Render::Object),
-                _ => {}
-            }
-        }
-        if accept.trim().is_empty() {
-            return Ok(Render::Object);
-        }
-        Err(Status::new(
-            Reason::NotAcceptable,
-            "only the following media types are accepted: application/json, application/yaml, application/vnd.kubernetes.protobuf, application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch",
-        ))
+    /// The rendering and media type `Accept` asks for. Tables are JSON or YAML only;
+    /// watches are never YAML (it has no stream framing); protobuf only for types the
+    /// schema table can encode (`protobuf`).
+    fn negotiate(
+        headers: &HeaderMap,
+        q: &Query,
+        watch: bool,
+        protobuf: bool,
+    ) -> Result<(Render, Media), Status> {
+        let media: &[Media] = match (watch, protobuf) {
+            (false, true) => negotiate::ALL_MEDIA,
+            (false, false) => &[Media::Json, Media::Yaml],
+            (true, true) => &[Media::Json, Media::Protobuf],
+            (true, false) => &[Media::Json],
+        };
+        let chosen = negotiate::negotiate(headers, media, |m, c| match c {
+            As::Table => m != Media::Protobuf,
+            As::AggregatedDiscovery => false,
+            _ => true,
+        });
+        let chosen = match chosen {
+            Ok(n) => n,
+            Err(_) if watch => return Err(negotiate::not_acceptable(media, ";stream=watch")),
+            Err(e) => return Err(e),
+        };
+        let render = match chosen.conversion {
+            As::Table => Render::Table {
+                include: table::Include::parse(q.get("includeObject"))?,
+            },
+            As::PartialObjectMetadata | As::PartialObjectMetadataList => Render::Metadata,
+            _ => Render::Object,
+        };
+        Ok((render, chosen.media))
     }
 }
 
@@ -342,20 +329,37 @@ impl RestStore {
     /// Serves one request already routed to this resource. It takes the store (cheap to
     /// clone) and the context by value, so the future borrows nothing from its caller.
     pub async fn handle(self, ctx: RequestContext, req: Request<Body>) -> Response<Body> {
-        match self.dispatch(&ctx, req).await {
+        let query = Query::parse(req.uri().query());
+        let watch = ctx.info.verb == "watch";
+        let protobuf = self.encodes_protobuf();
+        let (render, media) = match Render::negotiate(req.headers(), &query, watch, protobuf) {
+            Ok(chosen) => chosen,
+            Err(status) => return status.into_response(),
+        };
+        let resp = match self.dispatch(&ctx, req, query, render).await {
             Ok(resp) => resp,
             Err(status) => status.into_response(),
+        };
+        if watch {
+            return resp;
         }
+        encode::encode(resp, media).await
+    }
+
+    /// Whether responses can be protobuf: built-in types only, as upstream (custom
+    /// resources have no protobuf serializer).
+    fn encodes_protobuf(&self) -> bool {
+        !self.resource.definition.is_empty() && encode::PROTOBUF
     }
 
     async fn dispatch(
         &self,
         ctx: &RequestContext,
         req: Request<Body>,
+        query: Query,
+        render: Render,
     ) -> Result<Response<Body>, Status> {
         let info = &ctx.info;
-        let query = Query::parse(req.uri().query());
-        let render = Render::from_request(req.headers(), &query)?;
         let (ns, name) = (info.namespace.clone(), info.name.clone());
         let (ns, name) = (ns.as_str(), name.as_str());
         let method = req.method().clone();
@@ -445,7 +449,8 @@ impl RestStore {
             return Ok(body);
         };
         let unknown = strategy.prune(&mut body.object);
-        unknown_fields(unknown, opts, &mut body.warnings)?;
+        unknown_fields(unknown, opts, &mut body.warnings)
+            .map_err(|e| decode::cannot_be_handled(&self.resource, e.message))?;
         Ok(body)
     }
 }
@@ -517,15 +522,23 @@ mod tests {
             HeaderValue::from_static("application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"),
         );
         assert!(matches!(
-            Render::from_request(&h, &q),
-            Ok(Render::Table { .. })
+            Render::negotiate(&h, &q, false, true),
+            Ok((Render::Table { .. }, Media::Json))
         ));
         h.insert(
             http::header::ACCEPT,
-            HeaderValue::from_static("application/json"),
+            HeaderValue::from_static("application/yaml"),
         );
-        assert_eq!(Render::from_request(&h, &q).ok(), Some(Render::Object));
+        assert_eq!(
+            Render::negotiate(&h, &q, false, true).ok(),
+            Some((Render::Object, Media::Yaml))
+        );
+        let watch = Render::negotiate(&h, &q, true, true).expect_err("no YAML watch");
+        assert_eq!(
+            watch.message,
+            "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch"
+        );
         h.insert(http::header::ACCEPT, HeaderValue::from_static("text/html"));
-        assert!(Render::from_request(&h, &q).is_err());
+        assert!(Render::negotiate(&h, &q, false, true).is_err());
     }
 }

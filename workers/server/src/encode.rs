@@ -1,0 +1,78 @@
+//! A response in the negotiated media type. Handlers build JSON; a response to a client
+//! that asked for YAML (or protobuf) is re-encoded here, once, at the end, so every
+//! handler and every error `Status` gets the same treatment (upstream negotiates errors
+//! like objects).
+
+use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
+use http::{HeaderValue, Response, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::Value;
+
+use crate::body::{self, Body};
+use crate::negotiate::Media;
+
+/// Whether responses can be written in protobuf (the schema table's encoder).
+pub const PROTOBUF: bool = false;
+
+/// The media types responses can be written in, JSON first.
+pub fn media() -> &'static [Media] {
+    if PROTOBUF {
+        crate::negotiate::ALL_MEDIA
+    } else {
+        &[Media::Json, Media::Yaml]
+    }
+}
+
+/// `value` in `media`, with `params` after the media type in `Content-Type` (aggregated
+/// discovery's `;g=…;v=…;as=…`). JSON when the value cannot be written in `media`.
+pub fn respond(code: StatusCode, value: &Value, media: Media, params: &str) -> Response<Body> {
+    let (bytes, media) = match to_bytes(value, media) {
+        Some(b) => (b, media),
+        None => (value.to_string().into_bytes(), Media::Json),
+    };
+    let mut resp = Response::new(body::full(bytes));
+    *resp.status_mut() = code;
+    let ctype = format!("{}{params}", media.content_type());
+    if let Ok(v) = HeaderValue::from_str(&ctype) {
+        resp.headers_mut().insert(CONTENT_TYPE, v);
+    }
+    resp
+}
+
+fn to_bytes(value: &Value, media: Media) -> Option<Vec<u8>> {
+    match media {
+        Media::Json => Some(value.to_string().into_bytes()),
+        Media::Yaml => serde_yaml_ng::to_string(value).map(String::into_bytes).ok(),
+        Media::Protobuf => None,
+    }
+}
+
+/// `resp` (a JSON response) in `media`; anything else passes through unchanged.
+pub async fn encode(resp: Response<Body>, media: Media) -> Response<Body> {
+    if media == Media::Json {
+        return resp;
+    }
+    let is_json = resp
+        .headers()
+        .get(CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == b"application/json");
+    if !is_json {
+        return resp;
+    }
+    let (mut parts, incoming) = resp.into_parts();
+    let Ok(collected) = incoming.collect().await else {
+        return crate::status::Status::internal("reading a response to encode").into_response();
+    };
+    let bytes = collected.to_bytes();
+    let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
+        return Response::from_parts(parts, body::full(bytes));
+    };
+    let Some(encoded) = to_bytes(&value, media) else {
+        return Response::from_parts(parts, body::full(bytes));
+    };
+    parts.headers.remove(CONTENT_LENGTH);
+    parts
+        .headers
+        .insert(CONTENT_TYPE, HeaderValue::from_static(media.content_type()));
+    Response::from_parts(parts, body::full(encoded))
+}
