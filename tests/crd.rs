@@ -78,6 +78,18 @@ spec:
         x-kubernetes-preserve-unknown-fields: true
 "#;
 
+/// Waits with kubectl until CRD `name` is Established.
+fn wait_established(k: &Kubectl, name: &str) {
+    let crd = format!("crd/{name}");
+    k.ok(&[
+        "wait",
+        "--for",
+        "condition=established",
+        "--timeout=20s",
+        &crd,
+    ]);
+}
+
 async fn with_crd() -> Option<(Server, Kubectl)> {
     if !require_tool("kubectl") {
         return None;
@@ -86,13 +98,7 @@ async fn with_crd() -> Option<(Server, Kubectl)> {
     let k = Kubectl::new(&server);
     k.ok_stdin(&["apply", "-f", "-"], CRD);
     let start = Instant::now();
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        "crd/widgets.example.com",
-    ]);
+    wait_established(&k, "widgets.example.com");
     let took = start.elapsed();
     assert!(took < Duration::from_secs(5), "established after {took:?}");
     Some((server, k))
@@ -258,13 +264,7 @@ async fn deleting_a_crd_deletes_its_objects() {
     assert!(err.contains("not found"), "{err}");
     // Re-created, the CRD starts empty.
     k.ok_stdin(&["apply", "-f", "-"], CRD);
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        "crd/widgets.example.com",
-    ]);
+    wait_established(&k, "widgets.example.com");
     let list = k.ok(&["get", "widgets", "-o", "name"]);
     assert_eq!(list.trim(), "", "{list}");
 }
@@ -359,13 +359,7 @@ async fn invalid_crds_are_refused_and_protected_groups_need_approval() {
         .replace("widgets.example.com", "widgets.things.k8s.io")
         .replace("group: example.com", "group: things.k8s.io");
     k.ok_stdin(&["create", "-f", "-"], &protected);
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        "crd/widgets.things.k8s.io",
-    ]);
+    wait_established(&k, "widgets.things.k8s.io");
     let v: serde_json::Value =
         serde_json::from_str(&k.ok(&["get", "crd", "widgets.things.k8s.io", "-o", "json"]))
             .expect("json");
@@ -440,13 +434,7 @@ async fn kubectl_validation_and_explain_work_once_crds_exist() {
         .replace("[wd]", "[gd]");
     let out = k.ok_stdin(&["apply", "-f", "-"], &gadgets);
     assert!(out.contains("gadgets.example.com created"), "{out}");
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        "crd/gadgets.example.com",
-    ]);
+    wait_established(&k, "gadgets.example.com");
     for minor in 27..=33 {
         let pinned = Kubectl::minor(&server, minor);
         let out = pinned.ok_stdin(&["apply", "-f", "-"], CONFIGMAP_LIST);
@@ -484,4 +472,260 @@ async fn kubectl_validation_and_explain_work_once_crds_exist() {
     let valid = widget.replace("  unknown: x\n", "");
     let out = k.ok_stdin(&["create", "--validate=strict", "-f", "-"], &valid);
     assert!(out.contains("widget.example.com/strict created"), "{out}");
+}
+
+/// One request a client sends and the `Content-Type` kube-apiserver v1.33 answers it with,
+/// and where upstream decides it (k8s.io/apiserver, kube-aggregator and kube-openapi at
+/// v0.33.0 unless named otherwise).
+struct MediaRow {
+    path: &'static str,
+    accept: &'static str,
+    status: u16,
+    content_type: &'static str,
+    source: &'static str,
+}
+
+const fn row(
+    path: &'static str,
+    accept: &'static str,
+    status: u16,
+    content_type: &'static str,
+    source: &'static str,
+) -> MediaRow {
+    MediaRow {
+        path,
+        accept,
+        status,
+        content_type,
+        source,
+    }
+}
+
+const JSON: &str = "application/json";
+const PROTOBUF: &str = "application/vnd.kubernetes.protobuf";
+const TEXT: &str = "text/plain; charset=utf-8";
+/// kubectl get's Accept (kubectl pkg/cmd/get/get.go).
+const KUBECTL_TABLE: &str = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json";
+/// client-go's typed clients for built-in types (rest/request.go, UseProtobufAsDefault).
+const CLIENT_GO_TYPED: &str = "application/vnd.kubernetes.protobuf,application/json";
+/// client-go's RESTClient default (rest/request.go, setAcceptHeader).
+const CLIENT_GO_REST: &str = "application/json, */*";
+/// client-go's metadata client (metadata/metadata.go).
+const METADATA_LIST: &str = "application/vnd.kubernetes.protobuf;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1,application/json";
+/// client-go's and kube-rs 3's discovery (discovery/discovery_client.go, AcceptV2…V1).
+const DISCOVERY: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
+const AGGREGATED_JSON: &str =
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+const AGGREGATED_PB: &str =
+    "application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+/// What client-go asks `/openapi/v2` for (discovery/discovery_client.go, OpenAPISchema).
+const OPENAPI_V2_PB: &str = "application/com.github.proto-openapi.spec.v2@v1.0+protobuf";
+
+const CONFIGMAPS: &str = "/api/v1/namespaces/default/configmaps";
+const WATCH: &str = "/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1";
+const WRITERS: &str = "handlers/responsewriters/writers.go SerializeObject";
+const NEGOTIATE: &str = "handlers/negotiation/negotiate.go NegotiateMediaTypeOptions";
+
+/// Endpoints served with or without CRDs. The Python client sends `application/json`
+/// everywhere; kube-rs sends no Accept for reads.
+const BUILT_IN_ROWS: &[MediaRow] = &[
+    row(CONFIGMAPS, JSON, 200, JSON, WRITERS),
+    row(CONFIGMAPS, CLIENT_GO_REST, 200, JSON, NEGOTIATE),
+    row(CONFIGMAPS, "", 200, JSON, NEGOTIATE),
+    row(CONFIGMAPS, CLIENT_GO_TYPED, 200, PROTOBUF, WRITERS),
+    row(CONFIGMAPS, "application/yaml", 200, "application/yaml", WRITERS),
+    row(CONFIGMAPS, KUBECTL_TABLE, 200, JSON, "handlers/response.go transformResponseObject"),
+    row(
+        CONFIGMAPS,
+        "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io",
+        406,
+        JSON,
+        "handlers/rest.go AllowsMediaTypeTransform",
+    ),
+    row(CONFIGMAPS, METADATA_LIST, 200, PROTOBUF, "handlers/response.go asPartialObjectMetadataList"),
+    row(CONFIGMAPS, "text/html", 406, JSON, "responsewriters/writers.go WriteRawJSON"),
+    row("/api/v1/namespaces/default/configmaps/missing", JSON, 404, JSON, "responsewriters/writers.go ErrorNegotiated"),
+    row("/api/v1/namespaces/default/configmaps/missing", CLIENT_GO_TYPED, 404, PROTOBUF, "responsewriters/writers.go ErrorNegotiated"),
+    row(WATCH, JSON, 200, JSON, "handlers/watch.go serveWatchHandler"),
+    row(WATCH, "", 200, JSON, "handlers/watch.go serveWatchHandler"),
+    row(WATCH, CLIENT_GO_TYPED, 200, "application/vnd.kubernetes.protobuf;stream=watch", "handlers/watch.go serveWatchHandler"),
+    row(WATCH, "application/yaml", 406, JSON, "negotiation NegotiateOutputMediaTypeStream"),
+    row("/version", JSON, 200, JSON, "server/routes/version.go handleVersion"),
+    row("/healthz", "", 200, TEXT, "server/healthz/healthz.go handleRootHealth"),
+    row("/livez?verbose", "", 200, TEXT, "server/healthz/healthz.go handleRootHealth"),
+    row("/readyz/ping", "", 200, TEXT, "server/healthz/healthz.go adaptCheckToHandler"),
+    row("/no/such/path", JSON, 404, TEXT, "util/notfoundhandler/not_found_handler.go"),
+    row("/api/v1/nosuchthings", JSON, 404, JSON, "server/handler.go serviceErrorHandler"),
+    row("/api", JSON, 200, JSON, "endpoints/discovery/legacy.go"),
+    row("/api/v1", JSON, 200, JSON, "endpoints/discovery/version.go"),
+    row("/apis", JSON, 200, JSON, "kube-aggregator pkg/apiserver/handler_apis.go"),
+    row("/apis/apps", JSON, 200, JSON, "kube-aggregator pkg/apiserver/handler_apis.go"),
+    row("/apis/apps/v1", JSON, 200, JSON, "endpoints/discovery/version.go"),
+    row("/api", DISCOVERY, 200, AGGREGATED_JSON, "discovery/aggregated/handler.go, writers.go generateMediaTypeWithGVK"),
+    row("/apis", DISCOVERY, 200, AGGREGATED_JSON, "discovery/aggregated/handler.go, writers.go generateMediaTypeWithGVK"),
+    row("/apis", AGGREGATED_PB, 200, AGGREGATED_PB, "discovery/aggregated/handler.go"),
+    row(
+        "/apis",
+        "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList",
+        406,
+        JSON,
+        "features/kube_features.go AggregatedDiscoveryRemoveBetaType",
+    ),
+    row(
+        "/apis",
+        "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json",
+        200,
+        JSON,
+        "discovery/aggregated/negotiation.go",
+    ),
+    row("/openapi/v2", JSON, 200, JSON, "kube-openapi pkg/handler/handler.go"),
+    row(
+        "/openapi/v2",
+        OPENAPI_V2_PB,
+        200,
+        "application/com.github.proto-openapi.spec.v2.v1.0+protobuf",
+        "kube-openapi pkg/handler/handler.go",
+    ),
+    row("/openapi/v3", CLIENT_GO_REST, 200, TEXT, "kube-aggregator openapiv3/aggregator/aggregator.go handleDiscovery"),
+    row("/openapi/v3/apis/apps/v1", JSON, 200, JSON, "kube-openapi pkg/handler3/handler.go"),
+];
+
+const WIDGETS: &str = "/apis/example.com/v1/namespaces/default/widgets";
+const CRD_HANDLER: &str = "apiextensions-apiserver pkg/apiserver/customresource_handler.go";
+
+/// Endpoints of the Widget CRD.
+const CUSTOM_ROWS: &[MediaRow] = &[
+    row(WIDGETS, JSON, 200, JSON, CRD_HANDLER),
+    row(WIDGETS, "", 200, JSON, CRD_HANDLER),
+    row(WIDGETS, KUBECTL_TABLE, 200, JSON, CRD_HANDLER),
+    row(WIDGETS, CLIENT_GO_TYPED, 200, JSON, CRD_HANDLER),
+    row(WIDGETS, PROTOBUF, 406, JSON, CRD_HANDLER),
+    row(
+        "/apis/example.com/v1/namespaces/default/widgets?watch=1&timeoutSeconds=1",
+        JSON,
+        200,
+        JSON,
+        "handlers/watch.go serveWatchHandler",
+    ),
+    row(
+        "/apis/example.com",
+        JSON,
+        200,
+        JSON,
+        "kube-aggregator pkg/apiserver/handler_apis.go",
+    ),
+    row(
+        "/apis/example.com/v1",
+        JSON,
+        200,
+        JSON,
+        "endpoints/discovery/version.go",
+    ),
+    row(
+        "/apis/example.com/v1/nosuchthings",
+        JSON,
+        404,
+        TEXT,
+        "util/notfoundhandler/not_found_handler.go",
+    ),
+    row(
+        "/openapi/v3/apis/example.com/v1",
+        JSON,
+        200,
+        JSON,
+        "kube-openapi pkg/handler3/handler.go",
+    ),
+];
+
+/// Whether Go's `mime.ParseMediaType` accepts `value`: a `type/subtype` of token
+/// characters, then `;name=value` parameters of tokens (quoted values aside).
+fn go_parses_media_type(value: &str) -> bool {
+    let token = |s: &str| {
+        !s.is_empty()
+            && s.bytes()
+                .all(|b| b.is_ascii_graphic() && !b"()<>@,;:\\\"/[]?=".contains(&b))
+    };
+    let mut parts = value.split(';');
+    let Some((kind, subtype)) = parts.next().and_then(|m| m.trim().split_once('/')) else {
+        return false;
+    };
+    token(kind)
+        && token(subtype)
+        && parts.all(|p| {
+            p.trim()
+                .split_once('=')
+                .is_some_and(|(k, v)| token(k) && (token(v) || v.starts_with('"')))
+        })
+}
+
+async fn check_media_rows(server: &harness::Server, rows: &[MediaRow], when: &str) {
+    for r in rows {
+        let reply = server.get_accepting(r.path, r.accept).await;
+        let ctype = reply
+            .headers
+            .get("content-type")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        assert_eq!(
+            (reply.status.as_u16(), ctype),
+            (r.status, r.content_type),
+            "{when}: GET {} with Accept {:?} (upstream: {})",
+            r.path,
+            r.accept,
+            r.source
+        );
+        assert!(go_parses_media_type(ctype), "{ctype:?} does not parse");
+    }
+}
+
+/// Every endpoint × every Accept form kubectl, client-go, the Python client and kube-rs
+/// send gets the `Content-Type` kube-apiserver writes, before and after a CRD exists.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn content_types_are_kube_apiservers_before_and_after_a_crd() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    k.ok(&["create", "configmap", "media", "--from-literal=k=v"]);
+    check_media_rows(&server, BUILT_IN_ROWS, "without CRDs").await;
+    k.ok_stdin(&["apply", "-f", "-"], CRD);
+    wait_established(&k, "widgets.example.com");
+    check_media_rows(&server, BUILT_IN_ROWS, "with a CRD").await;
+    check_media_rows(&server, CUSTOM_ROWS, "with a CRD").await;
+    let v2 = server.get_accepting("/openapi/v2", OPENAPI_V2_PB).await;
+    assert_eq!(
+        v2.headers["content-type"],
+        "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+    );
+
+    // The protobuf answers decode with upstream's generated messages.
+    use prost::Message as _;
+    let unknown = |bytes: &[u8]| {
+        let body = bytes.strip_prefix(b"k8s\0").expect("protobuf magic");
+        k8s_pb::apimachinery::pkg::runtime::Unknown::decode(body).expect("runtime.Unknown")
+    };
+    let list = unknown(&server.get_accepting(CONFIGMAPS, CLIENT_GO_TYPED).await.body);
+    let kind = list.type_meta.as_ref().and_then(|t| t.kind.clone());
+    assert_eq!(kind.as_deref(), Some("ConfigMapList"));
+    let list =
+        k8s_pb::api::core::v1::ConfigMapList::decode(list.raw.unwrap_or_default().as_slice())
+            .expect("ConfigMapList");
+    let media = list
+        .items
+        .iter()
+        .find(|c| c.metadata.as_ref().and_then(|m| m.name.as_deref()) == Some("media"))
+        .expect("the media ConfigMap");
+    assert_eq!(media.data.get("k").map(String::as_str), Some("v"));
+
+    let watch = server.get_accepting(WATCH, CLIENT_GO_TYPED).await.body;
+    let (len, rest) = watch.split_at(4);
+    let len = u32::from_be_bytes(len.try_into().expect("length")) as usize;
+    let event = k8s_pb::apimachinery::pkg::apis::meta::v1::WatchEvent::decode(&rest[..len])
+        .expect("WatchEvent");
+    assert_eq!(event.r#type.as_deref(), Some("ADDED"));
+    let raw = event.object.and_then(|o| o.raw).expect("object");
+    let object = unknown(&raw);
+    let kind = object.type_meta.as_ref().and_then(|t| t.kind.clone());
+    assert_eq!(kind.as_deref(), Some("ConfigMap"));
 }

@@ -565,3 +565,74 @@ async fn versions_stored_in_another_shape_read_back_converted() {
         70
     );
 }
+
+/// Objects come back with the empty structs and zero fields upstream's Go types always
+/// write (non-pointer structs, non-`omitempty` fields), as kube-apiserver v1.33 answers
+/// them; re-applying the same manifest changes nothing (no generation bump).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn objects_carry_the_fields_upstream_always_writes() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    let manifests = r#"
+apiVersion: v1
+kind: Node
+metadata: {name: bare-node}
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRole
+metadata: {name: no-rules}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: default}
+spec:
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: postgres}]}
+"#;
+    k.ok_stdin(&["apply", "-f", "-"], manifests);
+    let out = k.ok_stdin(&["apply", "-f", "-"], manifests);
+    assert!(
+        out.lines().all(|l| l.ends_with(" unchanged")),
+        "re-apply: {out}"
+    );
+    k.ok_stdin(&["apply", "-f", "-"], DEPLOYMENT);
+    let get = |what: &[&str]| -> serde_json::Value {
+        let mut args = vec!["get"];
+        args.extend_from_slice(what);
+        args.extend_from_slice(&["-o", "json"]);
+        serde_json::from_str(&k.ok(&args)).expect("json")
+    };
+    let node = get(&["node", "bare-node"]);
+    assert_eq!(node["spec"], serde_json::json!({}));
+    assert_eq!(
+        node["status"]["daemonEndpoints"],
+        serde_json::json!({"kubeletEndpoint": {"Port": 0}})
+    );
+    assert_eq!(node["status"]["nodeInfo"]["kubeletVersion"], "");
+    let role = get(&["clusterrole", "no-rules"]);
+    assert!(
+        role.as_object()
+            .is_some_and(|o| o.get("rules") == Some(&serde_json::Value::Null)),
+        "{role}"
+    );
+    let sts = get(&["statefulset", "db"]);
+    assert_eq!(
+        sts["status"],
+        serde_json::json!({"replicas": 0, "availableReplicas": 0})
+    );
+    assert_eq!(sts["metadata"]["generation"], 1);
+    assert_eq!(
+        sts["spec"]["template"]["metadata"]["creationTimestamp"],
+        serde_json::Value::Null
+    );
+    assert_eq!(
+        sts["spec"]["template"]["spec"]["containers"][0]["resources"],
+        serde_json::json!({})
+    );
+    let deploy = get(&["deployment", "web"]);
+    assert_eq!(deploy["status"], serde_json::json!({}));
+    assert_eq!(deploy["metadata"]["generation"], 1);
+}

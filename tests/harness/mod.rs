@@ -226,16 +226,36 @@ impl Server {
     ) -> std::io::Result<Reply> {
         tokio::time::timeout(
             REQUEST_TIMEOUT,
-            self.request_inner(method, path, body, h2, anonymous),
+            self.request_inner(method, path, &[], body, h2, anonymous),
         )
         .await
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))?
+    }
+
+    /// GET as the admin over HTTP/2 with `Accept: accept` (none when empty).
+    pub async fn get_accepting(&self, path: &str, accept: &str) -> Reply {
+        let headers: &[(&str, &str)] = if accept.is_empty() {
+            &[]
+        } else {
+            &[("accept", accept)]
+        };
+        let reply = tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            self.request_inner(Method::GET, path, headers, b"", true, false),
+        )
+        .await;
+        match reply {
+            Ok(Ok(r)) => r,
+            Ok(Err(e)) => panic!("GET {path} ({accept}): {e}"),
+            Err(_) => panic!("GET {path} ({accept}): timed out"),
+        }
     }
 
     async fn request_inner(
         &self,
         method: Method,
         path: &str,
+        headers: &[(&str, &str)],
         body: &[u8],
         h2: bool,
         anonymous: bool,
@@ -243,10 +263,14 @@ impl Server {
         let alpn: &[&[u8]] = if h2 { &[b"h2"] } else { &[b"http/1.1"] };
         let (tls, _) = self.connect(alpn, anonymous).await?;
         let io = TokioIo::new(tls);
-        let req = Request::builder()
+        let mut req = Request::builder()
             .method(method)
             .uri(format!("https://localhost:{}{path}", self.port))
-            .header("host", format!("localhost:{}", self.port))
+            .header("host", format!("localhost:{}", self.port));
+        for (k, v) in headers {
+            req = req.header(*k, *v);
+        }
+        let req = req
             .body(Full::new(Bytes::copy_from_slice(body)))
             .expect("request");
         let resp = if h2 {

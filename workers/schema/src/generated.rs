@@ -1,10 +1,13 @@
 //! The schema table, generated: do not edit.
 //!
 //! Regenerate with `cargo run -p kas-schema --example gen` (see `examples/gen/`):
-//! it reads the sources of `k8s-pb` 0.9.0 and `k8s-openapi` 0.29.0 (`v1_33`).
+//! it reads the sources of `k8s-pb` 0.9.0 and `k8s-openapi` 0.29.0 (`v1_33`), and
+//! upstream's Go types at v0.33.13 (`K8S_GO_TYPES`).
 #![allow(clippy::all)]
 
-use crate::types::{Elem as E, FieldDef, FieldKind as K, Format as F, Gvk, Scalar as S, TypeDef};
+use crate::types::{
+    Elem as E, FieldDef, FieldKind as K, Format as F, Gvk, Scalar as S, TypeDef, Zero as Z,
+};
 
 pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_AUDITANNOTATION: TypeDef = TypeDef {
     name: "io.k8s.api.admissionregistration.v1.AuditAnnotation",
@@ -12,8 +15,9 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_AUDITANNOTATION: TypeDef =
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("valueExpression", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("valueExpression", 2, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
     ],
 };
 
@@ -23,8 +27,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_EXPRESSIONWARNING: TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("fieldRef", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("warning", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("fieldRef", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("warning", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -34,8 +38,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MATCHCONDITION: TypeDef = 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -89,7 +93,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOK: TypeDef =
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "clientConfig",
             2,
@@ -97,7 +101,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOK: TypeDef =
                 &IO_K8S_API_ADMISSIONREGISTRATION_V1_WEBHOOKCLIENTCONFIG,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "rules",
             3,
@@ -116,7 +121,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOK: TypeDef =
             )),
             true,
         ),
-        FieldDef::new("sideEffects", 6, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("sideEffects", 6, K::Single(E::Scalar(S::String)), false).zero(Z::Null),
         FieldDef::new("timeoutSeconds", 7, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "admissionReviewVersions",
@@ -124,7 +129,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOK: TypeDef =
             K::List(E::Scalar(S::String)),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new("matchPolicy", 9, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "reinvocationPolicy",
@@ -171,7 +177,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOKCONFIGURATI
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
                 false,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "webhooks",
                 2,
@@ -203,7 +210,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOKCONFIGURATI
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "items",
                 2,
@@ -211,7 +219,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOKCONFIGURATI
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOKCONFIGURATION,
                 )),
                 false,
-            ),
+            )
+            .zero(Z::Null),
         ],
     };
 
@@ -231,7 +240,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_NAMEDRULEWITHOPERATIONS: T
             )),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
     ],
 };
 
@@ -303,7 +313,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_RULEWITHOPERATIONS: TypeDe
             K::Single(E::Message(&IO_K8S_API_ADMISSIONREGISTRATION_V1_RULE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
     ],
 };
 
@@ -313,8 +324,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_SERVICEREFERENCE: TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("port", 4, K::Single(E::Scalar(S::Int32)), true),
     ],
@@ -354,7 +365,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICY:
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
                 false,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "spec",
                 2,
@@ -362,7 +374,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICY:
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYSPEC,
                 )),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "status",
                 3,
@@ -370,7 +383,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICY:
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYSTATUS,
                 )),
                 true,
-            ),
+            )
+            .zero(Z::Object),
         ],
     };
 
@@ -392,7 +406,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
                 false,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "spec",
                 2,
@@ -400,7 +415,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYBINDINGSPEC,
                 )),
                 true,
-            ),
+            )
+            .zero(Z::Object),
         ],
     };
 
@@ -422,7 +438,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -430,7 +447,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
                 &IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYBINDING,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -479,7 +497,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYL
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "items",
                 2,
@@ -487,7 +506,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYL
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICY,
                 )),
                 false,
-            ),
+            )
+            .zero(Z::Null),
         ],
     };
 
@@ -587,7 +607,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOK: TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "clientConfig",
             2,
@@ -595,7 +615,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOK: TypeDef
                 &IO_K8S_API_ADMISSIONREGISTRATION_V1_WEBHOOKCLIENTCONFIG,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "rules",
             3,
@@ -614,7 +635,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOK: TypeDef
             )),
             true,
         ),
-        FieldDef::new("sideEffects", 6, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("sideEffects", 6, K::Single(E::Scalar(S::String)), false).zero(Z::Null),
         FieldDef::new("timeoutSeconds", 7, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "admissionReviewVersions",
@@ -622,7 +643,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOK: TypeDef
             K::List(E::Scalar(S::String)),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new("matchPolicy", 9, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "objectSelector",
@@ -663,7 +685,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOKCONFIGURA
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
                 false,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "webhooks",
                 2,
@@ -695,7 +718,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOKCONFIGURA
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "items",
                 2,
@@ -703,7 +727,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOKCONFIGURA
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOKCONFIGURATION,
                 )),
                 false,
-            ),
+            )
+            .zero(Z::Null),
         ],
     };
 
@@ -713,7 +738,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATION: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -731,8 +756,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VARIABLE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -787,8 +812,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MATCHCONDITION: Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -854,7 +879,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
                 false,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "spec",
                 2,
@@ -862,7 +888,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOLICYSPEC,
                 )),
                 true,
-            ),
+            )
+            .zero(Z::Object),
         ],
     };
 
@@ -884,7 +911,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -892,7 +920,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
                 &IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOLICYBINDINGSPEC,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -914,7 +943,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -922,7 +952,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
                 &IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOLICYBINDING,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -971,7 +1002,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "items",
                 2,
@@ -979,7 +1011,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOLICY,
                 )),
                 false,
-            ),
+            )
+            .zero(Z::Null),
         ],
     };
 
@@ -1050,7 +1083,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATION: TypeDef = 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("patchType", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("patchType", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "applyConfiguration",
             3,
@@ -1087,7 +1120,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_NAMEDRULEWITHOPERATI
                 )),
                 true,
             )
-            .inline(),
+            .inline()
+            .zero(Z::Object),
         ],
     };
 
@@ -1133,8 +1167,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_VARIABLE: TypeDef = 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -1144,8 +1178,9 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_AUDITANNOTATION: Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("valueExpression", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("valueExpression", 2, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
     ],
 };
 
@@ -1155,8 +1190,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_EXPRESSIONWARNING: Ty
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("fieldRef", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("warning", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("fieldRef", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("warning", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -1166,8 +1201,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_MATCHCONDITION: TypeD
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -1232,7 +1267,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_NAMEDRULEWITHOPERATIO
                 )),
                 true,
             )
-            .inline(),
+            .inline()
+            .zero(Z::Object),
         ],
     };
 
@@ -1306,7 +1342,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
                 false,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "spec",
                 2,
@@ -1314,7 +1351,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPOLICYSPEC,
                 )),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "status",
                 3,
@@ -1322,7 +1360,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPOLICYSTATUS,
                 )),
                 true,
-            ),
+            )
+            .zero(Z::Object),
         ],
     };
 
@@ -1344,7 +1383,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -1352,7 +1392,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
                 &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPOLICYBINDINGSPEC,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -1374,7 +1415,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -1382,7 +1424,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
                 &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPOLICYBINDING,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -1433,7 +1476,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "items",
                 2,
@@ -1441,7 +1485,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
                     &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPOLICY,
                 )),
                 false,
-            ),
+            )
+            .zero(Z::Null),
         ],
     };
 
@@ -1547,7 +1592,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATION: TypeDef =
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -1565,8 +1610,154 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VARIABLE: TypeDef = T
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+    ],
+};
+
+pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERY: TypeDef = TypeDef {
+    name: "io.k8s.api.apidiscovery.v2.APIGroupDiscovery",
+    proto: "k8s.io.api.apidiscovery.v2.APIGroupDiscovery",
+    gvk: Some(Gvk {
+        group: "apidiscovery.k8s.io",
+        version: "v2",
+        kind: "APIGroupDiscovery",
+    }),
+    format: F::Object,
+    fields: &[
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new(
+            "metadata",
+            1,
+            K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
+            true,
+        )
+        .zero(Z::Object),
+        FieldDef::new(
+            "versions",
+            2,
+            K::List(E::Message(&IO_K8S_API_APIDISCOVERY_V2_APIVERSIONDISCOVERY)),
+            true,
+        )
+        .list(Some("map"), &["version"]),
+    ],
+};
+
+pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERYLIST: TypeDef = TypeDef {
+    name: "io.k8s.api.apidiscovery.v2.APIGroupDiscoveryList",
+    proto: "k8s.io.api.apidiscovery.v2.APIGroupDiscoveryList",
+    gvk: Some(Gvk {
+        group: "apidiscovery.k8s.io",
+        version: "v2",
+        kind: "APIGroupDiscoveryList",
+    }),
+    format: F::Object,
+    fields: &[
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new(
+            "metadata",
+            1,
+            K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
+            true,
+        )
+        .zero(Z::Object),
+        FieldDef::new(
+            "items",
+            2,
+            K::List(E::Message(&IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERY)),
+            false,
+        )
+        .zero(Z::Null),
+    ],
+};
+
+pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIRESOURCEDISCOVERY: TypeDef = TypeDef {
+    name: "io.k8s.api.apidiscovery.v2.APIResourceDiscovery",
+    proto: "k8s.io.api.apidiscovery.v2.APIResourceDiscovery",
+    gvk: None,
+    format: F::Object,
+    fields: &[
+        FieldDef::new("resource", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new(
+            "responseKind",
+            2,
+            K::Single(E::Message(
+                &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONKIND,
+            )),
+            true,
+        ),
+        FieldDef::new("scope", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new(
+            "singularResource",
+            4,
+            K::Single(E::Scalar(S::String)),
+            false,
+        )
+        .zero(Z::String("")),
+        FieldDef::new("verbs", 5, K::List(E::Scalar(S::String)), false)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
+        FieldDef::new("shortNames", 6, K::List(E::Scalar(S::String)), true).list(Some("set"), &[]),
+        FieldDef::new("categories", 7, K::List(E::Scalar(S::String)), true).list(Some("set"), &[]),
+        FieldDef::new(
+            "subresources",
+            8,
+            K::List(E::Message(
+                &IO_K8S_API_APIDISCOVERY_V2_APISUBRESOURCEDISCOVERY,
+            )),
+            true,
+        )
+        .list(Some("map"), &["subresource"]),
+    ],
+};
+
+pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APISUBRESOURCEDISCOVERY: TypeDef = TypeDef {
+    name: "io.k8s.api.apidiscovery.v2.APISubresourceDiscovery",
+    proto: "k8s.io.api.apidiscovery.v2.APISubresourceDiscovery",
+    gvk: None,
+    format: F::Object,
+    fields: &[
+        FieldDef::new("subresource", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new(
+            "responseKind",
+            2,
+            K::Single(E::Message(
+                &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONKIND,
+            )),
+            true,
+        ),
+        FieldDef::new(
+            "acceptedTypes",
+            3,
+            K::List(E::Message(
+                &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONKIND,
+            )),
+            true,
+        )
+        .list(Some("map"), &["group", "version", "kind"]),
+        FieldDef::new("verbs", 4, K::List(E::Scalar(S::String)), false)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
+    ],
+};
+
+pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIVERSIONDISCOVERY: TypeDef = TypeDef {
+    name: "io.k8s.api.apidiscovery.v2.APIVersionDiscovery",
+    proto: "k8s.io.api.apidiscovery.v2.APIVersionDiscovery",
+    gvk: None,
+    format: F::Object,
+    fields: &[
+        FieldDef::new("version", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new(
+            "resources",
+            2,
+            K::List(E::Message(&IO_K8S_API_APIDISCOVERY_V2_APIRESOURCEDISCOVERY)),
+            true,
+        )
+        .list(Some("map"), &["resource"]),
+        FieldDef::new("freshness", 3, K::Single(E::Scalar(S::String)), true),
     ],
 };
 
@@ -1602,7 +1793,8 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSION: TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -1610,7 +1802,8 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSION: TypeDef 
                 &IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONSPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -1618,7 +1811,8 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSION: TypeDef 
                 &IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONSTATUS,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -1629,8 +1823,8 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONCONDITION:
         gvk: None,
         format: F::Object,
         fields: &[
-            FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-            FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+            FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new(
                 "observedGeneration",
                 3,
@@ -1642,8 +1836,9 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONCONDITION:
                 4,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
                 true,
-            ),
-            FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), false),
+            )
+            .zero(Z::Null),
+            FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), false),
         ],
     };
@@ -1665,7 +1860,8 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONLIST: Type
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -1673,7 +1869,8 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONLIST: Type
                 &IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSION,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -1735,14 +1932,16 @@ pub(crate) static IO_K8S_API_APPS_V1_CONTROLLERREVISION: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "data",
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION)),
             true,
-        ),
-        FieldDef::new("revision", 3, K::Single(E::Scalar(S::Int64)), false),
+        )
+        .zero(Z::Null),
+        FieldDef::new("revision", 3, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
     ],
 };
 
@@ -1763,13 +1962,15 @@ pub(crate) static IO_K8S_API_APPS_V1_CONTROLLERREVISIONLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_APPS_V1_CONTROLLERREVISION)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -1790,19 +1991,22 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSET: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_DAEMONSETSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_DAEMONSETSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -1812,14 +2016,15 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastTransitionTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
     ],
@@ -1842,13 +2047,15 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_APPS_V1_DAEMONSET)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -1865,19 +2072,22 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETSPEC: TypeDef = TypeDef {
                 &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "template",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODTEMPLATESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "updateStrategy",
             3,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_DAEMONSETUPDATESTRATEGY)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("minReadySeconds", 4, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "revisionHistoryLimit",
@@ -1899,20 +2109,23 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETSTATUS: TypeDef = TypeDef {
             1,
             K::Single(E::Scalar(S::Int32)),
             false,
-        ),
+        )
+        .zero(Z::Number),
         FieldDef::new(
             "numberMisscheduled",
             2,
             K::Single(E::Scalar(S::Int32)),
             false,
-        ),
+        )
+        .zero(Z::Number),
         FieldDef::new(
             "desiredNumberScheduled",
             3,
             K::Single(E::Scalar(S::Int32)),
             false,
-        ),
-        FieldDef::new("numberReady", 4, K::Single(E::Scalar(S::Int32)), false),
+        )
+        .zero(Z::Number),
+        FieldDef::new("numberReady", 4, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "observedGeneration",
             5,
@@ -1972,19 +2185,22 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENT: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_DEPLOYMENTSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_DEPLOYMENTSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -1994,8 +2210,8 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -2003,13 +2219,15 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTCONDITION: TypeDef = TypeDef {
             6,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "lastTransitionTime",
             7,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -2030,13 +2248,15 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_APPS_V1_DEPLOYMENT)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -2054,20 +2274,23 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSPEC: TypeDef = TypeDef {
                 &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "template",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODTEMPLATESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "strategy",
             4,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_DEPLOYMENTSTRATEGY)),
             true,
         )
-        .patch(Some("retainKeys"), None),
+        .patch(Some("retainKeys"), None)
+        .zero(Z::Object),
         FieldDef::new("minReadySeconds", 5, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "revisionHistoryLimit",
@@ -2158,19 +2381,22 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASET: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_REPLICASETSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_REPLICASETSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -2180,14 +2406,15 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastTransitionTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
     ],
@@ -2210,13 +2437,15 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_APPS_V1_REPLICASET)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -2234,13 +2463,15 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETSPEC: TypeDef = TypeDef {
                 &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "template",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODTEMPLATESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("minReadySeconds", 4, K::Single(E::Scalar(S::Int32)), true),
     ],
 };
@@ -2251,7 +2482,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "fullyLabeledReplicas",
             2,
@@ -2358,19 +2589,22 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSET: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_STATEFULSETSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_STATEFULSETSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -2380,14 +2614,15 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastTransitionTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
     ],
@@ -2410,13 +2645,15 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_APPS_V1_STATEFULSET)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -2425,12 +2662,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETORDINALS: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.StatefulSetOrdinals",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "start",
-        1,
-        K::Single(E::Scalar(S::Int32)),
-        true,
-    )],
+    fields: &[FieldDef::new("start", 1, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number)],
 };
 
 pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETPERSISTENTVOLUMECLAIMRETENTIONPOLICY: TypeDef =
@@ -2459,13 +2691,15 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSPEC: TypeDef = TypeDef {
                 &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "template",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODTEMPLATESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "volumeClaimTemplates",
             4,
@@ -2473,7 +2707,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSPEC: TypeDef = TypeDef {
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("serviceName", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("serviceName", 5, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
         FieldDef::new(
             "podManagementPolicy",
             6,
@@ -2485,7 +2719,8 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSPEC: TypeDef = TypeDef {
             7,
             K::Single(E::Message(&IO_K8S_API_APPS_V1_STATEFULSETUPDATESTRATEGY)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "revisionHistoryLimit",
             8,
@@ -2522,7 +2757,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSTATUS: TypeDef = TypeDef {
             K::Single(E::Scalar(S::Int64)),
             true,
         ),
-        FieldDef::new("replicas", 2, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("replicas", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("readyReplicas", 3, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("currentReplicas", 4, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("updatedReplicas", 5, K::Single(E::Scalar(S::Int32)), true),
@@ -2542,7 +2777,8 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSTATUS: TypeDef = TypeDef {
             11,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
+        )
+        .zero(Z::Number),
     ],
 };
 
@@ -2594,7 +2830,8 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_SELFSUBJECTREVIEW: TypeDef = Type
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             2,
@@ -2602,7 +2839,8 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_SELFSUBJECTREVIEW: TypeDef = Type
                 &IO_K8S_API_AUTHENTICATION_V1_SELFSUBJECTREVIEWSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -2616,7 +2854,8 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_SELFSUBJECTREVIEWSTATUS: TypeDef 
         1,
         K::Single(E::Message(&IO_K8S_API_AUTHENTICATION_V1_USERINFO)),
         true,
-    )],
+    )
+    .zero(Z::Object)],
 };
 
 pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUEST: TypeDef = TypeDef {
@@ -2636,19 +2875,22 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUEST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -2659,7 +2901,8 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSPEC: TypeDef = TypeD
     format: F::Object,
     fields: &[
         FieldDef::new("audiences", 1, K::List(E::Scalar(S::String)), false)
-            .list(Some("atomic"), &[]),
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new(
             "boundObjectRef",
             3,
@@ -2667,8 +2910,9 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSPEC: TypeDef = TypeD
                 &IO_K8S_API_AUTHENTICATION_V1_BOUNDOBJECTREFERENCE,
             )),
             true,
-        ),
-        FieldDef::new("expirationSeconds", 4, K::Single(E::Scalar(S::Int64)), true),
+        )
+        .zero(Z::Null),
+        FieldDef::new("expirationSeconds", 4, K::Single(E::Scalar(S::Int64)), true).zero(Z::Null),
     ],
 };
 
@@ -2678,13 +2922,14 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSTATUS: TypeDef = Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("token", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("token", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "expirationTimestamp",
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -2705,19 +2950,22 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEW: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEWSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEWSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -2745,7 +2993,8 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEWSTATUS: TypeDef = Type
             2,
             K::Single(E::Message(&IO_K8S_API_AUTHENTICATION_V1_USERINFO)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("error", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("audiences", 4, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -2820,7 +3069,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_LOCALSUBJECTACCESSREVIEW: TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -2828,7 +3078,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_LOCALSUBJECTACCESSREVIEW: TypeDef 
                 &IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -2836,7 +3087,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_LOCALSUBJECTACCESSREVIEW: TypeDef 
                 &IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -2857,7 +3109,9 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_NONRESOURCERULE: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false).list(Some("atomic"), &[]),
+        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new("nonResourceURLs", 2, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
     ],
@@ -2901,7 +3155,9 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_RESOURCERULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false).list(Some("atomic"), &[]),
+        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new("apiGroups", 2, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
         FieldDef::new("resources", 3, K::List(E::Scalar(S::String)), true)
@@ -2928,7 +3184,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTACCESSREVIEW: TypeDef =
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -2936,7 +3193,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTACCESSREVIEW: TypeDef =
                 &IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTACCESSREVIEWSPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -2944,7 +3202,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTACCESSREVIEW: TypeDef =
                 &IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -2988,7 +3247,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTRULESREVIEW: TypeDef = 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -2996,7 +3256,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTRULESREVIEW: TypeDef = 
                 &IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTRULESREVIEWSPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -3004,7 +3265,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTRULESREVIEW: TypeDef = 
                 &IO_K8S_API_AUTHORIZATION_V1_SUBJECTRULESREVIEWSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3038,7 +3300,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEW: TypeDef = Typ
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -3046,7 +3309,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEW: TypeDef = Typ
                 &IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -3054,7 +3318,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEW: TypeDef = Typ
                 &IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3091,7 +3356,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSTATUS: TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("allowed", 1, K::Single(E::Scalar(S::Bool)), false),
+        FieldDef::new("allowed", 1, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
         FieldDef::new("reason", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("evaluationError", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("denied", 4, K::Single(E::Scalar(S::Bool)), true),
@@ -3110,15 +3375,17 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTRULESREVIEWSTATUS: TypeDef 
             K::List(E::Message(&IO_K8S_API_AUTHORIZATION_V1_RESOURCERULE)),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "nonResourceRules",
             2,
             K::List(E::Message(&IO_K8S_API_AUTHORIZATION_V1_NONRESOURCERULE)),
             false,
         )
-        .list(Some("atomic"), &[]),
-        FieldDef::new("incomplete", 3, K::Single(E::Scalar(S::Bool)), false),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
+        FieldDef::new("incomplete", 3, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
         FieldDef::new("evaluationError", 4, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -3129,8 +3396,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_CROSSVERSIONOBJECTREFERENCE: TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("apiVersion", 3, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -3152,7 +3419,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALER: TypeDef = T
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -3160,7 +3428,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALER: TypeDef = T
                 &IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERSPEC,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -3168,7 +3437,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALER: TypeDef = T
                 &IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3189,7 +3459,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERLIST: TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -3197,7 +3468,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERLIST: TypeDef
                 &IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALER,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -3214,9 +3486,10 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERSPEC: TypeDef
                 &IO_K8S_API_AUTOSCALING_V1_CROSSVERSIONOBJECTREFERENCE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("minReplicas", 2, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("maxReplicas", 3, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("maxReplicas", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "targetCPUUtilizationPercentage",
             4,
@@ -3244,8 +3517,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERSTATUS: TypeD
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
         ),
-        FieldDef::new("currentReplicas", 3, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("desiredReplicas", 4, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("currentReplicas", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("desiredReplicas", 4, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "currentCPUUtilizationPercentage",
             5,
@@ -3272,19 +3545,22 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V1_SCALESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V1_SCALESTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3307,7 +3583,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("selector", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -3318,14 +3594,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CONTAINERRESOURCEMETRICSOURCE: TypeD
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "target",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICTARGET)),
             false,
-        ),
-        FieldDef::new("container", 3, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("container", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -3335,14 +3612,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CONTAINERRESOURCEMETRICSTATUS: TypeD
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "current",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICVALUESTATUS)),
             false,
-        ),
-        FieldDef::new("container", 3, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("container", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -3352,8 +3630,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CROSSVERSIONOBJECTREFERENCE: TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("apiVersion", 3, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -3369,13 +3647,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_EXTERNALMETRICSOURCE: TypeDef = Type
             1,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "target",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICTARGET)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3390,13 +3670,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_EXTERNALMETRICSTATUS: TypeDef = Type
             1,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "current",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICVALUESTATUS)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3406,9 +3688,9 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HPASCALINGPOLICY: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("periodSeconds", 3, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("periodSeconds", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
     ],
 };
 
@@ -3458,7 +3740,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALER: TypeDef = T
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -3466,7 +3749,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALER: TypeDef = T
                 &IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSPEC,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -3474,7 +3758,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALER: TypeDef = T
                 &IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3505,14 +3790,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERCONDITION: Ty
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastTransitionTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
     ],
@@ -3535,7 +3821,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERLIST: TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -3543,7 +3830,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERLIST: TypeDef
                 &IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALER,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -3560,9 +3848,10 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSPEC: TypeDef
                 &IO_K8S_API_AUTOSCALING_V2_CROSSVERSIONOBJECTREFERENCE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("minReplicas", 2, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("maxReplicas", 3, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("maxReplicas", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "metrics",
             4,
@@ -3600,14 +3889,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSTATUS: TypeD
             true,
         ),
         FieldDef::new("currentReplicas", 3, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("desiredReplicas", 4, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("desiredReplicas", 4, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "currentMetrics",
             5,
             K::List(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICSTATUS)),
             true,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "conditions",
             6,
@@ -3627,7 +3917,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "selector",
             2,
@@ -3645,7 +3935,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "object",
             2,
@@ -3687,7 +3977,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "object",
             2,
@@ -3729,7 +4019,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICTARGET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "value",
             2,
@@ -3791,19 +4081,22 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_OBJECTMETRICSOURCE: TypeDef = TypeDe
                 &IO_K8S_API_AUTOSCALING_V2_CROSSVERSIONOBJECTREFERENCE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "target",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICTARGET)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "metric",
             3,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3818,13 +4111,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_OBJECTMETRICSTATUS: TypeDef = TypeDe
             1,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "current",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICVALUESTATUS)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "describedObject",
             3,
@@ -3832,7 +4127,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_OBJECTMETRICSTATUS: TypeDef = TypeDe
                 &IO_K8S_API_AUTOSCALING_V2_CROSSVERSIONOBJECTREFERENCE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3847,13 +4143,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_PODSMETRICSOURCE: TypeDef = TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "target",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICTARGET)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3868,13 +4166,15 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_PODSMETRICSTATUS: TypeDef = TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "current",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICVALUESTATUS)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3884,13 +4184,14 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_RESOURCEMETRICSOURCE: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "target",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICTARGET)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3900,13 +4201,14 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_RESOURCEMETRICSTATUS: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "current",
             2,
             K::Single(E::Message(&IO_K8S_API_AUTOSCALING_V2_METRICVALUESTATUS)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3927,19 +4229,22 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOB: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_BATCH_V1_CRONJOBSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_BATCH_V1_CRONJOBSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -3960,13 +4265,15 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_BATCH_V1_CRONJOB)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -3976,7 +4283,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("schedule", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("schedule", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "startingDeadlineSeconds",
             2,
@@ -3995,7 +4302,8 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBSPEC: TypeDef = TypeDef {
             5,
             K::Single(E::Message(&IO_K8S_API_BATCH_V1_JOBTEMPLATESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "successfulJobsHistoryLimit",
             6,
@@ -4057,19 +4365,22 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOB: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_BATCH_V1_JOBSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_BATCH_V1_JOBSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -4079,20 +4390,22 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastProbeTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "lastTransitionTime",
             4,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
     ],
@@ -4115,13 +4428,15 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_BATCH_V1_JOB)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -4153,7 +4468,8 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBSPEC: TypeDef = TypeDef {
             6,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODTEMPLATESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("backoffLimit", 7, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "ttlSecondsAfterFinished",
@@ -4245,13 +4561,15 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBTEMPLATESPEC: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_BATCH_V1_JOBSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -4266,7 +4584,8 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICY: TypeDef = TypeDef {
         K::List(E::Message(&IO_K8S_API_BATCH_V1_PODFAILUREPOLICYRULE)),
         false,
     )
-    .list(Some("atomic"), &[])],
+    .list(Some("atomic"), &[])
+    .zero(Z::Null)],
 };
 
 pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYONEXITCODESREQUIREMENT: TypeDef = TypeDef {
@@ -4276,8 +4595,10 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYONEXITCODESREQUIREMENT: Ty
     format: F::Object,
     fields: &[
         FieldDef::new("containerName", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("values", 3, K::List(E::Scalar(S::Int32)), false).list(Some("set"), &[]),
+        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("values", 3, K::List(E::Scalar(S::Int32)), false)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
     ],
 };
 
@@ -4287,8 +4608,8 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYONPODCONDITIONSPATTERN: Ty
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -4298,7 +4619,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYRULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("action", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("action", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "onExitCodes",
             2,
@@ -4330,7 +4651,8 @@ pub(crate) static IO_K8S_API_BATCH_V1_SUCCESSPOLICY: TypeDef = TypeDef {
         K::List(E::Message(&IO_K8S_API_BATCH_V1_SUCCESSPOLICYRULE)),
         false,
     )
-    .list(Some("atomic"), &[])],
+    .list(Some("atomic"), &[])
+    .zero(Z::Null)],
 };
 
 pub(crate) static IO_K8S_API_BATCH_V1_SUCCESSPOLICYRULE: TypeDef = TypeDef {
@@ -4372,7 +4694,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUEST: TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -4380,7 +4703,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUEST: TypeDef 
                 &IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTSPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -4388,7 +4712,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUEST: TypeDef 
                 &IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -4399,7 +4724,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTCONDITION:
         gvk: None,
         format: F::Object,
         fields: &[
-            FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("reason", 2, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true),
             FieldDef::new(
@@ -4407,14 +4732,16 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTCONDITION:
                 4,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
                 true,
-            ),
+            )
+            .zero(Z::Null),
             FieldDef::new(
                 "lastTransitionTime",
                 5,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
                 true,
-            ),
-            FieldDef::new("status", 6, K::Single(E::Scalar(S::String)), false),
+            )
+            .zero(Z::Null),
+            FieldDef::new("status", 6, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         ],
     };
 
@@ -4435,7 +4762,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTLIST: Type
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -4443,7 +4771,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTLIST: Type
                 &IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUEST,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -4453,13 +4782,13 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTSPEC: Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("request", 1, K::Single(E::Scalar(S::Bytes)), false),
+        FieldDef::new("request", 1, K::Single(E::Scalar(S::Bytes)), false).zero(Z::Null),
         FieldDef::new("username", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("uid", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("groups", 4, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("usages", 5, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("extra", 6, K::Map(E::StringList), true),
-        FieldDef::new("signerName", 7, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("signerName", 7, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expirationSeconds", 8, K::Single(E::Scalar(S::Int32)), true),
     ],
 };
@@ -4500,7 +4829,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLE: TypeDef =
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -4508,7 +4838,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLE: TypeDef =
                 &IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLESPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -4529,7 +4860,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLELIST: TypeD
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -4537,7 +4869,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLELIST: TypeD
                 &IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -4548,7 +4881,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLESPEC: TypeD
     format: F::Object,
     fields: &[
         FieldDef::new("signerName", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("trustBundle", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("trustBundle", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -4569,7 +4902,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLE: TypeDef = 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -4577,7 +4911,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLE: TypeDef = 
                 &IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLESPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -4598,7 +4933,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLELIST: TypeDe
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -4606,7 +4942,8 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLELIST: TypeDe
                 &IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -4617,7 +4954,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLESPEC: TypeDe
     format: F::Object,
     fields: &[
         FieldDef::new("signerName", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("trustBundle", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("trustBundle", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -4638,13 +4975,15 @@ pub(crate) static IO_K8S_API_COORDINATION_V1_LEASE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_COORDINATION_V1_LEASESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -4665,13 +5004,15 @@ pub(crate) static IO_K8S_API_COORDINATION_V1_LEASELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_COORDINATION_V1_LEASE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -4723,7 +5064,8 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATE: TypeDef = Typ
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -4731,7 +5073,8 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATE: TypeDef = Typ
                 &IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATESPEC,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -4752,13 +5095,15 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATELIST: TypeDef =
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -4768,7 +5113,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATESPEC: TypeDef =
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("leaseName", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("leaseName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "pingTime",
             2,
@@ -4781,7 +5126,8 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATESPEC: TypeDef =
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME)),
             true,
         ),
-        FieldDef::new("binaryVersion", 4, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("binaryVersion", 4, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new("emulationVersion", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("strategy", 6, K::Single(E::Scalar(S::String)), false),
     ],
@@ -4804,7 +5150,8 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATE: TypeDef = Type
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -4812,7 +5159,8 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATE: TypeDef = Type
                 &IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATESPEC,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -4833,13 +5181,15 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATELIST: TypeDef = 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -4849,7 +5199,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATESPEC: TypeDef = 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("leaseName", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("leaseName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "pingTime",
             2,
@@ -4862,7 +5212,8 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATESPEC: TypeDef = 
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME)),
             true,
         ),
-        FieldDef::new("binaryVersion", 4, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("binaryVersion", 4, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new("emulationVersion", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("strategy", 6, K::Single(E::Scalar(S::String)), false),
     ],
@@ -4874,7 +5225,7 @@ pub(crate) static IO_K8S_API_CORE_V1_AWSELASTICBLOCKSTOREVOLUMESOURCE: TypeDef =
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("partition", 3, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
@@ -4914,7 +5265,7 @@ pub(crate) static IO_K8S_API_CORE_V1_APPARMORPROFILE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("localhostProfile", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -4925,8 +5276,8 @@ pub(crate) static IO_K8S_API_CORE_V1_ATTACHEDVOLUME: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("devicePath", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("devicePath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -4936,8 +5287,8 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREDISKVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("diskName", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("diskURI", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("diskName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("diskURI", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("cachingMode", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("fsType", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("readOnly", 5, K::Single(E::Scalar(S::Bool)), true),
@@ -4951,10 +5302,10 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREFILEPERSISTENTVOLUMESOURCE: TypeDef = 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("shareName", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("shareName", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("secretNamespace", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("secretNamespace", 4, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
     ],
 };
 
@@ -4964,8 +5315,8 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREFILEVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("shareName", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("shareName", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -4987,13 +5338,15 @@ pub(crate) static IO_K8S_API_CORE_V1_BINDING: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "target",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_OBJECTREFERENCE)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -5003,8 +5356,9 @@ pub(crate) static IO_K8S_API_CORE_V1_CSIPERSISTENTVOLUMESOURCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("volumeHandle", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("volumeHandle", 2, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("fsType", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("volumeAttributes", 5, K::Map(E::Scalar(S::String)), true),
@@ -5047,7 +5401,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CSIVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("volumeAttributes", 4, K::Map(E::Scalar(S::String)), true),
@@ -5078,7 +5432,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CEPHFSPERSISTENTVOLUMESOURCE: TypeDef = Typ
     format: F::Object,
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
-            .list(Some("atomic"), &[]),
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("user", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("secretFile", 4, K::Single(E::Scalar(S::String)), true),
@@ -5099,7 +5454,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CEPHFSVOLUMESOURCE: TypeDef = TypeDef {
     format: F::Object,
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
-            .list(Some("atomic"), &[]),
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("user", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("secretFile", 4, K::Single(E::Scalar(S::String)), true),
@@ -5119,7 +5475,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CINDERPERSISTENTVOLUMESOURCE: TypeDef = Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
@@ -5137,7 +5493,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CINDERVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
@@ -5178,7 +5534,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CLUSTERTRUSTBUNDLEPROJECTION: TypeDef = Typ
             )),
             true,
         ),
-        FieldDef::new("path", 4, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("path", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("optional", 5, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -5189,8 +5545,8 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("error", 4, K::Single(E::Scalar(S::String)), true),
     ],
@@ -5213,7 +5569,8 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTSTATUS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "conditions",
             2,
@@ -5242,13 +5599,15 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTSTATUSLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_COMPONENTSTATUS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -5269,7 +5628,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAP: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("data", 2, K::Map(E::Scalar(S::String)), true),
         FieldDef::new("binaryData", 3, K::Map(E::Scalar(S::Bytes)), true),
         FieldDef::new("immutable", 4, K::Single(E::Scalar(S::Bool)), true),
@@ -5288,7 +5648,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPENVSOURCE: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
         FieldDef::new("optional", 2, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -5305,8 +5666,9 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPKEYSELECTOR: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         )
-        .inline(),
-        FieldDef::new("key", 2, K::Single(E::Scalar(S::String)), false),
+        .inline()
+        .zero(Z::Object),
+        FieldDef::new("key", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("optional", 3, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -5328,13 +5690,15 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_CONFIGMAP)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -5344,8 +5708,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPNODECONFIGSOURCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("uid", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resourceVersion", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -5353,7 +5717,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPNODECONFIGSOURCE: TypeDef = TypeDe
             5,
             K::Single(E::Scalar(S::String)),
             false,
-        ),
+        )
+        .zero(Z::String("")),
     ],
 };
 
@@ -5369,7 +5734,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPPROJECTION: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -5393,7 +5759,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPVOLUMESOURCE: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -5412,7 +5779,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("command", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("args", 4, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -5438,7 +5805,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINER: TypeDef = TypeDef {
             8,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_RESOURCEREQUIREMENTS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "volumeMounts",
             9,
@@ -5525,7 +5893,9 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERIMAGE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("names", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
+        FieldDef::new("names", 1, K::List(E::Scalar(S::String)), true)
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new("sizeBytes", 2, K::Single(E::Scalar(S::Int64)), true),
     ],
 };
@@ -5538,7 +5908,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERPORT: TypeDef = TypeDef {
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("hostPort", 2, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("containerPort", 3, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("containerPort", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("protocol", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("hostIP", 5, K::Single(E::Scalar(S::String)), true),
     ],
@@ -5550,8 +5920,10 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERRESIZEPOLICY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("resourceName", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("restartPolicy", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("resourceName", 1, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
+        FieldDef::new("restartPolicy", 2, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
     ],
 };
 
@@ -5625,7 +5997,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATERUNNING: TypeDef = TypeDef {
         1,
         K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
         true,
-    )],
+    )
+    .zero(Z::Null)],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATETERMINATED: TypeDef = TypeDef {
@@ -5634,7 +6007,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATETERMINATED: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("exitCode", 1, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("exitCode", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("signal", 2, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 4, K::Single(E::Scalar(S::String)), true),
@@ -5643,13 +6016,15 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATETERMINATED: TypeDef = TypeDef
             5,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "finishedAt",
             6,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("containerID", 7, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -5671,23 +6046,25 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "state",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_CONTAINERSTATE)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "lastState",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_CONTAINERSTATE)),
             true,
-        ),
-        FieldDef::new("ready", 4, K::Single(E::Scalar(S::Bool)), false),
-        FieldDef::new("restartCount", 5, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("image", 6, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("imageID", 7, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("ready", 4, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
+        FieldDef::new("restartCount", 5, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("image", 6, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("imageID", 7, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("containerID", 8, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("started", 9, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
@@ -5746,12 +6123,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DAEMONENDPOINT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.DaemonEndpoint",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "Port",
-        1,
-        K::Single(E::Scalar(S::Int32)),
-        false,
-    )],
+    fields: &[FieldDef::new("Port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number)],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_DOWNWARDAPIPROJECTION: TypeDef = TypeDef {
@@ -5774,7 +6146,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DOWNWARDAPIVOLUMEFILE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "fieldRef",
             2,
@@ -5830,7 +6202,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTADDRESS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "targetRef",
             2,
@@ -5849,7 +6221,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTPORT: TypeDef = TypeDef {
     format: F::Object,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("port", 2, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("port", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("protocol", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("appProtocol", 4, K::Single(E::Scalar(S::String)), true),
     ],
@@ -5902,7 +6274,8 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "subsets",
             2,
@@ -5930,13 +6303,15 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTSLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_ENDPOINTS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -5968,7 +6343,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENVVAR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "valueFrom",
@@ -6024,7 +6399,8 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINER: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_EPHEMERALCONTAINERCOMMON)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
         FieldDef::new(
             "targetContainerName",
             2,
@@ -6042,7 +6418,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINERCOMMON: TypeDef = TypeDef
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
         FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("command", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("args", 4, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -6075,7 +6451,8 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINERCOMMON: TypeDef = TypeDef
             8,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_RESOURCEREQUIREMENTS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "resizePolicy",
             23,
@@ -6188,13 +6565,15 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "involvedObject",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_OBJECTREFERENCE)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -6202,19 +6581,22 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
             5,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_EVENTSOURCE)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "firstTimestamp",
             6,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "lastTimestamp",
             7,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("count", 8, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("type", 9, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -6222,7 +6604,8 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
             10,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "series",
             11,
@@ -6241,13 +6624,15 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
             14,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .zero(Z::String("")),
         FieldDef::new(
             "reportingInstance",
             15,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .zero(Z::String("")),
     ],
 };
 
@@ -6268,13 +6653,15 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENTLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_EVENT)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -6290,7 +6677,8 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENTSERIES: TypeDef = TypeDef {
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -6336,7 +6724,7 @@ pub(crate) static IO_K8S_API_CORE_V1_FLEXPERSISTENTVOLUMESOURCE: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "secretRef",
@@ -6355,7 +6743,7 @@ pub(crate) static IO_K8S_API_CORE_V1_FLEXVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "secretRef",
@@ -6385,7 +6773,7 @@ pub(crate) static IO_K8S_API_CORE_V1_GCEPERSISTENTDISKVOLUMESOURCE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("pdName", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("pdName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("partition", 3, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
@@ -6398,8 +6786,8 @@ pub(crate) static IO_K8S_API_CORE_V1_GRPCACTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("service", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("service", 2, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
     ],
 };
 
@@ -6409,7 +6797,7 @@ pub(crate) static IO_K8S_API_CORE_V1_GITREPOVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("repository", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("repository", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("revision", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("directory", 3, K::Single(E::Scalar(S::String)), true),
     ],
@@ -6421,8 +6809,8 @@ pub(crate) static IO_K8S_API_CORE_V1_GLUSTERFSPERSISTENTVOLUMESOURCE: TypeDef = 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("endpoints", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("endpoints", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
             "endpointsNamespace",
@@ -6439,8 +6827,8 @@ pub(crate) static IO_K8S_API_CORE_V1_GLUSTERFSVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("endpoints", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("endpoints", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -6457,7 +6845,8 @@ pub(crate) static IO_K8S_API_CORE_V1_HTTPGETACTION: TypeDef = TypeDef {
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_UTIL_INTSTR_INTORSTRING)),
             false,
-        ),
+        )
+        .zero(Z::Number),
         FieldDef::new("host", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("scheme", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -6476,8 +6865,8 @@ pub(crate) static IO_K8S_API_CORE_V1_HTTPHEADER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -6487,7 +6876,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTALIAS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("hostnames", 2, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
     ],
@@ -6498,12 +6887,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTIP: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.HostIP",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "ip",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_HOSTPATHVOLUMESOURCE: TypeDef = TypeDef {
@@ -6512,7 +6896,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTPATHVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("type", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -6523,9 +6907,10 @@ pub(crate) static IO_K8S_API_CORE_V1_ISCSIPERSISTENTVOLUMESOURCE: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("targetPortal", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("iqn", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("lun", 3, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("targetPortal", 1, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
+        FieldDef::new("iqn", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("lun", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("iscsiInterface", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("fsType", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true),
@@ -6548,9 +6933,10 @@ pub(crate) static IO_K8S_API_CORE_V1_ISCSIVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("targetPortal", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("iqn", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("lun", 3, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("targetPortal", 1, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
+        FieldDef::new("iqn", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("lun", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("iscsiInterface", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("fsType", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true),
@@ -6584,8 +6970,8 @@ pub(crate) static IO_K8S_API_CORE_V1_KEYTOPATH: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("mode", 3, K::Single(E::Scalar(S::Int32)), true),
     ],
 };
@@ -6662,13 +7048,15 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LIMITRANGESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -6678,7 +7066,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGEITEM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "max",
             2,
@@ -6729,13 +7117,15 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_LIMITRANGE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -6750,7 +7140,8 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGESPEC: TypeDef = TypeDef {
         K::List(E::Message(&IO_K8S_API_CORE_V1_LIMITRANGEITEM)),
         false,
     )
-    .list(Some("atomic"), &[])],
+    .list(Some("atomic"), &[])
+    .zero(Z::Null)],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_LINUXCONTAINERUSER: TypeDef = TypeDef {
@@ -6759,8 +7150,8 @@ pub(crate) static IO_K8S_API_CORE_V1_LINUXCONTAINERUSER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("uid", 1, K::Single(E::Scalar(S::Int64)), false),
-        FieldDef::new("gid", 2, K::Single(E::Scalar(S::Int64)), false),
+        FieldDef::new("uid", 1, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
+        FieldDef::new("gid", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
         FieldDef::new("supplementalGroups", 3, K::List(E::Scalar(S::Int64)), true)
             .list(Some("atomic"), &[]),
     ],
@@ -6818,7 +7209,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LOCALVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -6835,7 +7226,7 @@ pub(crate) static IO_K8S_API_CORE_V1_MODIFYVOLUMESTATUS: TypeDef = TypeDef {
             K::Single(E::Scalar(S::String)),
             true,
         ),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -6845,8 +7236,8 @@ pub(crate) static IO_K8S_API_CORE_V1_NFSVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("server", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("server", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -6868,19 +7259,22 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NAMESPACESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NAMESPACESTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -6890,14 +7284,15 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACECONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastTransitionTime",
             4,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
     ],
@@ -6920,13 +7315,15 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_NAMESPACE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -6976,19 +7373,22 @@ pub(crate) static IO_K8S_API_CORE_V1_NODE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NODESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NODESTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -6998,8 +7398,8 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEADDRESS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("address", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("address", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -7031,20 +7431,22 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastHeartbeatTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "lastTransitionTime",
             4,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
     ],
@@ -7101,7 +7503,8 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEDAEMONENDPOINTS: TypeDef = TypeDef {
         1,
         K::Single(E::Message(&IO_K8S_API_CORE_V1_DAEMONENDPOINT)),
         true,
-    )],
+    )
+    .zero(Z::Object)],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_NODEFEATURES: TypeDef = TypeDef {
@@ -7134,13 +7537,15 @@ pub(crate) static IO_K8S_API_CORE_V1_NODELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_NODE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -7150,7 +7555,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODERUNTIMEHANDLER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
         FieldDef::new(
             "features",
             2,
@@ -7187,7 +7592,8 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESELECTOR: TypeDef = TypeDef {
         K::List(E::Message(&IO_K8S_API_CORE_V1_NODESELECTORTERM)),
         false,
     )
-    .list(Some("atomic"), &[])],
+    .list(Some("atomic"), &[])
+    .zero(Z::Null)],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_NODESELECTORREQUIREMENT: TypeDef = TypeDef {
@@ -7196,8 +7602,8 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESELECTORREQUIREMENT: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("values", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
 };
@@ -7294,13 +7700,15 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESTATUS: TypeDef = TypeDef {
             6,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NODEDAEMONENDPOINTS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "nodeInfo",
             7,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NODESYSTEMINFO)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "images",
             8,
@@ -7358,26 +7766,32 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESYSTEMINFO: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("machineID", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("systemUUID", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("bootID", 3, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("kernelVersion", 4, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("osImage", 5, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("machineID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("systemUUID", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("bootID", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("kernelVersion", 4, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
+        FieldDef::new("osImage", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "containerRuntimeVersion",
             6,
             K::Single(E::Scalar(S::String)),
             false,
-        ),
-        FieldDef::new("kubeletVersion", 7, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::String("")),
+        FieldDef::new("kubeletVersion", 7, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new(
             "kubeProxyVersion",
             8,
             K::Single(E::Scalar(S::String)),
             false,
-        ),
-        FieldDef::new("operatingSystem", 9, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("architecture", 10, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::String("")),
+        FieldDef::new("operatingSystem", 9, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
+        FieldDef::new("architecture", 10, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new(
             "swap",
             11,
@@ -7394,7 +7808,7 @@ pub(crate) static IO_K8S_API_CORE_V1_OBJECTFIELDSELECTOR: TypeDef = TypeDef {
     format: F::Object,
     fields: &[
         FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("fieldPath", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("fieldPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -7431,19 +7845,22 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUME: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PERSISTENTVOLUMESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PERSISTENTVOLUMESTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -7464,19 +7881,22 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIM: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -7486,20 +7906,22 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMCONDITION: TypeDef = T
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastProbeTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "lastTransitionTime",
             4,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
     ],
@@ -7522,13 +7944,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMLIST: TypeDef = TypeDe
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIM)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -7545,7 +7969,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSPEC: TypeDef = TypeDe
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_VOLUMERESOURCEREQUIREMENTS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("volumeName", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "selector",
@@ -7641,13 +8066,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMTEMPLATE: TypeDef = Ty
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -7657,7 +8084,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMVOLUMESOURCE: TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("claimName", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("claimName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -7679,13 +8106,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_PERSISTENTVOLUME)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -7866,7 +8295,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESPEC: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PERSISTENTVOLUMESOURCE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
         FieldDef::new("accessModes", 3, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
         FieldDef::new(
@@ -7924,7 +8354,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PHOTONPERSISTENTDISKVOLUMESOURCE: TypeDef =
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("pdID", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("pdID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -7946,19 +8376,22 @@ pub(crate) static IO_K8S_API_CORE_V1_POD: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -8001,7 +8434,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODAFFINITYTERM: TypeDef = TypeDef {
         ),
         FieldDef::new("namespaces", 2, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
-        FieldDef::new("topologyKey", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("topologyKey", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "namespaceSelector",
             4,
@@ -8046,20 +8479,22 @@ pub(crate) static IO_K8S_API_CORE_V1_PODCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastProbeTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "lastTransitionTime",
             4,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -8106,12 +8541,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODIP: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodIP",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "ip",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_PODLIST: TypeDef = TypeDef {
@@ -8131,13 +8561,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PODLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_POD)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -8146,12 +8578,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODOS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodOS",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "name",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_PODREADINESSGATE: TypeDef = TypeDef {
@@ -8159,12 +8586,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PODREADINESSGATE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodReadinessGate",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "conditionType",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[
+        FieldDef::new("conditionType", 1, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
+    ],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_PODRESOURCECLAIM: TypeDef = TypeDef {
@@ -8173,7 +8598,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODRESOURCECLAIM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "resourceClaimName",
             3,
@@ -8195,7 +8620,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODRESOURCECLAIMSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "resourceClaimName",
             2,
@@ -8210,12 +8635,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSCHEDULINGGATE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodSchedulingGate",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "name",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_PODSECURITYCONTEXT: TypeDef = TypeDef {
@@ -8305,7 +8725,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSPEC: TypeDef = TypeDef {
             false,
         )
         .patch(Some("merge"), Some("name"))
-        .list(Some("map"), &["name"]),
+        .list(Some("map"), &["name"])
+        .zero(Z::Null),
         FieldDef::new("restartPolicy", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "terminationGracePeriodSeconds",
@@ -8587,13 +9008,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "template",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODTEMPLATESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -8614,13 +9037,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_PODTEMPLATE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -8635,13 +9060,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATESPEC: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -8651,8 +9078,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PORTSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("error", 3, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -8663,7 +9090,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PORTWORXVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
     ],
@@ -8675,13 +9102,14 @@ pub(crate) static IO_K8S_API_CORE_V1_PREFERREDSCHEDULINGTERM: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("weight", 1, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("weight", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "preference",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NODESELECTORTERM)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -8697,7 +9125,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PROBE: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PROBEHANDLER)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
         FieldDef::new(
             "initialDelaySeconds",
             2,
@@ -8764,7 +9193,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PROJECTEDVOLUMESOURCE: TypeDef = TypeDef {
             K::List(E::Message(&IO_K8S_API_CORE_V1_VOLUMEPROJECTION)),
             true,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new("defaultMode", 2, K::Single(E::Scalar(S::Int32)), true),
     ],
 };
@@ -8775,8 +9205,8 @@ pub(crate) static IO_K8S_API_CORE_V1_QUOBYTEVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("registry", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("volume", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("registry", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("volume", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("user", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("group", 5, K::Single(E::Scalar(S::String)), true),
@@ -8791,8 +9221,9 @@ pub(crate) static IO_K8S_API_CORE_V1_RBDPERSISTENTVOLUMESOURCE: TypeDef = TypeDe
     format: F::Object,
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
-            .list(Some("atomic"), &[]),
-        FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), false),
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
+        FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("pool", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("user", 5, K::Single(E::Scalar(S::String)), true),
@@ -8814,8 +9245,9 @@ pub(crate) static IO_K8S_API_CORE_V1_RBDVOLUMESOURCE: TypeDef = TypeDef {
     format: F::Object,
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
-            .list(Some("atomic"), &[]),
-        FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), false),
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
+        FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("pool", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("user", 5, K::Single(E::Scalar(S::String)), true),
@@ -8847,19 +9279,22 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLER: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -8869,14 +9304,15 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERCONDITION: TypeDef = T
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "lastTransitionTime",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
     ],
@@ -8899,13 +9335,15 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERLIST: TypeDef = TypeDe
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_REPLICATIONCONTROLLER)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -8933,7 +9371,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSTATUS: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "fullyLabeledReplicas",
             2,
@@ -8967,7 +9405,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCECLAIM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("request", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -8979,13 +9417,14 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEFIELDSELECTOR: TypeDef = TypeDef {
     format: F::Object,
     fields: &[
         FieldDef::new("containerName", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "divisor",
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY)),
             true,
-        ),
+        )
+        .zero(Z::String("0")),
     ],
 };
 
@@ -8995,7 +9434,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEHEALTH: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("resourceID", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("resourceID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("health", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -9017,19 +9456,22 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTA: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_RESOURCEQUOTASPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_RESOURCEQUOTASTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -9050,13 +9492,15 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTALIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_RESOURCEQUOTA)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -9137,7 +9581,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "resources",
             2,
@@ -9167,14 +9611,15 @@ pub(crate) static IO_K8S_API_CORE_V1_SCALEIOPERSISTENTVOLUMESOURCE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("gateway", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("system", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("gateway", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("system", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "secretRef",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SECRETREFERENCE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("sslEnabled", 4, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("protectionDomain", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("storagePool", 6, K::Single(E::Scalar(S::String)), true),
@@ -9191,14 +9636,15 @@ pub(crate) static IO_K8S_API_CORE_V1_SCALEIOVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("gateway", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("system", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("gateway", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("system", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "secretRef",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("sslEnabled", 4, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("protectionDomain", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("storagePool", 6, K::Single(E::Scalar(S::String)), true),
@@ -9231,8 +9677,8 @@ pub(crate) static IO_K8S_API_CORE_V1_SCOPEDRESOURCESELECTORREQUIREMENT: TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("scopeName", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("scopeName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("values", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
 };
@@ -9243,7 +9689,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECCOMPPROFILE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("localhostProfile", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -9265,7 +9711,8 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRET: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("data", 2, K::Map(E::Scalar(S::Bytes)), true),
         FieldDef::new("type", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("stringData", 4, K::Map(E::Scalar(S::String)), true),
@@ -9285,7 +9732,8 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETENVSOURCE: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
         FieldDef::new("optional", 2, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -9302,8 +9750,9 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETKEYSELECTOR: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         )
-        .inline(),
-        FieldDef::new("key", 2, K::Single(E::Scalar(S::String)), false),
+        .inline()
+        .zero(Z::Object),
+        FieldDef::new("key", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("optional", 3, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
@@ -9325,13 +9774,15 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_SECRET)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -9347,7 +9798,8 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETPROJECTION: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -9464,19 +9916,22 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SERVICESPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SERVICESTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -9497,7 +9952,8 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNT: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "secrets",
             2,
@@ -9539,13 +9995,15 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNTLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_SERVICEACCOUNT)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -9557,7 +10015,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNTTOKENPROJECTION: TypeDef = Ty
     fields: &[
         FieldDef::new("audience", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("expirationSeconds", 2, K::Single(E::Scalar(S::Int64)), true),
-        FieldDef::new("path", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("path", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -9578,13 +10036,15 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_CORE_V1_SERVICE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -9596,13 +10056,14 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEPORT: TypeDef = TypeDef {
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("port", 3, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("port", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "targetPort",
             4,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_UTIL_INTSTR_INTORSTRING)),
             true,
-        ),
+        )
+        .zero(Z::Number),
         FieldDef::new("nodePort", 5, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("appProtocol", 6, K::Single(E::Scalar(S::String)), true),
     ],
@@ -9704,7 +10165,8 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICESTATUS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOADBALANCERSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "conditions",
             2,
@@ -9734,12 +10196,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SLEEPACTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SleepAction",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "seconds",
-        1,
-        K::Single(E::Scalar(S::Int64)),
-        false,
-    )],
+    fields: &[FieldDef::new("seconds", 1, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number)],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_STORAGEOSPERSISTENTVOLUMESOURCE: TypeDef = TypeDef {
@@ -9786,8 +10243,8 @@ pub(crate) static IO_K8S_API_CORE_V1_SYSCTL: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -9802,7 +10259,8 @@ pub(crate) static IO_K8S_API_CORE_V1_TCPSOCKETACTION: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_UTIL_INTSTR_INTORSTRING)),
             false,
-        ),
+        )
+        .zero(Z::Number),
         FieldDef::new("host", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -9813,9 +10271,9 @@ pub(crate) static IO_K8S_API_CORE_V1_TAINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "timeAdded",
             4,
@@ -9845,8 +10303,10 @@ pub(crate) static IO_K8S_API_CORE_V1_TOPOLOGYSELECTORLABELREQUIREMENT: TypeDef =
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("values", 2, K::List(E::Scalar(S::String)), false).list(Some("atomic"), &[]),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("values", 2, K::List(E::Scalar(S::String)), false)
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
     ],
 };
 
@@ -9872,14 +10332,15 @@ pub(crate) static IO_K8S_API_CORE_V1_TOPOLOGYSPREADCONSTRAINT: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("maxSkew", 1, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("topologyKey", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("maxSkew", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("topologyKey", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "whenUnsatisfiable",
             3,
             K::Single(E::Scalar(S::String)),
             false,
-        ),
+        )
+        .zero(Z::String("")),
         FieldDef::new(
             "labelSelector",
             4,
@@ -9907,9 +10368,9 @@ pub(crate) static IO_K8S_API_CORE_V1_TYPEDLOCALOBJECTREFERENCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
+        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -9919,9 +10380,9 @@ pub(crate) static IO_K8S_API_CORE_V1_TYPEDOBJECTREFERENCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
+        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("namespace", 4, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -9932,14 +10393,15 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUME: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_VOLUMESOURCE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
     ],
 };
 
@@ -9949,8 +10411,8 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEDEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("devicePath", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("devicePath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -9960,9 +10422,9 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEMOUNT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("mountPath", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("mountPath", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("subPath", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("mountPropagation", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("subPathExpr", 6, K::Single(E::Scalar(S::String)), true),
@@ -9981,8 +10443,8 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEMOUNTSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("mountPath", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("mountPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
             "recursiveReadOnly",
@@ -10275,7 +10737,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VSPHEREVIRTUALDISKVOLUMESOURCE: TypeDef = T
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("volumePath", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("volumePath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "storagePolicyName",
@@ -10293,13 +10755,14 @@ pub(crate) static IO_K8S_API_CORE_V1_WEIGHTEDPODAFFINITYTERM: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("weight", 1, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("weight", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "podAffinityTerm",
             2,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODAFFINITYTERM)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -10332,13 +10795,16 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("addresses", 1, K::List(E::Scalar(S::String)), false).list(Some("set"), &[]),
+        FieldDef::new("addresses", 1, K::List(E::Scalar(S::String)), false)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
         FieldDef::new(
             "conditions",
             2,
             K::Single(E::Message(&IO_K8S_API_DISCOVERY_V1_ENDPOINTCONDITIONS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("hostname", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "targetRef",
@@ -10423,22 +10889,25 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTSLICE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "endpoints",
             2,
             K::List(E::Message(&IO_K8S_API_DISCOVERY_V1_ENDPOINT)),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "ports",
             3,
             K::List(E::Message(&IO_K8S_API_DISCOVERY_V1_ENDPOINTPORT)),
             true,
         )
-        .list(Some("atomic"), &[]),
-        FieldDef::new("addressType", 4, K::Single(E::Scalar(S::String)), false),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
+        FieldDef::new("addressType", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -10459,13 +10928,15 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTSLICELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_DISCOVERY_V1_ENDPOINTSLICE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -10474,12 +10945,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_FORNODE: TypeDef = TypeDef {
     proto: "k8s.io.api.discovery.v1.ForNode",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "name",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_DISCOVERY_V1_FORZONE: TypeDef = TypeDef {
@@ -10487,12 +10953,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_FORZONE: TypeDef = TypeDef {
     proto: "k8s.io.api.discovery.v1.ForZone",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "name",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
@@ -10512,13 +10973,15 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "eventTime",
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "series",
             3,
@@ -10544,7 +11007,8 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
             8,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_OBJECTREFERENCE)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "related",
             9,
@@ -10558,19 +11022,22 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
             12,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_EVENTSOURCE)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "deprecatedFirstTimestamp",
             13,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "deprecatedLastTimestamp",
             14,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("deprecatedCount", 15, K::Single(E::Scalar(S::Int32)), true),
     ],
 };
@@ -10592,13 +11059,15 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENTLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_EVENTS_V1_EVENT)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -10608,13 +11077,14 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENTSERIES: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("count", 1, K::Single(E::Scalar(S::Int32)), false),
+        FieldDef::new("count", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "lastObservedTime",
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -10639,12 +11109,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWDISTINGUISHERMETHOD: TypeDef = T
     proto: "k8s.io.api.flowcontrol.v1.FlowDistinguisherMethod",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "type",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMA: TypeDef = TypeDef {
@@ -10664,19 +11129,22 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMA: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMASPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMASTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -10693,7 +11161,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMACONDITION: TypeDef = TypeD
             3,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
     ],
@@ -10716,13 +11185,15 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMALIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMA)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -10739,13 +11210,15 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMASPEC: TypeDef = TypeDef {
                 &IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONREFERENCE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "matchingPrecedence",
             2,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
+        )
+        .zero(Z::Number),
         FieldDef::new(
             "distinguisherMethod",
             3,
@@ -10786,12 +11259,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_GROUPSUBJECT: TypeDef = TypeDef {
     proto: "k8s.io.api.flowcontrol.v1.GroupSubject",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "name",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_FLOWCONTROL_V1_LIMITRESPONSE: TypeDef = TypeDef {
@@ -10800,7 +11268,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_LIMITRESPONSE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "queuing",
             2,
@@ -10821,13 +11289,15 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_LIMITEDPRIORITYLEVELCONFIGURATION: T
             1,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "limitResponse",
             2,
             K::Single(E::Message(&IO_K8S_API_FLOWCONTROL_V1_LIMITRESPONSE)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("lendablePercent", 3, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "borrowingLimitPercent",
@@ -10844,9 +11314,12 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_NONRESOURCEPOLICYRULE: TypeDef = Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false).list(Some("set"), &[]),
+        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
         FieldDef::new("nonResourceURLs", 6, K::List(E::Scalar(S::String)), false)
-            .list(Some("set"), &[]),
+            .list(Some("set"), &[])
+            .zero(Z::Null),
     ],
 };
 
@@ -10862,7 +11335,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_POLICYRULESWITHSUBJECTS: TypeDef = T
             K::List(E::Message(&IO_K8S_API_FLOWCONTROL_V1_SUBJECT)),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "resourceRules",
             2,
@@ -10897,7 +11371,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATION: TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -10905,7 +11380,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATION: TypeDef 
                 &IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONSPEC,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
@@ -10913,7 +11389,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATION: TypeDef 
                 &IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -10931,7 +11408,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONCONDITION:
                 3,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
                 true,
-            ),
+            )
+            .zero(Z::Null),
             FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
         ],
@@ -10954,7 +11432,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONLIST: Type
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -10962,7 +11441,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONLIST: Type
                 &IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATION,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -10972,12 +11452,9 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONREFERENCE:
         proto: "k8s.io.api.flowcontrol.v1.PriorityLevelConfigurationReference",
         gvk: None,
         format: F::Object,
-        fields: &[FieldDef::new(
-            "name",
-            1,
-            K::Single(E::Scalar(S::String)),
-            false,
-        )],
+        fields: &[
+            FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        ],
     };
 
 pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONSPEC: TypeDef = TypeDef {
@@ -10986,7 +11463,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONSPEC: Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "limited",
             2,
@@ -11029,9 +11506,9 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_QUEUINGCONFIGURATION: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("queues", 1, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("handSize", 2, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("queueLengthLimit", 3, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("queues", 1, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number),
+        FieldDef::new("handSize", 2, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number),
+        FieldDef::new("queueLengthLimit", 3, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number),
     ],
 };
 
@@ -11041,11 +11518,19 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_RESOURCEPOLICYRULE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false).list(Some("set"), &[]),
-        FieldDef::new("apiGroups", 2, K::List(E::Scalar(S::String)), false).list(Some("set"), &[]),
-        FieldDef::new("resources", 3, K::List(E::Scalar(S::String)), false).list(Some("set"), &[]),
+        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
+        FieldDef::new("apiGroups", 2, K::List(E::Scalar(S::String)), false)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
+        FieldDef::new("resources", 3, K::List(E::Scalar(S::String)), false)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
         FieldDef::new("clusterScope", 4, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("namespaces", 5, K::List(E::Scalar(S::String)), true).list(Some("set"), &[]),
+        FieldDef::new("namespaces", 5, K::List(E::Scalar(S::String)), true)
+            .list(Some("set"), &[])
+            .zero(Z::Null),
     ],
 };
 
@@ -11055,8 +11540,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_SERVICEACCOUNTSUBJECT: TypeDef = Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -11066,7 +11551,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_SUBJECT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "user",
             2,
@@ -11093,12 +11578,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_USERSUBJECT: TypeDef = TypeDef {
     proto: "k8s.io.api.flowcontrol.v1.UserSubject",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "name",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
 pub(crate) static IO_K8S_API_NETWORKING_V1_HTTPINGRESSPATH: TypeDef = TypeDef {
@@ -11113,8 +11593,9 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_HTTPINGRESSPATH: TypeDef = TypeDef {
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_INGRESSBACKEND)),
             false,
-        ),
-        FieldDef::new("pathType", 3, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("pathType", 3, K::Single(E::Scalar(S::String)), false).zero(Z::Null),
     ],
 };
 
@@ -11129,7 +11610,8 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_HTTPINGRESSRULEVALUE: TypeDef = TypeD
         K::List(E::Message(&IO_K8S_API_NETWORKING_V1_HTTPINGRESSPATH)),
         false,
     )
-    .list(Some("atomic"), &[])],
+    .list(Some("atomic"), &[])
+    .zero(Z::Null)],
 };
 
 pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESS: TypeDef = TypeDef {
@@ -11149,13 +11631,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_IPADDRESSSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -11176,13 +11660,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESSLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_NETWORKING_V1_IPADDRESS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -11205,7 +11691,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPBLOCK: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("cidr", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("cidr", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("except", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
 };
@@ -11227,19 +11713,22 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_INGRESSSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_INGRESSSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -11281,13 +11770,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_INGRESSCLASSSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -11308,13 +11799,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASSLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_NETWORKING_V1_INGRESSCLASS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -11325,9 +11818,9 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASSPARAMETERSREFERENCE: Type
     format: F::Object,
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("scope", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("scope", 4, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
         FieldDef::new("namespace", 5, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -11367,13 +11860,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_NETWORKING_V1_INGRESS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -11417,8 +11912,8 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSPORTSTATUS: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("error", 3, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -11436,7 +11931,8 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSRULE: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_INGRESSRULEVALUE)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
     ],
 };
 
@@ -11463,13 +11959,14 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSSERVICEBACKEND: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "port",
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_SERVICEBACKENDPORT)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -11515,7 +12012,8 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSSTATUS: TypeDef = TypeDef {
             &IO_K8S_API_NETWORKING_V1_INGRESSLOADBALANCERSTATUS,
         )),
         true,
-    )],
+    )
+    .zero(Z::Object)],
 };
 
 pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSTLS: TypeDef = TypeDef {
@@ -11546,13 +12044,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICY: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_NETWORKPOLICYSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -11619,13 +12119,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYLIST: TypeDef = TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_NETWORKING_V1_NETWORKPOLICY)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -11690,7 +12192,8 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYSPEC: TypeDef = TypeDef 
                 &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "ingress",
             2,
@@ -11755,19 +12258,22 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDR: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_SERVICECIDRSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1_SERVICECIDRSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -11788,13 +12294,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDRLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_NETWORKING_V1_SERVICECIDR)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -11840,13 +12348,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_IPADDRESS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1BETA1_IPADDRESSSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -11867,13 +12377,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_IPADDRESSLIST: TypeDef = TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_NETWORKING_V1BETA1_IPADDRESS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -11920,19 +12432,22 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDR: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -11953,13 +12468,15 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRLIST: TypeDef = TypeD
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDR)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -12018,8 +12535,9 @@ pub(crate) static IO_K8S_API_NODE_V1_RUNTIMECLASS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
-        FieldDef::new("handler", 2, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("handler", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "overhead",
             3,
@@ -12052,13 +12570,15 @@ pub(crate) static IO_K8S_API_NODE_V1_RUNTIMECLASSLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_NODE_V1_RUNTIMECLASS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -12096,7 +12616,8 @@ pub(crate) static IO_K8S_API_POLICY_V1_EVICTION: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "deleteOptions",
             2,
@@ -12125,19 +12646,22 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGET: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETSPEC)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -12158,13 +12682,15 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETLIST: TypeDef = TypeDe
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGET)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -12227,10 +12753,11 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETSTATUS: TypeDef = Type
             3,
             K::Single(E::Scalar(S::Int32)),
             false,
-        ),
-        FieldDef::new("currentHealthy", 4, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("desiredHealthy", 5, K::Single(E::Scalar(S::Int32)), false),
-        FieldDef::new("expectedPods", 6, K::Single(E::Scalar(S::Int32)), false),
+        )
+        .zero(Z::Number),
+        FieldDef::new("currentHealthy", 4, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("desiredHealthy", 5, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+        FieldDef::new("expectedPods", 6, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "conditions",
             7,
@@ -12275,14 +12802,16 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "rules",
             2,
             K::List(E::Message(&IO_K8S_API_RBAC_V1_POLICYRULE)),
             true,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "aggregationRule",
             3,
@@ -12309,7 +12838,8 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLEBINDING: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "subjects",
             2,
@@ -12322,7 +12852,8 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLEBINDING: TypeDef = TypeDef {
             3,
             K::Single(E::Message(&IO_K8S_API_RBAC_V1_ROLEREF)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -12343,13 +12874,15 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLEBINDINGLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RBAC_V1_CLUSTERROLEBINDING)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -12370,13 +12903,15 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RBAC_V1_CLUSTERROLE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -12386,7 +12921,9 @@ pub(crate) static IO_K8S_API_RBAC_V1_POLICYRULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false).list(Some("atomic"), &[]),
+        FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new("apiGroups", 2, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
         FieldDef::new("resources", 3, K::List(E::Scalar(S::String)), true)
@@ -12415,14 +12952,16 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "rules",
             2,
             K::List(E::Message(&IO_K8S_API_RBAC_V1_POLICYRULE)),
             true,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
     ],
 };
 
@@ -12443,7 +12982,8 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEBINDING: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "subjects",
             2,
@@ -12456,7 +12996,8 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEBINDING: TypeDef = TypeDef {
             3,
             K::Single(E::Message(&IO_K8S_API_RBAC_V1_ROLEREF)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -12477,13 +13018,15 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEBINDINGLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RBAC_V1_ROLEBINDING)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -12504,13 +13047,15 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RBAC_V1_ROLE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -12520,9 +13065,9 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEREF: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -12532,9 +13077,9 @@ pub(crate) static IO_K8S_API_RBAC_V1_SUBJECT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("apiGroup", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("namespace", 4, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -12550,22 +13095,23 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_ALLOCATEDDEVICESTATUS: TypeDef = 
             0,
             K::List(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_CONDITION)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "data",
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION)),
             true,
         ),
-        FieldDef::new("device", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("device", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "networkData",
             0,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_NETWORKDEVICEDATA)),
             true,
         ),
-        FieldDef::new("pool", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("pool", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -12582,7 +13128,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_ALLOCATIONRESULT: TypeDef = TypeD
                 &IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEALLOCATIONRESULT,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "nodeSelector",
             0,
@@ -12640,12 +13187,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_CELDEVICESELECTOR: TypeDef = Type
     proto: "k8s.io.api.resource.v1alpha3.CELDeviceSelector",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "expression",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[
+        FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+    ],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_COUNTER: TypeDef = TypeDef {
@@ -12658,7 +13202,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_COUNTER: TypeDef = TypeDef {
         0,
         K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY)),
         false,
-    )],
+    )
+    .zero(Z::String("0"))],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_COUNTERSET: TypeDef = TypeDef {
@@ -12673,7 +13218,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_COUNTERSET: TypeDef = TypeDef {
             K::Map(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_COUNTER)),
             false,
         ),
-        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -12689,7 +13234,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICE: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_BASICDEVICE)),
             true,
         ),
-        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -12708,7 +13253,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEALLOCATIONCONFIGURATION: Ty
             true,
         ),
         FieldDef::new("requests", 0, K::List(E::Scalar(S::String)), true),
-        FieldDef::new("source", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("source", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -12775,7 +13320,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLAIM: TypeDef = TypeDef {
             0,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEREQUEST)),
             true,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -12814,13 +13360,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASS: TypeDef = TypeDef {
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             0,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASSSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -12891,7 +13439,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECOUNTERCONSUMPTION: TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("counterSet", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("counterSet", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "counters",
             0,
@@ -12910,14 +13458,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEREQUEST: TypeDef = TypeDef 
         FieldDef::new("adminAccess", 0, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("allocationMode", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("count", 0, K::Single(E::Scalar(S::Int64)), true),
-        FieldDef::new("deviceClassName", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("deviceClassName", 0, K::Single(E::Scalar(S::String)), true)
+            .zero(Z::String("")),
         FieldDef::new(
             "firstAvailable",
             0,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_DEVICESUBREQUEST)),
             true,
         ),
-        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "selectors",
             0,
@@ -12939,11 +13488,11 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEREQUESTALLOCATIONRESULT: Ty
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("adminAccess", 0, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("device", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("pool", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("request", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("adminAccess", 0, K::Single(E::Scalar(S::Bool)), true).zero(Z::Null),
+        FieldDef::new("device", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("pool", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("request", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "tolerations",
             0,
@@ -12974,8 +13523,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICESUBREQUEST: TypeDef = TypeD
     fields: &[
         FieldDef::new("allocationMode", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("count", 0, K::Single(E::Scalar(S::Int64)), true),
-        FieldDef::new("deviceClassName", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("deviceClassName", 0, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
+        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "selectors",
             0,
@@ -12997,9 +13547,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "timeAdded",
             4,
@@ -13026,7 +13576,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULE: TypeDef = TypeDe
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -13034,7 +13585,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULE: TypeDef = TypeDe
                 &IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULESPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -13055,13 +13607,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULELIST: TypeDef = Ty
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -13084,7 +13638,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULESPEC: TypeDef = Ty
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINT)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -13139,13 +13694,14 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_OPAQUEDEVICECONFIGURATION: TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "parameters",
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -13166,13 +13722,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIM: TypeDef = TypeDef 
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             0,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             0,
@@ -13180,7 +13738,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIM: TypeDef = TypeDef 
                 &IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -13191,9 +13750,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMCONSUMERREFERENCE: T
     format: F::Object,
     fields: &[
         FieldDef::new("apiGroup", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("resource", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("uid", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("resource", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("uid", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -13219,7 +13778,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSPEC: TypeDef = Type
         0,
         K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLAIM)),
         true,
-    )],
+    )
+    .zero(Z::Object)],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSTATUS: TypeDef = TypeDef {
@@ -13270,7 +13830,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATE: TypeDef = 
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             0,
@@ -13278,7 +13839,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATE: TypeDef = 
                 &IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATESPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -13305,13 +13867,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATESPEC: TypeDe
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             0,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -13321,14 +13885,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCEPOOL: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("generation", 0, K::Single(E::Scalar(S::Int64)), false),
-        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("generation", 0, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
+        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "resourceSliceCount",
             0,
             K::Single(E::Scalar(S::Int64)),
             false,
-        ),
+        )
+        .zero(Z::Number),
     ],
 };
 
@@ -13349,13 +13914,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICE: TypeDef = TypeDef 
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             0,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -13383,8 +13950,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICESPEC: TypeDef = Type
             0,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_DEVICE)),
             true,
-        ),
-        FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Null),
+        FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("nodeName", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "nodeSelector",
@@ -13403,7 +13971,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICESPEC: TypeDef = Type
             0,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCEPOOL)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "sharedCounters",
             0,
@@ -13419,16 +13988,17 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_ALLOCATEDDEVICESTATUS: TypeDef = T
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("pool", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("device", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("pool", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("device", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "conditions",
             4,
             K::List(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_CONDITION)),
             true,
         )
-        .list(Some("map"), &["type"]),
+        .list(Some("map"), &["type"])
+        .zero(Z::Null),
         FieldDef::new(
             "data",
             5,
@@ -13457,7 +14027,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_ALLOCATIONRESULT: TypeDef = TypeDe
                 &IO_K8S_API_RESOURCE_V1BETA1_DEVICEALLOCATIONRESULT,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "nodeSelector",
             3,
@@ -13517,12 +14088,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_CELDEVICESELECTOR: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta1.CELDeviceSelector",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "expression",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[
+        FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+    ],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_COUNTER: TypeDef = TypeDef {
@@ -13535,7 +14103,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_COUNTER: TypeDef = TypeDef {
         1,
         K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY)),
         false,
-    )],
+    )
+    .zero(Z::String("0"))],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_COUNTERSET: TypeDef = TypeDef {
@@ -13544,7 +14113,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_COUNTERSET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "counters",
             2,
@@ -13560,7 +14129,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "basic",
             2,
@@ -13576,7 +14145,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEALLOCATIONCONFIGURATION: Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("source", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("source", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("requests", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new(
             "",
@@ -13584,7 +14153,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEALLOCATIONCONFIGURATION: Typ
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_DEVICECONFIGURATION)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
     ],
 };
 
@@ -13638,7 +14208,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECAPACITY: TypeDef = TypeDef 
         1,
         K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY)),
         false,
-    )],
+    )
+    .zero(Z::String("0"))],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLAIM: TypeDef = TypeDef {
@@ -13653,7 +14224,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLAIM: TypeDef = TypeDef {
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_DEVICEREQUEST)),
             true,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "constraints",
             2,
@@ -13686,7 +14258,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLAIMCONFIGURATION: TypeDef 
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_DEVICECONFIGURATION)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
     ],
 };
 
@@ -13707,13 +14280,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -13728,7 +14303,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSCONFIGURATION: TypeDef 
         K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_DEVICECONFIGURATION)),
         true,
     )
-    .inline()],
+    .inline()
+    .zero(Z::Object)],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSLIST: TypeDef = TypeDef {
@@ -13748,13 +14324,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSLIST: TypeDef = TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -13819,7 +14397,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECOUNTERCONSUMPTION: TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("counterSet", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("counterSet", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "counters",
             2,
@@ -13835,8 +14413,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEREQUEST: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), true)
+            .zero(Z::String("")),
         FieldDef::new(
             "selectors",
             3,
@@ -13870,11 +14449,11 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEREQUESTALLOCATIONRESULT: Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("request", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("driver", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("pool", 3, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("device", 4, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("adminAccess", 5, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("request", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("driver", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("pool", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("device", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("adminAccess", 5, K::Single(E::Scalar(S::Bool)), true).zero(Z::Null),
         FieldDef::new(
             "tolerations",
             6,
@@ -13904,8 +14483,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICESUBREQUEST: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new(
             "selectors",
             3,
@@ -13931,9 +14511,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICETAINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "timeAdded",
             4,
@@ -13975,13 +14555,14 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_OPAQUEDEVICECONFIGURATION: TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "parameters",
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -14002,19 +14583,22 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIM: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -14025,9 +14609,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMCONSUMERREFERENCE: Ty
     format: F::Object,
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resource", 3, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("uid", 5, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("resource", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("uid", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -14048,13 +14632,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMLIST: TypeDef = TypeD
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIM)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -14068,7 +14654,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSPEC: TypeDef = TypeD
         1,
         K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_DEVICECLAIM)),
         true,
-    )],
+    )
+    .zero(Z::Object)],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSTATUS: TypeDef = TypeDef {
@@ -14122,7 +14709,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATE: TypeDef = T
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -14130,7 +14718,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATE: TypeDef = T
                 &IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATESPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -14151,7 +14740,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATELIST: TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -14159,7 +14749,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATELIST: TypeDef
                 &IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -14174,13 +14765,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATESPEC: TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -14190,14 +14783,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCEPOOL: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("generation", 2, K::Single(E::Scalar(S::Int64)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("generation", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
         FieldDef::new(
             "resourceSliceCount",
             3,
             K::Single(E::Scalar(S::Int64)),
             false,
-        ),
+        )
+        .zero(Z::Number),
     ],
 };
 
@@ -14218,13 +14812,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -14245,13 +14841,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICELIST: TypeDef = TypeD
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -14261,13 +14859,14 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICESPEC: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "pool",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_RESOURCEPOOL)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("nodeName", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "nodeSelector",
@@ -14282,7 +14881,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICESPEC: TypeDef = TypeD
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA1_DEVICE)),
             true,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "perDeviceNodeSelection",
             7,
@@ -14305,16 +14905,17 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_ALLOCATEDDEVICESTATUS: TypeDef = T
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("pool", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("device", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("pool", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("device", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "conditions",
             4,
             K::List(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_CONDITION)),
             true,
         )
-        .list(Some("map"), &["type"]),
+        .list(Some("map"), &["type"])
+        .zero(Z::Null),
         FieldDef::new(
             "data",
             5,
@@ -14343,7 +14944,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_ALLOCATIONRESULT: TypeDef = TypeDe
                 &IO_K8S_API_RESOURCE_V1BETA2_DEVICEALLOCATIONRESULT,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "nodeSelector",
             3,
@@ -14358,12 +14960,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_CELDEVICESELECTOR: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta2.CELDeviceSelector",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "expression",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[
+        FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+    ],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_COUNTER: TypeDef = TypeDef {
@@ -14376,7 +14975,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_COUNTER: TypeDef = TypeDef {
         1,
         K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY)),
         false,
-    )],
+    )
+    .zero(Z::String("0"))],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_COUNTERSET: TypeDef = TypeDef {
@@ -14385,7 +14985,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_COUNTERSET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "counters",
             2,
@@ -14401,7 +15001,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "attributes",
             2,
@@ -14447,7 +15047,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEALLOCATIONCONFIGURATION: Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("source", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("source", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("requests", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new(
             "",
@@ -14455,7 +15055,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEALLOCATIONCONFIGURATION: Typ
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_DEVICECONFIGURATION)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
     ],
 };
 
@@ -14509,7 +15110,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECAPACITY: TypeDef = TypeDef 
         1,
         K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY)),
         false,
-    )],
+    )
+    .zero(Z::String("0"))],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLAIM: TypeDef = TypeDef {
@@ -14524,7 +15126,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLAIM: TypeDef = TypeDef {
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_DEVICEREQUEST)),
             true,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "constraints",
             2,
@@ -14557,7 +15160,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLAIMCONFIGURATION: TypeDef 
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_DEVICECONFIGURATION)),
             true,
         )
-        .inline(),
+        .inline()
+        .zero(Z::Object),
     ],
 };
 
@@ -14578,13 +15182,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -14599,7 +15205,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSCONFIGURATION: TypeDef 
         K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_DEVICECONFIGURATION)),
         true,
     )
-    .inline()],
+    .inline()
+    .zero(Z::Object)],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSLIST: TypeDef = TypeDef {
@@ -14619,13 +15226,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSLIST: TypeDef = TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -14690,7 +15299,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECOUNTERCONSUMPTION: TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("counterSet", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("counterSet", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "counters",
             2,
@@ -14706,7 +15315,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEREQUEST: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "exactly",
             2,
@@ -14729,11 +15338,11 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEREQUESTALLOCATIONRESULT: Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("request", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("driver", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("pool", 3, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("device", 4, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("adminAccess", 5, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("request", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("driver", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("pool", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("device", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("adminAccess", 5, K::Single(E::Scalar(S::Bool)), true).zero(Z::Null),
         FieldDef::new(
             "tolerations",
             6,
@@ -14763,8 +15372,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICESUBREQUEST: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new(
             "selectors",
             3,
@@ -14790,9 +15400,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICETAINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "timeAdded",
             4,
@@ -14822,7 +15432,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_EXACTDEVICEREQUEST: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("deviceClassName", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("deviceClassName", 1, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new(
             "selectors",
             2,
@@ -14861,13 +15472,14 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_OPAQUEDEVICECONFIGURATION: TypeDef
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "parameters",
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -14888,19 +15500,22 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIM: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -14911,9 +15526,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMCONSUMERREFERENCE: Ty
     format: F::Object,
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resource", 3, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("uid", 5, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("resource", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("uid", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -14934,13 +15549,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMLIST: TypeDef = TypeD
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIM)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -14954,7 +15571,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSPEC: TypeDef = TypeD
         1,
         K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_DEVICECLAIM)),
         true,
-    )],
+    )
+    .zero(Z::Object)],
 };
 
 pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSTATUS: TypeDef = TypeDef {
@@ -15008,7 +15626,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATE: TypeDef = T
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
@@ -15016,7 +15635,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATE: TypeDef = T
                 &IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATESPEC,
             )),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -15037,7 +15657,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATELIST: TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -15045,7 +15666,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATELIST: TypeDef
                 &IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATE,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15060,13 +15682,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATESPEC: TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -15076,14 +15700,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCEPOOL: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("generation", 2, K::Single(E::Scalar(S::Int64)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("generation", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
         FieldDef::new(
             "resourceSliceCount",
             3,
             K::Single(E::Scalar(S::Int64)),
             false,
-        ),
+        )
+        .zero(Z::Number),
     ],
 };
 
@@ -15104,13 +15729,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -15131,13 +15758,15 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICELIST: TypeDef = TypeD
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15147,13 +15776,14 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICESPEC: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "pool",
             2,
             K::Single(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_RESOURCEPOOL)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("nodeName", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "nodeSelector",
@@ -15168,7 +15798,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICESPEC: TypeDef = TypeD
             K::List(E::Message(&IO_K8S_API_RESOURCE_V1BETA2_DEVICE)),
             true,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "perDeviceNodeSelection",
             7,
@@ -15202,8 +15833,9 @@ pub(crate) static IO_K8S_API_SCHEDULING_V1_PRIORITYCLASS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::Int32)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("globalDefault", 3, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("description", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("preemptionPolicy", 5, K::Single(E::Scalar(S::String)), true),
@@ -15227,13 +15859,15 @@ pub(crate) static IO_K8S_API_SCHEDULING_V1_PRIORITYCLASSLIST: TypeDef = TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_SCHEDULING_V1_PRIORITYCLASS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15254,13 +15888,15 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSIDRIVER: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_STORAGE_V1_CSIDRIVERSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -15281,13 +15917,15 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSIDRIVERLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_STORAGE_V1_CSIDRIVER)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15343,13 +15981,15 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODE: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_STORAGE_V1_CSINODESPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -15359,10 +15999,11 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODEDRIVER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("nodeID", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("nodeID", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("topologyKeys", 3, K::List(E::Scalar(S::String)), true)
-            .list(Some("atomic"), &[]),
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new(
             "allocatable",
             4,
@@ -15389,13 +16030,15 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODELIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_STORAGE_V1_CSINODE)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15411,7 +16054,8 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODESPEC: TypeDef = TypeDef {
         false,
     )
     .patch(Some("merge"), Some("name"))
-    .list(Some("map"), &["name"])],
+    .list(Some("map"), &["name"])
+    .zero(Z::Null)],
 };
 
 pub(crate) static IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITY: TypeDef = TypeDef {
@@ -15431,7 +16075,8 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITY: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "nodeTopology",
             2,
@@ -15445,7 +16090,8 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITY: TypeDef = TypeDef {
             3,
             K::Single(E::Scalar(S::String)),
             false,
-        ),
+        )
+        .zero(Z::String("")),
         FieldDef::new(
             "capacity",
             4,
@@ -15478,13 +16124,15 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITYLIST: TypeDef = TypeDe
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITY)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15505,8 +16153,9 @@ pub(crate) static IO_K8S_API_STORAGE_V1_STORAGECLASS: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
-        FieldDef::new("provisioner", 2, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("provisioner", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("parameters", 3, K::Map(E::Scalar(S::String)), true),
         FieldDef::new("reclaimPolicy", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("mountOptions", 5, K::List(E::Scalar(S::String)), true)
@@ -15550,13 +16199,15 @@ pub(crate) static IO_K8S_API_STORAGE_V1_STORAGECLASSLIST: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_STORAGE_V1_STORAGECLASS)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15566,7 +16217,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_TOKENREQUEST: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("audience", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("audience", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expirationSeconds", 2, K::Single(E::Scalar(S::Int64)), true),
     ],
 };
@@ -15588,19 +16239,22 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENT: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             2,
             K::Single(E::Message(&IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSPEC)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             3,
             K::Single(E::Message(&IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSTATUS)),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -15621,13 +16275,15 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTLIST: TypeDef = TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
             K::List(E::Message(&IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENT)),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15658,14 +16314,15 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSPEC: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("attacher", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("attacher", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "source",
             2,
             K::Single(E::Message(&IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSOURCE)),
             false,
-        ),
-        FieldDef::new("nodeName", 3, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("nodeName", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -15675,7 +16332,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSTATUS: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("attached", 1, K::Single(E::Scalar(S::Bool)), false),
+        FieldDef::new("attached", 1, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
         FieldDef::new("attachmentMetadata", 2, K::Map(E::Scalar(S::String)), true),
         FieldDef::new(
             "attachError",
@@ -15703,7 +16360,8 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEERROR: TypeDef = TypeDef {
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("errorCode", 3, K::Single(E::Scalar(S::Int32)), true),
     ],
@@ -15739,8 +16397,9 @@ pub(crate) static IO_K8S_API_STORAGE_V1ALPHA1_VOLUMEATTRIBUTESCLASS: TypeDef = T
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
-        FieldDef::new("driverName", 2, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("driverName", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("parameters", 3, K::Map(E::Scalar(S::String)), true),
     ],
 };
@@ -15762,7 +16421,8 @@ pub(crate) static IO_K8S_API_STORAGE_V1ALPHA1_VOLUMEATTRIBUTESCLASSLIST: TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -15770,7 +16430,8 @@ pub(crate) static IO_K8S_API_STORAGE_V1ALPHA1_VOLUMEATTRIBUTESCLASSLIST: TypeDef
                 &IO_K8S_API_STORAGE_V1ALPHA1_VOLUMEATTRIBUTESCLASS,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15791,8 +16452,9 @@ pub(crate) static IO_K8S_API_STORAGE_V1BETA1_VOLUMEATTRIBUTESCLASS: TypeDef = Ty
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
-        FieldDef::new("driverName", 2, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Object),
+        FieldDef::new("driverName", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("parameters", 3, K::Map(E::Scalar(S::String)), true),
     ],
 };
@@ -15814,7 +16476,8 @@ pub(crate) static IO_K8S_API_STORAGE_V1BETA1_VOLUMEATTRIBUTESCLASSLIST: TypeDef 
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "items",
             2,
@@ -15822,7 +16485,8 @@ pub(crate) static IO_K8S_API_STORAGE_V1BETA1_VOLUMEATTRIBUTESCLASSLIST: TypeDef 
                 &IO_K8S_API_STORAGE_V1BETA1_VOLUMEATTRIBUTESCLASS,
             )),
             false,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -15849,11 +16513,12 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_MIGRATIONCONDITION: TypeD
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new("message", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("reason", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("status", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("status", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -15874,7 +16539,8 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATION: 
             0,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "spec",
             0,
@@ -15882,7 +16548,8 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATION: 
                 &IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONSPEC,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "status",
             0,
@@ -15890,7 +16557,8 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATION: 
                 &IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONSTATUS,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
     ],
 };
 
@@ -15922,7 +16590,8 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONSP
                     &IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_GROUPVERSIONRESOURCE,
                 )),
                 false,
-            ),
+            )
+            .zero(Z::Object),
         ],
     };
 
@@ -15951,12 +16620,12 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("type", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("type", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("format", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("description", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("priority", 5, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("jsonPath", 6, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("jsonPath", 6, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -15966,7 +16635,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("strategy", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("strategy", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("webhook", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_WEBHOOKCONVERSION)), true),
     ],
 };
@@ -15979,9 +16648,9 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("metadata", 1, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)), false),
-        FieldDef::new("spec", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONSPEC)), false),
-        FieldDef::new("status", 3, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONSTATUS)), true),
+        FieldDef::new("metadata", 1, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)), false).zero(Z::Object),
+        FieldDef::new("spec", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONSPEC)), false).zero(Z::Object),
+        FieldDef::new("status", 3, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONSTATUS)), true).zero(Z::Object),
     ],
 };
 
@@ -15991,9 +16660,9 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("lastTransitionTime", 3, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)), true),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("lastTransitionTime", 3, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)), true).zero(Z::Null),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
     ],
@@ -16007,8 +16676,8 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("metadata", 1, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)), true),
-        FieldDef::new("items", 2, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITION)), false),
+        FieldDef::new("metadata", 1, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)), true).zero(Z::Object),
+        FieldDef::new("items", 2, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITION)), false).zero(Z::Null),
     ],
 };
 
@@ -16018,10 +16687,10 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("plural", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("plural", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("singular", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("shortNames", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
-        FieldDef::new("kind", 4, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("kind", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("listKind", 5, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("categories", 6, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
@@ -16033,10 +16702,10 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("names", 3, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONNAMES)), false),
-        FieldDef::new("scope", 4, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("versions", 7, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONVERSION)), false).list(Some("atomic"), &[]),
+        FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("names", 3, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONNAMES)), false).zero(Z::Object),
+        FieldDef::new("scope", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("versions", 7, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONVERSION)), false).list(Some("atomic"), &[]).zero(Z::Null),
         FieldDef::new("conversion", 9, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCECONVERSION)), true),
         FieldDef::new("preserveUnknownFields", 10, K::Single(E::Scalar(S::Bool)), true),
     ],
@@ -16048,9 +16717,9 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("conditions", 1, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONCONDITION)), true).list(Some("map"), &["type"]),
-        FieldDef::new("acceptedNames", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONNAMES)), true),
-        FieldDef::new("storedVersions", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
+        FieldDef::new("conditions", 1, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONCONDITION)), true).list(Some("map"), &["type"]).zero(Z::Null),
+        FieldDef::new("acceptedNames", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONNAMES)), true).zero(Z::Object),
+        FieldDef::new("storedVersions", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]).zero(Z::Null),
     ],
 };
 
@@ -16060,9 +16729,9 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("served", 2, K::Single(E::Scalar(S::Bool)), false),
-        FieldDef::new("storage", 3, K::Single(E::Scalar(S::Bool)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("served", 2, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
+        FieldDef::new("storage", 3, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
         FieldDef::new("schema", 4, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEVALIDATION)), true),
         FieldDef::new("subresources", 5, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCESUBRESOURCES)), true),
         FieldDef::new("additionalPrinterColumns", 6, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCECOLUMNDEFINITION)), true).list(Some("atomic"), &[]),
@@ -16078,8 +16747,8 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("specReplicasPath", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("statusReplicasPath", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("specReplicasPath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("statusReplicasPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("labelSelectorPath", 3, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -16218,12 +16887,9 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_SELEC
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.SelectableField",
     gvk: None,
     format: F::Object,
-    fields: &[FieldDef::new(
-        "jsonPath",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    fields: &[
+        FieldDef::new("jsonPath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+    ],
 };
 
 pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_SERVICEREFERENCE:
@@ -16233,8 +16899,8 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_SERVI
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("port", 4, K::Single(E::Scalar(S::Int32)), true),
     ],
@@ -16247,7 +16913,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_VALID
         gvk: None,
         format: F::Object,
         fields: &[
-            FieldDef::new("rule", 1, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("rule", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
             FieldDef::new(
                 "messageExpression",
@@ -16302,7 +16968,8 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_WEBHO
             K::List(E::Scalar(S::String)),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
     ],
 };
 
@@ -16326,7 +16993,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUP: TypeDef = TypeD
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "versions",
             2,
@@ -16335,7 +17002,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUP: TypeDef = TypeD
             )),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
         FieldDef::new(
             "preferredVersion",
             3,
@@ -16343,7 +17011,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUP: TypeDef = TypeD
                 &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONFORDISCOVERY,
             )),
             true,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new(
             "serverAddressByClientCIDRs",
             4,
@@ -16374,7 +17043,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUPLIST: TypeDef = T
             K::List(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUP)),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
     ],
 };
 
@@ -16384,13 +17054,14 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIRESOURCE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("namespaced", 2, K::Single(E::Scalar(S::Bool)), false),
-        FieldDef::new("kind", 3, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("verbs", 4, K::Single(E::StringList), false),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("namespaced", 2, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
+        FieldDef::new("kind", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("verbs", 4, K::Single(E::StringList), false).zero(Z::Null),
         FieldDef::new("shortNames", 5, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
-        FieldDef::new("singularName", 6, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("singularName", 6, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new("categories", 7, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
         FieldDef::new("group", 8, K::Single(E::Scalar(S::String)), true),
@@ -16416,7 +17087,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIRESOURCELIST: TypeDef 
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("groupVersion", 1, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("groupVersion", 1, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
         FieldDef::new(
             "resources",
             2,
@@ -16425,7 +17097,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIRESOURCELIST: TypeDef 
             )),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
     ],
 };
 
@@ -16442,7 +17115,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIVERSIONS: TypeDef = Ty
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("versions", 1, K::List(E::Scalar(S::String)), false)
-            .list(Some("atomic"), &[]),
+            .list(Some("atomic"), &[])
+            .zero(Z::Null),
         FieldDef::new(
             "serverAddressByClientCIDRs",
             2,
@@ -16451,7 +17125,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIVERSIONS: TypeDef = Ty
             )),
             false,
         )
-        .list(Some("atomic"), &[]),
+        .list(Some("atomic"), &[])
+        .zero(Z::Null),
     ],
 };
 
@@ -16461,8 +17136,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_CONDITION: TypeDef = Type
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "observedGeneration",
             3,
@@ -16474,9 +17149,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_CONDITION: TypeDef = Type
             4,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             false,
-        ),
-        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), false),
+        )
+        .zero(Z::Null),
+        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -16526,8 +17202,9 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_FIELDSELECTORREQUIREMENT:
         gvk: None,
         format: F::Object,
         fields: &[
-            FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
-            FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+            FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false)
+                .zero(Z::String("")),
             FieldDef::new("values", 3, K::List(E::Scalar(S::String)), true)
                 .list(Some("atomic"), &[]),
         ],
@@ -16548,10 +17225,23 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONFORDISCOVERY:
         gvk: None,
         format: F::Object,
         fields: &[
-            FieldDef::new("groupVersion", 1, K::Single(E::Scalar(S::String)), false),
-            FieldDef::new("version", 2, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("groupVersion", 1, K::Single(E::Scalar(S::String)), false)
+                .zero(Z::String("")),
+            FieldDef::new("version", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         ],
     };
+
+pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONKIND: TypeDef = TypeDef {
+    name: "io.k8s.apimachinery.pkg.apis.meta.v1.GroupVersionKind",
+    proto: "k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind",
+    gvk: None,
+    format: F::Object,
+    fields: &[
+        FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("version", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("kind", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+    ],
+};
 
 pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR: TypeDef = TypeDef {
     name: "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector",
@@ -16579,8 +17269,9 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTORREQUIREMENT:
         gvk: None,
         format: F::Object,
         fields: &[
-            FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false),
-            FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+            FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false)
+                .zero(Z::String("")),
             FieldDef::new("values", 3, K::List(E::Scalar(S::String)), true)
                 .list(Some("atomic"), &[]),
         ],
@@ -16656,7 +17347,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA: TypeDef = Typ
             8,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
-        ),
+        )
+        .zero(Z::Null),
         FieldDef::new(
             "deletionTimestamp",
             9,
@@ -16702,14 +17394,68 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OWNERREFERENCE: TypeDef =
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("uid", 4, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("apiVersion", 5, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("uid", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("apiVersion", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("controller", 6, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("blockOwnerDeletion", 7, K::Single(E::Scalar(S::Bool)), true),
     ],
 };
+
+pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATA: TypeDef = TypeDef {
+    name: "io.k8s.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",
+    proto: "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadata",
+    gvk: Some(Gvk {
+        group: "meta.k8s.io",
+        version: "v1",
+        kind: "PartialObjectMetadata",
+    }),
+    format: F::Object,
+    fields: &[
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new(
+            "metadata",
+            1,
+            K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
+            true,
+        )
+        .zero(Z::Object),
+    ],
+};
+
+pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATALIST: TypeDef =
+    TypeDef {
+        name: "io.k8s.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList",
+        proto: "k8s.io.apimachinery.pkg.apis.meta.v1.PartialObjectMetadataList",
+        gvk: Some(Gvk {
+            group: "meta.k8s.io",
+            version: "v1",
+            kind: "PartialObjectMetadataList",
+        }),
+        format: F::Object,
+        fields: &[
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new(
+                "metadata",
+                1,
+                K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
+                true,
+            )
+            .zero(Z::Object),
+            FieldDef::new(
+                "items",
+                2,
+                K::List(E::Message(
+                    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATA,
+                )),
+                false,
+            )
+            .zero(Z::Null),
+        ],
+    };
 
 pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PATCH: TypeDef = TypeDef {
     name: "io.k8s.apimachinery.pkg.apis.meta.v1.Patch",
@@ -16737,8 +17483,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_SERVERADDRESSBYCLIENTCIDR
         gvk: None,
         format: F::Object,
         fields: &[
-            FieldDef::new("clientCIDR", 1, K::Single(E::Scalar(S::String)), false),
-            FieldDef::new("serverAddress", 2, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("clientCIDR", 1, K::Single(E::Scalar(S::String)), false)
+                .zero(Z::String("")),
+            FieldDef::new("serverAddress", 2, K::Single(E::Scalar(S::String)), false)
+                .zero(Z::String("")),
         ],
     };
 
@@ -16759,7 +17507,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUS: TypeDef = TypeDef
             1,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
             false,
-        ),
+        )
+        .zero(Z::Object),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
@@ -16810,6 +17559,118 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUSDETAILS: TypeDef = 
     ],
 };
 
+pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLE: TypeDef = TypeDef {
+    name: "io.k8s.apimachinery.pkg.apis.meta.v1.Table",
+    proto: "",
+    gvk: Some(Gvk {
+        group: "meta.k8s.io",
+        version: "v1",
+        kind: "Table",
+    }),
+    format: F::Object,
+    fields: &[
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new(
+            "metadata",
+            0,
+            K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
+            true,
+        )
+        .zero(Z::Object),
+        FieldDef::new(
+            "columnDefinitions",
+            0,
+            K::List(E::Message(
+                &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLECOLUMNDEFINITION,
+            )),
+            false,
+        )
+        .zero(Z::Null),
+        FieldDef::new(
+            "rows",
+            0,
+            K::List(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROW)),
+            false,
+        )
+        .zero(Z::Null),
+    ],
+};
+
+pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLECOLUMNDEFINITION: TypeDef = TypeDef {
+    name: "io.k8s.apimachinery.pkg.apis.meta.v1.TableColumnDefinition",
+    proto: "",
+    gvk: None,
+    format: F::Object,
+    fields: &[
+        FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("format", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("description", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("priority", 0, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
+    ],
+};
+
+pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEOPTIONS: TypeDef = TypeDef {
+    name: "io.k8s.apimachinery.pkg.apis.meta.v1.TableOptions",
+    proto: "k8s.io.apimachinery.pkg.apis.meta.v1.TableOptions",
+    gvk: Some(Gvk {
+        group: "meta.k8s.io",
+        version: "v1",
+        kind: "TableOptions",
+    }),
+    format: F::Object,
+    fields: &[
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("includeObject", 1, K::Single(E::Scalar(S::String)), true),
+    ],
+};
+
+pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROW: TypeDef = TypeDef {
+    name: "io.k8s.apimachinery.pkg.apis.meta.v1.TableRow",
+    proto: "",
+    gvk: None,
+    format: F::Object,
+    fields: &[
+        FieldDef::new(
+            "cells",
+            0,
+            K::List(E::Message(&IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION)),
+            false,
+        )
+        .zero(Z::Null),
+        FieldDef::new(
+            "conditions",
+            0,
+            K::List(E::Message(
+                &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROWCONDITION,
+            )),
+            true,
+        ),
+        FieldDef::new(
+            "object",
+            0,
+            K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION)),
+            true,
+        )
+        .zero(Z::Null),
+    ],
+};
+
+pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROWCONDITION: TypeDef = TypeDef {
+    name: "io.k8s.apimachinery.pkg.apis.meta.v1.TableRowCondition",
+    proto: "",
+    gvk: None,
+    format: F::Object,
+    fields: &[
+        FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("status", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("reason", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("message", 0, K::Single(E::Scalar(S::String)), true),
+    ],
+};
+
 pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME: TypeDef = TypeDef {
     name: "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.Time",
@@ -16824,13 +17685,14 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_WATCHEVENT: TypeDef = Typ
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
         FieldDef::new(
             "object",
             2,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION)),
             true,
-        ),
+        )
+        .zero(Z::Null),
     ],
 };
 
@@ -16856,15 +17718,16 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_VERSION_INFO: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     fields: &[
-        FieldDef::new("buildDate", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("compiler", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("buildDate", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("compiler", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("emulationMajor", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("emulationMinor", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("gitCommit", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("gitTreeState", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("gitVersion", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("goVersion", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("major", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("gitCommit", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("gitTreeState", 0, K::Single(E::Scalar(S::String)), false)
+            .zero(Z::String("")),
+        FieldDef::new("gitVersion", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("goVersion", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("major", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "minCompatibilityMajor",
             0,
@@ -16877,8 +17740,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_VERSION_INFO: TypeDef = TypeDef {
             K::Single(E::Scalar(S::String)),
             true,
         ),
-        FieldDef::new("minor", 0, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("platform", 0, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("minor", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+        FieldDef::new("platform", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
 
@@ -16900,7 +17763,8 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICE:
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)),
                 false,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "spec",
                 2,
@@ -16908,7 +17772,8 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICE:
                     &IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICESPEC,
                 )),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "status",
                 3,
@@ -16916,7 +17781,8 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICE:
                     &IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICESTATUS,
                 )),
                 true,
-            ),
+            )
+            .zero(Z::Object),
         ],
     };
 
@@ -16927,14 +17793,15 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICEC
         gvk: None,
         format: F::Object,
         fields: &[
-            FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false),
-            FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
+            FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new(
                 "lastTransitionTime",
                 3,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
                 true,
-            ),
+            )
+            .zero(Z::Null),
             FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
         ],
@@ -16958,7 +17825,8 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICEL
                 1,
                 K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)),
                 true,
-            ),
+            )
+            .zero(Z::Object),
             FieldDef::new(
                 "items",
                 2,
@@ -16966,7 +17834,8 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICEL
                     &IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICE,
                 )),
                 false,
-            ),
+            )
+            .zero(Z::Null),
         ],
     };
 
@@ -17000,8 +17869,10 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICES
                 7,
                 K::Single(E::Scalar(S::Int32)),
                 false,
-            ),
-            FieldDef::new("versionPriority", 8, K::Single(E::Scalar(S::Int32)), false),
+            )
+            .zero(Z::Number),
+            FieldDef::new("versionPriority", 8, K::Single(E::Scalar(S::Int32)), false)
+                .zero(Z::Number),
         ],
     };
 
@@ -17036,7 +17907,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_SERVICEREFE
         ],
     };
 
-pub(crate) static TYPES: [&TypeDef; 717] = [
+pub(crate) static TYPES: [&TypeDef; 730] = [
     &IO_K8S_API_ADMISSIONREGISTRATION_V1_AUDITANNOTATION,
     &IO_K8S_API_ADMISSIONREGISTRATION_V1_EXPRESSIONWARNING,
     &IO_K8S_API_ADMISSIONREGISTRATION_V1_MATCHCONDITION,
@@ -17096,6 +17967,11 @@ pub(crate) static TYPES: [&TypeDef; 717] = [
     &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPOLICYSTATUS,
     &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATION,
     &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VARIABLE,
+    &IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERY,
+    &IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERYLIST,
+    &IO_K8S_API_APIDISCOVERY_V2_APIRESOURCEDISCOVERY,
+    &IO_K8S_API_APIDISCOVERY_V2_APISUBRESOURCEDISCOVERY,
+    &IO_K8S_API_APIDISCOVERY_V2_APIVERSIONDISCOVERY,
     &IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_SERVERSTORAGEVERSION,
     &IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSION,
     &IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONCONDITION,
@@ -17730,6 +18606,7 @@ pub(crate) static TYPES: [&TypeDef; 717] = [
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_FIELDSELECTORREQUIREMENT,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_FIELDSV1,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONFORDISCOVERY,
+    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONKIND,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTORREQUIREMENT,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA,
@@ -17737,12 +18614,19 @@ pub(crate) static TYPES: [&TypeDef; 717] = [
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OWNERREFERENCE,
+    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATA,
+    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATALIST,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PATCH,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PRECONDITIONS,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_SERVERADDRESSBYCLIENTCIDR,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUS,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUSCAUSE,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUSDETAILS,
+    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLE,
+    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLECOLUMNDEFINITION,
+    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEOPTIONS,
+    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROW,
+    &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROWCONDITION,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME,
     &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_WATCHEVENT,
     &IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION,
@@ -17756,7 +18640,7 @@ pub(crate) static TYPES: [&TypeDef; 717] = [
     &IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_SERVICEREFERENCE,
 ];
 
-pub(crate) static KINDS: [(&str, &str, &str, &TypeDef); 177] = [
+pub(crate) static KINDS: [(&str, &str, &str, &TypeDef); 183] = [
     (
         "",
         "v1",
@@ -17980,6 +18864,18 @@ pub(crate) static KINDS: [(&str, &str, &str, &TypeDef); 177] = [
         "v1beta1",
         "ValidatingAdmissionPolicyList",
         &IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPOLICYLIST,
+    ),
+    (
+        "apidiscovery.k8s.io",
+        "v2",
+        "APIGroupDiscovery",
+        &IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERY,
+    ),
+    (
+        "apidiscovery.k8s.io",
+        "v2",
+        "APIGroupDiscoveryList",
+        &IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERYLIST,
     ),
     (
         "apiextensions.k8s.io",
@@ -18252,6 +19148,30 @@ pub(crate) static KINDS: [(&str, &str, &str, &TypeDef); 177] = [
         "v1alpha1",
         "StorageVersionList",
         &IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONLIST,
+    ),
+    (
+        "meta.k8s.io",
+        "v1",
+        "PartialObjectMetadata",
+        &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATA,
+    ),
+    (
+        "meta.k8s.io",
+        "v1",
+        "PartialObjectMetadataList",
+        &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATALIST,
+    ),
+    (
+        "meta.k8s.io",
+        "v1",
+        "Table",
+        &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLE,
+    ),
+    (
+        "meta.k8s.io",
+        "v1",
+        "TableOptions",
+        &IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEOPTIONS,
     ),
     (
         "networking.k8s.io",

@@ -8,7 +8,9 @@
 //! top-level kinds, its JSON [`Format`], and its fields ([`FieldDef`]): JSON name, protobuf
 //! tag, value kind ([`FieldKind`], [`Elem`], [`Scalar`]), whether it is optional, whether
 //! it is an embedded (inline) struct, and the markers of upstream's Go types
-//! (`+patchStrategy`, `+patchMergeKey`, `+listType`, `+listMapKey`). Message fields point at
+//! (`+patchStrategy`, `+patchMergeKey`, `+listType`, `+listMapKey`), and what upstream's
+//! Go encoder writes for the field when it is absent ([`FieldDef::zero`][zero], a
+//! [`Zero`]). Message fields point at
 //! the [`TypeDef`] of their type, so the schema can be walked: [`TypeDef::field`] finds a
 //! field by JSON name (through inline fields), [`FieldDef::message`] gives the type of a
 //! message field or of the items/values of a list/map of messages.
@@ -21,16 +23,30 @@
 //! `src/generated.rs` is generated, not written: `examples/gen/` reads the sources of the
 //! `k8s-pb` 0.9.0 crate (prost structs: protobuf tags and types; the Go markers kept in
 //! their doc comments) and of `k8s-openapi` 0.29.0, `v1_33` (definition names, JSON names,
-//! required fields, group/version/kind), and matches them field by field. Regenerate with
+//! required fields, group/version/kind), and matches them field by field. Neither tells
+//! which Go fields are pointers or `omitempty`, so it also reads upstream's Go types (tag
+//! `v0.33.13` of `github.com/kubernetes/{api,apimachinery,apiextensions-apiserver,
+//! kube-aggregator}`, laid out as `$K8S_GO_TYPES/k8s.io/<repo>/...`) for
+//! [`FieldDef::zero`][zero]. The few types k8s-openapi lacks that the server serves
+//! (`meta.k8s.io/v1` `PartialObjectMetadata`, `PartialObjectMetadataList`, `Table`,
+//! `TableOptions`; `apidiscovery.k8s.io/v2` `APIGroupDiscoveryList`) are read from the Go
+//! structs (JSON names, `omitempty`) and k8s-pb (tags). `Table` and its parts are
+//! `+protobuf=false` upstream: their fields have tag 0, and [`encode_protobuf`] refuses them
+//! (upstream serves tables as JSON and YAML only).
+//! Regenerate with
 //!
 //! ```sh
-//! cargo run -p kas-schema --example gen
+//! D=/tmp/go-types; for r in api apimachinery apiextensions-apiserver kube-aggregator; do
+//!     git clone -q --depth 1 -b v0.33.13 https://github.com/kubernetes/$r $D/k8s.io/$r
+//! done
+//! K8S_GO_TYPES=$D cargo run -p kas-schema --example gen
 //! ```
 //!
 //! (it finds both crates in `~/.cargo/registry/src`, or in `K8S_PB_SRC` /
 //! `K8S_OPENAPI_SRC`) and read the notes it prints: types protobuf lacks (taken from
-//! k8s-openapi alone, without markers), protobuf fields newer than v1.33 (left out), and
-//! embedded structs the OpenAPI document flattens (taken from protobuf alone).
+//! k8s-openapi alone, without markers), protobuf fields newer than v1.33 (left out),
+//! embedded structs the OpenAPI document flattens (taken from protobuf alone), and fields
+//! whose Go type it could not find (no zero).
 //!
 //! # Decoding
 //!
@@ -39,22 +55,39 @@
 //!   [`FieldValidation`], output the canonical JSON of the type.
 //! * [`decode_protobuf`]: a `application/vnd.kubernetes.protobuf` body (`k8s\0` +
 //!   `runtime.Unknown`) to the JSON object it holds.
+//!
+//! # Encoding as upstream does
+//!
+//! * [`encode_protobuf`]: a JSON object to an `application/vnd.kubernetes.protobuf` body,
+//!   the mirror image of [`decode_protobuf`] (`decode_protobuf(encode_protobuf(x)) == x`
+//!   for the canonical JSON of a type).
+//! * [`fill_zero_fields`]: adds the fields kube-apiserver writes although nobody set them
+//!   (`"spec":{}`, `"creationTimestamp":null`, `"rules":null`), as Go's `encoding/json`
+//!   does on upstream's types.
+//!
+//! [zero]: FieldDef#structfield.zero
 #![forbid(unsafe_code)]
 
 mod formats;
 mod generated;
 mod json;
 mod protobuf;
+mod protobuf_encode;
 mod quantity;
 mod raw;
 mod types;
+mod zero;
 
 pub use json::{decode_json, decode_value};
 pub use protobuf::{decode_protobuf, decode_protobuf_message, PROTOBUF_MAGIC};
+pub use protobuf_encode::{
+    encode_protobuf, encode_protobuf_message, encode_protobuf_watch_event, encodes_protobuf,
+};
 pub use types::{
     all_types, kind_def, kind_def_for_api_version, type_def, Elem, FieldDef, FieldKind, Format,
-    Gvk, Scalar, TypeDef,
+    Gvk, Scalar, TypeDef, Zero,
 };
+pub use zero::fill_zero_fields;
 
 /// The `fieldValidation` directive of a write request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -166,6 +199,15 @@ mod tests {
             del.name,
             "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
         );
+        for (api_version, kind) in [
+            ("meta.k8s.io/v1", "PartialObjectMetadata"),
+            ("meta.k8s.io/v1", "PartialObjectMetadataList"),
+            ("meta.k8s.io/v1", "Table"),
+            ("apidiscovery.k8s.io/v2", "APIGroupDiscoveryList"),
+        ] {
+            let def = kind_def_for_api_version(api_version, kind).expect(kind);
+            assert_eq!(def.go_name(), kind);
+        }
         assert!(kind_def("", "v1", "Nope").is_none());
         assert!(all_types().windows(2).all(|w| w[0].name < w[1].name));
     }

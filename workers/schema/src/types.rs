@@ -97,8 +97,32 @@ pub struct TypeDef {
     pub gvk: Option<Gvk>,
     pub format: Format,
     /// The fields as upstream's Go type declares them; embedded structs (Go `inline`,
-    /// flattened in JSON) appear as one field with [`FieldDef::inline`] set.
+    /// flattened in JSON) appear as one field with [`FieldDef::inline`][inline] set.
+    ///
+    /// [inline]: FieldDef#structfield.inline
     pub fields: &'static [FieldDef],
+}
+
+/// What upstream's Go encoder (`encoding/json` on the Go type) writes for a field at its
+/// zero value, i.e. a field the client never sent. A field that is `omitempty` (and not a
+/// struct) has none: nothing is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zero {
+    /// `null`: a pointer, slice or map without `omitempty`, or a struct whose `MarshalJSON`
+    /// writes `null` when zero (`metav1.Time`, `MicroTime`, `runtime.RawExtension`,
+    /// apiextensions `JSON`).
+    Null,
+    /// `false`: a `bool` without `omitempty`, or apiextensions `JSONSchemaPropsOrBool`.
+    False,
+    /// `0`: a number without `omitempty`, or `intstr.IntOrString`.
+    Number,
+    /// A string: `""` for a string without `omitempty`, `"0"` for `resource.Quantity`,
+    /// `"0s"` for `metav1.Duration`.
+    String(&'static str),
+    /// `{}` with the always-written fields of the field's message type, recursively: a
+    /// struct that is not a pointer (`omitempty` never drops a struct). On an inline
+    /// field: the struct is embedded by value, so its fields are always there.
+    Object,
 }
 
 /// One field of a type.
@@ -121,6 +145,9 @@ pub struct FieldDef {
     pub list_type: Option<&'static str>,
     /// `+listMapKey`, in declaration order.
     pub list_map_keys: &'static [&'static str],
+    /// What upstream writes when the field is absent; `None`: nothing (see
+    /// [`crate::fill_zero_fields`]).
+    pub zero: Option<Zero>,
 }
 
 impl FieldDef {
@@ -136,7 +163,13 @@ impl FieldDef {
             patch_merge_key: None,
             list_type: None,
             list_map_keys: &[],
+            zero: None,
         }
+    }
+
+    pub(crate) const fn zero(mut self, zero: Zero) -> Self {
+        self.zero = Some(zero);
+        self
     }
 
     pub(crate) const fn inline(mut self) -> Self {

@@ -11,12 +11,9 @@ use serde_json::Value;
 use crate::body::{self, Body};
 use crate::negotiate::Media;
 
-/// Whether responses can be written in protobuf (the schema table's encoder).
-pub const PROTOBUF: bool = false;
-
 /// The media types responses can be written in, JSON first.
 pub fn media() -> &'static [Media] {
-    if PROTOBUF {
+    if kas_schema::encodes_protobuf() {
         crate::negotiate::ALL_MEDIA
     } else {
         &[Media::Json, Media::Yaml]
@@ -43,7 +40,8 @@ fn to_bytes(value: &Value, media: Media) -> Option<Vec<u8>> {
     match media {
         Media::Json => Some(value.to_string().into_bytes()),
         Media::Yaml => serde_yaml_ng::to_string(value).map(String::into_bytes).ok(),
-        Media::Protobuf => None,
+        // A value of a kind without a protobuf message (a Table, say) stays JSON.
+        Media::Protobuf => kas_schema::encode_protobuf(value).ok(),
     }
 }
 

@@ -4,6 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
+use crate::go_types::{go_package, GoTypes, JsonField};
 use crate::sources::{definition_module, module_definition, norm, OaType, PbField, PbStruct};
 
 /// `T` of `Option<T>`, or the type itself.
@@ -94,17 +95,83 @@ pub(crate) struct Gen {
     pub(crate) type_fields: BTreeMap<String, BTreeSet<String>>,
     /// definition names known to the openapi side, with the Go name
     pub(crate) go_names: BTreeMap<(Vec<String>, String), String>,
+    /// upstream's Go types
+    pub(crate) go: GoTypes,
+    /// JSON fields of the Go struct of each definition (or why there is none)
+    pub(crate) go_fields: BTreeMap<String, Result<Vec<JsonField>, String>>,
+    /// fields given a zero, and all fields of object types
+    pub(crate) zero_fields: usize,
+    pub(crate) object_fields: usize,
 }
 
 impl Gen {
-    fn pb_struct(&self, module: &[String], name: &str) -> Option<&PbStruct> {
+    /// The JSON fields of the Go struct of `def`, read once.
+    fn go_fields(&mut self, def: &str) -> Result<&[JsonField], String> {
+        if !self.go_fields.contains_key(def) {
+            let (pkg, name) = go_package(def);
+            let fields = self.go.json_fields(&pkg, &name);
+            if let (Ok(fields), Some(known)) = (&fields, self.type_fields.get(def)) {
+                // Fields Go always writes that the table lacks cannot be filled.
+                for f in fields {
+                    if matches!(f.zero, Ok(Some(_))) && !known.contains(&f.json) {
+                        self.notes.push(format!(
+                            "{def}: Go always writes {}, not in the table",
+                            f.json
+                        ));
+                    }
+                }
+            }
+            self.go_fields.insert(def.to_string(), fields);
+        }
+        match &self.go_fields[def] {
+            Ok(f) => Ok(f),
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    /// `.zero(Z::…)` for field `json` of `def`, or for its embedded struct `inline` (a Go
+    /// type name); empty if Go writes nothing for it. Unknowns become notes.
+    fn zero_of(&mut self, def: &str, json: Option<&str>, inline: Option<&str>) -> String {
+        self.object_fields += 1;
+        let zero = match (json, inline) {
+            (Some(json), _) => self.go_fields(def).and_then(|fields| {
+                fields
+                    .iter()
+                    .find(|f| f.json == json)
+                    .map(|f| f.zero.clone())
+                    .unwrap_or_else(|| Err(format!("the Go struct has no JSON field {json}")))
+            }),
+            (None, Some(inner)) => {
+                let (pkg, name) = go_package(def);
+                self.go.embedded_zero(&pkg, &name, inner)
+            }
+            (None, None) => Err("an embedded field of unknown type".into()),
+        };
+        match zero {
+            Ok(Some(z)) => {
+                self.zero_fields += 1;
+                format!(".zero({})", z.render())
+            }
+            Ok(None) => String::new(),
+            // The lists and embedded types only protobuf has are given `apiVersion` and
+            // `kind`, which their Go structs (and so their JSON) may lack.
+            Err(_) if matches!(json, Some("apiVersion" | "kind")) => String::new(),
+            Err(e) => {
+                let field = json.or(inline).unwrap_or_default();
+                self.notes.push(format!("{def}.{field}: {e}; no zero"));
+                String::new()
+            }
+        }
+    }
+
+    pub(crate) fn pb_struct(&self, module: &[String], name: &str) -> Option<&PbStruct> {
         let key = self
             .pb_index
             .get(&(module.to_vec(), name.to_ascii_lowercase()))?;
         self.pb.get(key)
     }
 
-    fn go_name(&self, module: &[String], pb_name: &str) -> String {
+    pub(crate) fn go_name(&self, module: &[String], pb_name: &str) -> String {
         self.go_names
             .get(&(module.to_vec(), pb_name.to_ascii_lowercase()))
             .cloned()
@@ -227,7 +294,13 @@ impl Gen {
         format!("FieldDef::new({json:?}, 0, {kind}, {optional})")
     }
 
-    fn field_line(&mut self, json: &str, f: &PbField, optional: bool, inline: bool) -> String {
+    pub(crate) fn field_line(
+        &mut self,
+        json: &str,
+        f: &PbField,
+        optional: bool,
+        inline: bool,
+    ) -> String {
         let elem = self.elem(f);
         let kind = if f.ty.starts_with("map:") {
             format!("K::Map({elem})")
@@ -296,7 +369,9 @@ impl Gen {
         let (module, go_name) = definition_module(def);
         let format = format_of(def);
         let pb = self.pb_struct(&module, &go_name).cloned();
-        let mut lines = Vec::new();
+        let mut lines: Vec<(u32, String, Option<String>)> = Vec::new();
+        // Go type names of the embedded (inline) fields, by protobuf tag.
+        let mut inline_types = BTreeMap::new();
         if format == "Object" {
             match (oa, &pb) {
                 (Some(oa), Some(pb)) => {
@@ -320,7 +395,7 @@ impl Gen {
                                         ));
                                     }
                                 }
-                                lines.push((f.tag, line));
+                                lines.push((f.tag, line, Some(json.clone())));
                             }
                             None => unmatched.push((json.clone(), *required)),
                         }
@@ -343,7 +418,8 @@ impl Gen {
                             flattened.extend(covered);
                             used.insert(f.tag);
                             let line = self.field_line("", f, true, true);
-                            lines.push((f.tag, line));
+                            lines.push((f.tag, line, None));
+                            inline_types.insert(f.tag, self.go_name(&m, &n));
                         } else {
                             self.notes.push(format!(
                                 "{def}: protobuf field {} has no JSON field",
@@ -373,22 +449,19 @@ impl Gen {
                                 !required
                             ),
                         };
-                        lines.push((0, line));
+                        lines.push((0, line, Some(json)));
                     }
-                    lines.sort_by_key(|(tag, _)| *tag);
+                    lines.sort_by_key(|(tag, _, _)| *tag);
                 }
                 (None, Some(pb)) => {
                     // Types only protobuf has (lists of kinds): JSON names are the camelCase
                     // of prost's field names.
-                    lines.push((
-                        0,
-                        "FieldDef::new(\"apiVersion\", 0, K::Single(E::Scalar(S::String)), true)"
-                            .into(),
-                    ));
-                    lines.push((
-                        0,
-                        "FieldDef::new(\"kind\", 0, K::Single(E::Scalar(S::String)), true)".into(),
-                    ));
+                    for json in ["apiVersion", "kind"] {
+                        let line = format!(
+                            "FieldDef::new({json:?}, 0, K::Single(E::Scalar(S::String)), true)"
+                        );
+                        lines.push((0, line, Some(json.to_string())));
+                    }
                     for f in &pb.fields {
                         let json = self
                             .json_names
@@ -397,7 +470,7 @@ impl Gen {
                             .unwrap_or_else(|| lower_camel(&f.rust));
                         let optional = json != "items";
                         let line = self.field_line(&json, f, optional, false);
-                        lines.push((f.tag, line));
+                        lines.push((f.tag, line, Some(json)));
                     }
                 }
                 (Some(oa), None) => {
@@ -412,7 +485,7 @@ impl Gen {
                                 !required
                             ),
                         };
-                        lines.push((0, line));
+                        lines.push((0, line, Some(json.clone())));
                     }
                 }
                 (None, None) => self.notes.push(format!("{def}: no protobuf message")),
@@ -423,6 +496,20 @@ impl Gen {
         } else {
             String::new()
         };
+        self.emit(def, &proto, gvk, lines, &inline_types);
+    }
+
+    /// Writes the `static TypeDef` of `def` from its field lines (protobuf tag, line, JSON
+    /// name or `None` for an inline field), adding each field's zero.
+    pub(crate) fn emit(
+        &mut self,
+        def: &str,
+        proto: &str,
+        gvk: Option<(String, String, String)>,
+        lines: Vec<(u32, String, Option<String>)>,
+        inline_types: &BTreeMap<u32, String>,
+    ) {
+        let format = format_of(def);
         let gvk_s = match &gvk {
             Some((g, v, k)) => {
                 self.kinds
@@ -438,8 +525,10 @@ impl Gen {
             writeln!(s, "    fields: &[],").expect("w");
         } else {
             writeln!(s, "    fields: &[").expect("w");
-            for (_, l) in lines {
-                writeln!(s, "        {l},").expect("w");
+            for (tag, l, json) in lines {
+                let inline = inline_types.get(&tag).filter(|_| json.is_none());
+                let zero = self.zero_of(def, json.as_deref(), inline.map(String::as_str));
+                writeln!(s, "        {l}{zero},").expect("w");
             }
             writeln!(s, "    ],").expect("w");
         }

@@ -336,7 +336,7 @@ impl RestStore {
             Ok(chosen) => chosen,
             Err(status) => return status.into_response(),
         };
-        let resp = match self.dispatch(&ctx, req, query, render).await {
+        let resp = match self.dispatch(&ctx, req, query, render, media).await {
             Ok(resp) => resp,
             Err(status) => status.into_response(),
         };
@@ -349,7 +349,7 @@ impl RestStore {
     /// Whether responses can be protobuf: built-in types only, as upstream (custom
     /// resources have no protobuf serializer).
     fn encodes_protobuf(&self) -> bool {
-        !self.resource.definition.is_empty() && encode::PROTOBUF
+        !self.resource.definition.is_empty() && kas_schema::encodes_protobuf()
     }
 
     async fn dispatch(
@@ -358,6 +358,7 @@ impl RestStore {
         req: Request<Body>,
         query: Query,
         render: Render,
+        media: Media,
     ) -> Result<Response<Body>, Status> {
         let info = &ctx.info;
         let (ns, name) = (info.namespace.clone(), info.name.clone());
@@ -380,7 +381,7 @@ impl RestStore {
         match (sub.as_str(), method, verb.as_str()) {
             ("", _, "get") => self.get(ns, name, &query, render).await,
             ("", _, "list") => self.list(ns, &query, render).await,
-            ("", _, "watch") => self.watch(ns, name, &query, render).await,
+            ("", _, "watch") => self.watch(ns, name, &query, render, media).await,
             ("status", Method::GET, "get") => self.get(ns, name, &query, render).await,
             ("scale", Method::GET, "get") => self.get_scale(ns, name).await,
             ("", Method::POST, "create") => {

@@ -12,6 +12,7 @@ use super::{
 };
 use crate::body::Body;
 use crate::cache::Outcome;
+use crate::negotiate::Media;
 use crate::selectors::{self, FieldSelector, LabelSelector};
 use crate::status::Status;
 use crate::storage::{Filter, ListOptions, ReadVersion, StorageError, Stored};
@@ -234,6 +235,7 @@ impl RestStore {
         name: &str,
         q: &Query,
         render: Render,
+        media: Media,
     ) -> Result<Response<Body>, Status> {
         let mut filter = self.selectors(q)?;
         if !name.is_empty() {
@@ -293,11 +295,18 @@ impl RestStore {
             bookmarks: q.flag("allowWatchBookmarks"),
             timeout,
             render,
+            media,
         })
         .await?;
+        // kube-apiserver keeps JSON watches `application/json` (legacy) and marks the
+        // others as streams (`handlers/watch.go`, serveWatchHandler).
+        let ctype = match media {
+            Media::Json => "application/json",
+            _ => "application/vnd.kubernetes.protobuf;stream=watch",
+        };
         let mut resp = Response::new(body);
         resp.headers_mut()
-            .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+            .insert(CONTENT_TYPE, HeaderValue::from_static(ctype));
         Ok(resp)
     }
 

@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 use super::{table, with_revision, Render, Resource, RestStore};
 use crate::body::{self, Body, BoxError};
 use crate::cache::{CacheEvent, CachedObject, WatchOptions, WatchStart};
+use crate::negotiate::Media;
 use crate::status::Status;
 use crate::storage::{Filter, ListOptions, ReadVersion, StorageError, Stored, WatchEvent};
 
@@ -42,12 +43,27 @@ pub(super) struct WatchRequest {
     pub(super) bookmarks: bool,
     pub(super) timeout: Duration,
     pub(super) render: Render,
+    /// JSON (newline-delimited events) or protobuf (length-prefixed `WatchEvent`s).
+    pub(super) media: Media,
 }
 
-fn line(kind: &str, object: &Value) -> Bytes {
-    let mut s = json!({"type": kind, "object": object}).to_string();
-    s.push('\n');
-    Bytes::from(s)
+/// One event in the stream's media type; `None` when the object cannot be written in it.
+fn frame(media: Media, kind: &str, object: &Value) -> Option<Bytes> {
+    match media {
+        Media::Protobuf => {
+            let event = kas_schema::encode_protobuf_watch_event(kind, object).ok()?;
+            let len = u32::try_from(event.len()).ok()?;
+            let mut out = Vec::with_capacity(event.len() + 4);
+            out.extend_from_slice(&len.to_be_bytes());
+            out.extend_from_slice(&event);
+            Some(Bytes::from(out))
+        }
+        Media::Json | Media::Yaml => {
+            let mut s = json!({"type": kind, "object": object}).to_string();
+            s.push('\n');
+            Some(Bytes::from(s))
+        }
+    }
 }
 
 /// The event line around an already-serialized object.
@@ -82,20 +98,21 @@ fn shared_object(o: &CachedObject, store: &RestStore) -> Bytes {
     store.encoded(o)
 }
 
-fn bookmark(resource: &Resource, rev: i64, end: bool) -> Bytes {
+fn bookmark(media: Media, resource: &Resource, rev: i64, end: bool) -> Option<Bytes> {
     let mut meta = json!({"resourceVersion": rev.to_string()});
     if end {
         meta["annotations"] = json!({"k8s.io/initial-events-end": "true"});
     }
-    line(
+    frame(
+        media,
         "BOOKMARK",
         &json!({"kind": resource.kind, "apiVersion": resource.api_version(), "metadata": meta}),
     )
 }
 
-fn error_line(status: &Status) -> Bytes {
+fn error_line(media: Media, status: &Status) -> Bytes {
     let obj: Value = serde_json::from_slice(&status.to_json()).unwrap_or(Value::Null);
-    line("ERROR", &obj)
+    frame(media, "ERROR", &obj).unwrap_or_default()
 }
 
 /// Starts the watch; errors before the first byte are plain `Status` responses.
@@ -137,16 +154,17 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
         .map_err(|e| super::storage_status(&resource, &e, ""))?;
     let (mut tx, rx) = Channel::<Bytes, BoxError>::new(64);
     let render = req.render;
+    let media = req.media;
     let bookmarks = req.bookmarks;
     let timeout = req.timeout;
     tokio::spawn(async move {
         let event = |kind: &str, o: &CachedObject| -> Option<Bytes> {
-            match render {
-                Render::Object => {
+            match (render, media) {
+                (Render::Object, Media::Json) => {
                     let obj = shared_object(o, &store);
                     (!obj.is_empty()).then(|| line_raw(kind, &obj))
                 }
-                _ => decode(o.stored(), &store, render).map(|v| line(kind, &v)),
+                _ => decode(o.stored(), &store, render).and_then(|v| frame(media, kind, &v)),
             }
         };
         let mut progress = tokio::time::interval(BOOKMARK_EVERY);
@@ -160,18 +178,18 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
                     Ok(Some(CacheEvent::Modified(o))) => event("MODIFIED", &o),
                     Ok(Some(CacheEvent::Deleted(o))) => event("DELETED", &o),
                     Ok(Some(CacheEvent::Bookmark(rev))) if bookmarks && rev > 0 => {
-                        Some(bookmark(&resource, rev, false))
+                        bookmark(media, &resource, rev, false)
                     }
-                    Ok(Some(CacheEvent::InitialEventsEnd(rev))) => Some(bookmark(&resource, rev, true)),
+                    Ok(Some(CacheEvent::InitialEventsEnd(rev))) => bookmark(media, &resource, rev, true),
                     Ok(Some(_)) => None,
                     Ok(None) => break,
                     Err(StorageError::Compacted { compacted, requested }) => {
                         let requested = if requested > 0 { requested } else { after };
-                        let _ = tx.send_data(error_line(&StorageError::watch_expired(requested, compacted))).await;
+                        let _ = tx.send_data(error_line(media, &StorageError::watch_expired(requested, compacted))).await;
                         break;
                     }
                     Err(e) => {
-                        let _ = tx.send_data(error_line(&e.to_status(resource.group, resource.plural, ""))).await;
+                        let _ = tx.send_data(error_line(media, &e.to_status(resource.group, resource.plural, ""))).await;
                         break;
                     }
                 },
@@ -217,11 +235,15 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
         .map_err(|e| super::storage_status(store.resource(), &e, ""))?;
     let (mut tx, rx) = Channel::<Bytes, BoxError>::new(64);
     let resource = *req.store.resource();
+    let media = req.media;
     tokio::spawn(async move {
         let keep = |o: &Stored| req.filter.as_ref().is_none_or(|f| f(&o.value));
+        let event = |kind: &str, o: &Stored| {
+            decode(o, &store, req.render).and_then(|v| frame(media, kind, &v))
+        };
         for o in &initial {
-            if let Some(v) = decode(o, &store, req.render) {
-                if tx.send_data(line("ADDED", &v)).await.is_err() {
+            if let Some(bytes) = event("ADDED", o) {
+                if tx.send_data(bytes).await.is_err() {
                     return;
                 }
             }
@@ -233,18 +255,18 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
         loop {
             let out = tokio::select! {
                 ev = watch.next() => match ev {
-                    Ok(Some(WatchEvent::Added(o))) if keep(&o) => decode(&o, &store, req.render).map(|v| line("ADDED", &v)),
-                    Ok(Some(WatchEvent::Modified(o))) if keep(&o) => decode(&o, &store, req.render).map(|v| line("MODIFIED", &v)),
-                    Ok(Some(WatchEvent::Deleted(o))) if keep(&o) => decode(&o, &store, req.render).map(|v| line("DELETED", &v)),
-                    Ok(Some(WatchEvent::Progress(rev))) if req.bookmarks && rev > 0 => Some(bookmark(&resource, rev, false)),
+                    Ok(Some(WatchEvent::Added(o))) if keep(&o) => event("ADDED", &o),
+                    Ok(Some(WatchEvent::Modified(o))) if keep(&o) => event("MODIFIED", &o),
+                    Ok(Some(WatchEvent::Deleted(o))) if keep(&o) => event("DELETED", &o),
+                    Ok(Some(WatchEvent::Progress(rev))) if req.bookmarks && rev > 0 => bookmark(media, &resource, rev, false),
                     Ok(Some(_)) => None,
                     Ok(None) => break,
                     Err(StorageError::Compacted { compacted, .. }) => {
-                        let _ = tx.send_data(error_line(&StorageError::watch_expired(after, compacted))).await;
+                        let _ = tx.send_data(error_line(media, &StorageError::watch_expired(after, compacted))).await;
                         break;
                     }
                     Err(e) => {
-                        let _ = tx.send_data(error_line(&e.to_status(resource.group, resource.plural, ""))).await;
+                        let _ = tx.send_data(error_line(media, &e.to_status(resource.group, resource.plural, ""))).await;
                         break;
                     }
                 },

@@ -228,6 +228,19 @@ impl RestStore {
         Ok(())
     }
 
+    /// Adds what upstream's Go types always write (`"spec":{}`, `"status":{}`, a
+    /// StatefulSet's `status.replicas: 0`, …): a decoded and defaulted Go object is
+    /// stored and served with its non-pointer structs and non-`omitempty` fields. Custom
+    /// resources have no Go type and are stored as sent.
+    fn fill_zero_fields(&self, obj: &mut Value) {
+        if self.resource.definition.is_empty() {
+            return;
+        }
+        if let Some(def) = kas_schema::type_def(self.resource.definition) {
+            kas_schema::fill_zero_fields(def, obj);
+        }
+    }
+
     fn validate(&self, obj: &Value, old: Option<&Value>) -> Result<(), Status> {
         let mut causes = meta::validate_name(obj, self.resource.names);
         if let Some(old) = old {
@@ -367,6 +380,7 @@ impl RestStore {
         if let Some(st) = &self.strategy {
             st.default(&mut obj);
         }
+        self.fill_zero_fields(&mut obj);
         managed::record(
             &mut obj,
             None,
@@ -545,6 +559,7 @@ impl RestStore {
         if let Some(st) = &self.strategy {
             st.default(&mut obj);
         }
+        self.fill_zero_fields(&mut obj);
         if self.resource.generation && spec_view(&obj) != spec_view(&cur) {
             let g = cur
                 .pointer("/metadata/generation")
