@@ -729,3 +729,138 @@ async fn content_types_are_kube_apiservers_before_and_after_a_crd() {
     let kind = object.type_meta.as_ref().and_then(|t| t.kind.clone());
     assert_eq!(kind.as_deref(), Some("ConfigMap"));
 }
+
+/// A CRD of `kind` in group `partial.example.com` with `schema` as its only version's.
+fn partial_crd(kind: &str, schema: serde_json::Value) -> String {
+    let plural = format!("{}s", kind.to_ascii_lowercase());
+    serde_json::json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": format!("{plural}.partial.example.com")},
+        "spec": {
+            "group": "partial.example.com",
+            "scope": "Namespaced",
+            "names": {"plural": plural, "kind": kind},
+            "versions": [{"name": "v1", "served": true, "storage": true,
+                          "schema": {"openAPIV3Schema": schema}}],
+        },
+    })
+    .to_string()
+}
+
+/// CRDs whose schemas OpenAPI v2 can only carry in part (root
+/// `x-kubernetes-preserve-unknown-fields`, `x-kubernetes-int-or-string`, `nullable`) leave
+/// `/openapi/v2` and `/openapi/v3` well formed and every other type's schema as it was;
+/// each is published as upstream's CRD OpenAPI builder publishes it
+/// (apiextensions-apiserver `pkg/controller/openapi/v2/conversion.go`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn schemas_openapi_v2_carries_in_part_leave_the_documents_well_formed() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let v2 = |reply: harness::Reply| -> serde_json::Value {
+        assert_eq!(reply.status, 200);
+        reply.json()
+    };
+    let before = v2(server.get("/openapi/v2").await);
+    let core_before = server.get("/openapi/v3/api/v1").await.json();
+
+    let crds = [
+        partial_crd(
+            "Loose",
+            serde_json::json!({"type": "object", "x-kubernetes-preserve-unknown-fields": true}),
+        ),
+        partial_crd(
+            "Flexible",
+            serde_json::json!({"type": "object", "properties": {"spec": {"type": "object",
+                "properties": {"port": {"x-kubernetes-int-or-string": true}}}}}),
+        ),
+        partial_crd(
+            "Optional",
+            serde_json::json!({"type": "object", "properties": {"spec": {"type": "object",
+                "required": ["note", "size"],
+                "properties": {
+                    "note": {"type": "string", "nullable": true},
+                    "size": {"type": "integer"},
+                    "tags": {"type": "array", "nullable": true, "items": {"type": "string"}}}}}}),
+        ),
+    ];
+    for crd in &crds {
+        k.ok_stdin(&["apply", "-f", "-"], crd);
+    }
+    for plural in ["looses", "flexibles", "optionals"] {
+        wait_established(&k, &format!("{plural}.partial.example.com"));
+    }
+
+    let after = v2(server.get("/openapi/v2").await);
+    let defs = after["definitions"].as_object().expect("definitions");
+    for (name, schema) in before["definitions"].as_object().expect("definitions") {
+        assert_eq!(defs.get(name), Some(schema), "{name} changed");
+    }
+    let core_after = server.get("/openapi/v3/api/v1").await.json();
+    assert_eq!(core_before, core_after, "core/v1 OpenAPI v3 changed");
+
+    // v2: the root preserve-unknown-fields kind is a bare object; int-or-string and
+    // nullable fields lose their type, and a nullable field is not required.
+    let loose = &defs["com.example.partial.v1.Loose"];
+    assert_eq!(loose["type"], "object", "{loose}");
+    assert!(loose.get("properties").is_none(), "{loose}");
+    let spec = &defs["com.example.partial.v1.Flexible"]["properties"]["spec"];
+    let port = &spec["properties"]["port"];
+    assert!(
+        port.get("type").is_none() && port.get("anyOf").is_none(),
+        "{port}"
+    );
+    assert_eq!(port["x-kubernetes-int-or-string"], true);
+    let spec = &defs["com.example.partial.v1.Optional"]["properties"]["spec"];
+    assert_eq!(spec["required"], serde_json::json!(["size"]), "{spec}");
+    let note = &spec["properties"]["note"];
+    assert!(
+        note.get("type").is_none() && note.get("nullable").is_none(),
+        "{note}"
+    );
+    let tags = &spec["properties"]["tags"];
+    assert!(
+        tags.get("items").is_none() && tags.get("type").is_none(),
+        "{tags}"
+    );
+
+    // v3 keeps all of it.
+    let v3 = server.get("/openapi/v3/apis/partial.example.com/v1").await;
+    assert_eq!(v3.status, 200);
+    let schemas = v3.json()["components"]["schemas"].clone();
+    let loose = &schemas["com.example.partial.v1.Loose"];
+    assert_eq!(
+        loose["x-kubernetes-preserve-unknown-fields"], true,
+        "{loose}"
+    );
+    assert!(loose["properties"].get("metadata").is_some(), "{loose}");
+    let port =
+        &schemas["com.example.partial.v1.Flexible"]["properties"]["spec"]["properties"]["port"];
+    assert_eq!(
+        port["anyOf"],
+        serde_json::json!([{"type": "integer"}, {"type": "string"}]),
+        "{port}"
+    );
+    let note =
+        &schemas["com.example.partial.v1.Optional"]["properties"]["spec"]["properties"]["note"];
+    assert_eq!(
+        (note["type"].clone(), note["nullable"].clone()),
+        ("string".into(), true.into())
+    );
+
+    // kubectl keeps validating and explaining with these documents.
+    let out = k.ok_stdin(&["apply", "-f", "-"], CONFIGMAP_LIST);
+    assert!(out.contains("configmap/listed-a"), "{out}");
+    let objects = "apiVersion: partial.example.com/v1\nkind: Loose\nmetadata: {name: l}\nanything: [1, {a: b}]\n---\napiVersion: partial.example.com/v1\nkind: Flexible\nmetadata: {name: f}\nspec: {port: http}\n---\napiVersion: partial.example.com/v1\nkind: Optional\nmetadata: {name: o}\nspec: {note: hi, size: 1}\n";
+    let out = k.ok_stdin(&["apply", "-f", "-"], objects);
+    assert_eq!(
+        out.lines().filter(|l| l.ends_with(" created")).count(),
+        3,
+        "{out}"
+    );
+    let explain = k.ok(&["explain", "flexibles.spec.port"]);
+    assert!(explain.contains("port"), "{explain}");
+}

@@ -288,6 +288,29 @@ mod tests {
         }
     }
 
+    /// Arbitrary header values never panic and answer either a choice or 406.
+    #[test]
+    fn arbitrary_accept_headers_are_handled() {
+        let alphabet = b"ab/*;=,q.0 1\"\tjsonyamlprotobuf-+@\\";
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let len = (seed % 40) as usize;
+            let value: Vec<u8> = (0..len)
+                .map(|i| alphabet[((seed >> (i % 58)) as usize + i) % alphabet.len()])
+                .collect();
+            let Ok(v) = HeaderValue::from_bytes(&value) else {
+                continue;
+            };
+            let mut h = HeaderMap::new();
+            h.insert(ACCEPT, v);
+            let _ = resource(&h);
+            let _ = discovery(&h, ALL_MEDIA, true);
+        }
+    }
+
     #[test]
     fn aggregated_discovery_is_v2_only() {
         let v2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json";
