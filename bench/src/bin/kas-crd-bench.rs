@@ -1091,6 +1091,7 @@ fn markdown(r: &Results) -> String {
             .find(|x| x.crds == crds && x.endpoint == e && x.connections == c)
     };
     let mut conns: Vec<usize> = r.reads.iter().map(|x| x.connections).collect();
+    conns.sort_unstable();
     conns.dedup();
     for c in conns {
         for e in Endpoint::ALL {

@@ -57,12 +57,7 @@ pub(crate) async fn direct(
         return json_response(&version(&front.config.kubernetes_version));
     }
     if read_only && (path == "/apis" || path == "/apis/") {
-        let aggregated = merged_aggregated(front);
-        return kas_server::discovery::respond(
-            req.headers(),
-            &merged_groups(front),
-            Some(&aggregated),
-        );
+        return crate::merged::apis(front, req.headers());
     }
 
     if read_only && (path == "/openapi/v2" || path == "/openapi/v2/") {
@@ -231,39 +226,6 @@ fn page_not_found() -> Response<Body> {
         HeaderValue::from_static("nosniff"),
     );
     resp
-}
-
-fn merged_groups(front: &Front) -> Value {
-    let groups: Vec<Value> = front
-        .routes
-        .read()
-        .map(|r| {
-            CHAIN
-                .iter()
-                .filter_map(|role| r.lists.get(role))
-                .flatten()
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default();
-    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
-}
-
-/// The aggregated discovery of every back end, in chain order.
-fn merged_aggregated(front: &Front) -> Value {
-    let items: Vec<Value> = front
-        .routes
-        .read()
-        .map(|r| {
-            CHAIN
-                .iter()
-                .filter_map(|role| r.aggregated.get(role))
-                .flatten()
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default();
-    kas_server::discovery::aggregated_list(items)
 }
 
 /// `version.Info` for the emulated Kubernetes version.

@@ -1,7 +1,7 @@
-//! The OpenAPI documents the aggregator merges from its back ends (`/openapi/v2` and the
-//! `/openapi/v3` index), built once per routes epoch: a read when nothing changed is
-//! answered from memory; a change of a back end's API moves the epoch on (see
-//! `front::learn_routes`), and the next read rebuilds.
+//! The documents the aggregator merges from its back ends (`/apis`, plain and aggregated,
+//! `/openapi/v2` and the `/openapi/v3` index), built once per routes epoch: a read when
+//! nothing changed is answered from memory, already serialized; a change of a back end's
+//! API moves the epoch on (see `front::learn_routes`), and the next read rebuilds.
 
 use std::sync::{Arc, Mutex};
 
@@ -10,19 +10,95 @@ use http::{HeaderMap, HeaderValue, Response};
 use kas_openapi::MergedDocument;
 use kas_proto::WorkerRole;
 use kas_server::body::{self, Body};
+use kas_server::encode::Prepared;
 use serde_json::{json, Map, Value};
 
 use crate::front::{Front, CHAIN};
 
-/// The merged documents of one epoch.
+/// The merged documents, each as of the epoch it was built in.
 #[derive(Debug, Default)]
 pub(crate) struct MergedDocs {
-    v2: Mutex<Option<(u64, Option<Arc<MergedDocument>>)>>,
-    v3_index: Mutex<Option<(u64, Arc<MergedDocument>)>>,
+    apis: PerEpoch<Arc<(Prepared, Prepared)>>,
+    v2: PerEpoch<Option<Arc<MergedDocument>>>,
+    v3_index: PerEpoch<Arc<MergedDocument>>,
+}
+
+/// One cached document and the epoch it belongs to.
+#[derive(Debug)]
+struct PerEpoch<T>(Mutex<Option<(u64, T)>>);
+
+impl<T> Default for PerEpoch<T> {
+    fn default() -> Self {
+        PerEpoch(Mutex::new(None))
+    }
+}
+
+impl<T: Clone> PerEpoch<T> {
+    /// The document if it was built in epoch `at`.
+    fn get(&self, at: u64) -> Option<T> {
+        let cached = self.0.lock().ok()?;
+        cached
+            .as_ref()
+            .filter(|(e, _)| *e == at)
+            .map(|(_, d)| d.clone())
+    }
+
+    fn put(&self, at: u64, doc: T) -> T {
+        if let Ok(mut c) = self.0.lock() {
+            *c = Some((at, doc.clone()));
+        }
+        doc
+    }
 }
 
 fn epoch(front: &Front) -> u64 {
     front.routes.read().map(|r| r.epoch).unwrap_or(0)
+}
+
+/// `/apis`: every back end's groups in chain order, plain or aggregated as asked.
+pub(crate) fn apis(front: &Front, headers: &HeaderMap) -> Response<Body> {
+    let at = epoch(front);
+    let docs = front.merged.apis.get(at).unwrap_or_else(|| {
+        let docs = (
+            Prepared::new(merged_groups(front)),
+            Prepared::new(merged_aggregated(front)),
+        );
+        front.merged.apis.put(at, Arc::new(docs))
+    });
+    kas_server::discovery::respond(headers, &docs.0, Some(&docs.1))
+}
+
+fn merged_groups(front: &Front) -> Value {
+    let groups: Vec<Value> = front
+        .routes
+        .read()
+        .map(|r| {
+            CHAIN
+                .iter()
+                .filter_map(|role| r.lists.get(role))
+                .flatten()
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
+}
+
+/// The aggregated discovery of every back end, in chain order.
+fn merged_aggregated(front: &Front) -> Value {
+    let items: Vec<Value> = front
+        .routes
+        .read()
+        .map(|r| {
+            CHAIN
+                .iter()
+                .filter_map(|role| r.aggregated.get(role))
+                .flatten()
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default();
+    kas_server::discovery::aggregated_list(items)
 }
 
 /// `/openapi/v2` with the custom resources' definitions and paths merged into the
@@ -30,15 +106,11 @@ fn epoch(front: &Front) -> u64 {
 /// then served by its worker as it is).
 pub(crate) async fn openapi_v2(front: &Front, headers: &HeaderMap) -> Option<Response<Body>> {
     let at = epoch(front);
-    let cached = front.merged.v2.lock().ok().and_then(|c| c.clone());
-    let doc = match cached {
-        Some((e, doc)) if e == at => doc,
-        _ => {
+    let doc = match front.merged.v2.get(at) {
+        Some(doc) => doc,
+        None => {
             let doc = build_v2(front).await.map(Arc::new);
-            if let Ok(mut c) = front.merged.v2.lock() {
-                *c = Some((at, doc.clone()));
-            }
-            doc
+            front.merged.v2.put(at, doc)
         }
     };
     Some(doc?.respond_v2(headers).map(body::full))
@@ -74,15 +146,11 @@ async fn build_v2(front: &Front) -> Option<MergedDocument> {
 /// The `/openapi/v3` index of every back end: their `paths` together.
 pub(crate) async fn openapi_v3_index(front: &Front, headers: &HeaderMap) -> Response<Body> {
     let at = epoch(front);
-    let cached = front.merged.v3_index.lock().ok().and_then(|c| c.clone());
-    let doc = match cached {
-        Some((e, doc)) if e == at => doc,
-        _ => {
+    let doc = match front.merged.v3_index.get(at) {
+        Some(doc) => doc,
+        None => {
             let doc = Arc::new(build_v3_index(front).await);
-            if let Ok(mut c) = front.merged.v3_index.lock() {
-                *c = Some((at, doc.clone()));
-            }
-            doc
+            front.merged.v3_index.put(at, doc)
         }
     };
     let mut resp = doc.respond_v3_index(headers);

@@ -7,6 +7,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use kas_server::discovery;
+use kas_server::encode::Prepared;
 use kas_server::rest::{Resource, RestStore};
 use kas_server::storage::Storage;
 use serde_json::{json, Value};
@@ -39,14 +40,21 @@ struct Inner {
     /// UIDs of CRDs whose cleanup finished: never served again, even while the CRD
     /// object lingers until its finalizer is removed.
     forgotten: HashSet<String>,
-    groups: Value,
-    aggregated: Vec<Value>,
-    per_group: HashMap<String, Value>,
-    per_version: HashMap<String, Value>,
+    groups: Prepared,
+    aggregated: Prepared,
+    per_group: HashMap<String, Prepared>,
+    per_version: HashMap<String, Prepared>,
     /// The OpenAPI v3 documents of the served custom group versions.
     openapi: Option<Arc<kas_openapi::CustomDocuments>>,
     /// The established CRDs (for the v2 document, built on request).
     established: Arc<Vec<Value>>,
+}
+
+/// Each document serialized once.
+fn prepared(docs: HashMap<String, Value>) -> HashMap<String, Prepared> {
+    docs.into_iter()
+        .map(|(k, v)| (k, Prepared::new(v)))
+        .collect()
 }
 
 /// Kubernetes' version priority: GA > beta > alpha > other, higher numbers first.
@@ -314,10 +322,12 @@ impl Registry {
         *inner = Inner {
             served,
             built,
-            groups: json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": list_groups}),
-            aggregated,
-            per_group,
-            per_version,
+            groups: Prepared::new(
+                json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": list_groups}),
+            ),
+            aggregated: Prepared::new(discovery::aggregated_list(aggregated)),
+            per_group: prepared(per_group),
+            per_version: prepared(per_version),
             openapi: Some(Arc::new(kas_openapi::CustomDocuments::new(
                 &established_crds,
             ))),
@@ -358,11 +368,10 @@ impl Registry {
     ) -> Option<http::Response<kas_server::body::Body>> {
         let inner = self.inner.read().ok()?;
         if path == "/apis" {
-            let aggregated = discovery::aggregated_list(inner.aggregated.clone());
             return Some(discovery::respond(
                 headers,
                 &inner.groups,
-                Some(&aggregated),
+                Some(&inner.aggregated),
             ));
         }
         let rest = path.strip_prefix("/apis/")?;

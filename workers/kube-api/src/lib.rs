@@ -24,6 +24,7 @@ use kas_server::body::Body;
 use kas_server::control::Control;
 use kas_server::delegate;
 use kas_server::discovery::{self, GroupVersions};
+use kas_server::encode::Prepared;
 use kas_server::health::PostStartHooks;
 use kas_server::lifecycle::Lifecycle;
 use kas_server::rest::{Resource, RestStore};
@@ -111,13 +112,13 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
 
 /// The discovery documents, built once.
 struct Discovery {
-    api_versions: Value,
-    core: Value,
-    groups: Value,
-    per_group: HashMap<&'static str, Value>,
-    per_version: HashMap<String, Value>,
-    aggregated_api: Value,
-    aggregated_apis: Value,
+    api_versions: Prepared,
+    core: Prepared,
+    groups: Prepared,
+    per_group: HashMap<&'static str, Prepared>,
+    per_version: HashMap<String, Prepared>,
+    aggregated_api: Prepared,
+    aggregated_apis: Prepared,
 }
 
 impl Discovery {
@@ -144,29 +145,30 @@ impl Discovery {
         let mut per_version = HashMap::new();
         let mut agg_groups = Vec::new();
         for g in &gvs {
-            per_group.insert(g.name, discovery::group(g));
+            per_group.insert(g.name, Prepared::new(discovery::group(g)));
             let mut versions = Vec::new();
             for v in g.versions {
                 let gv = format!("{}/{v}", g.name);
                 per_version.insert(
                     gv.clone(),
-                    json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": list(g.name, v)}),
+                    Prepared::new(json!({"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": gv, "resources": list(g.name, v)})),
                 );
                 versions.push((*v, aggregated(g.name, v)));
             }
             agg_groups.push(discovery::aggregated_group(g.name, versions));
         }
         Discovery {
-            api_versions: discovery::api_versions(&["v1"], address),
-            core: json!({"kind": "APIResourceList", "groupVersion": "v1", "resources": list("", "v1")}),
-            groups: discovery::group_list(&gvs),
+            api_versions: Prepared::new(discovery::api_versions(&["v1"], address)),
+            core: Prepared::new(
+                json!({"kind": "APIResourceList", "groupVersion": "v1", "resources": list("", "v1")}),
+            ),
+            groups: Prepared::new(discovery::group_list(&gvs)),
             per_group,
             per_version,
-            aggregated_api: discovery::aggregated_list(vec![discovery::aggregated_group(
-                "",
-                vec![("v1", aggregated("", "v1"))],
-            )]),
-            aggregated_apis: discovery::aggregated_list(agg_groups),
+            aggregated_api: Prepared::new(discovery::aggregated_list(vec![
+                discovery::aggregated_group("", vec![("v1", aggregated("", "v1"))]),
+            ])),
+            aggregated_apis: Prepared::new(discovery::aggregated_list(agg_groups)),
         }
     }
 

@@ -1,11 +1,11 @@
 //! Legacy discovery documents (`/api`, `/apis`, `/apis/<group>`, `/apis/<group>/<version>`).
 
 use http::header::CONTENT_TYPE;
-use http::{HeaderMap, HeaderValue, Response, StatusCode};
+use http::{HeaderMap, HeaderValue, Response};
 use serde_json::{json, Value};
 
 use crate::body::{self, Body};
-use crate::encode;
+use crate::encode::{self, Prepared};
 use crate::negotiate::{self, Conversion};
 
 /// An API group and the versions it serves, preferred first.
@@ -87,14 +87,18 @@ pub const AGGREGATED_CONTENT_TYPE: &str =
 /// when the client asks for aggregated discovery, in the negotiated media type; 406 when
 /// neither is acceptable (as for `v=v2beta1` alone: kube-apiserver v1.33 no longer serves
 /// the beta).
-pub fn respond(headers: &HeaderMap, plain: &Value, aggregated: Option<&Value>) -> Response<Body> {
+pub fn respond(
+    headers: &HeaderMap,
+    plain: &Prepared,
+    aggregated: Option<&Prepared>,
+) -> Response<Body> {
     match negotiate::discovery(headers, encode::media(), aggregated.is_some()) {
         Err(status) => status.into_response(),
         Ok(n) => match (n.conversion, aggregated) {
             (Conversion::AggregatedDiscovery, Some(list)) => {
-                encode::respond(StatusCode::OK, list, n.media, AGGREGATED_PARAMS)
+                list.respond(n.media, AGGREGATED_PARAMS)
             }
-            _ => encode::respond(StatusCode::OK, plain, n.media, ""),
+            _ => plain.respond(n.media, ""),
         },
     }
 }

@@ -3,6 +3,7 @@
 //! handler and every error `Status` gets the same treatment (upstream negotiates errors
 //! like objects).
 
+use bytes::Bytes;
 use http::header::{CONTENT_LENGTH, CONTENT_TYPE};
 use http::{HeaderValue, Response, StatusCode};
 use http_body_util::BodyExt;
@@ -34,6 +35,40 @@ pub fn respond(code: StatusCode, value: &Value, media: Media, params: &str) -> R
         resp.headers_mut().insert(CONTENT_TYPE, v);
     }
     resp
+}
+
+/// A document served often and changed seldom (discovery): serialized to JSON once, the
+/// media type nearly every client asks for; other media types are encoded on request.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    value: Value,
+    json: Bytes,
+}
+
+impl Prepared {
+    /// Serializes `value` once.
+    pub fn new(value: Value) -> Prepared {
+        let json = Bytes::from(value.to_string());
+        Prepared { value, json }
+    }
+
+    /// The document.
+    pub fn value(&self) -> &Value {
+        &self.value
+    }
+
+    /// A 200 answer in `media`, `params` after the media type as for [`respond`].
+    pub fn respond(&self, media: Media, params: &str) -> Response<Body> {
+        if media != Media::Json {
+            return respond(StatusCode::OK, &self.value, media, params);
+        }
+        let mut resp = Response::new(body::full(self.json.clone()));
+        let ctype = format!("{}{params}", media.content_type());
+        if let Ok(v) = HeaderValue::from_str(&ctype) {
+            resp.headers_mut().insert(CONTENT_TYPE, v);
+        }
+        resp
+    }
 }
 
 fn to_bytes(value: &Value, media: Media) -> Option<Vec<u8>> {
