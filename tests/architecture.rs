@@ -226,6 +226,18 @@ async fn anonymous_requests_and_unverifiable_tokens() {
         .expect("anonymous");
     assert_eq!(r.status, 401);
     assert_eq!(r.json()["reason"], "Unauthorized");
+    // Negotiated like any Status (upstream's authentication filter, ErrorNegotiated).
+    let pb = [("accept", "application/vnd.kubernetes.protobuf")];
+    let r = denied
+        .request_with(Method::GET, "/api/v1/namespaces", &pb, true, true)
+        .await
+        .expect("anonymous");
+    assert_eq!(r.status, 401);
+    assert_eq!(
+        r.headers["content-type"],
+        "application/vnd.kubernetes.protobuf"
+    );
+    assert!(r.body.starts_with(b"k8s\0"), "{:?}", r.body);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -245,6 +257,23 @@ async fn authorization_denies_with_kube_apiserver_wording() {
         r.json()["message"],
         "forbidden: User \"system:anonymous\" cannot get path \"/api\": Everything is forbidden."
     );
+    // responsewriters.Forbidden: negotiated, with nosniff.
+    assert_eq!(r.headers["x-content-type-options"], "nosniff");
+    let yaml = [("accept", "application/yaml")];
+    let r = server
+        .request_with(Method::GET, "/api", &yaml, true, true)
+        .await
+        .expect("request");
+    assert_eq!(
+        (r.status.as_u16(), &r.headers["content-type"]),
+        (
+            403,
+            &"application/yaml"
+                .parse::<http::HeaderValue>()
+                .expect("value")
+        )
+    );
+    assert!(r.text().contains("reason: Forbidden"), "{}", r.text());
 }
 
 #[test]

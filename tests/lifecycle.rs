@@ -702,9 +702,14 @@ async fn with_send_retry_after_new_requests_get_429_until_drained() {
         assert!(Instant::now() < deadline, "never refused with 429");
         tokio::time::sleep(Duration::from_millis(20)).await;
     };
-    assert_eq!(refused.headers["retry-after"], "1");
+    // As upstream's WithRetryAfter filter: Go's http.Error, Retry-After 5.
+    assert_eq!(refused.headers["retry-after"], "5");
     assert_eq!(refused.headers["connection"], "close");
-    assert_eq!(refused.json()["reason"], "TooManyRequests");
+    assert_eq!(refused.headers["content-type"], "text/plain; charset=utf-8");
+    assert_eq!(
+        refused.text(),
+        "The apiserver is shutting down, please try again later.\n"
+    );
     assert!(
         std::net::TcpStream::connect(("127.0.0.1", server.port)).is_err(),
         "the listener must be closed after NotAcceptingNewRequest"

@@ -232,6 +232,23 @@ impl Server {
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))?
     }
 
+    /// One request with extra `headers` over a fresh connection.
+    pub async fn request_with(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        h2: bool,
+        anonymous: bool,
+    ) -> std::io::Result<Reply> {
+        tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            self.request_inner(method, path, headers, b"", h2, anonymous),
+        )
+        .await
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))?
+    }
+
     /// GET as the admin over HTTP/2 with `Accept: accept` (none when empty).
     pub async fn get_accepting(&self, path: &str, accept: &str) -> Reply {
         let headers: &[(&str, &str)] = if accept.is_empty() {

@@ -94,9 +94,10 @@ async fn chain(
     req: Request<Incoming>,
 ) -> Response<Body> {
     if front.refuse_new.load(Ordering::Acquire) {
-        let mut resp =
-            Status::too_many_requests("The apiserver is shutting down, please try again later.", 1)
-                .into_response();
+        let mut resp = too_many_requests(
+            "The apiserver is shutting down, please try again later.",
+            "5",
+        );
         if conn.http1 {
             resp.headers_mut()
                 .insert(header::CONNECTION, HeaderValue::from_static("close"));
@@ -149,13 +150,13 @@ async fn authenticated(
         (None, Some(Some(token))) if !token.is_empty() => {
             match authn::user_from_token(front, &token).await {
                 Some(u) => u,
-                None => return unauthorized(),
+                None => return unauthorized(req.headers()),
             }
         }
         // A credential nobody here can verify is refused, never downgraded to anonymous.
-        (None, Some(_)) => return unauthorized(),
+        (None, Some(_)) => return unauthorized(req.headers()),
         (None, None) if front.config.anonymous_auth => authn::anonymous(),
-        (None, None) => return unauthorized(),
+        (None, None) => return unauthorized(req.headers()),
     };
 
     let long_running = request_info::is_long_running(&info);
@@ -172,14 +173,19 @@ async fn authenticated(
             None => None,
             Some(Ok(p)) => Some(p),
             Some(Err(_)) => {
-                return Status::too_many_requests("Too many requests, please try again later.", 1)
-                    .into_response()
+                return too_many_requests("Too many requests, please try again later.", "1")
             }
         }
     };
 
     if let Some(denied) = authorize(front, &user, &info) {
-        return denied.into_response();
+        // Upstream's responsewriters.Forbidden: a negotiated Status, `nosniff`.
+        let mut resp = denied.into_negotiated(req.headers());
+        resp.headers_mut().insert(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        );
+        return resp;
     }
 
     let ctx = RequestContext {
@@ -190,8 +196,19 @@ async fn authenticated(
     crate::director::direct(front, ctx, req).await
 }
 
-fn unauthorized() -> Response<Body> {
-    Status::new(Reason::Unauthorized, "Unauthorized").into_response()
+/// The authentication filter's 401, negotiated like every `Status`.
+fn unauthorized(headers: &http::HeaderMap) -> Response<Body> {
+    Status::new(Reason::Unauthorized, "Unauthorized").into_negotiated(headers)
+}
+
+/// The 429 of max-in-flight (`Retry-After: 1`) and of a server shutting down
+/// (`Retry-After: 5`): kube-apiserver writes both with Go's `http.Error`
+/// (`server/filters/maxinflight.go`, `with_retry_after.go`).
+fn too_many_requests(message: &str, retry_after: &'static str) -> Response<Body> {
+    let mut resp = kas_server::status::go_http_error(StatusCode::TOO_MANY_REQUESTS, message);
+    resp.headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static(retry_after));
+    resp
 }
 
 /// The configured authorizers in order; the first decision wins.

@@ -214,18 +214,7 @@ async fn fall_through(
 /// `http.NotFound` (`k8s.io/apiserver/pkg/util/notfoundhandler`), plain text, not a
 /// `Status`. Paths under a served group-version get a 404 `Status` from their worker.
 fn page_not_found() -> Response<Body> {
-    let mut resp = Response::new(body::full("404 page not found\n"));
-    *resp.status_mut() = http::StatusCode::NOT_FOUND;
-    let headers = resp.headers_mut();
-    headers.insert(
-        CONTENT_TYPE,
-        HeaderValue::from_static("text/plain; charset=utf-8"),
-    );
-    headers.insert(
-        HeaderName::from_static("x-content-type-options"),
-        HeaderValue::from_static("nosniff"),
-    );
-    resp
+    kas_server::status::go_http_error(http::StatusCode::NOT_FOUND, "404 page not found")
 }
 
 /// `version.Info` for the emulated Kubernetes version.

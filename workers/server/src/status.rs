@@ -262,6 +262,46 @@ impl Status {
     }
 }
 
+impl Status {
+    /// The response in the media type the request's `Accept` asks for (JSON, YAML or
+    /// protobuf), as upstream's `ErrorNegotiated` writes errors; JSON when nothing
+    /// acceptable is left.
+    pub fn into_negotiated(self, headers: &http::HeaderMap) -> Response<Body> {
+        let media = crate::negotiate::negotiate(headers, crate::encode::media(), |_, c| {
+            c == crate::negotiate::Conversion::None
+        })
+        .map(|n| n.media)
+        .unwrap_or(crate::negotiate::Media::Json);
+        let retry_after = self.retry_after;
+        let value: serde_json::Value =
+            serde_json::from_slice(&self.to_json()).unwrap_or(serde_json::Value::Null);
+        let mut resp = crate::encode::respond(self.code(), &value, media, "");
+        if let Some(secs) = retry_after {
+            resp.headers_mut()
+                .insert(RETRY_AFTER, HeaderValue::from(secs));
+        }
+        resp
+    }
+}
+
+/// What Go's `http.Error` writes, as kube-apiserver's filters answer some refusals
+/// (max-in-flight and shutdown 429s, the not-found handler's 404): plain text with a
+/// newline, `nosniff`.
+pub fn go_http_error(code: StatusCode, message: &str) -> Response<Body> {
+    let mut resp = Response::new(body::full(format!("{message}\n")));
+    *resp.status_mut() = code;
+    let headers = resp.headers_mut();
+    headers.insert(
+        CONTENT_TYPE,
+        HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    headers.insert(
+        http::header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    resp
+}
+
 fn qualified(group: &str, resource: &str) -> String {
     if group.is_empty() {
         resource.to_owned()
