@@ -551,6 +551,8 @@ const BUILT_IN_ROWS: &[MediaRow] = &[
     row(WATCH, CLIENT_GO_TYPED, 200, "application/vnd.kubernetes.protobuf;stream=watch", "handlers/watch.go serveWatchHandler"),
     row(WATCH, "application/yaml", 406, JSON, "negotiation NegotiateOutputMediaTypeStream"),
     row("/version", JSON, 200, JSON, "server/routes/version.go handleVersion"),
+    row("/version", "", 200, JSON, "server/routes/version.go handleVersion"),
+    row("/version", "application/yaml", 406, "application/yaml", "go-restful jsr311.go, server/handler.go serviceErrorHandler"),
     row("/healthz", "", 200, TEXT, "server/healthz/healthz.go handleRootHealth"),
     row("/livez?verbose", "", 200, TEXT, "server/healthz/healthz.go handleRootHealth"),
     row("/readyz/ping", "", 200, TEXT, "server/healthz/healthz.go adaptCheckToHandler"),
@@ -698,6 +700,33 @@ async fn content_types_are_kube_apiservers_before_and_after_a_crd() {
         v2.headers["content-type"],
         "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
     );
+
+    // Aggregated discovery carries upstream's caching headers, and revalidates
+    // (endpoints/discovery/aggregated/etag.go); a change gives a new tag.
+    let apis = server.get_accepting("/apis", DISCOVERY).await;
+    let etag = apis.headers["etag"].to_str().expect("etag").to_owned();
+    assert_eq!(apis.headers["vary"], "Accept");
+    assert_eq!(apis.headers["cache-control"], "public");
+    let again = [("accept", DISCOVERY), ("if-none-match", etag.as_str())];
+    let r = server
+        .request_with(http::Method::GET, "/apis", &again, true, false)
+        .await
+        .expect("revalidate");
+    assert_eq!(r.status, 304);
+    assert!(r.body.is_empty());
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        &CRD.replace("widget", "sprocket")
+            .replace("Widget", "Sprocket")
+            .replace("[wd]", "[sp]"),
+    );
+    wait_established(&k, "sprockets.example.com");
+    let r = server
+        .request_with(http::Method::GET, "/apis", &again, true, false)
+        .await
+        .expect("revalidate");
+    assert_eq!(r.status, 200, "a new CRD changes the document");
+    assert_ne!(r.headers["etag"], etag.as_str());
 
     // The protobuf answers decode with upstream's generated messages.
     use prost::Message as _;

@@ -13,6 +13,7 @@ use kas_proto::{RequestContext, WorkerRole, CONTEXT_HEADER};
 use kas_server::body::{self, Body};
 use kas_server::delegate::UNHANDLED_HEADER;
 use kas_server::health;
+use kas_server::negotiate::{self, Conversion, Media};
 use kas_server::status::{Reason, Status};
 use serde_json::{json, Value};
 
@@ -54,6 +55,16 @@ pub(crate) async fn direct(
         panic!("failpoint: panic in an aggregator handler");
     }
     if read_only && (path == "/version" || path == "/version/") {
+        // A go-restful route that produces JSON only: any other Accept is its 406,
+        // written in the media type asked for (`server/routes/version.go`).
+        let json_only = [Media::Json];
+        if negotiate::negotiate(req.headers(), &json_only, |_, c| c == Conversion::None).is_err() {
+            return Status::new(
+                Reason::NotAcceptable,
+                "406: Not Acceptable\n\nAvailable representations: application/json",
+            )
+            .into_negotiated(req.headers());
+        }
         return json_response(&version(&front.config.kubernetes_version));
     }
     if read_only && (path == "/apis" || path == "/apis/") {

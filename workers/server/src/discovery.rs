@@ -96,7 +96,7 @@ pub fn respond(
         Err(status) => status.into_response(),
         Ok(n) => match (n.conversion, aggregated) {
             (Conversion::AggregatedDiscovery, Some(list)) => {
-                list.respond(n.media, AGGREGATED_PARAMS)
+                list.respond_cached(headers, n.media, AGGREGATED_PARAMS)
             }
             _ => plain.respond(n.media, ""),
         },

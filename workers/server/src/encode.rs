@@ -43,13 +43,52 @@ pub fn respond(code: StatusCode, value: &Value, media: Media, params: &str) -> R
 pub struct Prepared {
     value: Value,
     json: Bytes,
+    /// The upper-case hex SHA-512 of `json`, quoted: the entity tag of every encoding.
+    etag: String,
 }
 
 impl Prepared {
     /// Serializes `value` once.
     pub fn new(value: Value) -> Prepared {
         let json = Bytes::from(value.to_string());
-        Prepared { value, json }
+        let digest = ring::digest::digest(&ring::digest::SHA512, &json);
+        let hex: String = digest.as_ref().iter().map(|b| format!("{b:02X}")).collect();
+        Prepared {
+            value,
+            json,
+            etag: format!("\"{hex}\""),
+        }
+    }
+
+    /// `respond`, with upstream's caching of aggregated discovery
+    /// (`endpoints/discovery/aggregated/etag.go`): `ETag`, `Vary: Accept`,
+    /// `Cache-Control: public`, and 304 when `If-None-Match` names the current tag.
+    pub fn respond_cached(
+        &self,
+        headers: &http::HeaderMap,
+        media: Media,
+        params: &str,
+    ) -> Response<Body> {
+        let unchanged = headers
+            .get(http::header::IF_NONE_MATCH)
+            .is_some_and(|v| v.as_bytes() == self.etag.as_bytes());
+        let mut resp = if unchanged {
+            let mut r = Response::new(body::empty());
+            *r.status_mut() = StatusCode::NOT_MODIFIED;
+            r
+        } else {
+            self.respond(media, params)
+        };
+        let h = resp.headers_mut();
+        if let Ok(v) = HeaderValue::from_str(&self.etag) {
+            h.insert(http::header::ETAG, v);
+        }
+        h.insert(http::header::VARY, HeaderValue::from_static("Accept"));
+        h.insert(
+            http::header::CACHE_CONTROL,
+            HeaderValue::from_static("public"),
+        );
+        resp
     }
 
     /// The document.
