@@ -7,7 +7,8 @@
 #![allow(dead_code)] // The lead wires the routes; until then only the tests call in.
 
 mod access;
-mod rbac;
+#[cfg(test)]
+mod rbac_tests;
 mod reviews;
 mod token;
 
@@ -15,10 +16,10 @@ mod token;
 #[allow(unused_imports)]
 pub(crate) use access::{
     local_subject_access_review, self_subject_access_review, self_subject_rules_review,
-    subject_access_review, Attributes, Authorizer, Decision, Mode,
+    subject_access_review,
 };
 #[allow(unused_imports)]
-pub(crate) use rbac::Policy;
+pub(crate) use kas_authz::{Attributes, Authorizer, Decision, Mode, Policy};
 #[allow(unused_imports)]
 pub(crate) use reviews::{self_subject_review, token_review, user_info_json, Lookup, LookupKind};
 #[allow(unused_imports)]
