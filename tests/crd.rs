@@ -590,6 +590,13 @@ const BUILT_IN_ROWS: &[MediaRow] = &[
     ),
     row("/openapi/v3", CLIENT_GO_REST, 200, TEXT, "kube-aggregator openapiv3/aggregator/aggregator.go handleDiscovery"),
     row("/openapi/v3/apis/apps/v1", JSON, 200, JSON, "kube-openapi pkg/handler3/handler.go"),
+    row(
+        "/openapi/v3/apis/apps/v1",
+        "application/com.github.proto-openapi.spec.v3@v1.0+protobuf",
+        200,
+        "application/com.github.proto-openapi.spec.v3.v1.0+protobuf",
+        "kube-openapi pkg/handler3/handler.go",
+    ),
 ];
 
 const WIDGETS: &str = "/apis/example.com/v1/namespaces/default/widgets";
@@ -635,6 +642,13 @@ const CUSTOM_ROWS: &[MediaRow] = &[
         JSON,
         200,
         JSON,
+        "kube-openapi pkg/handler3/handler.go",
+    ),
+    row(
+        "/openapi/v3/apis/example.com/v1",
+        "application/com.github.proto-openapi.spec.v3@v1.0+protobuf",
+        200,
+        "application/com.github.proto-openapi.spec.v3.v1.0+protobuf",
         "kube-openapi pkg/handler3/handler.go",
     ),
 ];

@@ -20,7 +20,9 @@ mod markers;
 mod params;
 mod paths;
 mod proto;
+mod proto_v3;
 mod serve;
+mod wire;
 
 pub use custom::{custom_v2, custom_v3, CustomDocuments};
 pub use markers::PatchMarkers;

@@ -3,96 +3,8 @@
 //! it, and falls back to it for patch metadata. Encoded by hand from the JSON document;
 //! only the fields our documents use are written.
 
+use crate::wire::{any, bool_of, extensions, str_of, strings, Writer};
 use serde_json::{Map, Value};
-
-/// A protobuf message being written.
-#[derive(Default)]
-struct Writer(Vec<u8>);
-
-impl Writer {
-    fn varint(&mut self, mut value: u64) {
-        while value >= 0x80 {
-            self.0.push((value as u8) | 0x80);
-            value >>= 7;
-        }
-        self.0.push(value as u8);
-    }
-
-    fn key(&mut self, field: u32, wire_type: u8) {
-        self.varint((u64::from(field) << 3) | u64::from(wire_type));
-    }
-
-    fn bytes(&mut self, field: u32, bytes: &[u8]) {
-        self.key(field, 2);
-        self.varint(bytes.len() as u64);
-        self.0.extend_from_slice(bytes);
-    }
-
-    /// A string field; proto3 leaves empty strings out.
-    fn string(&mut self, field: u32, value: &str) {
-        if !value.is_empty() {
-            self.bytes(field, value.as_bytes());
-        }
-    }
-
-    fn bool(&mut self, field: u32, value: bool) {
-        if value {
-            self.key(field, 0);
-            self.varint(1);
-        }
-    }
-
-    fn int64(&mut self, field: u32, value: i64) {
-        if value != 0 {
-            self.key(field, 0);
-            self.varint(value as u64);
-        }
-    }
-
-    fn double(&mut self, field: u32, value: f64) {
-        if value != 0.0 {
-            self.key(field, 1);
-            self.0.extend_from_slice(&value.to_le_bytes());
-        }
-    }
-
-    fn message(&mut self, field: u32, write: impl FnOnce(&mut Writer)) {
-        let mut inner = Writer::default();
-        write(&mut inner);
-        self.bytes(field, &inner.0);
-    }
-}
-
-fn str_of<'a>(object: &'a Map<String, Value>, key: &str) -> &'a str {
-    object.get(key).and_then(Value::as_str).unwrap_or("")
-}
-
-fn bool_of(object: &Map<String, Value>, key: &str) -> bool {
-    object.get(key).and_then(Value::as_bool).unwrap_or(false)
-}
-
-fn strings(w: &mut Writer, field: u32, value: Option<&Value>) {
-    for item in value.and_then(Value::as_array).into_iter().flatten() {
-        if let Some(s) = item.as_str() {
-            w.bytes(field, s.as_bytes());
-        }
-    }
-}
-
-/// `openapi.v2.Any`: the value as YAML text (JSON is YAML).
-fn any(w: &mut Writer, field: u32, value: &Value) {
-    w.message(field, |w| w.string(2, &value.to_string()));
-}
-
-/// `repeated NamedAny vendor_extension` from the `x-` keys of `object`.
-fn vendor_extensions(w: &mut Writer, field: u32, object: &Map<String, Value>) {
-    for (name, value) in object.iter().filter(|(k, _)| k.starts_with("x-")) {
-        w.message(field, |w| {
-            w.string(1, name);
-            any(w, 2, value);
-        });
-    }
-}
 
 /// `openapi.v2.Schema`.
 fn schema(w: &mut Writer, value: &Value) {
@@ -134,10 +46,7 @@ fn schema(w: &mut Writer, value: &Value) {
         any(w, 20, item);
     }
     match o.get("additionalProperties") {
-        Some(Value::Bool(b)) => w.message(21, |w| {
-            w.key(2, 0);
-            w.varint(u64::from(*b));
-        }),
+        Some(Value::Bool(b)) => w.message(21, |w| w.oneof_bool(2, *b)),
         Some(sub @ Value::Object(_)) => w.message(21, |w| w.message(1, |w| schema(w, sub))),
         _ => {}
     }
@@ -169,7 +78,7 @@ fn schema(w: &mut Writer, value: &Value) {
     if let Some(example) = o.get("example") {
         any(w, 30, example);
     }
-    vendor_extensions(w, 31, o);
+    extensions(w, 31, o);
 }
 
 /// `repeated NamedSchema` from a JSON map.
@@ -265,14 +174,14 @@ fn operation(w: &mut Writer, value: &Value) {
         });
     }
     strings(w, 10, o.get("schemes"));
-    vendor_extensions(w, 13, o);
+    extensions(w, 13, o);
 }
 
 /// Encodes a Swagger 2.0 JSON document as `openapi.v2.Document`.
 pub(crate) fn encode_v2(doc: &Value) -> Vec<u8> {
     let mut w = Writer::default();
     let Some(d) = doc.as_object() else {
-        return w.0;
+        return w.into_bytes();
     };
     w.string(1, str_of(d, "swagger"));
     if let Some(Value::Object(info)) = d.get("info") {
@@ -353,7 +262,7 @@ pub(crate) fn encode_v2(doc: &Value) -> Vec<u8> {
             }
         });
     }
-    w.0
+    w.into_bytes()
 }
 
 #[cfg(test)]
@@ -382,9 +291,9 @@ mod tests {
         expected.extend_from_slice(b"string");
         expected.extend_from_slice(&[0xfa, 0x01, 13, 0x0a, 3, b'x', b'-', b'a', 0x12, 6, 0x12, 4]);
         expected.extend_from_slice(b"true");
-        assert_eq!(w.0, expected);
+        assert_eq!(w.as_bytes(), expected);
         let mut w = Writer::default();
         w.varint(300);
-        assert_eq!(w.0, [0xac, 0x02]);
+        assert_eq!(w.as_bytes(), [0xac, 0x02]);
     }
 }

@@ -19,9 +19,6 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 const V2_PATH: &str = "/openapi/v2";
 const V3_PATH: &str = "/openapi/v3";
-/// Media types of the group-version documents: JSON only (no gnostic protobuf for v3;
-/// kubectl reads v3 as JSON).
-const JSON: &[(&str, &str)] = &[("application", "json")];
 /// Media types of the Swagger 2.0 document: JSON, then gnostic protobuf under its
 /// deprecated and current names (kubectl asks for the deprecated one).
 const V2_TYPES: &[(&str, &str)] = &[
@@ -36,6 +33,39 @@ const V2_TYPES: &[(&str, &str)] = &[
     ),
 ];
 const V2_PROTOBUF: &str = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+/// Media types of the group-version documents, as for v2 (kube-openapi's handler3).
+const V3_TYPES: &[(&str, &str)] = &[
+    ("application", "json"),
+    (
+        "application",
+        "com.github.proto-openapi.spec.v3@v1.0+protobuf",
+    ),
+    (
+        "application",
+        "com.github.proto-openapi.spec.v3.v1.0+protobuf",
+    ),
+];
+const V3_PROTOBUF: &str = "application/com.github.proto-openapi.spec.v3.v1.0+protobuf";
+
+/// How a document is offered: JSON first, then the gnostic protobuf encoding.
+struct Encodings {
+    /// `(type, subtype)` pairs for [`accept::negotiate`]; index 0 is JSON.
+    offered: &'static [(&'static str, &'static str)],
+    /// `Content-Type` of the protobuf answer (the current name whichever was asked for).
+    protobuf: &'static str,
+    encode: fn(&Value) -> Vec<u8>,
+}
+
+const V2: Encodings = Encodings {
+    offered: V2_TYPES,
+    protobuf: V2_PROTOBUF,
+    encode: crate::proto::encode_v2,
+};
+const V3: Encodings = Encodings {
+    offered: V3_TYPES,
+    protobuf: V3_PROTOBUF,
+    encode: crate::proto_v3::encode_v3,
+};
 const ONE_YEAR: Duration = Duration::from_secs(365 * 24 * 60 * 60);
 
 /// One serialized document.
@@ -45,6 +75,9 @@ pub(crate) struct Cached {
     pub(crate) etag: String,
     /// When it was serialized, whole seconds.
     modified: SystemTime,
+    /// The document in gnostic protobuf, made on first request; it shares the JSON
+    /// document's ETag, as upstream's does.
+    protobuf: OnceLock<Bytes>,
 }
 
 impl Cached {
@@ -59,7 +92,18 @@ impl Cached {
             body,
             etag,
             modified: UNIX_EPOCH + Duration::from_secs(secs),
+            protobuf: OnceLock::new(),
         }
+    }
+
+    /// The document in gnostic protobuf (`encode` makes it from the JSON, once).
+    fn protobuf(&self, encode: fn(&Value) -> Vec<u8>) -> Bytes {
+        self.protobuf
+            .get_or_init(|| {
+                let doc: Value = serde_json::from_slice(&self.body).unwrap_or(Value::Null);
+                Bytes::from(encode(&doc))
+            })
+            .clone()
     }
 }
 
@@ -70,8 +114,6 @@ struct Built {
     groups: BTreeMap<String, Vec<PathItem>>,
     v3: BTreeMap<String, OnceLock<Cached>>,
     v2: OnceLock<Cached>,
-    /// The v2 document in protobuf; it shares the JSON document's ETag, as upstream's does.
-    v2_pb: OnceLock<Bytes>,
     index: OnceLock<Cached>,
 }
 
@@ -167,7 +209,6 @@ impl Documents {
                 groups,
                 v3,
                 v2: OnceLock::new(),
-                v2_pb: OnceLock::new(),
                 index: OnceLock::new(),
             }
         })
@@ -187,15 +228,7 @@ impl Documents {
 
     /// The Swagger 2.0 document in gnostic's protobuf encoding (`openapi.v2.Document`).
     pub fn v2_protobuf(&self) -> Bytes {
-        let built = self.built();
-        let json = &self.v2_cached().body;
-        built
-            .v2_pb
-            .get_or_init(|| {
-                let doc: Value = serde_json::from_slice(json).unwrap_or(Value::Null);
-                Bytes::from(crate::proto::encode_v2(&doc))
-            })
-            .clone()
+        self.v2_cached().protobuf(V2.encode)
     }
 
     fn v3_cached(&self, key: &str) -> Option<&Cached> {
@@ -235,6 +268,12 @@ impl Documents {
         self.v3_cached(gv_path).map(|c| c.body.clone())
     }
 
+    /// The OpenAPI v3 document of `gv_path` in gnostic's protobuf encoding
+    /// (`openapi.v3.Document`).
+    pub fn v3_protobuf(&self, gv_path: &str) -> Option<Bytes> {
+        self.v3_cached(gv_path).map(|c| c.protobuf(V3.encode))
+    }
+
     /// The answer to a GET (or HEAD) of `path`, or `None` if `path` is not an OpenAPI
     /// path. `query` is the raw query string, without `?`.
     pub fn respond(
@@ -244,7 +283,7 @@ impl Documents {
         headers: &HeaderMap,
     ) -> Option<Response<Bytes>> {
         if path == V2_PATH {
-            return Some(respond_v2(self.v2_cached(), || self.v2_protobuf(), headers));
+            return Some(respond_v2(self.v2_cached(), headers));
         }
         if path == V3_PATH {
             return Some(serve(self.index_cached(), headers, false, false));
@@ -258,24 +297,29 @@ impl Documents {
 }
 
 /// `/openapi/v2`: 406 unless JSON or gnostic protobuf is acceptable, else the document in
-/// the negotiated encoding (`protobuf` makes it), or 304. Both encodings share one ETag.
-fn respond_v2(
-    doc: &Cached,
-    protobuf: impl FnOnce() -> Bytes,
-    headers: &HeaderMap,
-) -> Response<Bytes> {
-    match accept::negotiate(headers, V2_TYPES) {
+/// the negotiated encoding, or 304.
+fn respond_v2(doc: &Cached, headers: &HeaderMap) -> Response<Bytes> {
+    match accept::negotiate(headers, V2.offered) {
         None => not_acceptable(),
-        Some(0) => serve(doc, headers, true, false),
-        Some(_) => {
-            let mut response = serve(doc, headers, true, false);
-            if response.status() == StatusCode::OK {
-                *response.body_mut() = protobuf();
-                insert(&mut response, CONTENT_TYPE, V2_PROTOBUF);
-            }
-            response
-        }
+        Some(choice) => serve_encoded(doc, headers, &V2, choice, false),
     }
+}
+
+/// [`serve`] (with `Vary: Accept`) in the encoding `choice` of `encodings` picked: JSON
+/// for 0, else protobuf. Both encodings share one ETag.
+fn serve_encoded(
+    doc: &Cached,
+    headers: &HeaderMap,
+    encodings: &Encodings,
+    choice: usize,
+    immutable: bool,
+) -> Response<Bytes> {
+    let mut response = serve(doc, headers, true, immutable);
+    if choice > 0 && response.status() == StatusCode::OK {
+        *response.body_mut() = doc.protobuf(encodings.encode);
+        insert(&mut response, CONTENT_TYPE, encodings.protobuf);
+    }
+    response
 }
 
 /// A finished document served as it is: the aggregator's merge of its back ends'
@@ -283,7 +327,6 @@ fn respond_v2(
 /// negotiation, encodings, ETag and caching headers as [`Documents`] serves its own.
 pub struct MergedDocument {
     doc: Cached,
-    v2_pb: OnceLock<Bytes>,
 }
 
 impl fmt::Debug for MergedDocument {
@@ -299,21 +342,12 @@ impl MergedDocument {
     pub fn new(doc: &Value) -> MergedDocument {
         MergedDocument {
             doc: Cached::new(doc),
-            v2_pb: OnceLock::new(),
         }
     }
 
     /// The answer to a GET of `/openapi/v2` with this document.
     pub fn respond_v2(&self, headers: &HeaderMap) -> Response<Bytes> {
-        let protobuf = || {
-            self.v2_pb
-                .get_or_init(|| {
-                    let doc: Value = serde_json::from_slice(&self.doc.body).unwrap_or(Value::Null);
-                    Bytes::from(crate::proto::encode_v2(&doc))
-                })
-                .clone()
-        };
-        respond_v2(&self.doc, protobuf, headers)
+        respond_v2(&self.doc, headers)
     }
 
     /// The answer to a GET of the `/openapi/v3` index with this document.
@@ -332,16 +366,16 @@ pub(crate) fn gv_url(key: &str, doc: &Cached) -> String {
     format!("{V3_PATH}/{key}?hash={}", doc.etag)
 }
 
-/// The answer to a GET of the group-version document `key`: 406 unless JSON is
-/// acceptable, a redirect for a stale `hash`, else the document (`doc` builds it) or 304,
-/// immutable when the `hash` matches.
+/// The answer to a GET of the group-version document `key`: 406 unless JSON or gnostic
+/// protobuf is acceptable, a redirect for a stale `hash`, else the document (`doc` builds
+/// it) in the negotiated encoding or 304, immutable when the `hash` matches.
 pub(crate) fn respond_gv<'a>(
     key: &str,
     query: Option<&str>,
     headers: &HeaderMap,
     doc: impl FnOnce() -> Option<&'a Cached>,
 ) -> Option<Response<Bytes>> {
-    let Some(_) = accept::negotiate(headers, JSON) else {
+    let Some(choice) = accept::negotiate(headers, V3.offered) else {
         return Some(not_acceptable());
     };
     let doc = doc()?;
@@ -356,8 +390,8 @@ pub(crate) fn respond_gv<'a>(
             insert(&mut response, LOCATION, &gv_url(key, doc));
             Some(response)
         }
-        Some(_) => Some(serve(doc, headers, true, true)),
-        None => Some(serve(doc, headers, true, false)),
+        Some(_) => Some(serve_encoded(doc, headers, &V3, choice, true)),
+        None => Some(serve_encoded(doc, headers, &V3, choice, false)),
     }
 }
 

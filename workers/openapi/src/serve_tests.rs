@@ -221,15 +221,87 @@ fn protobuf_v2_and_not_acceptable() {
     assert_eq!(response.status(), StatusCode::NOT_ACCEPTABLE);
     assert!(response.body().is_empty());
     let pb3 = "application/com.github.proto-openapi.spec.v3.v1.0+protobuf";
+    let response = get(&docs, "/openapi/v2", None, &[(ACCEPT, pb3)]);
+    assert_eq!(response.status(), StatusCode::NOT_ACCEPTABLE);
+}
+
+#[test]
+fn protobuf_v3() {
+    let docs = Documents::new(builtin());
+    let path = "/openapi/v3/apis/apps/v1";
+    let json = get(&docs, path, None, &[(ACCEPT, "application/json")]);
+    assert_eq!(json.headers()[CONTENT_TYPE], "application/json");
+    let etag = json.headers()[ETAG].to_str().unwrap().to_owned();
+    for accept in [
+        "application/com.github.proto-openapi.spec.v3@v1.0+protobuf",
+        "application/com.github.proto-openapi.spec.v3.v1.0+protobuf",
+        "application/com.github.proto-openapi.spec.v3.v1.0+protobuf;q=0.9, application/json;q=0.5",
+        "text/html, application/com.github.proto-openapi.spec.v3@v1.0+protobuf;q=0.1",
+    ] {
+        let response = get(&docs, path, None, &[(ACCEPT, accept)]);
+        assert_eq!(response.status(), StatusCode::OK, "{accept}");
+        assert_eq!(
+            response.headers()[CONTENT_TYPE],
+            "application/com.github.proto-openapi.spec.v3.v1.0+protobuf"
+        );
+        assert_eq!(response.headers()[ETAG], etag.as_str());
+        assert_eq!(response.headers()[VARY], "Accept");
+        // Document.openapi (1) = "3.0.0"
+        assert_eq!(
+            response.body()[..7],
+            [0x0a, 5, b'3', b'.', b'0', b'.', b'0']
+        );
+        assert_eq!(response.body(), &docs.v3_protobuf("apis/apps/v1").unwrap());
+        let again = get(
+            &docs,
+            path,
+            None,
+            &[(ACCEPT, accept), (IF_NONE_MATCH, &etag)],
+        );
+        assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+        assert!(again.body().is_empty());
+    }
+    // JSON first for wildcards and equal preference.
+    for accept in [
+        "*/*",
+        "application/*",
+        "application/json, application/com.github.proto-openapi.spec.v3.v1.0+protobuf",
+    ] {
+        let response = get(&docs, path, None, &[(ACCEPT, accept)]);
+        assert_eq!(
+            response.headers()[CONTENT_TYPE],
+            "application/json",
+            "{accept}"
+        );
+    }
+    // The bytes are made once per document.
+    let first = docs.v3_protobuf("apis/apps/v1").unwrap();
     assert_eq!(
-        get(&docs, "/openapi/v3/api/v1", None, &[(ACCEPT, pb3)]).status(),
-        StatusCode::NOT_ACCEPTABLE
+        first.as_ptr(),
+        docs.v3_protobuf("apis/apps/v1").unwrap().as_ptr()
     );
-    let both = format!("{pb3}, application/json;q=0.9");
-    assert_eq!(
-        get(&docs, "/openapi/v3/api/v1", None, &[(ACCEPT, &both)]).status(),
-        StatusCode::OK
-    );
+    // `hash` works as for JSON.
+    let hash = etag.trim_matches('"');
+    let pb = "application/com.github.proto-openapi.spec.v3.v1.0+protobuf";
+    let fresh = get(&docs, path, Some(&format!("hash={hash}")), &[(ACCEPT, pb)]);
+    assert_eq!(fresh.status(), StatusCode::OK);
+    assert_eq!(fresh.headers()[CACHE_CONTROL], "public, immutable");
+    assert_eq!(fresh.headers()[CONTENT_TYPE], pb);
+    let stale = get(&docs, path, Some("hash=00"), &[(ACCEPT, pb)]);
+    assert_eq!(stale.status(), StatusCode::MOVED_PERMANENTLY);
+    // Neither JSON nor gnostic protobuf, or the v2 protobuf: 406.
+    for accept in [
+        "text/html",
+        "application/com.github.proto-openapi.spec.v2@v1.0+protobuf",
+        "application/json;q=0",
+    ] {
+        let response = get(&docs, path, None, &[(ACCEPT, accept)]);
+        assert_eq!(response.status(), StatusCode::NOT_ACCEPTABLE, "{accept}");
+        assert_eq!(response.headers()[VARY], "Accept");
+    }
+    // The index stays JSON only.
+    let index = get(&docs, "/openapi/v3", None, &[(ACCEPT, pb)]);
+    assert_eq!(index.headers()[CONTENT_TYPE], "application/json");
 }
 
 #[test]
@@ -364,15 +436,20 @@ fn measure() {
     let protobuf = docs.v2_protobuf();
     let protobuf_time = start.elapsed();
     let start = Instant::now();
+    let core_protobuf = docs.v3_protobuf("api/v1").unwrap();
+    let v3_protobuf_time = start.elapsed();
+    let start = Instant::now();
     let index = docs.v3_index_json();
     let index_time = start.elapsed();
     println!(
         "definitions: {definitions:?} ({} schemas); v3 api/v1: {v3:?}, {} bytes; v2: {v2_time:?}, {} bytes; \
-         v2 protobuf: {protobuf_time:?}, {} bytes; v3 index (all other GV documents): {index_time:?}, {} bytes",
+         v2 protobuf: {protobuf_time:?}, {} bytes; v3 api/v1 protobuf: {v3_protobuf_time:?}, {} bytes; \
+         v3 index (all other GV documents): {index_time:?}, {} bytes",
         docs.built().definitions.len(),
         core.len(),
         v2.len(),
         protobuf.len(),
+        core_protobuf.len(),
         index.len()
     );
 }

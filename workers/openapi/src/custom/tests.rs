@@ -259,6 +259,19 @@ fn serves_documents_like_the_built_in_ones() {
     assert_eq!(cached.status(), StatusCode::NOT_MODIFIED);
     let refused = request(&docs, path, None, &[(ACCEPT, "text/html")]).unwrap();
     assert_eq!(refused.status(), StatusCode::NOT_ACCEPTABLE);
+    let pb = "application/com.github.proto-openapi.spec.v3@v1.0+protobuf";
+    let protobuf = request(&docs, path, None, &[(ACCEPT, pb)]).unwrap();
+    assert_eq!(protobuf.status(), StatusCode::OK);
+    assert_eq!(
+        protobuf.headers()[http::header::CONTENT_TYPE],
+        "application/com.github.proto-openapi.spec.v3.v1.0+protobuf"
+    );
+    assert_eq!(protobuf.headers()[ETAG], etag.as_str());
+    // Document.openapi (1) = "3.0.0"
+    assert_eq!(
+        protobuf.body()[..7],
+        [0x0a, 5, b'3', b'.', b'0', b'.', b'0']
+    );
 
     for other in [
         "/openapi/v3",
