@@ -246,8 +246,9 @@ async fn authorization_denies_with_kube_apiserver_wording() {
         .arg("--authorization-mode=AlwaysDeny")
         .spawn()
         .await;
-    // Everything is denied, health included, so readiness shows as the 403 itself.
-    server.wait_for(|r| r.status == 403, "/readyz").await;
+    // Everything is denied except to system:masters, which kube-apiserver always lets
+    // through (the admin kubeconfig sees readiness).
+    server.wait_ready().await;
     let r = server
         .request(Method::GET, "/api", b"", false, true)
         .await
@@ -285,11 +286,18 @@ fn flag_errors_are_all_reported_with_exit_64() {
             "--tls-cert-file=/nonexistent/tls.crt",
             "--tls-private-key-file=/nonexistent/tls.key",
             "--min-request-timeout=0",
+            "--authorization-mode=Node,Foo,Node",
         ])
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(64));
     let stderr = String::from_utf8_lossy(&out.stderr);
+    for message in [
+        "authorization-mode \"Foo\" is not a valid mode",
+        "authorization-mode [\"Node\" \"Foo\" \"Node\"] has mode specified more than once",
+    ] {
+        assert!(stderr.contains(message), "{message} not in:\n{stderr}");
+    }
     for flag in [
         "--secure-port",
         "--service-cluster-ip-range",

@@ -636,3 +636,131 @@ spec:
     assert_eq!(deploy["status"], serde_json::json!({}));
     assert_eq!(deploy["metadata"]["generation"], 1);
 }
+
+/// kubectl as a user that authenticates with `token` only (no client certificate).
+fn as_token_user(server: &harness::Server, token: &str, args: &[&str]) -> std::process::Output {
+    let empty = tempfile::NamedTempFile::new().expect("empty kubeconfig");
+    let cache = tempfile::tempdir().expect("cache dir");
+    let url = format!("https://127.0.0.1:{}", server.port);
+    std::process::Command::new("kubectl")
+        .arg("--kubeconfig")
+        .arg(empty.path())
+        .arg("--cache-dir")
+        .arg(cache.path())
+        .args([
+            "--server",
+            &url,
+            "--token",
+            token,
+            "--certificate-authority",
+        ])
+        .arg(server.pki("ca.crt"))
+        .args(args)
+        .output()
+        .expect("run kubectl")
+}
+
+/// Polls `check` (a kubectl run) until it holds, for at most 10 s; returns how long.
+fn until(what: &str, mut check: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    while !check() {
+        assert!(start.elapsed() < Duration::from_secs(10), "never: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    start.elapsed()
+}
+
+/// With no flags, RBAC decides every request (`--authorization-mode=Node,RBAC`, as under
+/// kubeadm): anonymous reaches health and version only, a service account only what is
+/// bound to it, a binding takes effect as soon as it is written and stops when it is
+/// deleted, and the admin kubeconfig (system:masters) may do everything.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rbac_decides_every_request_by_default() {
+    let Some((server, k)) = setup().await else {
+        return;
+    };
+    for path in ["/version", "/healthz", "/livez", "/readyz"] {
+        let r = server
+            .request(http::Method::GET, path, b"", true, true)
+            .await
+            .expect("anonymous");
+        assert_eq!(r.status, 200, "anonymous GET {path}: {}", r.text());
+    }
+    let r = server
+        .request(
+            http::Method::GET,
+            "/api/v1/namespaces/kube-system/secrets",
+            b"",
+            true,
+            true,
+        )
+        .await
+        .expect("anonymous");
+    assert_eq!(r.status, 403);
+    assert_eq!(
+        r.json()["message"],
+        "secrets is forbidden: User \"system:anonymous\" cannot list resource \"secrets\" in API group \"\" in the namespace \"kube-system\""
+    );
+    let ns = br#"{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"sneaky"}}"#;
+    let r = server
+        .request(http::Method::POST, "/api/v1/namespaces", ns, true, true)
+        .await
+        .expect("anonymous");
+    assert_eq!(r.status, 403, "{}", r.text());
+    let r = server
+        .request(http::Method::GET, "/api", b"", true, true)
+        .await
+        .expect("anonymous");
+    assert_eq!(r.status, 403, "discovery is for authenticated users");
+
+    k.ok(&["create", "namespace", "team"]);
+    k.ok(&["create", "serviceaccount", "robot", "-n", "team"]);
+    let token = k.ok(&["create", "token", "robot", "-n", "team"]);
+    let token = token.trim();
+    let get_pods = || as_token_user(&server, token, &["get", "pods", "-n", "team"]);
+    let out = get_pods();
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "pods is forbidden: User \"system:serviceaccount:team:robot\" cannot list resource \"pods\" in API group \"\" in the namespace \"team\""
+        ),
+        "{out:?}"
+    );
+    let can_i = |verb: &str| {
+        let out = as_token_user(
+            &server,
+            token,
+            &["auth", "can-i", verb, "pods", "-n", "team"],
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    assert_eq!(can_i("list"), "no");
+
+    k.ok(&[
+        "create",
+        "rolebinding",
+        "robot-view",
+        "--clusterrole=view",
+        "--serviceaccount=team:robot",
+        "-n",
+        "team",
+    ]);
+    let took = until("the binding allows", || get_pods().status.success());
+    println!("a new RoleBinding took effect after {took:?}");
+    assert_eq!(can_i("list"), "yes");
+    assert_eq!(can_i("delete"), "no");
+    let out = as_token_user(&server, token, &["create", "configmap", "x", "-n", "team"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "configmaps is forbidden: User \"system:serviceaccount:team:robot\" cannot create resource \"configmaps\" in API group \"\" in the namespace \"team\""
+        ),
+        "view does not create: {out:?}"
+    );
+
+    k.ok(&["delete", "rolebinding", "robot-view", "-n", "team"]);
+    until("the deleted binding stops allowing", || {
+        !get_pods().status.success()
+    });
+    // The admin (system:masters) may do everything.
+    k.ok(&["get", "secrets", "-n", "kube-system"]);
+}

@@ -206,8 +206,8 @@ pub(crate) struct Options {
 
     // ---- Authorization ----
     /// Ordered list of plug-ins to do authorization on secure port. Supported:
-    /// AlwaysAllow, AlwaysDeny.
-    #[arg(long, help_heading = AUTHZ, value_name = "strings", value_delimiter = ',', default_value = "AlwaysAllow")]
+    /// AlwaysAllow, AlwaysDeny, RBAC, Node.
+    #[arg(long, help_heading = AUTHZ, value_name = "strings", value_delimiter = ',', default_value = "Node,RBAC")]
     pub(crate) authorization_mode: Vec<String>,
 
     // ---- API enablement ----

@@ -283,13 +283,45 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         }
     });
 
+    // kube-apiserver's checks and words (pkg/kubeapiserver/options/authorization.go).
+    if o.authorization_mode.is_empty() {
+        errs.push(
+            "--authorization-mode",
+            "at least one authorization-mode must be passed".to_owned(),
+        );
+    }
     for mode in &o.authorization_mode {
-        if mode != "AlwaysAllow" && mode != "AlwaysDeny" {
-            errs.push(
+        match mode.as_str() {
+            "AlwaysAllow" | "AlwaysDeny" | "RBAC" | "Node" => {}
+            "ABAC" | "Webhook" => errs.push(
                 "--authorization-mode",
-                format!("authorization mode {mode:?} is not supported (AlwaysAllow, AlwaysDeny)"),
-            );
+                format!("authorization-mode {mode:?} is not supported by this server yet"),
+            ),
+            _ => errs.push(
+                "--authorization-mode",
+                format!("authorization-mode {mode:?} is not a valid mode"),
+            ),
         }
+    }
+    let distinct: std::collections::BTreeSet<&String> = o.authorization_mode.iter().collect();
+    if distinct.len() != o.authorization_mode.len() {
+        errs.push(
+            "--authorization-mode",
+            // Go's %q of a []string: ["a" "b"].
+            format!(
+                "authorization-mode [{}] has mode specified more than once",
+                o.authorization_mode
+                    .iter()
+                    .map(|m| format!("{m:?}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            ),
+        );
+    }
+    if o.authorization_mode.iter().any(|m| m == "AlwaysAllow") {
+        tracing::warn!(
+            "--authorization-mode includes AlwaysAllow: every authenticated or anonymous request is allowed"
+        );
     }
 
     let sa = service_account(&mut errs, o);

@@ -211,16 +211,29 @@ fn too_many_requests(message: &str, retry_after: &'static str) -> Response<Body>
     resp
 }
 
-/// The configured authorizers in order; the first decision wins.
+/// The configured authorizers in order; the first decision wins, and nobody allowing is
+/// a 403.
 fn authorize(front: &Front, user: &UserInfo, info: &RequestInfo) -> Option<Status> {
-    for mode in &front.config.authorization_modes {
-        match mode.as_str() {
-            "AlwaysAllow" => return None,
-            "AlwaysDeny" => return Some(forbidden(user, info, "Everything is forbidden.")),
-            _ => {}
-        }
+    let (decision, reason) = front.authorizer.authorize(user, &attributes(info));
+    match decision {
+        kas_authz::Decision::Allow => None,
+        _ => Some(forbidden(user, info, &reason)),
     }
-    Some(forbidden(user, info, ""))
+}
+
+/// What the authorizers are asked about a request.
+fn attributes(info: &RequestInfo) -> kas_authz::Attributes {
+    kas_authz::Attributes {
+        verb: info.verb.clone(),
+        resource_request: info.is_resource_request,
+        namespace: info.namespace.clone(),
+        group: info.api_group.clone(),
+        version: info.api_version.clone(),
+        resource: info.resource.clone(),
+        subresource: info.subresource.clone(),
+        name: info.name.clone(),
+        path: info.path.clone(),
+    }
 }
 
 /// 403 worded as kube-apiserver words it.

@@ -62,6 +62,25 @@ impl InFlight {
     }
 }
 
+/// The authorizer chain of `--authorization-mode`. With RBAC, its objects come from a
+/// cache kept by watches, and readiness waits for the first read (`informer-sync`, as
+/// kube-apiserver's).
+fn authorizer(config: &WorkerConfig, hooks: &PostStartHooks) -> kas_authz::Authorizer {
+    let modes = &config.authorization_modes;
+    if !kas_authz::Authorizer::uses_rbac(modes) {
+        return kas_authz::Authorizer::new(modes, kas_authz::Policy::default());
+    }
+    let cache =
+        kas_authz::PolicyCache::start(kas_server::storage::StorageConfig::for_worker(config));
+    hooks.set_check("informer-sync", Err("RBAC objects not read yet".into()));
+    let (hooks, synced) = (hooks.clone(), cache.clone());
+    tokio::spawn(async move {
+        synced.synced().await;
+        hooks.set_check("informer-sync", Ok(()));
+    });
+    kas_authz::Authorizer::cached(modes, cache)
+}
+
 /// Routing learnt from the back ends' `/apis`.
 #[derive(Debug, Default)]
 pub(crate) struct Routes {
@@ -100,6 +119,8 @@ pub(crate) struct Front {
     started: Instant,
     /// Bearer tokens verified lately (by TokenReview in the kube-api worker).
     pub(crate) tokens: crate::authn::TokenCache,
+    /// `--authorization-mode`, RBAC over a watch-fed cache of the RBAC objects.
+    pub(crate) authorizer: kas_authz::Authorizer,
 }
 
 impl Front {
@@ -118,6 +139,7 @@ impl Front {
             .collect();
         let hooks = PostStartHooks::default();
         let discovery_hook = hooks.register("apiservice-discovery-controller");
+        let authorizer = authorizer(&config, &hooks);
         let front = Arc::new(Front {
             readonly_limit: limit(config.max_requests_inflight),
             mutating_limit: limit(config.max_mutating_requests_inflight),
@@ -135,6 +157,7 @@ impl Front {
             log: LogCheck::start(),
             started: Instant::now(),
             tokens: crate::authn::TokenCache::default(),
+            authorizer,
             config,
             control,
         });

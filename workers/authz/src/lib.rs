@@ -6,11 +6,15 @@
 
 #![forbid(unsafe_code)]
 
+mod cache;
 mod rbac;
+
+use std::sync::Arc;
 
 use kas_proto::UserInfo;
 use serde_json::{json, Value};
 
+pub use cache::PolicyCache;
 pub use rbac::Policy;
 
 /// The group kube-apiserver authorizes for everything, whatever the modes.
@@ -30,6 +34,9 @@ pub enum Mode {
     AlwaysDeny,
     /// Role-based access control over the RBAC objects.
     Rbac,
+    /// The node authorizer (kubelets, `system:node:<name>` in `system:nodes`). Not yet
+    /// built: it has no opinion, so kubelets get only what RBAC grants them.
+    Node,
 }
 
 impl Mode {
@@ -39,6 +46,7 @@ impl Mode {
             "AlwaysAllow" => Some(Mode::AlwaysAllow),
             "AlwaysDeny" => Some(Mode::AlwaysDeny),
             "RBAC" => Some(Mode::Rbac),
+            "Node" => Some(Mode::Node),
             _ => None,
         }
     }
@@ -82,17 +90,47 @@ pub struct Attributes {
 #[derive(Debug, Clone)]
 pub struct Authorizer {
     modes: Vec<Mode>,
-    rbac: Policy,
+    rbac: Rbac,
+}
+
+/// Where RBAC's objects come from.
+#[derive(Debug, Clone)]
+enum Rbac {
+    /// A fixed set (tests, reviews of given objects).
+    Fixed(Arc<Policy>),
+    /// The cluster's, kept current by a watch.
+    Cached(Arc<PolicyCache>),
 }
 
 impl Authorizer {
     /// The chain of `modes` (flag spellings; unknown ones are skipped: the supervisor has
-    /// validated them). `rbac` holds the RBAC objects when RBAC is among the modes.
+    /// validated them), RBAC deciding over the fixed objects of `rbac`.
     pub fn new(modes: &[String], rbac: Policy) -> Authorizer {
         Authorizer {
             modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
-            rbac,
+            rbac: Rbac::Fixed(Arc::new(rbac)),
         }
+    }
+
+    /// The chain of `modes`, RBAC deciding over the cluster's objects as `cache` holds
+    /// them.
+    pub fn cached(modes: &[String], cache: Arc<PolicyCache>) -> Authorizer {
+        Authorizer {
+            modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
+            rbac: Rbac::Cached(cache),
+        }
+    }
+
+    fn policy(&self) -> Arc<Policy> {
+        match &self.rbac {
+            Rbac::Fixed(p) => p.clone(),
+            Rbac::Cached(c) => c.policy(),
+        }
+    }
+
+    /// Whether RBAC is among the modes (its objects must then be read).
+    pub fn uses_rbac(modes: &[String]) -> bool {
+        modes.iter().any(|m| Mode::parse(m) == Some(Mode::Rbac))
     }
 
     /// Decides `a` for `user`, with the reason upstream gives.
@@ -105,7 +143,8 @@ impl Authorizer {
             let (decision, reason) = match mode {
                 Mode::AlwaysAllow => (Decision::Allow, String::new()),
                 Mode::AlwaysDeny => (Decision::NoOpinion, "Everything is forbidden.".to_owned()),
-                Mode::Rbac => self.rbac.authorize(user, a),
+                Mode::Rbac => self.policy().authorize(user, a),
+                Mode::Node => (Decision::NoOpinion, String::new()),
             };
             if decision != Decision::NoOpinion {
                 return (decision, reason);
@@ -137,8 +176,8 @@ impl Authorizer {
         for mode in &self.modes {
             let (r, n) = match mode {
                 Mode::AlwaysAllow => everything(),
-                Mode::AlwaysDeny => (Vec::new(), Vec::new()),
-                Mode::Rbac => self.rbac.rules_for(user, namespace),
+                Mode::AlwaysDeny | Mode::Node => (Vec::new(), Vec::new()),
+                Mode::Rbac => self.policy().rules_for(user, namespace),
             };
             resource.extend(r);
             non_resource.extend(n);

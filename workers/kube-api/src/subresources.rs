@@ -13,6 +13,17 @@ use serde_json::{json, Value};
 
 use crate::auth::{self, Authorizer, Lookup, LookupKind, Policy, TokenIssuer, TokenRequestInput};
 
+/// The authorizer the access reviews ask: the configured modes, RBAC over the cluster's
+/// objects as a watch keeps them.
+fn authorizer(config: &WorkerConfig) -> Authorizer {
+    let modes = &config.authorization_modes;
+    if !Authorizer::uses_rbac(modes) {
+        return Authorizer::new(modes, Policy::default());
+    }
+    let storage = kas_server::storage::StorageConfig::for_worker(config);
+    Authorizer::cached(modes, kas_authz::PolicyCache::start(storage))
+}
+
 /// The hooks, with the stores they read (set once every store exists).
 pub(crate) struct ApiHooks {
     issuer: Option<TokenIssuer>,
@@ -31,10 +42,7 @@ impl ApiHooks {
         };
         Arc::new(ApiHooks {
             issuer,
-            authz: Authorizer::new(
-                &config.authorization_modes,
-                Policy::new(Vec::new(), Vec::new(), Vec::new(), Vec::new()),
-            ),
+            authz: authorizer(config),
             stores: OnceLock::new(),
         })
     }
