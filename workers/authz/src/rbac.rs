@@ -3,18 +3,26 @@
 //! resource names, non-resource URL prefixes), ClusterRole aggregation by label, and
 //! upstream's "allowed by" reasons.
 
+use std::collections::HashMap;
+use std::sync::Arc;
+
 use kas_proto::UserInfo;
 use serde_json::{json, Value};
 
 use crate::{str_at, Attributes, Decision};
 
-/// The RBAC objects of the cluster, as stored.
+/// The RBAC objects of the cluster, indexed for decisions: every role's rules resolved
+/// once (ClusterRole aggregation included), bindings grouped by namespace. A decision
+/// looks only at the cluster bindings and those of the request's namespace.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
-    roles: Vec<Value>,
-    cluster_roles: Vec<Value>,
-    role_bindings: Vec<Value>,
+    /// ClusterRole name → its rules, aggregated ones included.
+    cluster_rules: HashMap<String, Arc<Vec<Value>>>,
+    /// (namespace, Role name) → its rules.
+    role_rules: HashMap<(String, String), Arc<Vec<Value>>>,
     cluster_role_bindings: Vec<Value>,
+    /// Namespace → its RoleBindings.
+    role_bindings: HashMap<String, Vec<Value>>,
 }
 
 fn strs<'a>(v: &'a Value, key: &str) -> Vec<&'a str> {
@@ -85,6 +93,37 @@ fn selector_matches(selector: &Value, labels: &serde_json::Map<String, Value>) -
     labels_ok && exprs_ok
 }
 
+/// A ClusterRole's rules: its own plus, with an aggregationRule, those of every
+/// ClusterRole its selectors match (transitively, each role once).
+fn aggregated_rules(all: &[Value], role: &Value, seen: &mut Vec<String>) -> Vec<Value> {
+    let name = str_at(role, "/metadata/name").to_owned();
+    if seen.contains(&name) {
+        return Vec::new();
+    }
+    seen.push(name);
+    let mut rules: Vec<Value> = role
+        .get("rules")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let selectors = role
+        .pointer("/aggregationRule/clusterRoleSelectors")
+        .and_then(Value::as_array);
+    for selector in selectors.into_iter().flatten() {
+        for other in all {
+            let empty = serde_json::Map::new();
+            let labels = other
+                .pointer("/metadata/labels")
+                .and_then(Value::as_object)
+                .unwrap_or(&empty);
+            if selector_matches(selector, labels) {
+                rules.extend(aggregated_rules(all, other, seen));
+            }
+        }
+    }
+    rules
+}
+
 /// How a binding names its subject, as upstream's reasons describe it.
 fn describe_subject(subject: &Value, binding_ns: &str) -> String {
     let kind = str_at(subject, "/kind");
@@ -125,70 +164,50 @@ impl Policy {
         role_bindings: Vec<Value>,
         cluster_role_bindings: Vec<Value>,
     ) -> Policy {
-        Policy {
-            roles,
-            cluster_roles,
-            role_bindings,
-            cluster_role_bindings,
-        }
-    }
-
-    fn cluster_role(&self, name: &str) -> Option<&Value> {
-        self.cluster_roles
+        let cluster_rules = cluster_roles
             .iter()
-            .find(|r| str_at(r, "/metadata/name") == name)
-    }
-
-    /// A ClusterRole's rules: its own plus, with an aggregationRule, those of every
-    /// ClusterRole its selectors match (transitively, each role once).
-    fn cluster_role_rules(&self, role: &Value, seen: &mut Vec<String>) -> Vec<Value> {
-        let name = str_at(role, "/metadata/name").to_owned();
-        if seen.contains(&name) {
-            return Vec::new();
-        }
-        seen.push(name);
-        let mut rules: Vec<Value> = role
-            .get("rules")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let selectors = role
-            .pointer("/aggregationRule/clusterRoleSelectors")
-            .and_then(Value::as_array);
-        for selector in selectors.into_iter().flatten() {
-            for other in &self.cluster_roles {
-                let empty = serde_json::Map::new();
-                let labels = other
-                    .pointer("/metadata/labels")
-                    .and_then(Value::as_object)
-                    .unwrap_or(&empty);
-                if selector_matches(selector, labels) {
-                    rules.extend(self.cluster_role_rules(other, seen));
-                }
+            .map(|r| {
+                let rules = aggregated_rules(&cluster_roles, r, &mut Vec::new());
+                (str_at(r, "/metadata/name").to_owned(), Arc::new(rules))
+            })
+            .collect();
+        let role_rules = roles
+            .iter()
+            .map(|r| {
+                let key = (
+                    str_at(r, "/metadata/namespace").to_owned(),
+                    str_at(r, "/metadata/name").to_owned(),
+                );
+                let rules = r.get("rules").and_then(Value::as_array).cloned();
+                (key, Arc::new(rules.unwrap_or_default()))
+            })
+            .collect();
+        let mut by_namespace: HashMap<String, Vec<Value>> = HashMap::new();
+        for b in role_bindings {
+            let ns = str_at(&b, "/metadata/namespace").to_owned();
+            if !ns.is_empty() {
+                by_namespace.entry(ns).or_default().push(b);
             }
         }
-        rules
+        Policy {
+            cluster_rules,
+            role_rules,
+            cluster_role_bindings,
+            role_bindings: by_namespace,
+        }
     }
 
     /// The rules a binding's roleRef grants (none when the role does not exist).
-    fn binding_rules(&self, binding: &Value, binding_ns: &str) -> Vec<Value> {
+    fn binding_rules(&self, binding: &Value, binding_ns: &str) -> &[Value] {
         let name = str_at(binding, "/roleRef/name");
-        match str_at(binding, "/roleRef/kind") {
-            "ClusterRole" => self
-                .cluster_role(name)
-                .map(|r| self.cluster_role_rules(r, &mut Vec::new()))
-                .unwrap_or_default(),
+        let rules = match str_at(binding, "/roleRef/kind") {
+            "ClusterRole" => self.cluster_rules.get(name),
             "Role" if !binding_ns.is_empty() => self
-                .roles
-                .iter()
-                .find(|r| {
-                    str_at(r, "/metadata/name") == name
-                        && str_at(r, "/metadata/namespace") == binding_ns
-                })
-                .and_then(|r| r.get("rules").and_then(Value::as_array).cloned())
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        }
+                .role_rules
+                .get(&(binding_ns.to_owned(), name.to_owned())),
+            _ => None,
+        };
+        rules.map(|r| r.as_slice()).unwrap_or(&[])
     }
 
     /// The bindings that apply in `namespace` (cluster bindings first), with the
@@ -197,8 +216,9 @@ impl Policy {
         let cluster = self.cluster_role_bindings.iter().map(|b| (b, ""));
         let local = self
             .role_bindings
-            .iter()
-            .filter(move |b| !namespace.is_empty() && str_at(b, "/metadata/namespace") == namespace)
+            .get(namespace)
+            .into_iter()
+            .flatten()
             .map(move |b| (b, namespace));
         cluster.chain(local)
     }
@@ -249,19 +269,19 @@ impl Policy {
                 continue;
             }
             for rule in self.binding_rules(binding, ns) {
-                let verbs = strs(&rule, "verbs");
-                let urls = strs(&rule, "nonResourceURLs");
+                let verbs = strs(rule, "verbs");
+                let urls = strs(rule, "nonResourceURLs");
                 if !urls.is_empty() {
                     non_resource.push(json!({"verbs": verbs, "nonResourceURLs": urls}));
                 }
-                let resources = strs(&rule, "resources");
+                let resources = strs(rule, "resources");
                 if !resources.is_empty() {
                     let mut r = json!({
                         "verbs": verbs,
-                        "apiGroups": strs(&rule, "apiGroups"),
+                        "apiGroups": strs(rule, "apiGroups"),
                         "resources": resources,
                     });
-                    let names = strs(&rule, "resourceNames");
+                    let names = strs(rule, "resourceNames");
                     if !names.is_empty() {
                         r["resourceNames"] = json!(names);
                     }
@@ -270,5 +290,75 @@ impl Policy {
             }
         }
         (resource, non_resource)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sa(ns: &str, name: &str) -> UserInfo {
+        UserInfo {
+            name: format!("system:serviceaccount:{ns}:{name}"),
+            groups: vec![
+                "system:serviceaccounts".into(),
+                "system:authenticated".into(),
+            ],
+            ..Default::default()
+        }
+    }
+
+    fn list_pods(ns: &str) -> Attributes {
+        Attributes {
+            verb: "list".into(),
+            resource_request: true,
+            namespace: ns.into(),
+            resource: "pods".into(),
+            ..Default::default()
+        }
+    }
+
+    /// Many namespaces' bindings: only the request's namespace's count, a Role binding
+    /// reaches only its own namespace's Role, and a binding to a missing role grants
+    /// nothing.
+    #[test]
+    fn bindings_are_looked_up_by_namespace() {
+        let reader = json!({"metadata": {"name": "reader"},
+            "rules": [{"verbs": ["list"], "apiGroups": [""], "resources": ["pods"]}]});
+        let local = |ns: &str| {
+            json!({"metadata": {"name": "local", "namespace": ns},
+            "rules": [{"verbs": ["list"], "apiGroups": [""], "resources": ["pods"]}]})
+        };
+        let binding = |ns: &str, kind: &str, role: &str, who: &str| {
+            json!({
+            "metadata": {"name": format!("b-{who}"), "namespace": ns},
+            "roleRef": {"kind": kind, "name": role},
+            "subjects": [{"kind": "ServiceAccount", "name": who}]})
+        };
+        let mut bindings: Vec<Value> = (0..1000)
+            .map(|i| binding(&format!("ns-{i}"), "ClusterRole", "reader", "bot"))
+            .collect();
+        bindings.push(binding("ns-0", "Role", "local", "other"));
+        bindings.push(binding("ns-1", "Role", "missing", "ghost"));
+        let p = Policy::new(vec![local("ns-0")], vec![reader], bindings, Vec::new());
+
+        let (d, why) = p.authorize(&sa("ns-7", "bot"), &list_pods("ns-7"));
+        assert_eq!(d, Decision::Allow);
+        assert_eq!(
+            why,
+            "RBAC: allowed by RoleBinding \"b-bot/ns-7\" of ClusterRole \"reader\" to ServiceAccount \"bot/ns-7\""
+        );
+        assert_eq!(
+            p.authorize(&sa("ns-7", "bot"), &list_pods("elsewhere")).0,
+            Decision::NoOpinion
+        );
+        assert_eq!(
+            p.authorize(&sa("ns-0", "other"), &list_pods("ns-0")).0,
+            Decision::Allow
+        );
+        assert_eq!(
+            p.authorize(&sa("ns-1", "ghost"), &list_pods("ns-1")).0,
+            Decision::NoOpinion
+        );
     }
 }
