@@ -637,16 +637,19 @@ spec:
     assert_eq!(deploy["metadata"]["generation"], 1);
 }
 
-/// kubectl as a user that authenticates with `token` only (no client certificate).
+/// kubectl as a user that authenticates with `token` only (no client certificate). The
+/// discovery cache is kept per server (kubectl cannot read discovery while impersonating
+/// someone it may not: client-go reports that 403 as "unknown", as against
+/// kube-apiserver).
 fn as_token_user(server: &harness::Server, token: &str, args: &[&str]) -> std::process::Output {
     let empty = tempfile::NamedTempFile::new().expect("empty kubeconfig");
-    let cache = tempfile::tempdir().expect("cache dir");
+    let cache = server.kubeconfig().with_file_name("token-user-kubectl-cache");
     let url = format!("https://127.0.0.1:{}", server.port);
     std::process::Command::new("kubectl")
         .arg("--kubeconfig")
         .arg(empty.path())
         .arg("--cache-dir")
-        .arg(cache.path())
+        .arg(&cache)
         .args([
             "--server",
             &url,
@@ -763,4 +766,97 @@ async fn rbac_decides_every_request_by_default() {
     });
     // The admin (system:masters) may do everything.
     k.ok(&["get", "secrets", "-n", "kube-system"]);
+}
+
+/// `kubectl --as` / `--as-group`: impersonation is authorized with the `impersonate` verb
+/// for the real user, then the request runs as the impersonated one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn impersonation_needs_the_impersonate_verb() {
+    let Some((server, k)) = setup().await else {
+        return;
+    };
+    // The admin (system:masters) may impersonate anyone; alice may do nothing herself.
+    let whoami = k.ok(&[
+        "auth",
+        "whoami",
+        "--as=alice",
+        "--as-group=devs",
+        "-o",
+        "json",
+    ]);
+    let review: serde_json::Value = serde_json::from_str(&whoami).expect("json");
+    assert_eq!(review["status"]["userInfo"]["username"], "alice");
+    assert_eq!(
+        review["status"]["userInfo"]["groups"],
+        serde_json::json!(["devs", "system:authenticated"])
+    );
+    let err = k.fails(&["get", "pods", "--as=alice"]);
+    assert!(
+        err.contains("pods is forbidden: User \"alice\" cannot list resource \"pods\" in API group \"\" in the namespace \"default\""),
+        "{err}"
+    );
+
+    k.ok(&["create", "serviceaccount", "robot"]);
+    let token = k.ok(&["create", "token", "robot"]);
+    let token = token.trim();
+    // Discovery as robot itself (authenticated users may read it), cached for the rest.
+    as_token_user(&server, token, &["api-resources"]);
+    let out = as_token_user(&server, token, &["get", "pods", "--as=bob"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "users \"bob\" is forbidden: User \"system:serviceaccount:default:robot\" cannot impersonate resource \"users\" in API group \"\" at the cluster scope"
+        ),
+        "{out:?}"
+    );
+    k.ok(&[
+        "create",
+        "clusterrole",
+        "impersonate-bob",
+        "--verb=impersonate",
+        "--resource=users",
+        "--resource-name=bob",
+    ]);
+    k.ok(&[
+        "create",
+        "clusterrolebinding",
+        "robot-as-bob",
+        "--clusterrole=impersonate-bob",
+        "--serviceaccount=default:robot",
+    ]);
+    until("robot may impersonate bob", || {
+        let out = as_token_user(&server, token, &["get", "pods", "--as=bob"]);
+        String::from_utf8_lossy(&out.stderr).contains("User \"bob\" cannot list resource \"pods\"")
+    });
+    // Only bob: another user, or a group, is still refused.
+    let out = as_token_user(&server, token, &["get", "pods", "--as=carol"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("users \"carol\" is forbidden"),
+        "{out:?}"
+    );
+    let out = as_token_user(
+        &server,
+        token,
+        &["get", "pods", "--as=bob", "--as-group=system:masters"],
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("groups \"system:masters\" is forbidden"),
+        "{out:?}"
+    );
+
+    // Groups without a user: upstream's plain-text 500.
+    let r = server
+        .request_with(
+            http::Method::GET,
+            "/api/v1/namespaces",
+            &[("impersonate-group", "devs")],
+            true,
+            false,
+        )
+        .await
+        .expect("request");
+    assert_eq!(r.status, 500);
+    assert_eq!(
+        r.text(),
+        "Internal Server Error: \"/api/v1/namespaces\": requested [{Group  devs    }] without impersonating a user\n"
+    );
 }

@@ -1,6 +1,6 @@
 //! The handler chain, run once at the front door, outermost first: panic recovery →
-//! request info → shutdown refusal → CORS → timeout → authentication → audit ID →
-//! max-in-flight → authorization → director; cache-control and audit headers on the way
+//! request info → shutdown refusal → CORS → timeout → authentication → impersonation →
+//! audit ID → max-in-flight → authorization → director; cache-control and audit headers on the way
 //! out. Authentication runs before max-in-flight, as in kube-apiserver, so that
 //! `system:masters` is exempt from the limit.
 
@@ -158,6 +158,13 @@ async fn authenticated(
         (None, None) if front.config.anonymous_auth => authn::anonymous(),
         (None, None) => return unauthorized(req.headers()),
     };
+    let user = match crate::impersonation::impersonate(front, user, req.headers(), req.uri()) {
+        Ok(user) => user,
+        Err(refused) => return refused,
+    };
+    let (mut parts, body) = req.into_parts();
+    crate::impersonation::strip(&mut parts.headers);
+    let req = Request::from_parts(parts, body);
 
     let long_running = request_info::is_long_running(&info);
     let privileged = user.groups.iter().any(|g| g == "system:masters");
@@ -179,13 +186,7 @@ async fn authenticated(
     };
 
     if let Some(denied) = authorize(front, &user, &info) {
-        // Upstream's responsewriters.Forbidden: a negotiated Status, `nosniff`.
-        let mut resp = denied.into_negotiated(req.headers());
-        resp.headers_mut().insert(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
-        );
-        return resp;
+        return forbidden_response(denied, req.headers());
     }
 
     let ctx = RequestContext {
@@ -211,9 +212,19 @@ fn too_many_requests(message: &str, retry_after: &'static str) -> Response<Body>
     resp
 }
 
+/// Upstream's responsewriters.Forbidden: a negotiated Status, `nosniff`.
+pub(crate) fn forbidden_response(denied: Status, headers: &http::HeaderMap) -> Response<Body> {
+    let mut resp = denied.into_negotiated(headers);
+    resp.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    resp
+}
+
 /// The configured authorizers in order; the first decision wins, and nobody allowing is
 /// a 403.
-fn authorize(front: &Front, user: &UserInfo, info: &RequestInfo) -> Option<Status> {
+pub(crate) fn authorize(front: &Front, user: &UserInfo, info: &RequestInfo) -> Option<Status> {
     let (decision, reason) = front.authorizer.authorize(user, &attributes(info));
     match decision {
         kas_authz::Decision::Allow => None,

@@ -8,6 +8,7 @@ mod authn;
 mod chain;
 mod director;
 mod front;
+mod impersonation;
 mod merged;
 mod serve;
 pub mod tls;
