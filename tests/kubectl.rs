@@ -643,7 +643,9 @@ spec:
 /// kube-apiserver).
 fn as_token_user(server: &harness::Server, token: &str, args: &[&str]) -> std::process::Output {
     let empty = tempfile::NamedTempFile::new().expect("empty kubeconfig");
-    let cache = server.kubeconfig().with_file_name("token-user-kubectl-cache");
+    let cache = server
+        .kubeconfig()
+        .with_file_name("token-user-kubectl-cache");
     let url = format!("https://127.0.0.1:{}", server.port);
     std::process::Command::new("kubectl")
         .arg("--kubeconfig")

@@ -1,7 +1,9 @@
 //! An RBAC evaluator over Role, ClusterRole, RoleBinding and ClusterRoleBinding objects
 //! (as JSON): who may do what, with upstream's rule matching (wildcards, `*/subresource`,
 //! resource names, non-resource URL prefixes), ClusterRole aggregation by label, and
-//! upstream's "allowed by" reasons.
+//! upstream's "allowed by" reasons. The objects are compiled once per change into typed
+//! bindings that share their roles' rules, so a decision allocates nothing and looks at
+//! the cluster bindings and its namespace's only.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -11,59 +13,188 @@ use serde_json::{json, Value};
 
 use crate::{str_at, Attributes, Decision};
 
-/// The RBAC objects of the cluster, indexed for decisions: every role's rules resolved
-/// once (ClusterRole aggregation included), bindings grouped by namespace. A decision
-/// looks only at the cluster bindings and those of the request's namespace.
+/// The RBAC objects of the cluster, compiled for decisions.
 #[derive(Debug, Clone, Default)]
 pub struct Policy {
-    /// ClusterRole name → its rules, aggregated ones included.
-    cluster_rules: HashMap<String, Arc<Vec<Value>>>,
-    /// (namespace, Role name) → its rules.
-    role_rules: HashMap<(String, String), Arc<Vec<Value>>>,
-    cluster_role_bindings: Vec<Value>,
+    cluster_bindings: Vec<Binding>,
     /// Namespace → its RoleBindings.
-    role_bindings: HashMap<String, Vec<Value>>,
+    role_bindings: HashMap<String, Vec<Binding>>,
 }
 
-fn strs<'a>(v: &'a Value, key: &str) -> Vec<&'a str> {
+/// One PolicyRule.
+#[derive(Debug, Clone, Default)]
+struct Rule {
+    verbs: Vec<String>,
+    api_groups: Vec<String>,
+    resources: Vec<String>,
+    resource_names: Vec<String>,
+    urls: Vec<String>,
+}
+
+/// Who a binding names.
+#[derive(Debug, Clone)]
+enum Subject {
+    User(String),
+    Group(String),
+    /// `system:serviceaccount:<namespace>:<name>`, with the parts for the reason.
+    ServiceAccount {
+        user: String,
+        namespace: String,
+        name: String,
+    },
+    Other,
+}
+
+/// A RoleBinding or ClusterRoleBinding with its role's rules.
+#[derive(Debug, Clone)]
+struct Binding {
+    name: String,
+    /// Empty for a ClusterRoleBinding.
+    namespace: String,
+    role_kind: String,
+    role_name: String,
+    subjects: Vec<Subject>,
+    rules: Arc<Vec<Rule>>,
+}
+
+fn strings(v: &Value, key: &str) -> Vec<String> {
     v.get(key)
         .and_then(Value::as_array)
-        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_owned)
+                .collect()
+        })
         .unwrap_or_default()
 }
 
-/// Whether one PolicyRule allows `a`.
-fn rule_allows(rule: &Value, a: &Attributes) -> bool {
-    let verbs = strs(rule, "verbs");
-    if !verbs.iter().any(|v| *v == "*" || *v == a.verb) {
-        return false;
+impl Rule {
+    fn new(v: &Value) -> Rule {
+        Rule {
+            verbs: strings(v, "verbs"),
+            api_groups: strings(v, "apiGroups"),
+            resources: strings(v, "resources"),
+            resource_names: strings(v, "resourceNames"),
+            urls: strings(v, "nonResourceURLs"),
+        }
     }
-    if !a.resource_request {
-        return strs(rule, "nonResourceURLs").iter().any(|u| {
-            *u == "*" || *u == a.path || u.strip_suffix('*').is_some_and(|p| a.path.starts_with(p))
+
+    /// Whether this rule allows `a`.
+    fn allows(&self, a: &Attributes) -> bool {
+        if !self.verbs.iter().any(|v| v == "*" || *v == a.verb) {
+            return false;
+        }
+        if !a.resource_request {
+            return self.urls.iter().any(|u| {
+                u == "*"
+                    || *u == a.path
+                    || u.strip_suffix('*').is_some_and(|p| a.path.starts_with(p))
+            });
+        }
+        if !self.api_groups.iter().any(|g| g == "*" || *g == a.group) {
+            return false;
+        }
+        let resource_ok = self.resources.iter().any(|r| {
+            if r == "*" {
+                return true;
+            }
+            if a.subresource.is_empty() {
+                return *r == a.resource;
+            }
+            if r.strip_prefix("*/") == Some(a.subresource.as_str()) {
+                return true;
+            }
+            r.split_once('/')
+                .is_some_and(|(res, sub)| res == a.resource && sub == a.subresource)
         });
+        resource_ok && (self.resource_names.is_empty() || self.resource_names.contains(&a.name))
     }
-    if !strs(rule, "apiGroups")
-        .iter()
-        .any(|g| *g == "*" || *g == a.group)
-    {
-        return false;
+}
+
+impl Subject {
+    fn new(v: &Value, binding_ns: &str) -> Subject {
+        let name = str_at(v, "/name").to_owned();
+        match str_at(v, "/kind") {
+            "User" => Subject::User(name),
+            "Group" => Subject::Group(name),
+            "ServiceAccount" => {
+                let namespace = match str_at(v, "/namespace") {
+                    "" => binding_ns.to_owned(),
+                    ns => ns.to_owned(),
+                };
+                if namespace.is_empty() {
+                    return Subject::Other;
+                }
+                Subject::ServiceAccount {
+                    user: format!("system:serviceaccount:{namespace}:{name}"),
+                    namespace,
+                    name,
+                }
+            }
+            _ => Subject::Other,
+        }
     }
-    let combined = if a.subresource.is_empty() {
-        a.resource.clone()
-    } else {
-        format!("{}/{}", a.resource, a.subresource)
-    };
-    let resource_ok = strs(rule, "resources").iter().any(|r| {
-        *r == "*"
-            || *r == combined
-            || (!a.subresource.is_empty() && r.strip_prefix("*/") == Some(a.subresource.as_str()))
-    });
-    if !resource_ok {
-        return false;
+
+    fn matches(&self, user: &UserInfo) -> bool {
+        match self {
+            Subject::User(name) => user.name == *name,
+            Subject::Group(name) => user.groups.iter().any(|g| g == name),
+            Subject::ServiceAccount { user: sa, .. } => user.name == *sa,
+            Subject::Other => false,
+        }
     }
-    let names = strs(rule, "resourceNames");
-    names.is_empty() || names.contains(&a.name.as_str())
+
+    /// How upstream's reasons name the subject.
+    fn describe(&self) -> String {
+        match self {
+            Subject::User(n) => format!("User {n:?}"),
+            Subject::Group(n) => format!("Group {n:?}"),
+            Subject::ServiceAccount {
+                namespace, name, ..
+            } => format!("ServiceAccount \"{name}/{namespace}\""),
+            Subject::Other => String::new(),
+        }
+    }
+}
+
+impl Binding {
+    fn new(v: &Value, namespace: &str, rules: Arc<Vec<Rule>>) -> Binding {
+        let subjects = v
+            .get("subjects")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().map(|s| Subject::new(s, namespace)).collect())
+            .unwrap_or_default();
+        Binding {
+            name: str_at(v, "/metadata/name").to_owned(),
+            namespace: namespace.to_owned(),
+            role_kind: str_at(v, "/roleRef/kind").to_owned(),
+            role_name: str_at(v, "/roleRef/name").to_owned(),
+            subjects,
+            rules,
+        }
+    }
+
+    /// The first subject that is `user`.
+    fn subject_for(&self, user: &UserInfo) -> Option<&Subject> {
+        self.subjects.iter().find(|s| s.matches(user))
+    }
+
+    /// Upstream's reason for an allowed request.
+    fn reason(&self, subject: &Subject) -> String {
+        let (name, kind, role, who) = (
+            &self.name,
+            &self.role_kind,
+            &self.role_name,
+            subject.describe(),
+        );
+        if self.namespace.is_empty() {
+            format!("RBAC: allowed by ClusterRoleBinding {name:?} of {kind} {role:?} to {who}")
+        } else {
+            let ns = &self.namespace;
+            format!("RBAC: allowed by RoleBinding \"{name}/{ns}\" of {kind} {role:?} to {who}")
+        }
+    }
 }
 
 /// Whether every `matchLabels` entry of a label selector holds for `labels` (and every
@@ -79,11 +210,12 @@ fn selector_matches(selector: &Value, labels: &serde_json::Map<String, Value>) -
         .is_none_or(|exprs| {
             exprs.iter().all(|e| {
                 let key = str_at(e, "/key");
-                let values = strs(e, "values");
+                let values = strings(e, "values");
                 let have = labels.get(key).and_then(Value::as_str);
+                let listed = |h: &str| values.iter().any(|v| v == h);
                 match str_at(e, "/operator") {
-                    "In" => have.is_some_and(|h| values.contains(&h)),
-                    "NotIn" => !have.is_some_and(|h| values.contains(&h)),
+                    "In" => have.is_some_and(listed),
+                    "NotIn" => !have.is_some_and(listed),
                     "Exists" => have.is_some(),
                     "DoesNotExist" => have.is_none(),
                     _ => false,
@@ -124,38 +256,6 @@ fn aggregated_rules(all: &[Value], role: &Value, seen: &mut Vec<String>) -> Vec<
     rules
 }
 
-/// How a binding names its subject, as upstream's reasons describe it.
-fn describe_subject(subject: &Value, binding_ns: &str) -> String {
-    let kind = str_at(subject, "/kind");
-    let name = str_at(subject, "/name");
-    if kind == "ServiceAccount" {
-        let ns = match str_at(subject, "/namespace") {
-            "" => binding_ns,
-            ns => ns,
-        };
-        format!("ServiceAccount \"{name}/{ns}\"")
-    } else {
-        format!("{kind} {name:?}")
-    }
-}
-
-/// Whether `subject` of a binding in `binding_ns` (empty for cluster bindings) is `user`.
-fn subject_matches(subject: &Value, binding_ns: &str, user: &UserInfo) -> bool {
-    let name = str_at(subject, "/name");
-    match str_at(subject, "/kind") {
-        "User" => user.name == name,
-        "Group" => user.groups.iter().any(|g| g == name),
-        "ServiceAccount" => {
-            let ns = match str_at(subject, "/namespace") {
-                "" => binding_ns,
-                ns => ns,
-            };
-            !ns.is_empty() && user.name == format!("system:serviceaccount:{ns}:{name}")
-        }
-        _ => false,
-    }
-}
-
 impl Policy {
     /// A policy over these objects (items of the four lists).
     pub fn new(
@@ -164,91 +264,66 @@ impl Policy {
         role_bindings: Vec<Value>,
         cluster_role_bindings: Vec<Value>,
     ) -> Policy {
-        let cluster_rules = cluster_roles
+        let compile = |rules: &[Value]| Arc::new(rules.iter().map(Rule::new).collect::<Vec<_>>());
+        let cluster_rules: HashMap<&str, Arc<Vec<Rule>>> = cluster_roles
             .iter()
             .map(|r| {
                 let rules = aggregated_rules(&cluster_roles, r, &mut Vec::new());
-                (str_at(r, "/metadata/name").to_owned(), Arc::new(rules))
+                (str_at(r, "/metadata/name"), compile(&rules))
             })
             .collect();
-        let role_rules = roles
+        let role_rules: HashMap<(&str, &str), Arc<Vec<Rule>>> = roles
             .iter()
             .map(|r| {
                 let key = (
-                    str_at(r, "/metadata/namespace").to_owned(),
-                    str_at(r, "/metadata/name").to_owned(),
+                    str_at(r, "/metadata/namespace"),
+                    str_at(r, "/metadata/name"),
                 );
-                let rules = r.get("rules").and_then(Value::as_array).cloned();
-                (key, Arc::new(rules.unwrap_or_default()))
+                let rules = r.get("rules").and_then(Value::as_array);
+                (key, compile(rules.map(Vec::as_slice).unwrap_or(&[])))
             })
             .collect();
-        let mut by_namespace: HashMap<String, Vec<Value>> = HashMap::new();
-        for b in role_bindings {
-            let ns = str_at(&b, "/metadata/namespace").to_owned();
+        let rules_of = |b: &Value, ns: &str| {
+            let name = str_at(b, "/roleRef/name");
+            let rules = match str_at(b, "/roleRef/kind") {
+                "ClusterRole" => cluster_rules.get(name),
+                "Role" if !ns.is_empty() => role_rules.get(&(ns, name)),
+                _ => None,
+            };
+            rules.cloned().unwrap_or_default()
+        };
+        let cluster_bindings = cluster_role_bindings
+            .iter()
+            .map(|b| Binding::new(b, "", rules_of(b, "")))
+            .collect();
+        let mut by_namespace: HashMap<String, Vec<Binding>> = HashMap::new();
+        for b in &role_bindings {
+            let ns = str_at(b, "/metadata/namespace");
             if !ns.is_empty() {
-                by_namespace.entry(ns).or_default().push(b);
+                let binding = Binding::new(b, ns, rules_of(b, ns));
+                by_namespace.entry(ns.to_owned()).or_default().push(binding);
             }
         }
         Policy {
-            cluster_rules,
-            role_rules,
-            cluster_role_bindings,
+            cluster_bindings,
             role_bindings: by_namespace,
         }
     }
 
-    /// The rules a binding's roleRef grants (none when the role does not exist).
-    fn binding_rules(&self, binding: &Value, binding_ns: &str) -> &[Value] {
-        let name = str_at(binding, "/roleRef/name");
-        let rules = match str_at(binding, "/roleRef/kind") {
-            "ClusterRole" => self.cluster_rules.get(name),
-            "Role" if !binding_ns.is_empty() => self
-                .role_rules
-                .get(&(binding_ns.to_owned(), name.to_owned())),
-            _ => None,
-        };
-        rules.map(|r| r.as_slice()).unwrap_or(&[])
-    }
-
-    /// The bindings that apply in `namespace` (cluster bindings first), with the
-    /// namespace of each (empty for cluster bindings).
-    fn bindings<'a>(&'a self, namespace: &'a str) -> impl Iterator<Item = (&'a Value, &'a str)> {
-        let cluster = self.cluster_role_bindings.iter().map(|b| (b, ""));
-        let local = self
-            .role_bindings
-            .get(namespace)
-            .into_iter()
-            .flatten()
-            .map(move |b| (b, namespace));
-        cluster.chain(local)
+    /// The bindings that apply in `namespace`, cluster bindings first.
+    fn bindings<'a>(&'a self, namespace: &str) -> impl Iterator<Item = &'a Binding> {
+        let local = self.role_bindings.get(namespace).into_iter().flatten();
+        self.cluster_bindings.iter().chain(local)
     }
 
     /// Decides `a` for `user`: allowed, with upstream's reason, or no opinion.
     pub fn authorize(&self, user: &UserInfo, a: &Attributes) -> (Decision, String) {
-        for (binding, ns) in self.bindings(&a.namespace) {
-            let subjects = binding.get("subjects").and_then(Value::as_array);
-            let Some(subject) = subjects
-                .into_iter()
-                .flatten()
-                .find(|s| subject_matches(s, ns, user))
-            else {
+        for binding in self.bindings(&a.namespace) {
+            let Some(subject) = binding.subject_for(user) else {
                 continue;
             };
-            if self
-                .binding_rules(binding, ns)
-                .iter()
-                .any(|r| rule_allows(r, a))
-            {
-                let name = str_at(binding, "/metadata/name");
-                let role_kind = str_at(binding, "/roleRef/kind");
-                let role = str_at(binding, "/roleRef/name");
-                let who = describe_subject(subject, ns);
-                let by = if ns.is_empty() {
-                    format!("ClusterRoleBinding {name:?} of {role_kind} {role:?} to {who}")
-                } else {
-                    format!("RoleBinding \"{name}/{ns}\" of {role_kind} {role:?} to {who}")
-                };
-                return (Decision::Allow, format!("RBAC: allowed by {by}"));
+            if binding.rules.iter().any(|r| r.allows(a)) {
+                return (Decision::Allow, binding.reason(subject));
             }
         }
         (Decision::NoOpinion, String::new())
@@ -259,31 +334,22 @@ impl Policy {
     pub fn rules_for(&self, user: &UserInfo, namespace: &str) -> (Vec<Value>, Vec<Value>) {
         let mut resource = Vec::new();
         let mut non_resource = Vec::new();
-        for (binding, ns) in self.bindings(namespace) {
-            let subjects = binding.get("subjects").and_then(Value::as_array);
-            if !subjects
-                .into_iter()
-                .flatten()
-                .any(|s| subject_matches(s, ns, user))
-            {
+        for binding in self.bindings(namespace) {
+            if binding.subject_for(user).is_none() {
                 continue;
             }
-            for rule in self.binding_rules(binding, ns) {
-                let verbs = strs(rule, "verbs");
-                let urls = strs(rule, "nonResourceURLs");
-                if !urls.is_empty() {
-                    non_resource.push(json!({"verbs": verbs, "nonResourceURLs": urls}));
+            for rule in binding.rules.iter() {
+                if !rule.urls.is_empty() {
+                    non_resource.push(json!({"verbs": rule.verbs, "nonResourceURLs": rule.urls}));
                 }
-                let resources = strs(rule, "resources");
-                if !resources.is_empty() {
+                if !rule.resources.is_empty() {
                     let mut r = json!({
-                        "verbs": verbs,
-                        "apiGroups": strs(rule, "apiGroups"),
-                        "resources": resources,
+                        "verbs": rule.verbs,
+                        "apiGroups": rule.api_groups,
+                        "resources": rule.resources,
                     });
-                    let names = strs(rule, "resourceNames");
-                    if !names.is_empty() {
-                        r["resourceNames"] = json!(names);
+                    if !rule.resource_names.is_empty() {
+                        r["resourceNames"] = json!(rule.resource_names);
                     }
                     resource.push(r);
                 }
