@@ -287,6 +287,7 @@ fn flag_errors_are_all_reported_with_exit_64() {
             "--tls-private-key-file=/nonexistent/tls.key",
             "--min-request-timeout=0",
             "--authorization-mode=Node,Foo,Node",
+            "--token-auth-file=/nonexistent/tokens.csv",
         ])
         .output()
         .expect("run");
@@ -304,6 +305,7 @@ fn flag_errors_are_all_reported_with_exit_64() {
         "--tls-cert-file",
         "--tls-private-key-file",
         "--min-request-timeout",
+        "--token-auth-file",
     ] {
         assert!(stderr.contains(flag), "{flag} not named in:\n{stderr}");
     }

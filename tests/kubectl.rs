@@ -862,3 +862,47 @@ async fn impersonation_needs_the_impersonate_verb() {
         "Internal Server Error: \"/api/v1/namespaces\": requested [{Group  devs    }] without impersonating a user\n"
     );
 }
+
+/// `--token-auth-file`: each token authenticates its user (in `system:authenticated` and
+/// the file's groups); RBAC then decides; an unknown token is 401, never anonymous.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn static_token_file_users() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(&tokens, "s3cr3t-alice,alice,1001,\"devs,ops\"\n").expect("write");
+    let server = Server::builder()
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .start()
+        .await;
+    let whoami = as_token_user(&server, "s3cr3t-alice", &["auth", "whoami", "-o", "json"]);
+    assert!(whoami.status.success(), "{whoami:?}");
+    let review: serde_json::Value = serde_json::from_slice(&whoami.stdout).expect("json");
+    let info = &review["status"]["userInfo"];
+    assert_eq!(
+        (info["username"].as_str(), info["uid"].as_str()),
+        (Some("alice"), Some("1001"))
+    );
+    assert_eq!(
+        info["groups"],
+        serde_json::json!(["devs", "ops", "system:authenticated"])
+    );
+    let out = as_token_user(
+        &server,
+        "s3cr3t-alice",
+        &["get", "secrets", "-n", "kube-system"],
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "secrets is forbidden: User \"alice\" cannot list resource \"secrets\" in API group \"\" in the namespace \"kube-system\""
+        ),
+        "{out:?}"
+    );
+    let out = as_token_user(&server, "wrong", &["get", "--raw", "/version"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Unauthorized"),
+        "{out:?}"
+    );
+}

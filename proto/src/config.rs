@@ -68,6 +68,8 @@ pub struct WorkerConfig {
     pub feature_gates: Vec<(String, bool)>,
     /// `--anonymous-auth`.
     pub anonymous_auth: bool,
+    /// `--token-auth-file`, read at start: token → the user it authenticates.
+    pub static_tokens: Vec<(String, crate::UserInfo)>,
     /// `--authorization-mode`, in order.
     pub authorization_modes: Vec<String>,
     /// `--service-account-issuer`: the first signs new tokens, all are accepted.

@@ -202,6 +202,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         runtime_config: v.runtime_config.clone(),
         feature_gates: v.feature_gates.clone(),
         anonymous_auth: v.anonymous_auth,
+        static_tokens: v.static_tokens.clone(),
         authorization_modes: v.authorization_modes.clone(),
         service_account_issuers: v.service_account_issuers.clone(),
         api_audiences: v.api_audiences.clone(),

@@ -11,6 +11,7 @@ mod notify;
 mod options;
 mod supervise;
 mod sys;
+mod token_file;
 mod validate;
 mod worker;
 

@@ -163,6 +163,11 @@ pub(crate) struct Options {
     #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
     pub(crate) anonymous_auth: bool,
 
+    /// If set, the file that will be used to secure the secure port of the API server via
+    /// token authentication (CSV: token,user,uid,"group1,group2").
+    #[arg(long, help_heading = AUTHN, value_name = "string")]
+    pub(crate) token_auth_file: Option<PathBuf>,
+
     /// If set, any request presenting a client certificate signed by one of the authorities
     /// in the client-ca-file is authenticated with an identity corresponding to the
     /// CommonName of the client certificate. The generated CA is always trusted too.

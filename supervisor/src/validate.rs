@@ -56,6 +56,8 @@ pub(crate) struct Validated {
     pub(crate) tls_min_version: TlsVersion,
     pub(crate) client_ca_pem: Option<String>,
     pub(crate) anonymous_auth: bool,
+    /// `--token-auth-file`, read.
+    pub(crate) static_tokens: Vec<(String, kas_proto::UserInfo)>,
     pub(crate) authorization_modes: Vec<String>,
     /// `--service-account-issuer`, defaulted; the first one signs.
     pub(crate) service_account_issuers: Vec<String>,
@@ -283,6 +285,14 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         }
     });
 
+    let static_tokens = match &o.token_auth_file {
+        Some(path) => crate::token_file::load(path).unwrap_or_else(|e| {
+            errs.push("--token-auth-file", e);
+            Vec::new()
+        }),
+        None => Vec::new(),
+    };
+
     // kube-apiserver's checks and words (pkg/kubeapiserver/options/authorization.go).
     if o.authorization_mode.is_empty() {
         errs.push(
@@ -394,6 +404,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         tls_min_version,
         client_ca_pem,
         anonymous_auth: o.anonymous_auth,
+        static_tokens,
         authorization_modes: o.authorization_mode.clone(),
         service_account_issuers: sa.issuers,
         service_account_public_keys_pem: sa.public_keys_pem,

@@ -1,7 +1,8 @@
 //! Authentication at the front door: x509 client certificates (CN = user, O = groups),
-//! bearer tokens (service account tokens, verified by a TokenReview in the kube-api
-//! worker, which holds the keys, and cached for a few seconds), or anonymous when
-//! allowed. A bearer token nobody can verify is refused, as upstream does.
+//! bearer tokens (`--token-auth-file` tokens first, then service account tokens,
+//! verified by a TokenReview in the kube-api worker, which holds the keys, and cached for
+//! a few seconds), or anonymous when allowed. A bearer token nobody can verify is
+//! refused, as upstream does. Every authenticated user is in `system:authenticated`.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -23,6 +24,9 @@ pub(crate) struct TokenCache(Mutex<HashMap<String, (Option<UserInfo>, Instant)>>
 
 /// The user a bearer token authenticates, or None when it does not.
 pub(crate) async fn user_from_token(front: &Front, token: &str) -> Option<UserInfo> {
+    if let Some(user) = front.static_tokens.get(token) {
+        return Some(user.clone());
+    }
     if let Ok(cache) = front.tokens.0.lock() {
         if let Some((user, at)) = cache.get(token) {
             if at.elapsed() < TOKEN_TTL {
@@ -113,6 +117,22 @@ pub(crate) fn user_from_cert(cert: &CertificateDer<'_>) -> Option<UserInfo> {
         groups,
         ..Default::default()
     })
+}
+
+/// The `--token-auth-file` tokens, each user in `system:authenticated` (added unless the
+/// file lists it, as upstream's group adder does).
+pub(crate) fn static_tokens(config: &kas_proto::WorkerConfig) -> HashMap<String, UserInfo> {
+    config
+        .static_tokens
+        .iter()
+        .map(|(token, user)| {
+            let mut user = user.clone();
+            if !user.groups.iter().any(|g| g == "system:authenticated") {
+                user.groups.push("system:authenticated".to_owned());
+            }
+            (token.clone(), user)
+        })
+        .collect()
 }
 
 /// The anonymous user.

@@ -121,6 +121,8 @@ pub(crate) struct Front {
     pub(crate) tokens: crate::authn::TokenCache,
     /// `--authorization-mode`, RBAC over a watch-fed cache of the RBAC objects.
     pub(crate) authorizer: kas_authz::Authorizer,
+    /// `--token-auth-file`: token → user.
+    pub(crate) static_tokens: std::collections::HashMap<String, kas_proto::UserInfo>,
 }
 
 impl Front {
@@ -158,6 +160,7 @@ impl Front {
             started: Instant::now(),
             tokens: crate::authn::TokenCache::default(),
             authorizer,
+            static_tokens: crate::authn::static_tokens(&config),
             config,
             control,
         });
