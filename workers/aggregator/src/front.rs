@@ -66,19 +66,16 @@ impl InFlight {
 /// cache kept by watches, and readiness waits for the first read (`informer-sync`, as
 /// kube-apiserver's).
 fn authorizer(config: &WorkerConfig, hooks: &PostStartHooks) -> kas_authz::Authorizer {
-    let modes = &config.authorization_modes;
-    if !kas_authz::Authorizer::uses_rbac(modes) {
-        return kas_authz::Authorizer::new(modes, kas_authz::Policy::default());
+    let authorizer = kas_authz::Authorizer::for_worker(config);
+    if kas_authz::Authorizer::uses_rbac(&config.authorization_modes) {
+        hooks.set_check("informer-sync", Err("RBAC objects not read yet".into()));
+        let (hooks, synced) = (hooks.clone(), authorizer.clone());
+        tokio::spawn(async move {
+            synced.synced().await;
+            hooks.set_check("informer-sync", Ok(()));
+        });
     }
-    let cache =
-        kas_authz::PolicyCache::start(kas_server::storage::StorageConfig::for_worker(config));
-    hooks.set_check("informer-sync", Err("RBAC objects not read yet".into()));
-    let (hooks, synced) = (hooks.clone(), cache.clone());
-    tokio::spawn(async move {
-        synced.synced().await;
-        hooks.set_check("informer-sync", Ok(()));
-    });
-    kas_authz::Authorizer::cached(modes, cache)
+    authorizer
 }
 
 /// Routing learnt from the back ends' `/apis`.

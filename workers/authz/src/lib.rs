@@ -133,6 +133,24 @@ impl Authorizer {
         modes.iter().any(|m| Mode::parse(m) == Some(Mode::Rbac))
     }
 
+    /// A worker's chain of `--authorization-mode`: with RBAC, over the cluster's objects
+    /// as a watch on the worker's storage keeps them.
+    pub fn for_worker(config: &kas_proto::WorkerConfig) -> Authorizer {
+        let modes = &config.authorization_modes;
+        if !Authorizer::uses_rbac(modes) {
+            return Authorizer::new(modes, Policy::default());
+        }
+        let storage = kas_server::storage::StorageConfig::for_worker(config);
+        Authorizer::cached(modes, PolicyCache::start(storage))
+    }
+
+    /// Waits until RBAC's objects have been read once (at once without a cache).
+    pub async fn synced(&self) {
+        if let Rbac::Cached(cache) = &self.rbac {
+            cache.synced().await;
+        }
+    }
+
     /// Decides `a` for `user`, with the reason upstream gives.
     pub fn authorize(&self, user: &UserInfo, a: &Attributes) -> (Decision, String) {
         if user.groups.iter().any(|g| g == PRIVILEGED_GROUP) {

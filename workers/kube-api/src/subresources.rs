@@ -11,18 +11,7 @@ use kas_server::rest::{HookFuture, Hooks, RestStore, WriteOptions};
 use kas_server::status::{Reason, Status};
 use serde_json::{json, Value};
 
-use crate::auth::{self, Authorizer, Lookup, LookupKind, Policy, TokenIssuer, TokenRequestInput};
-
-/// The authorizer the access reviews ask: the configured modes, RBAC over the cluster's
-/// objects as a watch keeps them.
-fn authorizer(config: &WorkerConfig) -> Authorizer {
-    let modes = &config.authorization_modes;
-    if !Authorizer::uses_rbac(modes) {
-        return Authorizer::new(modes, Policy::default());
-    }
-    let storage = kas_server::storage::StorageConfig::for_worker(config);
-    Authorizer::cached(modes, kas_authz::PolicyCache::start(storage))
-}
+use crate::auth::{self, Authorizer, Lookup, LookupKind, TokenIssuer, TokenRequestInput};
 
 /// The hooks, with the stores they read (set once every store exists).
 pub(crate) struct ApiHooks {
@@ -42,7 +31,8 @@ impl ApiHooks {
         };
         Arc::new(ApiHooks {
             issuer,
-            authz: authorizer(config),
+            // The access reviews ask the configured chain over the cluster's objects.
+            authz: Authorizer::for_worker(config),
             stores: OnceLock::new(),
         })
     }

@@ -28,6 +28,11 @@ pub fn respond(code: StatusCode, value: &Value, media: Media, params: &str) -> R
         Some(b) => (b, media),
         None => (value.to_string().into_bytes(), Media::Json),
     };
+    typed(code, bytes.into(), media, params)
+}
+
+/// A response of `bytes` typed `media` (and `params`).
+fn typed(code: StatusCode, bytes: Bytes, media: Media, params: &str) -> Response<Body> {
     let mut resp = Response::new(body::full(bytes));
     *resp.status_mut() = code;
     let ctype = format!("{}{params}", media.content_type());
@@ -101,12 +106,7 @@ impl Prepared {
         if media != Media::Json {
             return respond(StatusCode::OK, &self.value, media, params);
         }
-        let mut resp = Response::new(body::full(self.json.clone()));
-        let ctype = format!("{}{params}", media.content_type());
-        if let Ok(v) = HeaderValue::from_str(&ctype) {
-            resp.headers_mut().insert(CONTENT_TYPE, v);
-        }
-        resp
+        typed(StatusCode::OK, self.json.clone(), media, params)
     }
 }
 
