@@ -70,8 +70,12 @@ pub struct WorkerConfig {
     pub anonymous_auth: bool,
     /// `--token-auth-file`, read at start: token → the user it authenticates.
     pub static_tokens: Vec<(String, crate::UserInfo)>,
+    /// `--authentication-token-webhook-*`: tokens nothing else verifies are asked there.
+    pub token_webhook: Option<crate::TokenWebhookConfig>,
     /// `--authorization-mode`, in order.
     pub authorization_modes: Vec<String>,
+    /// `--authorization-webhook-*`, with `Webhook` among the modes.
+    pub authorization_webhook: Option<crate::AuthorizationWebhookConfig>,
     /// `--service-account-issuer`: the first signs new tokens, all are accepted.
     pub service_account_issuers: Vec<String>,
     /// `--api-audiences` (defaulted to the first issuer).

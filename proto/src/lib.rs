@@ -11,6 +11,7 @@ mod context;
 mod control;
 mod frame;
 mod role;
+mod webhook;
 
 pub use config::{SecureServing, TlsVersion, WorkerConfig};
 pub use context::{RequestContext, RequestInfo, UserInfo, CONTEXT_HEADER};
@@ -19,11 +20,14 @@ pub use control::{
 };
 pub use frame::{decode, encode, read_frame, write_frame, Error, MAX_FRAME_LEN};
 pub use role::{UnknownRole, WorkerRole};
+pub use webhook::{
+    AuthorizationWebhookConfig, ReviewVersion, TokenWebhookConfig, WebhookClientConfig,
+};
 
 /// Version of the control protocol. The supervisor and a worker exchange it first and
 /// refuse to talk when it differs (they are the same binary, so this guards against a
 /// binary replaced on disk while the supervisor runs).
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 /// File descriptor at which a worker finds its control socket (inherited from the supervisor).
 pub const CONTROL_FD: i32 = 3;

@@ -13,6 +13,7 @@ mod supervise;
 mod sys;
 mod token_file;
 mod validate;
+mod webhook_config;
 mod worker;
 
 use std::net::{IpAddr, SocketAddr};

@@ -209,11 +209,45 @@ pub(crate) struct Options {
     #[arg(long, help_heading = AUTHN, value_name = "strings", value_delimiter = ',')]
     pub(crate) api_audiences: Vec<String>,
 
+    /// File with webhook configuration for token authentication in kubeconfig format. The
+    /// API server will query the remote service to determine authentication for bearer
+    /// tokens that no other authenticator accepts.
+    #[arg(long, help_heading = AUTHN, value_name = "string")]
+    pub(crate) authentication_token_webhook_config_file: Option<PathBuf>,
+
+    /// The API version of the authentication.k8s.io TokenReview to send to and expect from
+    /// the webhook (v1 or v1beta1).
+    #[arg(long, help_heading = AUTHN, value_name = "string", default_value = "v1beta1")]
+    pub(crate) authentication_token_webhook_version: String,
+
+    /// The duration to cache responses from the webhook token authenticator.
+    #[arg(long, help_heading = AUTHN, value_name = "duration", default_value = "2m0s")]
+    pub(crate) authentication_token_webhook_cache_ttl: String,
+
     // ---- Authorization ----
     /// Ordered list of plug-ins to do authorization on secure port. Supported:
-    /// AlwaysAllow, AlwaysDeny, RBAC, Node.
+    /// AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook.
     #[arg(long, help_heading = AUTHZ, value_name = "strings", value_delimiter = ',', default_value = "Node,RBAC")]
     pub(crate) authorization_mode: Vec<String>,
+
+    /// The duration to cache 'authorized' responses from the webhook authorizer.
+    #[arg(long, help_heading = AUTHZ, value_name = "duration", default_value = "5m0s")]
+    pub(crate) authorization_webhook_cache_authorized_ttl: String,
+
+    /// The duration to cache 'unauthorized' responses from the webhook authorizer.
+    #[arg(long, help_heading = AUTHZ, value_name = "duration", default_value = "30s")]
+    pub(crate) authorization_webhook_cache_unauthorized_ttl: String,
+
+    /// File with webhook configuration in kubeconfig format, used with
+    /// --authorization-mode=Webhook. The API server will query the remote service to
+    /// determine access on the API server's secure port.
+    #[arg(long, help_heading = AUTHZ, value_name = "string")]
+    pub(crate) authorization_webhook_config_file: Option<PathBuf>,
+
+    /// The API version of the authorization.k8s.io SubjectAccessReview to send to and
+    /// expect from the webhook (v1 or v1beta1).
+    #[arg(long, help_heading = AUTHZ, value_name = "string", default_value = "v1beta1")]
+    pub(crate) authorization_webhook_version: String,
 
     // ---- API enablement ----
     /// A set of key=value pairs that enable or disable built-in APIs (api/all, api/ga,

@@ -59,6 +59,8 @@ pub(crate) struct Validated {
     /// `--token-auth-file`, read.
     pub(crate) static_tokens: Vec<(String, kas_proto::UserInfo)>,
     pub(crate) authorization_modes: Vec<String>,
+    /// `--authentication-token-webhook-*` and `--authorization-webhook-*`, files read.
+    pub(crate) webhooks: crate::webhook_config::WebhookFlags,
     /// `--service-account-issuer`, defaulted; the first one signs.
     pub(crate) service_account_issuers: Vec<String>,
     /// `--service-account-key-file`, read: one PEM block per public key.
@@ -334,6 +336,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         );
     }
 
+    let webhooks = crate::webhook_config::validate(o, &mut errs.0);
     let sa = service_account(&mut errs, o);
 
     let mut feature_gates = Vec::new();
@@ -406,6 +409,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         anonymous_auth: o.anonymous_auth,
         static_tokens,
         authorization_modes: o.authorization_mode.clone(),
+        webhooks,
         service_account_issuers: sa.issuers,
         service_account_public_keys_pem: sa.public_keys_pem,
         service_account_signing_key_pem: sa.signing_key_pem,
