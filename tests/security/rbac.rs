@@ -275,3 +275,341 @@ async fn static_token_file_users() {
         "{out:?}"
     );
 }
+
+/// RBAC escalation prevention: a user who may write Roles and RoleBindings still cannot
+/// grant what they do not hold, unless they have `escalate` (roles) or `bind` (the role);
+/// an aggregationRule needs everything. The refusal names what is missing, as upstream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn escalation_needs_the_permissions_or_escalate_and_bind() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(&tokens, "tok-bob,bob,2001\n").expect("write");
+    let server = Server::builder()
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .start()
+        .await;
+    let admin = harness::kubectl::Kubectl::new(&server);
+    admin.ok(&["create", "namespace", "team"]);
+    admin.ok(&[
+        "create",
+        "role",
+        "pod-reader",
+        "-n",
+        "team",
+        "--verb=get,list",
+        "--resource=pods",
+    ]);
+    admin.ok(&[
+        "create",
+        "role",
+        "rbac-writer",
+        "-n",
+        "team",
+        "--verb=create,update,patch,get",
+        "--resource=roles,rolebindings",
+    ]);
+    admin.ok(&[
+        "create",
+        "rolebinding",
+        "bob-rbac",
+        "-n",
+        "team",
+        "--role=rbac-writer",
+        "--user=bob",
+    ]);
+    let bob = |args: &[&str]| as_token_user(&server, "tok-bob", args);
+    let refused = |out: &std::process::Output, what: &str| {
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            !out.status.success() && err.contains(what),
+            "want {what:?}, got {out:?}"
+        );
+    };
+    until("bob may create roles", || {
+        bob(&["auth", "can-i", "create", "roles", "-n", "team"])
+            .status
+            .success()
+    });
+
+    let out = bob(&[
+        "create",
+        "role",
+        "r1",
+        "-n",
+        "team",
+        "--verb=get",
+        "--resource=pods",
+    ]);
+    refused(&out, "roles.rbac.authorization.k8s.io \"r1\" is forbidden: user \"bob\" (groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"get\"]}");
+    let out = bob(&[
+        "create",
+        "rolebinding",
+        "rb1",
+        "-n",
+        "team",
+        "--role=pod-reader",
+        "--user=carol",
+    ]);
+    refused(&out, "rolebindings.rbac.authorization.k8s.io \"rb1\" is forbidden: user \"bob\" (groups=[\"system:authenticated\"]) is attempting to grant RBAC permissions not currently held:\n{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"get\" \"list\"]}");
+    let out = bob(&[
+        "create",
+        "rolebinding",
+        "rb2",
+        "-n",
+        "team",
+        "--role=missing",
+        "--user=carol",
+    ]);
+    refused(
+        &out,
+        "roles.rbac.authorization.k8s.io \"missing\" not found",
+    );
+
+    // Once bob holds the permissions, he may grant them, and no more.
+    admin.ok(&[
+        "create",
+        "rolebinding",
+        "bob-reads",
+        "-n",
+        "team",
+        "--role=pod-reader",
+        "--user=bob",
+    ]);
+    until("bob may grant what he holds", || {
+        bob(&[
+            "create",
+            "role",
+            "r1",
+            "-n",
+            "team",
+            "--verb=get",
+            "--resource=pods",
+        ])
+        .status
+        .success()
+    });
+    bob(&[
+        "create",
+        "rolebinding",
+        "rb1",
+        "-n",
+        "team",
+        "--role=pod-reader",
+        "--user=carol",
+    ]);
+    assert!(admin
+        .run(&["get", "rolebinding", "rb1", "-n", "team"])
+        .status
+        .success());
+    let grow = r#"[{"op":"add","path":"/rules/0/verbs/-","value":"delete"}]"#;
+    let out = bob(&[
+        "patch",
+        "role",
+        "r1",
+        "-n",
+        "team",
+        "--type=json",
+        "-p",
+        grow,
+    ]);
+    refused(
+        &out,
+        "{APIGroups:[\"\"], Resources:[\"pods\"], Verbs:[\"delete\"]}",
+    );
+    // Finalizers alone are not a grant.
+    let fin = r#"{"metadata":{"finalizers":["example.com/keep"]}}"#;
+    let out = bob(&[
+        "patch",
+        "rolebinding",
+        "bob-reads",
+        "-n",
+        "team",
+        "--type=merge",
+        "-p",
+        fin,
+    ]);
+    assert!(out.status.success(), "{out:?}");
+
+    // `escalate` on roles lets bob write any rules; `bind` on a role lets him bind it.
+    admin.ok(&[
+        "create",
+        "role",
+        "escalator",
+        "-n",
+        "team",
+        "--verb=escalate",
+        "--resource=roles",
+    ]);
+    admin.ok(&[
+        "create",
+        "rolebinding",
+        "bob-escalates",
+        "-n",
+        "team",
+        "--role=escalator",
+        "--user=bob",
+    ]);
+    until("escalate takes effect", || {
+        bob(&[
+            "patch",
+            "role",
+            "r1",
+            "-n",
+            "team",
+            "--type=json",
+            "-p",
+            grow,
+        ])
+        .status
+        .success()
+    });
+    let out = bob(&[
+        "create",
+        "rolebinding",
+        "rb3",
+        "-n",
+        "team",
+        "--clusterrole=admin",
+        "--user=carol",
+    ]);
+    refused(
+        &out,
+        "is attempting to grant RBAC permissions not currently held",
+    );
+    admin.ok(&[
+        "create",
+        "role",
+        "admin-binder",
+        "-n",
+        "team",
+        "--verb=bind",
+        "--resource=clusterroles",
+        "--resource-name=admin",
+    ]);
+    admin.ok(&[
+        "create",
+        "rolebinding",
+        "bob-binds",
+        "-n",
+        "team",
+        "--role=admin-binder",
+        "--user=bob",
+    ]);
+    until("bind takes effect", || {
+        bob(&[
+            "create",
+            "rolebinding",
+            "rb3",
+            "-n",
+            "team",
+            "--clusterrole=admin",
+            "--user=carol",
+        ])
+        .status
+        .success()
+    });
+    let out = bob(&[
+        "create",
+        "rolebinding",
+        "rb4",
+        "-n",
+        "team",
+        "--clusterrole=edit",
+        "--user=carol",
+    ]);
+    refused(
+        &out,
+        "is attempting to grant RBAC permissions not currently held",
+    );
+
+    // An aggregationRule can gather anything: only someone holding everything may set it.
+    admin.ok(&[
+        "create",
+        "clusterrole",
+        "cr-writer",
+        "--verb=create",
+        "--resource=clusterroles",
+    ]);
+    admin.ok(&[
+        "create",
+        "clusterrolebinding",
+        "bob-cr",
+        "--clusterrole=cr-writer",
+        "--user=bob",
+    ]);
+    let aggregated = "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: gatherer\naggregationRule:\n  clusterRoleSelectors:\n  - matchLabels:\n      gather: \"yes\"\nrules: []\n";
+    let file = dir.path().join("aggregated.yaml");
+    std::fs::write(&file, aggregated).expect("write");
+    let path = file.display().to_string();
+    until("bob may create clusterroles", || {
+        bob(&["auth", "can-i", "create", "clusterroles"])
+            .status
+            .success()
+    });
+    let out = bob(&["create", "-f", &path]);
+    refused(&out, "clusterroles.rbac.authorization.k8s.io \"gatherer\" is forbidden: must have cluster-admin privileges to use the aggregationRule");
+}
+
+/// ClusterRole aggregation: `admin`, `edit` and `view` hold the rules of the roles
+/// labeled to aggregate into them (kubectl shows them), a new labeled role adds its rules
+/// to all three at once, and deleting it takes them away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn aggregated_cluster_roles_follow_labeled_roles() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    let rules_of = |role: &str| -> String {
+        let json: serde_json::Value =
+            serde_json::from_str(&k.ok(&["get", "clusterrole", role, "-o", "json"])).expect("json");
+        json["rules"].to_string()
+    };
+    let secrets = "\"resources\":[\"secrets\"]";
+    until("view holds pod reading", || {
+        rules_of("view").contains("\"pods\"")
+    });
+    assert!(!rules_of("view").contains(secrets));
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: secret-reader\n  labels:\n    rbac.authorization.k8s.io/aggregate-to-view: \"true\"\nrules:\n- apiGroups: [\"\"]\n  resources: [\"secrets\"]\n  verbs: [\"get\", \"list\"]\n",
+    );
+    let took = until("view, edit and admin gather secrets", || {
+        ["view", "edit", "admin"]
+            .iter()
+            .all(|r| rules_of(r).contains(secrets))
+    });
+    println!("aggregation reached admin in {took:?}");
+    k.ok(&["create", "namespace", "shop"]);
+    k.ok(&[
+        "create",
+        "rolebinding",
+        "ci-view",
+        "-n",
+        "shop",
+        "--clusterrole=view",
+        "--serviceaccount=shop:ci",
+    ]);
+    let can = |verb: &str| {
+        let out = k.run(&[
+            "auth",
+            "can-i",
+            verb,
+            "secrets",
+            "-n",
+            "shop",
+            "--as=system:serviceaccount:shop:ci",
+        ]);
+        out.status.success()
+    };
+    until("the view binding grants secrets", || can("list"));
+    assert!(!can("delete"));
+    k.ok(&["delete", "clusterrole", "secret-reader"]);
+    until("secrets leave view, edit and admin", || {
+        ["view", "edit", "admin"]
+            .iter()
+            .all(|r| !rules_of(r).contains(secrets))
+    });
+    until("the view binding no longer grants secrets", || !can("list"));
+}

@@ -6,7 +6,9 @@
 
 #![forbid(unsafe_code)]
 
+mod aggregation;
 mod cache;
+mod covers;
 mod rbac;
 
 use std::sync::Arc;
@@ -14,6 +16,7 @@ use std::sync::Arc;
 use kas_proto::UserInfo;
 use serde_json::{json, Value};
 
+pub use aggregation::{aggregated_rules, settle, AGGREGATION_MANAGER};
 pub use cache::PolicyCache;
 pub use rbac::Policy;
 
@@ -172,6 +175,17 @@ impl Authorizer {
             }
         }
         (Decision::NoOpinion, reasons.join("\n"))
+    }
+
+    /// Escalation prevention: `Err(why)` when `rules` grant something RBAC does not grant
+    /// `user` in `namespace` (upstream's ConfirmNoEscalation, whatever the modes).
+    pub fn confirm_no_escalation(
+        &self,
+        user: &UserInfo,
+        namespace: &str,
+        rules: &[Value],
+    ) -> Result<(), String> {
+        covers::confirm_no_escalation(&self.policy(), user, namespace, rules)
     }
 
     /// The rules `user` has in `namespace` (resource and non-resource), and whether the

@@ -1,7 +1,6 @@
 //! An RBAC evaluator over Role, ClusterRole, RoleBinding and ClusterRoleBinding objects
 //! (as JSON): who may do what, with upstream's rule matching (wildcards, `*/subresource`,
-//! resource names, non-resource URL prefixes), ClusterRole aggregation by label, and
-//! upstream's "allowed by" reasons. The objects are compiled once per change into typed
+//! resource names, non-resource URL prefixes) and upstream's "allowed by" reasons. The objects are compiled once per change into typed
 //! bindings that share their roles' rules, so a decision allocates nothing and looks at
 //! the cluster bindings and its namespace's only.
 
@@ -22,13 +21,13 @@ pub struct Policy {
 }
 
 /// One PolicyRule.
-#[derive(Debug, Clone, Default)]
-struct Rule {
-    verbs: Vec<String>,
-    api_groups: Vec<String>,
-    resources: Vec<String>,
-    resource_names: Vec<String>,
-    urls: Vec<String>,
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Rule {
+    pub(crate) verbs: Vec<String>,
+    pub(crate) api_groups: Vec<String>,
+    pub(crate) resources: Vec<String>,
+    pub(crate) resource_names: Vec<String>,
+    pub(crate) urls: Vec<String>,
 }
 
 /// Who a binding names.
@@ -70,7 +69,7 @@ fn strings(v: &Value, key: &str) -> Vec<String> {
 }
 
 impl Rule {
-    fn new(v: &Value) -> Rule {
+    pub(crate) fn new(v: &Value) -> Rule {
         Rule {
             verbs: strings(v, "verbs"),
             api_groups: strings(v, "apiGroups"),
@@ -197,65 +196,6 @@ impl Binding {
     }
 }
 
-/// Whether every `matchLabels` entry of a label selector holds for `labels` (and every
-/// `matchExpressions` entry, for the operators In, NotIn, Exists, DoesNotExist).
-fn selector_matches(selector: &Value, labels: &serde_json::Map<String, Value>) -> bool {
-    let labels_ok = selector
-        .get("matchLabels")
-        .and_then(Value::as_object)
-        .is_none_or(|m| m.iter().all(|(k, v)| labels.get(k) == Some(v)));
-    let exprs_ok = selector
-        .get("matchExpressions")
-        .and_then(Value::as_array)
-        .is_none_or(|exprs| {
-            exprs.iter().all(|e| {
-                let key = str_at(e, "/key");
-                let values = strings(e, "values");
-                let have = labels.get(key).and_then(Value::as_str);
-                let listed = |h: &str| values.iter().any(|v| v == h);
-                match str_at(e, "/operator") {
-                    "In" => have.is_some_and(listed),
-                    "NotIn" => !have.is_some_and(listed),
-                    "Exists" => have.is_some(),
-                    "DoesNotExist" => have.is_none(),
-                    _ => false,
-                }
-            })
-        });
-    labels_ok && exprs_ok
-}
-
-/// A ClusterRole's rules: its own plus, with an aggregationRule, those of every
-/// ClusterRole its selectors match (transitively, each role once).
-fn aggregated_rules(all: &[Value], role: &Value, seen: &mut Vec<String>) -> Vec<Value> {
-    let name = str_at(role, "/metadata/name").to_owned();
-    if seen.contains(&name) {
-        return Vec::new();
-    }
-    seen.push(name);
-    let mut rules: Vec<Value> = role
-        .get("rules")
-        .and_then(Value::as_array)
-        .cloned()
-        .unwrap_or_default();
-    let selectors = role
-        .pointer("/aggregationRule/clusterRoleSelectors")
-        .and_then(Value::as_array);
-    for selector in selectors.into_iter().flatten() {
-        for other in all {
-            let empty = serde_json::Map::new();
-            let labels = other
-                .pointer("/metadata/labels")
-                .and_then(Value::as_object)
-                .unwrap_or(&empty);
-            if selector_matches(selector, labels) {
-                rules.extend(aggregated_rules(all, other, seen));
-            }
-        }
-    }
-    rules
-}
-
 impl Policy {
     /// A policy over these objects (items of the four lists).
     pub fn new(
@@ -265,11 +205,14 @@ impl Policy {
         cluster_role_bindings: Vec<Value>,
     ) -> Policy {
         let compile = |rules: &[Value]| Arc::new(rules.iter().map(Rule::new).collect::<Vec<_>>());
+        // An aggregated ClusterRole grants the rules stored in it, which the aggregation
+        // controller keeps up to date, as upstream.
         let cluster_rules: HashMap<&str, Arc<Vec<Rule>>> = cluster_roles
             .iter()
             .map(|r| {
-                let rules = aggregated_rules(&cluster_roles, r, &mut Vec::new());
-                (str_at(r, "/metadata/name"), compile(&rules))
+                let rules = r.get("rules").and_then(Value::as_array);
+                let rules = compile(rules.map(Vec::as_slice).unwrap_or(&[]));
+                (str_at(r, "/metadata/name"), rules)
             })
             .collect();
         let role_rules: HashMap<(&str, &str), Arc<Vec<Rule>>> = roles
@@ -311,7 +254,7 @@ impl Policy {
     }
 
     /// The bindings that apply in `namespace`, cluster bindings first.
-    fn bindings<'a>(&'a self, namespace: &str) -> impl Iterator<Item = &'a Binding> {
+    fn bindings<'a>(&'a self, namespace: &str) -> impl Iterator<Item = &'a Binding> + Clone {
         let local = self.role_bindings.get(namespace).into_iter().flatten();
         self.cluster_bindings.iter().chain(local)
     }
@@ -327,6 +270,17 @@ impl Policy {
             }
         }
         (Decision::NoOpinion, String::new())
+    }
+
+    /// The rules granted to `user` in `namespace` (cluster bindings' first).
+    pub(crate) fn rules_of<'a>(
+        &'a self,
+        user: &'a UserInfo,
+        namespace: &str,
+    ) -> impl Iterator<Item = &'a Rule> + Clone + 'a {
+        self.bindings(namespace)
+            .filter(move |b| b.subject_for(user).is_some())
+            .flat_map(|b| b.rules.iter())
     }
 
     /// Every rule granted to `user` in `namespace` (SelfSubjectRulesReview): resource

@@ -1,9 +1,10 @@
 //! What kube-apiserver creates and runs itself, with no controller-manager beside it:
 //! the system namespaces, the `default/kubernetes` Service with its Endpoints and
 //! EndpointSlice, the default ServiceCIDR, the RBAC bootstrap policy and the system
-//! PriorityClasses (each a post-start hook named as upstream's), and two controllers:
-//! the `default` ServiceAccount in every namespace, and namespace deletion (contents
-//! deleted, then the `kubernetes` finalizer removed, then the namespace gone).
+//! PriorityClasses (each a post-start hook named as upstream's), and three controllers:
+//! the `default` ServiceAccount in every namespace, namespace deletion (contents
+//! deleted, then the `kubernetes` finalizer removed, then the namespace gone), and
+//! ClusterRole aggregation ([`crate::role_aggregation`]).
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -174,6 +175,9 @@ pub(crate) fn start(
                 Ok(())
             }
         });
+    }
+    if let Some(cluster_roles) = stores.get("rbac.authorization.k8s.io", "clusterroles") {
+        tokio::spawn(crate::role_aggregation::run(cluster_roles.clone()));
     }
     tokio::spawn(namespace_controller(stores));
 }

@@ -11,6 +11,7 @@ mod columns;
 mod conversions;
 mod defaults;
 pub mod resources;
+mod role_aggregation;
 mod services;
 mod subresources;
 mod validation;
@@ -278,16 +279,28 @@ async fn route(
     discovery.respond(&req).unwrap_or_else(delegate::unhandled)
 }
 
-/// Attaches the hooks of the review APIs, tokens and pod subresources.
+/// Attaches the hooks of the review APIs, tokens and pod subresources, and RBAC's
+/// escalation checks; both ask one authorizer chain.
 fn hooks_install(stores: &mut [RestStore], config: &kas_proto::WorkerConfig) {
-    let hooks = subresources::ApiHooks::new(config);
+    let authz = auth::Authorizer::for_worker(config);
+    let hooks = subresources::ApiHooks::new(config, authz.clone());
+    let escalation = std::sync::Arc::new(auth::EscalationHooks::new(authz));
     for s in stores.iter_mut() {
         let r = s.resource();
         let wants = r.verbs == kas_server::rest::Verbs::CreateOnly
             || (r.group.is_empty() && matches!(r.plural, "serviceaccounts" | "pods"));
         if wants {
             *s = s.clone().with_hooks(hooks.clone());
+        } else if auth::escalation_guards(r.group, r.plural) {
+            *s = s.clone().with_hooks(escalation.clone());
         }
     }
     hooks.set_stores(stores.to_vec());
+    escalation.set_stores(
+        stores
+            .iter()
+            .filter(|s| auth::escalation_guards(s.resource().group, s.resource().plural))
+            .cloned()
+            .collect(),
+    );
 }

@@ -8,7 +8,7 @@
 use std::net::{IpAddr, Ipv4Addr};
 
 use ipnet::IpNet;
-use kas_server::rest::{invalid_value, HookFuture, Hooks, RestStore};
+use kas_server::rest::{invalid_value, HookFuture, Hooks, RestStore, WriteOptions};
 use kas_server::status::{Status, StatusCause};
 use kas_server::storage::{ReadVersion, StorageError};
 use serde_json::{json, Value};
@@ -373,8 +373,9 @@ impl Hooks for Allocator {
         &'a self,
         _store: &'a RestStore,
         obj: &'a mut Value,
-        dry_run: bool,
+        opts: &'a WriteOptions,
     ) -> HookFuture<'a, Result<(), Status>> {
+        let dry_run = opts.dry_run;
         Box::pin(async move {
             let ips = self.allocate_ip(obj, dry_run).await?;
             if let Err(e) = self.allocate_ports(obj, dry_run).await {
@@ -392,8 +393,9 @@ impl Hooks for Allocator {
         _store: &'a RestStore,
         obj: &'a mut Value,
         old: &'a Value,
-        dry_run: bool,
+        opts: &'a WriteOptions,
     ) -> HookFuture<'a, Result<(), Status>> {
+        let dry_run = opts.dry_run;
         Box::pin(async move {
             // The cluster IP stays; validation refuses a change. Keep it when omitted.
             if s(obj, "/spec/clusterIP").is_empty() && !s(old, "/spec/clusterIP").is_empty() {

@@ -21,7 +21,7 @@ pub(crate) struct ApiHooks {
 }
 
 impl ApiHooks {
-    pub(crate) fn new(config: &WorkerConfig) -> Arc<ApiHooks> {
+    pub(crate) fn new(config: &WorkerConfig, authz: Authorizer) -> Arc<ApiHooks> {
         let issuer = match TokenIssuer::from_config(config) {
             Ok(i) => Some(i),
             Err(e) => {
@@ -32,7 +32,7 @@ impl ApiHooks {
         Arc::new(ApiHooks {
             issuer,
             // The access reviews ask the configured chain over the cluster's objects.
-            authz: Authorizer::for_worker(config),
+            authz,
             stores: OnceLock::new(),
         })
     }

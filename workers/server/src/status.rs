@@ -195,6 +195,25 @@ impl Status {
         }
     }
 
+    /// `resource "name" is forbidden: why`, as apierrors.NewForbidden words it.
+    pub fn forbidden(group: &str, resource: &str, name: &str, why: &str) -> Status {
+        let qualified = qualified(group, resource);
+        let message = match (qualified.is_empty(), name.is_empty()) {
+            (true, _) => format!("forbidden: {why}"),
+            (false, true) => format!("{qualified} is forbidden: {why}"),
+            (false, false) => format!("{qualified} {} is forbidden: {why}", go_quote(name)),
+        };
+        Status {
+            details: Some(StatusDetails {
+                name: name.to_owned(),
+                group: group.to_owned(),
+                kind: resource.to_owned(),
+                ..Default::default()
+            }),
+            ..Status::new(Reason::Forbidden, message)
+        }
+    }
+
     /// 503 with `Retry-After`, for a worker that is down or restarting.
     pub fn service_unavailable(message: impl Into<String>, retry_after: u32) -> Status {
         Status {
@@ -300,6 +319,33 @@ pub fn go_http_error(code: StatusCode, message: &str) -> Response<Body> {
         HeaderValue::from_static("nosniff"),
     );
     resp
+}
+
+/// A string as Go's `%q` prints it.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A string slice as Go's `%q` prints it: `["a" "b"]`.
+pub fn go_quote_list<S: AsRef<str>>(items: &[S]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| go_quote(s.as_ref())).collect();
+    format!("[{}]", quoted.join(" "))
 }
 
 fn qualified(group: &str, resource: &str) -> String {

@@ -7,6 +7,7 @@
 #![allow(dead_code)] // The lead wires the routes; until then only the tests call in.
 
 mod access;
+mod escalation;
 #[cfg(test)]
 mod rbac_tests;
 mod reviews;
@@ -18,6 +19,7 @@ pub(crate) use access::{
     local_subject_access_review, self_subject_access_review, self_subject_rules_review,
     subject_access_review,
 };
+pub(crate) use escalation::{guards as escalation_guards, EscalationHooks};
 #[allow(unused_imports)]
 pub(crate) use kas_authz::{Attributes, Authorizer, Decision, Mode, Policy};
 #[allow(unused_imports)]

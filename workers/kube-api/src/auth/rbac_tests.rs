@@ -120,9 +120,11 @@ fn bindings_roles_and_aggregation() {
         "roleRef": {"kind": "Role", "name": "one"},
         "subjects": [{"kind": "User", "name": "carol"}],
     }));
+    let mut cluster_roles = bootstrap_policy::cluster_roles();
+    kas_authz::settle(&mut cluster_roles);
     let p = Policy::new(
         roles,
-        bootstrap_policy::cluster_roles(),
+        cluster_roles,
         role_bindings,
         bootstrap_policy::cluster_role_bindings(),
     );

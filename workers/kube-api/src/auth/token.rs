@@ -312,8 +312,7 @@ impl TokenIssuer {
 
 /// Go's `%q` of a string slice: `["a" "b"]`.
 fn go_quoted_list(items: &[String]) -> String {
-    let quoted: Vec<String> = items.iter().map(|s| format!("{s:?}")).collect();
-    format!("[{}]", quoted.join(" "))
+    kas_server::status::go_quote_list(items)
 }
 
 /// utilerrors.NewAggregate's text: the one message, or `[a, b]`.

@@ -20,25 +20,7 @@ fn cause(reason: &str, field: &str, message: String) -> StatusCause {
 }
 
 /// A string as Go's `%q` prints it.
-pub(crate) fn quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\t' => out.push_str("\\t"),
-            '\r' => out.push_str("\\r"),
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                out.push_str(&format!("\\x{:02x}", c as u32));
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
+pub(crate) use kas_server::status::go_quote as quote;
 
 /// A JSON value as upstream prints a bad value: strings quoted, numbers and booleans
 /// bare, `null`, anything else as compact JSON.

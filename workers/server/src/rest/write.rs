@@ -12,7 +12,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 use http::{HeaderMap, Response, StatusCode};
-use kas_proto::RequestContext;
+use kas_proto::{RequestContext, UserInfo};
 use serde_json::{json, Value};
 
 use super::decode::{Decoded, PatchType};
@@ -42,7 +42,7 @@ pub trait Hooks: Send + Sync {
         &'a self,
         _store: &'a RestStore,
         _obj: &'a mut Value,
-        _dry_run: bool,
+        _opts: &'a WriteOptions,
     ) -> HookFuture<'a, Result<(), Status>> {
         Box::pin(async { Ok(()) })
     }
@@ -53,7 +53,7 @@ pub trait Hooks: Send + Sync {
         _store: &'a RestStore,
         _obj: &'a mut Value,
         _old: &'a Value,
-        _dry_run: bool,
+        _opts: &'a WriteOptions,
     ) -> HookFuture<'a, Result<(), Status>> {
         Box::pin(async { Ok(()) })
     }
@@ -87,6 +87,8 @@ pub struct WriteOptions {
     pub validation: FieldValidation,
     /// `fieldManager`, or derived from the user agent.
     pub manager: String,
+    /// Who asks; `None` for the server's own writes, which nothing restricts.
+    pub user: Option<UserInfo>,
 }
 
 impl WriteOptions {
@@ -96,11 +98,12 @@ impl WriteOptions {
             dry_run: false,
             validation: FieldValidation::Ignore,
             manager: manager.to_owned(),
+            user: None,
         }
     }
 
     pub(super) fn from_query(
-        _ctx: &RequestContext,
+        ctx: &RequestContext,
         q: &Query,
         headers: &HeaderMap,
     ) -> Result<WriteOptions, Status> {
@@ -133,6 +136,7 @@ impl WriteOptions {
             dry_run,
             validation,
             manager,
+            user: Some(ctx.user.clone()),
         })
     }
 }
@@ -402,7 +406,7 @@ impl RestStore {
             }
             self.validate(&obj, None)?;
             if let Some(h) = &self.hooks {
-                h.before_create(self, &mut obj, opts.dry_run).await?;
+                h.before_create(self, &mut obj, opts).await?;
             }
             let name = str_at(&obj, "/metadata/name").unwrap_or("").to_owned();
             if opts.dry_run {
@@ -578,7 +582,7 @@ impl RestStore {
         );
         self.validate(&obj, Some(&cur))?;
         if let Some(h) = &self.hooks {
-            h.before_update(self, &mut obj, &cur, opts.dry_run).await?;
+            h.before_update(self, &mut obj, &cur, opts).await?;
         }
         if without_rv(&obj) == without_rv(&cur) {
             return Ok(with_revision(cur, current.revision));
