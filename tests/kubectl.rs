@@ -639,3 +639,5 @@ spec:
 
 #[path = "security/rbac.rs"]
 mod rbac;
+#[path = "security/webhook.rs"]
+mod webhook;

@@ -1,34 +1,90 @@
 //! Authentication at the front door: x509 client certificates (CN = user, O = groups),
 //! bearer tokens (`--token-auth-file` tokens first, then service account tokens,
 //! verified by a TokenReview in the kube-api worker, which holds the keys, and cached for
-//! a few seconds), or anonymous when allowed. A bearer token nobody can verify is
-//! refused, as upstream does. Every authenticated user is in `system:authenticated`.
+//! a few seconds, then the token webhook when one is configured), or anonymous when
+//! allowed. A bearer token nobody can verify is refused, as upstream does. Every
+//! authenticated user is in `system:authenticated`. The token caches are keyed by an
+//! HMAC of the token under a key made at start, so no token is kept in clear.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use kas_proto::WorkerRole;
+use ring::hmac;
 use serde_json::{json, Value};
 
 use crate::front::Front;
 
-/// How long a verified (or refused) token is remembered.
+/// How long a verified (or refused) service account token is remembered.
 const TOKEN_TTL: Duration = Duration::from_secs(10);
 /// The most tokens remembered.
 const TOKEN_CACHE_MAX: usize = 4096;
 
-/// Recently verified bearer tokens: token → (user or refusal, when).
-#[derive(Debug, Default)]
-pub(crate) struct TokenCache(Mutex<HashMap<String, (Option<UserInfo>, Instant)>>);
+/// What a token cache is keyed by: HMAC-SHA256 of the token.
+pub(crate) type TokenDigest = [u8; 32];
+
+/// Recently verified service account tokens: digest → (user or refusal, when).
+pub(crate) struct TokenCache {
+    key: hmac::Key,
+    entries: Mutex<HashMap<TokenDigest, (Option<UserInfo>, Instant)>>,
+}
+
+impl Default for TokenCache {
+    fn default() -> Self {
+        let rng = ring::rand::SystemRandom::new();
+        // Only fails when the system has no randomness at all; a fixed key then still
+        // keeps tokens out of the cache in clear.
+        let key = hmac::Key::generate(hmac::HMAC_SHA256, &rng)
+            .unwrap_or_else(|_| hmac::Key::new(hmac::HMAC_SHA256, &[0; 32]));
+        TokenCache {
+            key,
+            entries: Mutex::new(HashMap::new()),
+        }
+    }
+}
+
+impl TokenCache {
+    /// The cache key of `token`.
+    pub(crate) fn digest(&self, token: &str) -> TokenDigest {
+        let tag = hmac::sign(&self.key, token.as_bytes());
+        let mut out = [0; 32];
+        out.copy_from_slice(tag.as_ref());
+        out
+    }
+}
+
+/// Whether `token` could be a service account token (a JWT: three dot-separated parts),
+/// as upstream's JWT authenticator checks before trying.
+fn looks_like_jwt(token: &str) -> bool {
+    token.bytes().filter(|b| *b == b'.').count() == 2
+}
 
 /// The user a bearer token authenticates, or None when it does not.
 pub(crate) async fn user_from_token(front: &Front, token: &str) -> Option<UserInfo> {
     if let Some(user) = front.static_tokens.get(token) {
         return Some(user.clone());
     }
-    if let Ok(cache) = front.tokens.0.lock() {
-        if let Some((user, at)) = cache.get(token) {
+    let digest = front.tokens.digest(token);
+    if looks_like_jwt(token) {
+        if let Some(user) = service_account_user(front, &digest, token).await {
+            return Some(user);
+        }
+    }
+    match &front.token_webhook {
+        Some(webhook) => webhook.authenticate(&digest, token).await,
+        None => None,
+    }
+}
+
+/// The service account a token authenticates, verified by the kube-api worker.
+async fn service_account_user(
+    front: &Front,
+    digest: &TokenDigest,
+    token: &str,
+) -> Option<UserInfo> {
+    if let Ok(cache) = front.tokens.entries.lock() {
+        if let Some((user, at)) = cache.get(digest) {
             if at.elapsed() < TOKEN_TTL {
                 return user.clone();
             }
@@ -83,12 +139,12 @@ pub(crate) async fn user_from_token(front: &Front, token: &str) -> Option<UserIn
                 .unwrap_or_default(),
         }
     });
-    if let Ok(mut cache) = front.tokens.0.lock() {
+    if let Ok(mut cache) = front.tokens.entries.lock() {
         if cache.len() >= TOKEN_CACHE_MAX {
             cache.retain(|_, (_, at)| at.elapsed() < TOKEN_TTL);
         }
         if cache.len() < TOKEN_CACHE_MAX {
-            cache.insert(token.to_owned(), (user.clone(), Instant::now()));
+            cache.insert(*digest, (user.clone(), Instant::now()));
         }
     }
     user

@@ -114,12 +114,14 @@ pub(crate) struct Front {
     pub(crate) hooks: PostStartHooks,
     log: LogCheck,
     started: Instant,
-    /// Bearer tokens verified lately (by TokenReview in the kube-api worker).
+    /// Service account tokens verified lately (by TokenReview in the kube-api worker).
     pub(crate) tokens: crate::authn::TokenCache,
     /// `--authorization-mode`, RBAC over a watch-fed cache of the RBAC objects.
     pub(crate) authorizer: kas_authz::Authorizer,
     /// `--token-auth-file`: token → user.
     pub(crate) static_tokens: std::collections::HashMap<String, kas_proto::UserInfo>,
+    /// `--authentication-token-webhook-config-file`: asked about tokens nothing else takes.
+    pub(crate) token_webhook: Option<crate::authn_webhook::TokenWebhook>,
 }
 
 impl Front {
@@ -158,6 +160,10 @@ impl Front {
             tokens: crate::authn::TokenCache::default(),
             authorizer,
             static_tokens: crate::authn::static_tokens(&config),
+            token_webhook: config
+                .token_webhook
+                .as_ref()
+                .map(|w| crate::authn_webhook::TokenWebhook::new(w, &config.api_audiences)),
             config,
             control,
         });

@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod authn;
+mod authn_webhook;
 mod chain;
 mod director;
 mod front;

@@ -21,6 +21,7 @@ pub mod rest;
 pub mod selectors;
 pub mod status;
 pub mod storage;
+pub mod webhook;
 
 mod error;
 

@@ -1,0 +1,324 @@
+//! Webhook token authentication and the Webhook authorizer through kubectl, against a
+//! small HTTPS webhook on 127.0.0.1 (its own CA, made with rcgen) that answers
+//! TokenReviews and SubjectAccessReviews from a table, and can be stopped.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use serde_json::{json, Value};
+
+use super::harness::kubectl::Kubectl;
+use super::harness::{alive, require_tool, Server, BIN};
+
+/// A webhook on 127.0.0.1: `/authn` answers TokenReviews, `/authz` SubjectAccessReviews.
+struct Webhook {
+    addr: SocketAddr,
+    ca_pem: String,
+    /// Every review received, in order.
+    seen: Arc<Mutex<Vec<(String, Value)>>>,
+    tasks: Arc<Mutex<tokio::task::JoinSet<()>>>,
+}
+
+/// The token table: token → the user it is (None: refused).
+fn token_user(token: &str) -> Option<Value> {
+    match token {
+        "tok-jane" => Some(json!({"username": "jane", "uid": "u-7",
+            "groups": ["webhook-users"], "extra": {"scopes": ["read", "write"]}})),
+        _ => None,
+    }
+}
+
+/// The permission table: (allowed, denied, reason) for a SubjectAccessReview spec.
+fn decide(spec: &Value) -> (bool, bool, &'static str) {
+    let attrs = &spec["resourceAttributes"];
+    let user = spec["user"].as_str().unwrap_or("");
+    match (user, attrs["verb"].as_str(), attrs["resource"].as_str()) {
+        ("jane" | "bob", Some("list" | "get"), Some("pods")) => (true, false, "pods are fine"),
+        ("jane" | "bob", Some("delete"), Some("pods")) => {
+            (false, true, "the webhook says no deleting pods")
+        }
+        _ => (false, false, ""),
+    }
+}
+
+fn answer(path: &str, review: &Value) -> Value {
+    let mut out = json!({"apiVersion": review["apiVersion"], "kind": review["kind"]});
+    if path == "/authn" {
+        let token = review["spec"]["token"].as_str().unwrap_or("");
+        out["status"] = match token_user(token) {
+            Some(user) => json!({"authenticated": true, "user": user}),
+            None => json!({"authenticated": false}),
+        };
+    } else {
+        let (allowed, denied, reason) = decide(&review["spec"]);
+        out["status"] = json!({"allowed": allowed, "denied": denied, "reason": reason});
+    }
+    out
+}
+
+impl Webhook {
+    async fn start() -> Webhook {
+        let ca_key = rcgen::KeyPair::generate().expect("key");
+        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        let ca = ca_params.self_signed(&ca_key).expect("ca");
+        let issuer = rcgen::Issuer::new(ca_params, ca_key);
+        let key = rcgen::KeyPair::generate().expect("key");
+        let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).expect("params");
+        let cert = params.signed_by(&key, &issuer).expect("cert");
+        let tls = rustls::ServerConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .expect("versions")
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![cert.der().clone()],
+            rustls::pki_types::PrivateKeyDer::try_from(key.serialize_der()).expect("key der"),
+        )
+        .expect("tls");
+        let mut tls = tls;
+        tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let seen: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
+        let tasks: Arc<Mutex<tokio::task::JoinSet<()>>> = Arc::default();
+        let (seen2, tasks2) = (seen.clone(), tasks.clone());
+        tasks.lock().expect("tasks").spawn(async move {
+            loop {
+                let Ok((tcp, _)) = listener.accept().await else {
+                    return;
+                };
+                let (acceptor, seen) = (acceptor.clone(), seen2.clone());
+                let conn = async move {
+                    let Ok(tls) = acceptor.accept(tcp).await else {
+                        return;
+                    };
+                    let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                        let seen = seen.clone();
+                        async move {
+                            let path = req.uri().path().to_owned();
+                            let query = req.uri().query().unwrap_or("").to_owned();
+                            let body = req.into_body().collect().await?.to_bytes();
+                            let review: Value = serde_json::from_slice(&body).unwrap_or_default();
+                            seen.lock()
+                                .expect("seen")
+                                .push((format!("{path}?{query}"), review.clone()));
+                            let out =
+                                serde_json::to_vec(&answer(&path, &review)).unwrap_or_default();
+                            Ok::<_, hyper::Error>(
+                                Response::builder()
+                                    .header("content-type", "application/json")
+                                    .body(Full::new(Bytes::from(out)))
+                                    .expect("response"),
+                            )
+                        }
+                    });
+                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                        .serve_connection(TokioIo::new(tls), service)
+                        .await;
+                };
+                tasks2.lock().expect("tasks").spawn(conn);
+            }
+        });
+        Webhook {
+            addr,
+            ca_pem: ca.pem(),
+            seen,
+            tasks,
+        }
+    }
+
+    /// Closes the listener and every connection: the webhook is down.
+    fn stop(&self) {
+        self.tasks.lock().expect("tasks").abort_all();
+    }
+
+    /// A kubeconfig for `path` on this webhook, written in `dir`.
+    fn kubeconfig(&self, dir: &Path, path: &str) -> PathBuf {
+        let file = dir.join(format!("{}.kubeconfig", path.trim_start_matches('/')));
+        let ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem);
+        let text = format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: webhook\n  cluster:\n    server: https://{}{path}\n    certificate-authority-data: {ca}\nusers:\n- name: apiserver\n  user:\n    token: apiserver-secret\ncontexts:\n- name: webhook\n  context: {{cluster: webhook, user: apiserver}}\ncurrent-context: webhook\n",
+            self.addr
+        );
+        std::fs::write(&file, text).expect("write kubeconfig");
+        file
+    }
+
+    fn reviews(&self, path: &str) -> Vec<Value> {
+        self.seen
+            .lock()
+            .expect("seen")
+            .iter()
+            .filter(|(p, _)| p.starts_with(path))
+            .map(|(_, v)| v.clone())
+            .collect()
+    }
+}
+
+/// kubectl as a user with only a bearer token.
+fn as_token_user(server: &Server, token: &str, args: &[&str]) -> Output {
+    let empty = tempfile::NamedTempFile::new().expect("empty kubeconfig");
+    let cache = server
+        .kubeconfig()
+        .with_file_name(format!("kubectl-cache-{token}"));
+    std::process::Command::new("kubectl")
+        .arg("--kubeconfig")
+        .arg(empty.path())
+        .arg("--cache-dir")
+        .arg(&cache)
+        .args(["--server", &server.url, "--token", token])
+        .arg("--certificate-authority")
+        .arg(server.pki("ca.crt"))
+        .args(args)
+        .output()
+        .expect("run kubectl")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Polls `check` until it holds, for at most 10 s; returns how long.
+fn until(what: &str, mut check: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    while !check() {
+        assert!(start.elapsed() < Duration::from_secs(10), "never: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    start.elapsed()
+}
+
+const UNAUTHORIZED: &str = "error: You must be logged in to the server (Unauthorized)";
+
+/// A token nothing else knows is asked of the webhook (TokenReview v1 with the API
+/// audiences) and authenticates its user in `system:authenticated`; a refused token is
+/// 401; the webhook down: its users are 401 at once while the admin certificate and
+/// static tokens keep working.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_token_authentication() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let webhook = Webhook::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(&tokens, "tok-alice,alice,1001\n").expect("write");
+    let server = Server::builder()
+        .arg(format!(
+            "--authentication-token-webhook-config-file={}",
+            webhook.kubeconfig(dir.path(), "/authn").display()
+        ))
+        .arg("--authentication-token-webhook-version=v1")
+        .arg("--authentication-token-webhook-cache-ttl=1s")
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .start()
+        .await;
+
+    let whoami = as_token_user(&server, "tok-jane", &["auth", "whoami", "-o", "json"]);
+    assert!(whoami.status.success(), "{whoami:?}");
+    let review: Value = serde_json::from_slice(&whoami.stdout).expect("json");
+    assert_eq!(
+        review["status"]["userInfo"],
+        json!({"username": "jane", "uid": "u-7",
+            "groups": ["webhook-users", "system:authenticated"],
+            "extra": {"scopes": ["read", "write"]}})
+    );
+    let sent = webhook.reviews("/authn");
+    assert_eq!(
+        sent[0],
+        json!({"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
+            "metadata": {"creationTimestamp": null},
+            "spec": {"token": "tok-jane", "audiences": ["https://kubernetes.default.svc.cluster.local"]},
+            "status": {"user": {}}})
+    );
+    assert!(webhook
+        .seen
+        .lock()
+        .expect("seen")
+        .iter()
+        .all(|(p, _)| p == "/authn?timeout=30s"));
+
+    let refused = as_token_user(&server, "tok-nobody", &["get", "--raw", "/version"]);
+    assert!(!refused.status.success());
+    assert!(stderr(&refused).contains(UNAUTHORIZED), "{refused:?}");
+    // A static token is never sent to the webhook.
+    let alice = as_token_user(&server, "tok-alice", &["auth", "whoami"]);
+    assert!(alice.status.success(), "{alice:?}");
+    assert!(!webhook
+        .reviews("/authn")
+        .iter()
+        .any(|r| r["spec"]["token"] == "tok-alice"));
+
+    webhook.stop();
+    // Once the cached answer (1 s) is gone, the webhook's users are refused, quickly.
+    until("a webhook user is refused with the webhook down", || {
+        let started = Instant::now();
+        let out = as_token_user(&server, "tok-jane", &["get", "--raw", "/version"]);
+        let refused = stderr(&out).contains(UNAUTHORIZED);
+        if refused {
+            assert!(started.elapsed() < Duration::from_secs(5), "slow refusal");
+        }
+        refused
+    });
+    let alice = as_token_user(&server, "tok-alice", &["auth", "whoami"]);
+    assert!(alice.status.success(), "{alice:?}");
+    Kubectl::new(&server).ok(&["get", "namespaces"]);
+    assert!(alive(server.pid()), "the server stays up");
+}
+
+/// A webhook kubeconfig that cannot be used refuses the start, naming the file and what
+/// is wrong, with the other flag errors.
+#[test]
+fn broken_webhook_kubeconfig_refuses_the_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let plain = dir.path().join("plain-http.kubeconfig");
+    std::fs::write(
+        &plain,
+        "clusters:\n- name: w\n  cluster: {server: 'http://127.0.0.1:9/authz'}\n",
+    )
+    .expect("write");
+    let garbage = dir.path().join("garbage.kubeconfig");
+    std::fs::write(&garbage, "clusters: [").expect("write");
+    let out = std::process::Command::new(BIN)
+        .arg(format!(
+            "--authentication-token-webhook-config-file={}",
+            garbage.display()
+        ))
+        .arg(format!(
+            "--authorization-webhook-config-file={}",
+            plain.display()
+        ))
+        .arg("--authorization-mode=RBAC,Webhook")
+        .arg("--request-timeout=never")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    let err = stderr(&out);
+    for want in [
+        format!(
+            "invalid value for --authentication-token-webhook-config-file: {}: not a kubeconfig",
+            garbage.display()
+        ),
+        format!(
+            "invalid value for --authorization-webhook-config-file: {}: server \"http://127.0.0.1:9/authz\" must be an https:// URL",
+            plain.display()
+        ),
+        "--request-timeout".to_owned(),
+    ] {
+        assert!(err.contains(&want), "{want} not in:\n{err}");
+    }
+}
