@@ -613,3 +613,102 @@ async fn aggregated_cluster_roles_follow_labeled_roles() {
     });
     until("the view binding no longer grants secrets", || !can("list"));
 }
+
+/// At each start the default RBAC policy is reconciled as upstream does: a default role
+/// that lost rules gets them back and a binding its subjects, an operator's additions
+/// stay, and an object annotated `autoupdate: "false"` is left alone. Untouched defaults
+/// are not rewritten.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn default_policy_is_reconciled_at_start() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let data = tempfile::tempdir().expect("tempdir");
+    let dir = data.path().join("state");
+    let json = |server: &Server, what: &[&str]| -> serde_json::Value {
+        let mut args = vec!["get"];
+        args.extend_from_slice(what);
+        args.extend_from_slice(&["-o", "json"]);
+        let out = server.kubectl(&args);
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice(&out.stdout).expect("json")
+    };
+    {
+        let mut server = Server::builder().data_dir(&dir).start().await;
+        let ok = |args: &[&str]| {
+            let out = server.kubectl(args);
+            assert!(out.status.success(), "{args:?}: {out:?}");
+        };
+        let no_rules = r#"[{"op":"replace","path":"/rules","value":[]}]"#;
+        ok(&[
+            "patch",
+            "clusterrole",
+            "system:basic-user",
+            "--type=json",
+            "-p",
+            no_rules,
+        ]);
+        ok(&[
+            "patch",
+            "clusterrole",
+            "system:public-info-viewer",
+            "--type=json",
+            "-p",
+            no_rules,
+        ]);
+        ok(&[
+            "annotate",
+            "--overwrite",
+            "clusterrole",
+            "system:public-info-viewer",
+            "rbac.authorization.kubernetes.io/autoupdate=false",
+        ]);
+        ok(&[
+            "patch",
+            "clusterrolebinding",
+            "system:discovery",
+            "--type=json",
+            "-p",
+            r#"[{"op":"replace","path":"/subjects","value":[]}]"#,
+        ]);
+        ok(&["label", "clusterrole", "edit", "team=platform"]);
+        server.signal(nix::sys::signal::Signal::SIGTERM);
+        assert!(server.wait_exit(Duration::from_secs(20)).await.is_some());
+    }
+    let server = Server::builder().data_dir(&dir).start().await;
+    // The lost rules come back one permission each, as upstream's reconciliation adds them.
+    let piece = |group: &str, resource: &str| serde_json::json!({"apiGroups": [group], "resources": [resource], "verbs": ["create"]});
+    assert_eq!(
+        json(&server, &["clusterrole", "system:basic-user"])["rules"],
+        serde_json::json!([
+            piece("authorization.k8s.io", "selfsubjectaccessreviews"),
+            piece("authorization.k8s.io", "selfsubjectrulesreviews"),
+            piece("authentication.k8s.io", "selfsubjectreviews"),
+        ])
+    );
+    assert_eq!(
+        json(&server, &["clusterrole", "system:public-info-viewer"])["rules"],
+        serde_json::json!([])
+    );
+    assert_eq!(
+        json(&server, &["clusterrolebinding", "system:discovery"])["subjects"],
+        serde_json::json!([{"apiGroup": "rbac.authorization.k8s.io", "kind": "Group", "name": "system:authenticated"}])
+    );
+    assert_eq!(
+        json(&server, &["clusterrole", "edit"])["metadata"]["labels"]["team"],
+        "platform"
+    );
+    let log = server.log();
+    let updated = log
+        .lines()
+        .filter(|l| l.contains("updated default RBAC object"))
+        .count();
+    assert_eq!(
+        updated, 2,
+        "only the two changed defaults are rewritten:\n{log}"
+    );
+    assert!(
+        log.contains("skipped reconcile-protected default RBAC object"),
+        "{log}"
+    );
+}

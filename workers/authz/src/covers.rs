@@ -34,6 +34,33 @@ pub(crate) fn confirm_no_escalation(
     ))
 }
 
+/// The rules of `servant` (broken down to single permissions) that no rule of `owner`
+/// covers, as JSON PolicyRules: upstream's Covers, as bootstrap reconciliation uses it.
+pub fn uncovered_rules(owner: &[Value], servant: &[Value]) -> Vec<Value> {
+    let owner: Vec<Rule> = owner.iter().map(Rule::new).collect();
+    servant
+        .iter()
+        .map(Rule::new)
+        .flat_map(|r| breakdown(&r))
+        .filter(|piece| !owner.iter().any(|o| rule_covers(o, piece)))
+        .map(|piece| {
+            let mut rule = serde_json::Map::new();
+            for (key, values) in [
+                ("verbs", &piece.verbs),
+                ("apiGroups", &piece.api_groups),
+                ("resources", &piece.resources),
+                ("resourceNames", &piece.resource_names),
+                ("nonResourceURLs", &piece.urls),
+            ] {
+                if !values.is_empty() || key == "verbs" {
+                    rule.insert(key.into(), Value::from(values.clone()));
+                }
+            }
+            Value::Object(rule)
+        })
+        .collect()
+}
+
 /// The pieces of `servant` no rule of `owner` covers, compacted and printed one per line,
 /// sorted; empty when `owner` covers everything.
 pub(crate) fn missing<'a>(

@@ -18,6 +18,7 @@ use serde_json::{json, Value};
 
 pub use aggregation::{aggregated_rules, settle, AGGREGATION_MANAGER};
 pub use cache::PolicyCache;
+pub use covers::uncovered_rules;
 pub use rbac::Policy;
 
 /// The group kube-apiserver authorizes for everything, whatever the modes.

@@ -1,6 +1,7 @@
 //! What kube-apiserver creates and runs itself, with no controller-manager beside it:
 //! the system namespaces, the `default/kubernetes` Service with its Endpoints and
-//! EndpointSlice, the default ServiceCIDR, the RBAC bootstrap policy and the system
+//! EndpointSlice, the default ServiceCIDR, the RBAC bootstrap policy (reconciled at each
+//! start by [`crate::rbac_reconcile`]) and the system
 //! PriorityClasses (each a post-start hook named as upstream's), and three controllers:
 //! the `default` ServiceAccount in every namespace, namespace deletion (contents
 //! deleted, then the `kubernetes` finalizer removed, then the namespace gone), and
@@ -147,13 +148,8 @@ pub(crate) fn start(
                         Some("RoleBinding") => "rolebindings",
                         _ => return None,
                     };
-                    let ns = obj
-                        .pointer("/metadata/namespace")
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .to_owned();
                     let store = stores.get("rbac.authorization.k8s.io", plural)?.clone();
-                    Some(async move { ensure(&store, &ns, obj).await })
+                    Some(async move { crate::rbac_reconcile::apply(&store, obj, MANAGER).await })
                 });
                 for r in futures_util::future::join_all(writes).await {
                     r?;

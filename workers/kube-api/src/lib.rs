@@ -10,6 +10,7 @@ mod bootstrap_policy;
 mod columns;
 mod conversions;
 mod defaults;
+mod rbac_reconcile;
 pub mod resources;
 mod role_aggregation;
 mod services;
