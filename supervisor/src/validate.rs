@@ -304,8 +304,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
     }
     for mode in &o.authorization_mode {
         match mode.as_str() {
-            "AlwaysAllow" | "AlwaysDeny" | "RBAC" | "Node" => {}
-            "ABAC" | "Webhook" => errs.push(
+            "AlwaysAllow" | "AlwaysDeny" | "RBAC" | "Node" | "Webhook" => {}
+            "ABAC" => errs.push(
                 "--authorization-mode",
                 format!("authorization-mode {mode:?} is not supported by this server yet"),
             ),

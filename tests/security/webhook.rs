@@ -322,3 +322,117 @@ fn broken_webhook_kubeconfig_refuses_the_start() {
         assert!(err.contains(&want), "{want} not in:\n{err}");
     }
 }
+
+/// `--authorization-mode=Node,RBAC,Webhook`: what RBAC allows never reaches the webhook;
+/// the rest is a SubjectAccessReview (v1, the user's groups and extra, the request's
+/// attributes); the webhook allows one verb and denies another with its reason in the
+/// 403; `kubectl auth can-i` (a SelfSubjectAccessReview in kube-api) agrees. The webhook
+/// down: a request nobody else allows is upstream's 500 naming the failure, quickly;
+/// RBAC and the admin certificate keep working.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn webhook_authorizer() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let webhook = Webhook::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(&tokens, "tok-bob,bob,1002\n").expect("write");
+    let server = Server::builder()
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .arg(format!(
+            "--authentication-token-webhook-config-file={}",
+            webhook.kubeconfig(dir.path(), "/authn").display()
+        ))
+        .arg("--authorization-mode=Node,RBAC,Webhook")
+        .arg(format!(
+            "--authorization-webhook-config-file={}",
+            webhook.kubeconfig(dir.path(), "/authz").display()
+        ))
+        .arg("--authorization-webhook-version=v1")
+        .arg("--authorization-webhook-cache-authorized-ttl=1s")
+        .arg("--authorization-webhook-cache-unauthorized-ttl=1s")
+        .start()
+        .await;
+
+    let list = as_token_user(&server, "tok-jane", &["get", "pods", "-n", "default"]);
+    assert!(list.status.success(), "{list:?}");
+    let delete = as_token_user(
+        &server,
+        "tok-jane",
+        &["delete", "pod", "web", "-n", "default"],
+    );
+    assert!(
+        stderr(&delete).contains(
+            "pods \"web\" is forbidden: User \"jane\" cannot delete resource \"pods\" in API group \"\" in the namespace \"default\": the webhook says no deleting pods"
+        ),
+        "{delete:?}"
+    );
+    let other = as_token_user(&server, "tok-jane", &["get", "secrets", "-n", "default"]);
+    assert!(
+        stderr(&other).contains(
+            "secrets is forbidden: User \"jane\" cannot list resource \"secrets\" in API group \"\" in the namespace \"default\""
+        ),
+        "no opinion anywhere is a 403: {other:?}"
+    );
+    let can_i = |token: &str, verb: &str| {
+        let out = as_token_user(
+            &server,
+            token,
+            &["auth", "can-i", verb, "pods", "-n", "default"],
+        );
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    assert_eq!(can_i("tok-jane", "list"), "yes");
+    assert_eq!(
+        can_i("tok-jane", "delete"),
+        "no - the webhook says no deleting pods"
+    );
+
+    let reviews = webhook.reviews("/authz");
+    let list_review = reviews
+        .iter()
+        .find(|r| r["spec"]["resourceAttributes"]["verb"] == "list")
+        .expect("the list was asked");
+    assert_eq!(
+        list_review,
+        &json!({"apiVersion": "authorization.k8s.io/v1", "kind": "SubjectAccessReview",
+            "metadata": {"creationTimestamp": null},
+            "spec": {"resourceAttributes": {"namespace": "default", "verb": "list",
+                "version": "v1", "resource": "pods"},
+                "user": "jane", "uid": "u-7", "groups": ["webhook-users", "system:authenticated"],
+                "extra": {"scopes": ["read", "write"]}},
+            "status": {"allowed": false}})
+    );
+    // RBAC allowed discovery and the self reviews: the webhook never heard of them.
+    assert!(
+        reviews
+            .iter()
+            .all(|r| r["spec"]["resourceAttributes"]["resource"] == "pods"
+                || r["spec"]["resourceAttributes"]["resource"] == "secrets"),
+        "{reviews:#?}"
+    );
+
+    webhook.stop();
+    let started = Instant::now();
+    let bob = as_token_user(&server, "tok-bob", &["get", "pods", "-n", "default"]);
+    let took = started.elapsed();
+    let err = stderr(&bob);
+    assert!(
+        err.contains("InternalError")
+            && err.contains("Internal Server Error")
+            && err.contains("/api/v1/namespaces/default/pods?limit=500")
+            && err.contains(&format!("https://{}/authz?timeout=30s", webhook.addr)),
+        "{bob:?}"
+    );
+    println!("with the webhook down, a request it would decide failed in {took:?}: {err}");
+    assert!(took < Duration::from_secs(5), "{took:?}");
+    let no = can_i("tok-bob", "list");
+    assert!(
+        no.starts_with("no - ") && no.contains("/authz?timeout=30s"),
+        "{no}"
+    );
+    let whoami = as_token_user(&server, "tok-bob", &["auth", "whoami"]);
+    assert!(whoami.status.success(), "RBAC still decides: {whoami:?}");
+    Kubectl::new(&server).ok(&["get", "pods", "-n", "default"]);
+}

@@ -158,7 +158,8 @@ async fn authenticated(
         (None, None) if front.config.anonymous_auth => authn::anonymous(),
         (None, None) => return unauthorized(req.headers()),
     };
-    let user = match crate::impersonation::impersonate(front, user, req.headers(), req.uri()) {
+    let user = match crate::impersonation::impersonate(front, user, req.headers(), req.uri()).await
+    {
         Ok(user) => user,
         Err(refused) => return refused,
     };
@@ -185,8 +186,14 @@ async fn authenticated(
         }
     };
 
-    if let Some(denied) = authorize(front, &user, &info) {
-        return forbidden_response(denied, req.headers());
+    let verdict = front.authorizer.decide(&user, &attributes(&info)).await;
+    if verdict.decision != kas_authz::Decision::Allow {
+        // An authorizer that failed (a webhook down) makes the refusal a 500 naming the
+        // error, as upstream's authorization filter does; else a 403 with the reasons.
+        if let Some(error) = verdict.error {
+            return internal_error(req.uri(), &error);
+        }
+        return forbidden_response(forbidden(&user, &info, &verdict.reason), req.headers());
     }
 
     let ctx = RequestContext {
@@ -223,13 +230,32 @@ pub(crate) fn forbidden_response(denied: Status, headers: &http::HeaderMap) -> R
 }
 
 /// The configured authorizers in order; the first decision wins, and nobody allowing is
-/// a 403.
-pub(crate) fn authorize(front: &Front, user: &UserInfo, info: &RequestInfo) -> Option<Status> {
-    let (decision, reason) = front.authorizer.authorize(user, &attributes(info));
+/// a 403 (an authorizer's error too: impersonation refuses it so, as upstream).
+pub(crate) async fn authorize(
+    front: &Front,
+    user: &UserInfo,
+    info: &RequestInfo,
+) -> Option<Status> {
+    let (decision, reason) = front.authorizer.authorize(user, &attributes(info)).await;
     match decision {
         kas_authz::Decision::Allow => None,
         _ => Some(forbidden(user, info, &reason)),
     }
+}
+
+/// Upstream's `responsewriters.InternalError`: Go's plain-text `http.Error` with the
+/// request URI quoted and `&`, `<`, `>` escaped.
+fn internal_error(uri: &http::Uri, error: &str) -> Response<Body> {
+    let request_uri = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
+    let message = format!(
+        "Internal Server Error: {}: {error}",
+        kas_server::status::go_quote(request_uri)
+    )
+    .replace('&', "&amp;")
+    .replace('<', "&lt;")
+    .replace('>', "&gt;");
+    tracing::error!(error = %error, "an authorizer failed");
+    kas_server::status::go_http_error(StatusCode::INTERNAL_SERVER_ERROR, &message)
 }
 
 /// What the authorizers are asked about a request.

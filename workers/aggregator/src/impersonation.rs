@@ -148,7 +148,7 @@ fn asked(headers: &HeaderMap) -> Result<Vec<Asked>, String> {
 /// The user the request runs as: `user` itself without impersonation headers, else the
 /// impersonated one if `user` may impersonate everything asked; otherwise the answer
 /// to send (403 naming what was refused, or upstream's 500 for malformed headers).
-pub(crate) fn impersonate(
+pub(crate) async fn impersonate(
     front: &Front,
     user: UserInfo,
     headers: &HeaderMap,
@@ -170,7 +170,7 @@ pub(crate) fn impersonate(
     let mut next = UserInfo::default();
     for a in &asked {
         let info = a.attributes();
-        if let Some(refused) = crate::chain::authorize(front, &user, &info) {
+        if let Some(refused) = crate::chain::authorize(front, &user, &info).await {
             return Err(crate::chain::forbidden_response(refused, headers));
         }
         match a {

@@ -2,7 +2,8 @@
 //! `--authorization-mode`s (the first with an opinion decides; `system:masters` always
 //! passes), and the RBAC evaluator over Role, ClusterRole, RoleBinding and
 //! ClusterRoleBinding objects. Pure functions of JSON objects: where the objects come
-//! from (a watch-fed cache in the front door, storage in a review) is the caller's.
+//! from (a watch-fed cache in the front door, storage in a review) is the caller's. The
+//! `Webhook` mode asks a remote service (`webhook`), so a decision is awaited.
 
 #![forbid(unsafe_code)]
 
@@ -10,6 +11,7 @@ mod aggregation;
 mod cache;
 mod covers;
 mod rbac;
+mod webhook;
 
 use std::sync::Arc;
 
@@ -41,6 +43,8 @@ pub enum Mode {
     /// The node authorizer (kubelets, `system:node:<name>` in `system:nodes`). Not yet
     /// built: it has no opinion, so kubelets get only what RBAC grants them.
     Node,
+    /// A remote service asked with SubjectAccessReviews (`--authorization-webhook-*`).
+    Webhook,
 }
 
 impl Mode {
@@ -51,6 +55,7 @@ impl Mode {
             "AlwaysDeny" => Some(Mode::AlwaysDeny),
             "RBAC" => Some(Mode::Rbac),
             "Node" => Some(Mode::Node),
+            "Webhook" => Some(Mode::Webhook),
             _ => None,
         }
     }
@@ -90,11 +95,25 @@ pub struct Attributes {
     pub path: String,
 }
 
+/// The chain's answer: the decision, its reason, and what failed when an authorizer
+/// could not decide (kube-apiserver answers 500 with it when nobody allows).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// The decision of the first authorizer with an opinion, else no opinion.
+    pub decision: Decision,
+    /// That authorizer's reason, or every reason given, one per line.
+    pub reason: String,
+    /// The errors of the authorizers asked, joined as upstream's aggregate error.
+    pub error: Option<String>,
+}
+
 /// The configured authorization chain.
 #[derive(Debug, Clone)]
 pub struct Authorizer {
     modes: Vec<Mode>,
     rbac: Rbac,
+    /// The `Webhook` mode's authorizer, when configured.
+    webhook: Option<Arc<webhook::WebhookAuthorizer>>,
 }
 
 /// Where RBAC's objects come from.
@@ -113,6 +132,7 @@ impl Authorizer {
         Authorizer {
             modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
             rbac: Rbac::Fixed(Arc::new(rbac)),
+            webhook: None,
         }
     }
 
@@ -122,7 +142,15 @@ impl Authorizer {
         Authorizer {
             modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
             rbac: Rbac::Cached(cache),
+            webhook: None,
         }
+    }
+
+    /// The same chain, its `Webhook` mode asking the webhook `config` describes (without
+    /// one, that mode has no opinion).
+    pub fn with_webhook(mut self, config: Option<&kas_proto::AuthorizationWebhookConfig>) -> Self {
+        self.webhook = config.map(|c| Arc::new(webhook::WebhookAuthorizer::new(c)));
+        self
     }
 
     fn policy(&self) -> Arc<Policy> {
@@ -141,11 +169,13 @@ impl Authorizer {
     /// as a watch on the worker's storage keeps them.
     pub fn for_worker(config: &kas_proto::WorkerConfig) -> Authorizer {
         let modes = &config.authorization_modes;
-        if !Authorizer::uses_rbac(modes) {
-            return Authorizer::new(modes, Policy::default());
-        }
-        let storage = kas_server::storage::StorageConfig::for_worker(config);
-        Authorizer::cached(modes, PolicyCache::start(storage))
+        let chain = if Authorizer::uses_rbac(modes) {
+            let storage = kas_server::storage::StorageConfig::for_worker(config);
+            Authorizer::cached(modes, PolicyCache::start(storage))
+        } else {
+            Authorizer::new(modes, Policy::default())
+        };
+        chain.with_webhook(config.authorization_webhook.as_ref())
     }
 
     /// Waits until RBAC's objects have been read once (at once without a cache).
@@ -155,27 +185,61 @@ impl Authorizer {
         }
     }
 
-    /// Decides `a` for `user`, with the reason upstream gives.
-    pub fn authorize(&self, user: &UserInfo, a: &Attributes) -> (Decision, String) {
+    /// Decides `a` for `user`, with the reason upstream gives (an authorizer's error
+    /// counts as no opinion; [`Authorizer::decide`] tells it).
+    pub async fn authorize(&self, user: &UserInfo, a: &Attributes) -> (Decision, String) {
+        let v = self.decide(user, a).await;
+        (v.decision, v.reason)
+    }
+
+    /// Decides `a` for `user` as upstream's union authorizer: the first opinion wins;
+    /// without one, every reason and every error. Only the `Webhook` mode awaits
+    /// anything; the others decide at once without allocating.
+    pub async fn decide(&self, user: &UserInfo, a: &Attributes) -> Verdict {
         if user.groups.iter().any(|g| g == PRIVILEGED_GROUP) {
-            return (Decision::Allow, String::new());
+            return Verdict {
+                decision: Decision::Allow,
+                reason: String::new(),
+                error: None,
+            };
         }
         let mut reasons = Vec::new();
+        let mut errors: Vec<String> = Vec::new();
         for mode in &self.modes {
-            let (decision, reason) = match mode {
-                Mode::AlwaysAllow => (Decision::Allow, String::new()),
-                Mode::AlwaysDeny => (Decision::NoOpinion, "Everything is forbidden.".to_owned()),
-                Mode::Rbac => self.policy().authorize(user, a),
-                Mode::Node => (Decision::NoOpinion, String::new()),
+            let (decision, reason, error) = match mode {
+                Mode::AlwaysAllow => (Decision::Allow, String::new(), None),
+                Mode::AlwaysDeny => (
+                    Decision::NoOpinion,
+                    "Everything is forbidden.".to_owned(),
+                    None,
+                ),
+                Mode::Rbac => {
+                    let (d, r) = self.policy().authorize(user, a);
+                    (d, r, None)
+                }
+                Mode::Node => (Decision::NoOpinion, String::new(), None),
+                Mode::Webhook => match &self.webhook {
+                    Some(w) => w.authorize(user, a).await,
+                    None => (Decision::NoOpinion, String::new(), None),
+                },
             };
+            errors.extend(error);
             if decision != Decision::NoOpinion {
-                return (decision, reason);
+                return Verdict {
+                    decision,
+                    reason,
+                    error: aggregate(errors),
+                };
             }
             if !reason.is_empty() {
                 reasons.push(reason);
             }
         }
-        (Decision::NoOpinion, reasons.join("\n"))
+        Verdict {
+            decision: Decision::NoOpinion,
+            reason: reasons.join("\n"),
+            error: aggregate(errors),
+        }
     }
 
     /// Escalation prevention: `Err(why)` when `rules` grant something RBAC does not grant
@@ -200,6 +264,7 @@ impl Authorizer {
         };
         let mut resource = Vec::new();
         let mut non_resource = Vec::new();
+        let mut incomplete = false;
         let privileged = user.groups.iter().any(|g| g == PRIVILEGED_GROUP);
         if privileged {
             let (r, n) = everything();
@@ -211,10 +276,25 @@ impl Authorizer {
                 Mode::AlwaysAllow => everything(),
                 Mode::AlwaysDeny | Mode::Node => (Vec::new(), Vec::new()),
                 Mode::Rbac => self.policy().rules_for(user, namespace),
+                // Upstream's webhook authorizer cannot list rules: the list is incomplete.
+                Mode::Webhook => {
+                    incomplete = true;
+                    (Vec::new(), Vec::new())
+                }
             };
             resource.extend(r);
             non_resource.extend(n);
         }
-        (resource, non_resource, false)
+        (resource, non_resource, incomplete)
+    }
+}
+
+/// Errors as Go's aggregate error prints them: one alone as itself, several as
+/// `[e1, e2]`.
+fn aggregate(errors: Vec<String>) -> Option<String> {
+    match errors.len() {
+        0 => None,
+        1 => errors.into_iter().next(),
+        _ => Some(format!("[{}]", errors.join(", "))),
     }
 }

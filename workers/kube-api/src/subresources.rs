@@ -201,12 +201,14 @@ impl Hooks for ApiHooks {
                 }
                 ("tokenreviews", "") => self.token_review(body).await,
                 ("selfsubjectreviews", "") => auth::self_subject_review(&ctx.user, &body, now),
-                ("subjectaccessreviews", "") => auth::subject_access_review(&self.authz, &body),
+                ("subjectaccessreviews", "") => {
+                    auth::subject_access_review(&self.authz, &body).await
+                }
                 ("selfsubjectaccessreviews", "") => {
-                    auth::self_subject_access_review(&self.authz, &ctx.user, &body)
+                    auth::self_subject_access_review(&self.authz, &ctx.user, &body).await
                 }
                 ("localsubjectaccessreviews", "") => {
-                    auth::local_subject_access_review(&self.authz, ns, &body)
+                    auth::local_subject_access_review(&self.authz, ns, &body).await
                 }
                 ("selfsubjectrulesreviews", "") => {
                     auth::self_subject_rules_review(&self.authz, &ctx.user, &body)

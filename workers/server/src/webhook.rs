@@ -217,7 +217,7 @@ impl WebhookClient {
                 .client
                 .request(req)
                 .await
-                .map_err(|e| transport(innermost(&e), connection_lost(&e)))?;
+                .map_err(|e| transport(self.cause(&e), connection_lost(&e)))?;
             let (parts, body) = resp.into_parts();
             let bytes = Limited::new(body, MAX_ANSWER)
                 .collect()
@@ -252,6 +252,28 @@ impl WebhookClient {
             ));
         }
         Ok(value)
+    }
+}
+
+impl WebhookClient {
+    /// What went wrong, in Go's words for a refused connection.
+    fn cause(&self, e: &(dyn std::error::Error + 'static)) -> String {
+        let mut cur = Some(e);
+        while let Some(err) = cur {
+            if let Some(io) = err.downcast_ref::<std::io::Error>() {
+                if io.kind() == std::io::ErrorKind::ConnectionRefused {
+                    let authority = self.uri.authority().map(|a| a.as_str()).unwrap_or("");
+                    let port = if self.uri.port().is_some() {
+                        ""
+                    } else {
+                        ":443"
+                    };
+                    return format!("dial tcp {authority}{port}: connect: connection refused");
+                }
+            }
+            cur = err.source();
+        }
+        innermost(e)
     }
 }
 
@@ -489,6 +511,12 @@ mod tests {
         assert!(
             text.starts_with(&format!(
                 "Post \"https://127.0.0.1:{port}/review?timeout=30s\": "
+            )),
+            "{text}"
+        );
+        assert!(
+            text.ends_with(&format!(
+                "dial tcp 127.0.0.1:{port}: connect: connection refused"
             )),
             "{text}"
         );

@@ -1,7 +1,7 @@
 //! The access reviews of `authorization.k8s.io/v1` (SubjectAccessReview,
 //! SelfSubjectAccessReview, LocalSubjectAccessReview, SelfSubjectRulesReview), their
 //! validation as upstream words it, and the authorizer they ask: the configured modes in
-//! order (AlwaysAllow, AlwaysDeny, RBAC), after the `system:masters` group, which
+//! order (AlwaysAllow, AlwaysDeny, RBAC, Webhook), after the `system:masters` group, which
 //! kube-apiserver always lets through.
 
 use kas_proto::UserInfo;
@@ -88,15 +88,24 @@ fn attributes(spec: &Value) -> Attributes {
     }
 }
 
-/// The reviewed object with its `status`.
-fn answer(body: &Value, kind: &str, authz: &Authorizer, user: &UserInfo, spec: &Value) -> Value {
-    let (decision, reason) = authz.authorize(user, &attributes(spec));
-    let mut status = json!({"allowed": decision == Decision::Allow});
-    if decision == Decision::Deny {
+/// The reviewed object with its `status` (an authorizer's error in `evaluationError`).
+async fn answer(
+    body: &Value,
+    kind: &str,
+    authz: &Authorizer,
+    user: &UserInfo,
+    spec: &Value,
+) -> Value {
+    let verdict = authz.decide(user, &attributes(spec)).await;
+    let mut status = json!({"allowed": verdict.decision == Decision::Allow});
+    if verdict.decision == Decision::Deny {
         status["denied"] = json!(true);
     }
-    if !reason.is_empty() {
-        status["reason"] = json!(reason);
+    if !verdict.reason.is_empty() {
+        status["reason"] = json!(verdict.reason);
+    }
+    if let Some(error) = verdict.error {
+        status["evaluationError"] = json!(error);
     }
     let mut out = body.clone();
     out["apiVersion"] = json!(AUTHZ_V1);
@@ -120,7 +129,10 @@ fn object_body<'a>(body: &'a Value, kind: &str) -> Result<&'a Value, Status> {
 }
 
 /// Handles a SubjectAccessReview: may `spec.user`/`spec.groups` do what the spec asks?
-pub(crate) fn subject_access_review(authz: &Authorizer, body: &Value) -> Result<Value, Status> {
+pub(crate) async fn subject_access_review(
+    authz: &Authorizer,
+    body: &Value,
+) -> Result<Value, Status> {
     const KIND: &str = "SubjectAccessReview";
     let body = object_body(body, KIND)?;
     let spec = body.get("spec").cloned().unwrap_or(Value::Null);
@@ -150,11 +162,11 @@ pub(crate) fn subject_access_review(authz: &Authorizer, body: &Value) -> Result<
         groups,
         extra: extra_from_json(spec.get("extra")),
     };
-    Ok(answer(body, KIND, authz, &subject, &spec))
+    Ok(answer(body, KIND, authz, &subject, &spec).await)
 }
 
 /// Handles a SelfSubjectAccessReview: may the requesting user do what the spec asks?
-pub(crate) fn self_subject_access_review(
+pub(crate) async fn self_subject_access_review(
     authz: &Authorizer,
     user: &UserInfo,
     body: &Value,
@@ -173,12 +185,12 @@ pub(crate) fn self_subject_access_review(
     if !causes.is_empty() {
         return Err(invalid(GROUP, KIND, "", causes));
     }
-    Ok(answer(body, KIND, authz, user, &spec))
+    Ok(answer(body, KIND, authz, user, &spec).await)
 }
 
 /// Handles a LocalSubjectAccessReview created in `namespace` (from the path): a
 /// SubjectAccessReview confined to that namespace.
-pub(crate) fn local_subject_access_review(
+pub(crate) async fn local_subject_access_review(
     authz: &Authorizer,
     namespace: &str,
     body: &Value,
@@ -244,7 +256,7 @@ pub(crate) fn local_subject_access_review(
         groups,
         extra: extra_from_json(spec.get("extra")),
     };
-    Ok(answer(&body, KIND, authz, &subject, &spec))
+    Ok(answer(&body, KIND, authz, &subject, &spec).await)
 }
 
 /// Handles a SelfSubjectRulesReview: what may the requesting user do in
@@ -296,39 +308,48 @@ mod tests {
         json!({"apiVersion": AUTHZ_V1, "kind": "SubjectAccessReview", "metadata": {"creationTimestamp": null}, "spec": spec})
     }
 
-    #[test]
-    fn modes_decide() {
+    #[tokio::test]
+    async fn modes_decide() {
         let body = sar(
             json!({"user": "alice", "resourceAttributes": {"verb": "get", "resource": "pods", "namespace": "d"}}),
         );
-        let r = subject_access_review(&authz(&["AlwaysAllow"]), &body).expect("review");
+        let r = subject_access_review(&authz(&["AlwaysAllow"]), &body)
+            .await
+            .expect("review");
         assert_eq!(r["status"], json!({"allowed": true}));
-        let r = subject_access_review(&authz(&["AlwaysDeny"]), &body).expect("review");
+        let r = subject_access_review(&authz(&["AlwaysDeny"]), &body)
+            .await
+            .expect("review");
         assert_eq!(
             r["status"],
             json!({"allowed": false, "reason": "Everything is forbidden."})
         );
-        let r =
-            subject_access_review(&authz(&["AlwaysDeny", "AlwaysAllow"]), &body).expect("review");
+        let r = subject_access_review(&authz(&["AlwaysDeny", "AlwaysAllow"]), &body)
+            .await
+            .expect("review");
         assert_eq!(r["status"], json!({"allowed": true}));
         let masters = sar(
             json!({"user": "x", "groups": ["system:masters"], "nonResourceAttributes": {"verb": "get", "path": "/x"}}),
         );
-        let r = subject_access_review(&authz(&["AlwaysDeny"]), &masters).expect("review");
+        let r = subject_access_review(&authz(&["AlwaysDeny"]), &masters)
+            .await
+            .expect("review");
         assert_eq!(r["status"]["allowed"], true);
         let r = self_subject_access_review(
             &authz(&["AlwaysAllow"]),
             &alice(),
             &json!({"spec": {"nonResourceAttributes": {"verb": "get", "path": "/healthz"}}}),
         )
+        .await
         .expect("review");
         assert_eq!(r["kind"], "SelfSubjectAccessReview");
         assert_eq!(r["status"]["allowed"], true);
     }
 
-    #[test]
-    fn validation_as_upstream() {
+    #[tokio::test]
+    async fn validation_as_upstream() {
         let e = subject_access_review(&authz(&["AlwaysAllow"]), &sar(json!({"user": "alice"})))
+            .await
             .expect_err("no attributes");
         assert_eq!(e.code(), 422);
         assert_eq!(
@@ -339,6 +360,7 @@ mod tests {
             &authz(&["AlwaysAllow"]),
             &sar(json!({"resourceAttributes": {}, "nonResourceAttributes": {}})),
         )
+        .await
         .expect_err("both, no user");
         let fields: Vec<&str> = e
             .details
@@ -354,11 +376,13 @@ mod tests {
             &alice(),
             &json!({"metadata": {"name": "x"}, "spec": {"resourceAttributes": {}}}),
         )
+        .await
         .expect_err("metadata");
         assert!(e.message.contains("metadata: Invalid value"));
         for junk in [json!(null), json!([1]), json!("s")] {
             assert_eq!(
                 subject_access_review(&authz(&[]), &junk)
+                    .await
                     .expect_err("junk")
                     .code(),
                 400
@@ -366,22 +390,29 @@ mod tests {
         }
     }
 
-    #[test]
-    fn local_reviews() {
+    #[tokio::test]
+    async fn local_reviews() {
         let a = authz(&["AlwaysAllow"]);
         let ok = json!({"spec": {"user": "u", "resourceAttributes": {"namespace": "dev", "verb": "get", "resource": "pods"}}});
-        let r = local_subject_access_review(&a, "dev", &ok).expect("review");
+        let r = local_subject_access_review(&a, "dev", &ok)
+            .await
+            .expect("review");
         assert_eq!(r["metadata"]["namespace"], "dev");
         assert_eq!(r["status"]["allowed"], true);
-        let e = local_subject_access_review(&a, "prod", &ok).expect_err("mismatch");
+        let e = local_subject_access_review(&a, "prod", &ok)
+            .await
+            .expect_err("mismatch");
         assert!(e.message.contains("spec.resourceAttributes.namespace: Invalid value: \"dev\": must match metadata.namespace"), "{}", e.message);
         let non =
             json!({"spec": {"user": "u", "nonResourceAttributes": {"path": "/", "verb": "get"}}});
-        let e = local_subject_access_review(&a, "dev", &non).expect_err("non-resource");
+        let e = local_subject_access_review(&a, "dev", &non)
+            .await
+            .expect_err("non-resource");
         assert!(e.message.contains("disallowed on this kind of request"));
         let other = json!({"metadata": {"namespace": "x"}, "spec": {}});
         assert_eq!(
             local_subject_access_review(&a, "dev", &other)
+                .await
                 .expect_err("ns")
                 .code(),
             400

@@ -52,7 +52,14 @@ impl EscalationHooks {
     }
 
     /// Whether the authorizer chain allows `verb` on `resource` `name` to `user`.
-    fn allowed(&self, user: &UserInfo, verb: &str, resource: &str, ns: &str, name: &str) -> bool {
+    async fn allowed(
+        &self,
+        user: &UserInfo,
+        verb: &str,
+        resource: &str,
+        ns: &str,
+        name: &str,
+    ) -> bool {
         let a = Attributes {
             verb: verb.to_owned(),
             resource_request: true,
@@ -63,7 +70,7 @@ impl EscalationHooks {
             name: name.to_owned(),
             ..Attributes::default()
         };
-        self.authz.authorize(user, &a).0 == Decision::Allow
+        self.authz.authorize(user, &a).await.0 == Decision::Allow
     }
 
     /// The rules of the role a binding refers to; NotFound as storage words it.
@@ -110,7 +117,7 @@ impl EscalationHooks {
             "roles" | "clusterroles" => {
                 // The request's object name: none on a create.
                 let url_name = if old.is_some() { name } else { "" };
-                if self.allowed(user, "escalate", plural, ns, url_name) {
+                if self.allowed(user, "escalate", plural, ns, url_name).await {
                     return Ok(());
                 }
                 if old.is_some_and(|old| only_gc_fields(obj, old)) {
@@ -143,7 +150,9 @@ impl EscalationHooks {
                 };
                 let role_name = str_at(obj, "/roleRef/name");
                 if !role_resource.is_empty()
-                    && self.allowed(user, "bind", role_resource, ns, role_name)
+                    && self
+                        .allowed(user, "bind", role_resource, ns, role_name)
+                        .await
                 {
                     return Ok(());
                 }
