@@ -639,5 +639,7 @@ spec:
 
 #[path = "security/rbac.rs"]
 mod rbac;
+#[path = "security/service_accounts.rs"]
+mod service_accounts;
 #[path = "security/webhook.rs"]
 mod webhook;

@@ -92,6 +92,12 @@ pub struct WorkerConfig {
     pub service_account_max_token_expiration: Option<Duration>,
     /// `--service-account-extend-token-expiration`.
     pub service_account_extend_token_expiration: bool,
+    /// `--service-account-jwks-uri`: the `jwks_uri` of the issuer discovery document
+    /// (checked: an https URL). `None` derives it from the external address.
+    pub service_account_jwks_uri: Option<String>,
+    /// `--service-account-lookup`: a service account token is refused once the objects it
+    /// names (ServiceAccount, Secret, Pod) are gone.
+    pub service_account_lookup: bool,
 }
 
 impl WorkerConfig {

@@ -213,6 +213,8 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         service_account_public_keys_pem: sa_public_keys,
         service_account_max_token_expiration: v.service_account_max_token_expiration,
         service_account_extend_token_expiration: v.service_account_extend_token_expiration,
+        service_account_jwks_uri: v.service_account_jwks_uri.clone(),
+        service_account_lookup: v.service_account_lookup,
     };
 
     Ok(CompletedOptions {

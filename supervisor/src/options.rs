@@ -203,6 +203,17 @@ pub(crate) struct Options {
     #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
     pub(crate) service_account_extend_token_expiration: bool,
 
+    /// Overrides the URI for the JSON Web Key Set in the discovery doc served at
+    /// /.well-known/openid-configuration. This flag is useful if the discovery doc and key
+    /// set are served to relying parties from a URL other than the API server's external
+    /// (as auto-detected or overridden with external-hostname).
+    #[arg(long, help_heading = AUTHN, value_name = "string")]
+    pub(crate) service_account_jwks_uri: Option<String>,
+
+    /// If true, validate ServiceAccount tokens exist in etcd as part of authentication.
+    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
+    pub(crate) service_account_lookup: bool,
+
     /// Identifiers of the API. The service account token authenticator will validate that
     /// tokens used against the API are bound to at least one of these audiences.
     /// [default: the first --service-account-issuer]

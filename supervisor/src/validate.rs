@@ -70,6 +70,9 @@ pub(crate) struct Validated {
     /// `--service-account-max-token-expiration`; `None` for 0 (no limit).
     pub(crate) service_account_max_token_expiration: Option<Duration>,
     pub(crate) service_account_extend_token_expiration: bool,
+    /// `--service-account-jwks-uri`, checked to be an https URL.
+    pub(crate) service_account_jwks_uri: Option<String>,
+    pub(crate) service_account_lookup: bool,
     /// `--api-audiences`, defaulted to the first issuer.
     pub(crate) api_audiences: Vec<String>,
     pub(crate) feature_gates: Vec<(String, bool)>,
@@ -415,6 +418,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         service_account_signing_key_pem: sa.signing_key_pem,
         service_account_max_token_expiration: sa.max_token_expiration,
         service_account_extend_token_expiration: o.service_account_extend_token_expiration,
+        service_account_jwks_uri: sa.jwks_uri,
+        service_account_lookup: o.service_account_lookup,
         api_audiences: sa.api_audiences,
         feature_gates,
         runtime_config,
@@ -438,6 +443,7 @@ struct ServiceAccountFlags {
     public_keys_pem: Vec<String>,
     signing_key_pem: Option<String>,
     max_token_expiration: Option<Duration>,
+    jwks_uri: Option<String>,
     api_audiences: Vec<String>,
 }
 
@@ -503,6 +509,22 @@ fn service_account(errs: &mut Errors, o: &Options) -> ServiceAccountFlags {
         }
     }
 
+    const JWKS: &str = "--service-account-jwks-uri";
+    let jwks_uri = o.service_account_jwks_uri.clone().filter(|u| !u.is_empty());
+    if let Some(uri) = &jwks_uri {
+        match uri.parse::<http::Uri>() {
+            Err(e) => errs.push(
+                JWKS,
+                format!("service-account-jwks-uri must be a valid URL: {e}"),
+            ),
+            Ok(u) if u.scheme_str() != Some("https") => errs.push(
+                JWKS,
+                format!("service-account-jwks-uri requires https scheme, parsed as: {u}"),
+            ),
+            Ok(_) => {}
+        }
+    }
+
     let api_audiences = if o.api_audiences.is_empty() {
         issuers.first().cloned().into_iter().collect()
     } else {
@@ -513,6 +535,7 @@ fn service_account(errs: &mut Errors, o: &Options) -> ServiceAccountFlags {
         public_keys_pem,
         signing_key_pem,
         max_token_expiration,
+        jwks_uri,
         api_audiences,
     }
 }

@@ -102,12 +102,20 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     );
     let address = format!("{}:{}", config.advertise_address, config.serving.port);
     let discovery = Arc::new(Discovery::new(&address));
+    let issuer = match auth::IssuerDiscovery::new(&config) {
+        Ok(d) => Some(Arc::new(d)),
+        Err(e) => {
+            tracing::info!(reason = %e, "service account issuer discovery is not served");
+            None
+        }
+    };
     let openapi = Arc::new(openapi_documents());
     let handler = move |ctx: RequestContext, req: Request<Body>| {
         let stores = stores.clone();
         let discovery = discovery.clone();
+        let issuer = issuer.clone();
         let openapi = openapi.clone();
-        async move { route(ctx, req, stores, discovery, openapi).await }
+        async move { route(ctx, req, stores, discovery, openapi, issuer).await }
     };
     kas_server::backend::run(control, hooks, Lifecycle::new(), handler).await
 }
@@ -237,6 +245,7 @@ async fn route(
     stores: Arc<Stores>,
     discovery: Arc<Discovery>,
     openapi: Arc<kas_openapi::Documents>,
+    issuer: Option<Arc<auth::IssuerDiscovery>>,
 ) -> Response<Body> {
     if delegate::panic_failpoint(req.uri().path(), kas_proto::WorkerRole::KubeApi) {
         panic!("failpoint: panic in a kube-api handler");
@@ -257,6 +266,9 @@ async fn route(
             }
             None => delegate::unhandled(),
         };
+    }
+    if let Some(resp) = issuer.and_then(|i| i.respond(req.method(), req.uri().path())) {
+        return resp;
     }
     if req.method() != Method::GET && req.method() != Method::HEAD {
         return delegate::unhandled();

@@ -7,6 +7,7 @@
 #![allow(dead_code)] // The lead wires the routes; until then only the tests call in.
 
 mod access;
+mod discovery;
 mod escalation;
 #[cfg(test)]
 mod rbac_tests;
@@ -19,6 +20,7 @@ pub(crate) use access::{
     local_subject_access_review, self_subject_access_review, self_subject_rules_review,
     subject_access_review,
 };
+pub(crate) use discovery::IssuerDiscovery;
 pub(crate) use escalation::{guards as escalation_guards, EscalationHooks};
 #[allow(unused_imports)]
 pub(crate) use kas_authz::{Attributes, Authorizer, Decision, Mode, Policy};

@@ -1,0 +1,118 @@
+//! Service account tokens as a relying party outside the cluster sees them: the issuer
+//! discovery document and key set, and a token from `kubectl create token` verified
+//! against that key set by a JWT library that knows nothing of this server.
+
+use std::time::Duration;
+
+use super::harness::{require_tool, Server, BIN};
+
+/// `/.well-known/openid-configuration` and `/openid/v1/jwks`: upstream's documents and
+/// headers; readable by service accounts by default and by anonymous once an operator
+/// binds `system:service-account-issuer-discovery` to `system:unauthenticated`; a token
+/// `kubectl create token` made verifies against the published keys.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issuer_discovery_lets_outsiders_verify_tokens() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let anonymous_get = |path: &'static str| {
+        let server = &server;
+        async move {
+            server
+                .request(http::Method::GET, path, b"", true, true)
+                .await
+                .expect("request")
+        }
+    };
+    let r = anonymous_get("/.well-known/openid-configuration").await;
+    assert_eq!(r.status, 403, "{}", r.text());
+
+    let out = server.kubectl(&[
+        "create",
+        "clusterrolebinding",
+        "oidc-reviewer",
+        "--clusterrole=system:service-account-issuer-discovery",
+        "--group=system:unauthenticated",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let mut config = anonymous_get("/.well-known/openid-configuration").await;
+    for _ in 0..100 {
+        if config.status == 200 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        config = anonymous_get("/.well-known/openid-configuration").await;
+    }
+    assert_eq!(config.status, 200, "{}", config.text());
+    assert_eq!(config.headers["content-type"], "application/json");
+    assert_eq!(config.headers["cache-control"], "public, max-age=3600");
+    let doc = config.json();
+    assert_eq!(
+        doc,
+        serde_json::json!({
+            "issuer": "https://kubernetes.default.svc.cluster.local",
+            "jwks_uri": format!("https://127.0.0.1:{}/openid/v1/jwks", server.port),
+            "response_types_supported": ["id_token"],
+            "subject_types_supported": ["public"],
+            "id_token_signing_alg_values_supported": ["ES256"],
+        })
+    );
+    let jwks = anonymous_get("/openid/v1/jwks").await;
+    assert_eq!(jwks.status, 200);
+    assert_eq!(jwks.headers["content-type"], "application/jwk-set+json");
+    let set: jsonwebtoken::jwk::JwkSet = serde_json::from_slice(&jwks.body).expect("a JWK set");
+    // Only GET is served: anonymous may not even ask (403); the admin gets 405.
+    let post =
+        |anonymous| server.request(http::Method::POST, "/openid/v1/jwks", b"", true, anonymous);
+    assert_eq!(post(true).await.expect("post").status, 403);
+    assert_eq!(post(false).await.expect("post").status, 405);
+
+    let out = server.kubectl(&["create", "token", "default", "--audience=vault"]);
+    assert!(out.status.success(), "{out:?}");
+    let token = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let header = jsonwebtoken::decode_header(&token).expect("header");
+    let jwk = set
+        .find(header.kid.as_deref().expect("kid"))
+        .expect("the token's key is published");
+    let key = jsonwebtoken::DecodingKey::from_jwk(jwk).expect("key");
+    let mut validation = jsonwebtoken::Validation::new(header.alg);
+    validation.set_audience(&["vault"]);
+    validation.set_issuer(&[doc["issuer"].as_str().expect("issuer")]);
+    let claims = jsonwebtoken::decode::<serde_json::Value>(&token, &key, &validation)
+        .expect("the token verifies against the published key set");
+    assert_eq!(
+        claims.claims["sub"],
+        "system:serviceaccount:default:default"
+    );
+}
+
+/// `--service-account-jwks-uri` is published as given, and must be an https URL; an issuer
+/// that is not an https URL means no discovery endpoints, as upstream.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jwks_uri_flag_and_non_url_issuers() {
+    let out = std::process::Command::new(BIN)
+        .arg("--service-account-jwks-uri=http://keys.example.com/jwks")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("service-account-jwks-uri requires https scheme, parsed as: http://keys.example.com/jwks"),
+        "{err}"
+    );
+
+    let server = Server::builder()
+        .arg("--service-account-jwks-uri=https://keys.example.com/jwks")
+        .start()
+        .await;
+    let r = server.get("/.well-known/openid-configuration").await;
+    assert_eq!(r.json()["jwks_uri"], "https://keys.example.com/jwks");
+
+    let server = Server::builder()
+        .arg("--service-account-issuer=kubernetes/serviceaccount")
+        .start()
+        .await;
+    let r = server.get("/.well-known/openid-configuration").await;
+    assert_eq!(r.status, 404, "{}", r.text());
+}
