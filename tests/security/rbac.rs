@@ -10,7 +10,11 @@ use super::setup;
 /// discovery cache is kept per server (kubectl cannot read discovery while impersonating
 /// someone it may not: client-go reports that 403 as "unknown", as against
 /// kube-apiserver).
-fn as_token_user(server: &harness::Server, token: &str, args: &[&str]) -> std::process::Output {
+pub(super) fn as_token_user(
+    server: &harness::Server,
+    token: &str,
+    args: &[&str],
+) -> std::process::Output {
     let empty = tempfile::NamedTempFile::new().expect("empty kubeconfig");
     let cache = server
         .kubeconfig()
@@ -35,7 +39,7 @@ fn as_token_user(server: &harness::Server, token: &str, args: &[&str]) -> std::p
 }
 
 /// Polls `check` (a kubectl run) until it holds, for at most 10 s; returns how long.
-fn until(what: &str, mut check: impl FnMut() -> bool) -> Duration {
+pub(super) fn until(what: &str, mut check: impl FnMut() -> bool) -> Duration {
     let start = Instant::now();
     while !check() {
         assert!(start.elapsed() < Duration::from_secs(10), "never: {what}");

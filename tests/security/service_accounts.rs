@@ -116,3 +116,125 @@ async fn jwks_uri_flag_and_non_url_issuers() {
     let r = server.get("/.well-known/openid-configuration").await;
     assert_eq!(r.status, 404, "{}", r.text());
 }
+
+/// Legacy service account tokens: a Secret of type `kubernetes.io/service-account-token`
+/// gets its token, CA and namespace filled in; the token authenticates as the service
+/// account and marks the Secret last-used; a Secret labelled invalid-since or deleted no
+/// longer authenticates; deleting the ServiceAccount deletes its token Secrets, and a token
+/// Secret for a ServiceAccount that does not exist is deleted.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn legacy_token_secrets() {
+    use super::rbac::{as_token_user, until};
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = |args: &[&str]| {
+        let out = server.kubectl(args);
+        assert!(out.status.success(), "{args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let secret = |name: &str, sa: &str| {
+        format!("apiVersion: v1\nkind: Secret\nmetadata:\n  name: {name}\n  annotations:\n    kubernetes.io/service-account.name: {sa}\ntype: kubernetes.io/service-account-token\n")
+    };
+    let apply = |yaml: String| {
+        let out =
+            super::harness::kubectl::Kubectl::new(&server).ok_stdin(&["apply", "-f", "-"], &yaml);
+        assert!(!out.is_empty());
+    };
+    k(&["create", "serviceaccount", "builder"]);
+    for name in ["builder-token", "builder-token-2", "builder-token-3"] {
+        apply(secret(name, "builder"));
+    }
+    let field = |name: &str, path: &str| {
+        let out = server.kubectl(&["get", "secret", name, "-o", &format!("jsonpath={{{path}}}")]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let decoded = |name: &str, key: &str| {
+        use base64::Engine;
+        let b64 = field(name, &format!(".data.{key}"));
+        String::from_utf8(
+            base64::engine::general_purpose::STANDARD
+                .decode(b64)
+                .unwrap_or_default(),
+        )
+        .unwrap_or_default()
+    };
+    until("the token controller fills the secrets", || {
+        ["builder-token", "builder-token-2", "builder-token-3"]
+            .iter()
+            .all(|n| !decoded(n, "token").is_empty())
+    });
+    assert_eq!(decoded("builder-token", "namespace"), "default");
+    assert_eq!(
+        decoded("builder-token", "ca\\.crt"),
+        std::fs::read_to_string(server.pki("ca.crt")).expect("ca")
+    );
+    let sa_uid = k(&["get", "sa", "builder", "-o", "jsonpath={.metadata.uid}"]);
+    assert_eq!(
+        field(
+            "builder-token",
+            ".metadata.annotations.kubernetes\\.io/service-account\\.uid"
+        ),
+        sa_uid
+    );
+
+    let token = decoded("builder-token", "token");
+    let whoami = as_token_user(&server, &token, &["auth", "whoami", "-o", "json"]);
+    assert!(whoami.status.success(), "{whoami:?}");
+    let review: serde_json::Value = serde_json::from_slice(&whoami.stdout).expect("json");
+    assert_eq!(
+        review["status"]["userInfo"],
+        serde_json::json!({
+            "username": "system:serviceaccount:default:builder",
+            "uid": sa_uid,
+            "groups": ["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"],
+        })
+    );
+    until("the secret is marked last-used", || {
+        !field(
+            "builder-token",
+            ".metadata.labels.kubernetes\\.io/legacy-token-last-used",
+        )
+        .is_empty()
+    });
+
+    // An invalidated or deleted secret's token no longer authenticates.
+    let second = decoded("builder-token-2", "token");
+    k(&[
+        "label",
+        "secret",
+        "builder-token-2",
+        "kubernetes.io/legacy-token-invalid-since=2025-01-01",
+    ]);
+    let out = as_token_user(&server, &second, &["auth", "whoami"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Unauthorized"),
+        "{out:?}"
+    );
+    let third = decoded("builder-token-3", "token");
+    k(&["delete", "secret", "builder-token-3"]);
+    let out = as_token_user(&server, &third, &["auth", "whoami"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Unauthorized"),
+        "{out:?}"
+    );
+    // A token that is not the secret's copy does not either.
+    let forged = format!("{}x", &token[..token.len() - 1]);
+    let out = as_token_user(&server, &forged, &["auth", "whoami"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Unauthorized"),
+        "{out:?}"
+    );
+
+    // Secrets of missing or deleted service accounts go.
+    apply(secret("orphan-token", "nobody"));
+    let gone = |name: &str| !server.kubectl(&["get", "secret", name]).status.success();
+    until("the orphan token secret is deleted", || {
+        gone("orphan-token")
+    });
+    k(&["delete", "serviceaccount", "builder"]);
+    until("the service account's token secrets are deleted", || {
+        gone("builder-token") && gone("builder-token-2")
+    });
+}

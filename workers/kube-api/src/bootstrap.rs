@@ -2,10 +2,11 @@
 //! the system namespaces, the `default/kubernetes` Service with its Endpoints and
 //! EndpointSlice, the default ServiceCIDR, the RBAC bootstrap policy (reconciled at each
 //! start by [`crate::rbac_reconcile`]) and the system
-//! PriorityClasses (each a post-start hook named as upstream's), and three controllers:
+//! PriorityClasses (each a post-start hook named as upstream's), and four controllers:
 //! the `default` ServiceAccount in every namespace, namespace deletion (contents
-//! deleted, then the `kubernetes` finalizer removed, then the namespace gone), and
-//! ClusterRole aggregation ([`crate::role_aggregation`]).
+//! deleted, then the `kubernetes` finalizer removed, then the namespace gone), ClusterRole
+//! aggregation ([`crate::role_aggregation`]) and legacy token Secrets
+//! ([`crate::sa_tokens`]).
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -171,6 +172,18 @@ pub(crate) fn start(
                 Ok(())
             }
         });
+    }
+    let token_stores = (stores.get("", "secrets"), stores.get("", "serviceaccounts"));
+    if let (Some(secrets), Some(accounts)) = token_stores {
+        if let Ok(issuer) = crate::auth::TokenIssuer::from_config(config) {
+            let controller = crate::sa_tokens::TokensController {
+                secrets: secrets.clone(),
+                accounts: accounts.clone(),
+                issuer,
+                root_ca: crate::sa_tokens::first_certificate(&config.serving.client_ca_pem),
+            };
+            tokio::spawn(controller.run());
+        }
     }
     if let Some(cluster_roles) = stores.get("rbac.authorization.k8s.io", "clusterroles") {
         tokio::spawn(crate::role_aggregation::run(cluster_roles.clone()));

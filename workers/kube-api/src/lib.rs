@@ -13,6 +13,7 @@ mod defaults;
 mod rbac_reconcile;
 pub mod resources;
 mod role_aggregation;
+mod sa_tokens;
 mod services;
 mod subresources;
 mod validation;

@@ -194,7 +194,14 @@ pub(crate) async fn apply(store: &RestStore, expected: Value, manager: &str) -> 
         }
         Outcome::Update(obj) => {
             store
-                .update_object(&ns, &name, "", obj, None, &opts)
+                .update_object(
+                    &ns,
+                    &name,
+                    "",
+                    obj,
+                    kas_server::rest::revision_of(&existing),
+                    &opts,
+                )
                 .await?;
             tracing::info!(kind, name = %name, namespace = %ns, "updated default RBAC object");
             Ok(())

@@ -57,7 +57,11 @@ async fn sync(store: &RestStore, all: &[Value], opts: &WriteOptions) {
             .unwrap_or("");
         let mut updated = role.clone();
         updated["rules"] = Value::Array(rules);
-        match store.update_object("", name, "", updated, None, opts).await {
+        let expected = kas_server::rest::revision_of(role);
+        match store
+            .update_object("", name, "", updated, expected, opts)
+            .await
+        {
             Ok(_) => tracing::debug!(clusterrole = %name, "aggregated rules written"),
             // A newer write or a deletion wins; the watch brings the next pass.
             Err(e) if matches!(e.reason, Reason::Conflict | Reason::NotFound) => {}

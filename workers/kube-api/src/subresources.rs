@@ -106,7 +106,8 @@ impl ApiHooks {
 
     async fn token_review(&self, body: Value) -> Result<Value, Status> {
         let issuer = self.issuer()?;
-        auth::token_review(issuer, &body, SystemTime::now(), |l: Lookup| async move {
+        let now = SystemTime::now();
+        let reviewed = auth::token_review(issuer, &body, now, |l: Lookup| async move {
             let plural = match l.kind {
                 LookupKind::ServiceAccount => "serviceaccounts",
                 LookupKind::Pod => "pods",
@@ -115,7 +116,38 @@ impl ApiHooks {
             };
             self.fetch(plural, &l.namespace, &l.name).await
         })
-        .await
+        .await?;
+        if let Some(secret) = &reviewed.legacy_secret {
+            self.mark_legacy_token_used(secret, now).await;
+        }
+        Ok(reviewed.review)
+    }
+
+    /// Labels the Secret of a legacy token with the day it was last used (once a day), as
+    /// upstream does so that unused tokens can be found and cleaned up.
+    async fn mark_legacy_token_used(&self, secret: &Value, now: SystemTime) {
+        let Some(day) = auth::last_used_update(secret, now) else {
+            return;
+        };
+        let (Ok(store), Some(ns), Some(name)) = (
+            self.store("secrets"),
+            secret
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str),
+            secret.pointer("/metadata/name").and_then(Value::as_str),
+        ) else {
+            return;
+        };
+        let mut labelled = secret.clone();
+        labelled["metadata"]["labels"][auth::LAST_USED_LABEL] = json!(day);
+        let opts = WriteOptions::server("kube-apiserver");
+        let expected = kas_server::rest::revision_of(secret);
+        if let Err(e) = store
+            .update_object(ns, name, "", labelled, expected, &opts)
+            .await
+        {
+            tracing::debug!(secret = %name, namespace = %ns, error = %e.message, "could not label a legacy token's last use");
+        }
     }
 
     /// pods/binding and the `bindings` resource: assigns the pod to the target node.

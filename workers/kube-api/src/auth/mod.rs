@@ -9,6 +9,7 @@
 mod access;
 mod discovery;
 mod escalation;
+mod legacy;
 #[cfg(test)]
 mod rbac_tests;
 mod reviews;
@@ -25,7 +26,11 @@ pub(crate) use escalation::{guards as escalation_guards, EscalationHooks};
 #[allow(unused_imports)]
 pub(crate) use kas_authz::{Attributes, Authorizer, Decision, Mode, Policy};
 #[allow(unused_imports)]
-pub(crate) use reviews::{self_subject_review, token_review, user_info_json, Lookup, LookupKind};
+pub(crate) use legacy::{last_used_update, LAST_USED_LABEL};
+#[allow(unused_imports)]
+pub(crate) use reviews::{
+    self_subject_review, token_review, user_info_json, Lookup, LookupKind, Reviewed,
+};
 #[allow(unused_imports)]
 pub(crate) use token::{KeyError, TokenIssuer, TokenRequestInput, TokenResponse};
 

@@ -8,6 +8,7 @@ use kas_proto::UserInfo;
 use kas_server::status::Status;
 use serde_json::{json, Value};
 
+use super::legacy;
 use super::token::TokenIssuer;
 use super::{bad_request, extra_json, rfc3339, str_at, strings_at, unix_seconds, AUTHN_V1};
 
@@ -151,16 +152,51 @@ where
     Ok(())
 }
 
+/// A TokenReview's answer, and the Secret of a legacy token that was checked (for its
+/// last-used label).
+#[derive(Debug)]
+pub(crate) struct Reviewed {
+    pub(crate) review: Value,
+    pub(crate) legacy_secret: Option<Value>,
+}
+
+/// Verifies a token's claims: a bound token's objects, or a legacy token's claims and
+/// (with lookup) its Secret and ServiceAccount. The user, and a legacy token's Secret.
+async fn check<F, Fut>(
+    issuer: &TokenIssuer,
+    token: &str,
+    claims: &Value,
+    now: SystemTime,
+    get: &F,
+) -> Result<(Value, Option<Value>), String>
+where
+    F: Fn(Lookup) -> Fut,
+    Fut: Future<Output = Result<Option<Value>, Status>>,
+{
+    if str_at(claims, "/iss") != legacy::LEGACY_ISSUER {
+        check_bindings(claims, now, get).await?;
+        return Ok((user_json(claims), None));
+    }
+    let info = legacy::check_claims(claims)?;
+    let secret = if issuer.legacy_lookup() {
+        Some(legacy::lookup(&info, token, get).await?)
+    } else {
+        None
+    };
+    Ok((info.user_json(), secret))
+}
+
 /// Handles a TokenReview: verifies `spec.token` against `spec.audiences` (the API
 /// audiences when empty) and, through `get`, that the ServiceAccount and any bound object
-/// still exist with the UIDs in the token. `get` answers `Ok(None)` for an object that
-/// does not exist.
+/// still exist with the UIDs in the token (for a legacy token: its Secret, when
+/// `--service-account-lookup`). `get` answers `Ok(None)` for an object that does not
+/// exist.
 pub(crate) async fn token_review<F, Fut>(
     issuer: &TokenIssuer,
     body: &Value,
     now: SystemTime,
     get: F,
-) -> Result<Value, Status>
+) -> Result<Reviewed, Status>
 where
     F: Fn(Lookup) -> Fut,
     Fut: Future<Output = Result<Option<Value>, Status>>,
@@ -177,18 +213,22 @@ where
         ));
     }
     let requested = strings_at(body, "/spec/audiences");
+    let mut legacy_secret = None;
     let outcome = match issuer.verify(token, &requested, now) {
         Ok(None) => Err("invalid bearer token".to_owned()),
-        Ok(Some((claims, shared))) => match check_bindings(&claims, now, &get).await {
-            Ok(()) => Ok((claims, shared)),
+        Ok(Some((claims, shared))) => match check(issuer, token, &claims, now, &get).await {
+            Ok((user, secret)) => {
+                legacy_secret = secret;
+                Ok((user, shared))
+            }
             Err(e) => Err(format!("[invalid bearer token, {e}]")),
         },
         Err(e) => Err(format!("[invalid bearer token, {e}]")),
     };
     let status = match outcome {
-        Ok((claims, shared)) => json!({
+        Ok((user, shared)) => json!({
             "authenticated": true,
-            "user": user_json(&claims),
+            "user": user,
             "audiences": shared,
         }),
         Err(error) => json!({"user": {}, "error": error}),
@@ -203,7 +243,10 @@ where
         meta.entry("creationTimestamp").or_insert(Value::Null);
     }
     out["status"] = status;
-    Ok(out)
+    Ok(Reviewed {
+        review: out,
+        legacy_secret,
+    })
 }
 
 /// `authentication.k8s.io/v1` UserInfo of the requesting user.
@@ -268,6 +311,7 @@ mod tests {
             },
         ))
         .expect("review")
+        .review
     }
 
     #[test]
@@ -319,6 +363,55 @@ mod tests {
             junk["status"],
             json!({"user": {}, "error": "invalid bearer token"})
         );
+    }
+
+    #[test]
+    fn legacy_tokens_with_and_without_lookup() {
+        use base64::Engine;
+        let issuer = issuer_with(None);
+        let token = issuer
+            .sign_legacy("ci", "builder", "sa-uid", "builder-token")
+            .expect("sign");
+        let secret = json!({"metadata": {"name": "builder-token", "namespace": "ci"},
+            "data": {"token": base64::engine::general_purpose::STANDARD.encode(&token)}});
+        let body = json!({"spec": {"token": token}});
+        let run = |issuer: &TokenIssuer, secret: Option<Value>| {
+            block_on(token_review(
+                issuer,
+                &body,
+                SystemTime::now(),
+                |l: Lookup| {
+                    let answer = match l.kind {
+                        LookupKind::Secret => secret.clone(),
+                        LookupKind::ServiceAccount => Some(sa()),
+                        _ => None,
+                    };
+                    async move { Ok(answer) }
+                },
+            ))
+            .expect("review")
+        };
+        let ok = run(&issuer, Some(secret.clone()));
+        assert_eq!(ok.review["status"]["authenticated"], true);
+        assert_eq!(ok.review["status"]["user"]["uid"], "sa-uid");
+        assert!(ok.review["status"]["user"].get("extra").is_none());
+        assert_eq!(ok.legacy_secret, Some(secret.clone()));
+        let gone = run(&issuer, None);
+        assert_eq!(
+            gone.review["status"]["error"],
+            "[invalid bearer token, Token has been invalidated]"
+        );
+        let mut other = secret;
+        other["data"]["token"] = json!("eA==");
+        let copy = run(&issuer, Some(other));
+        assert_eq!(
+            copy.review["status"]["error"],
+            "[invalid bearer token, Token does not match server's copy]"
+        );
+        // Without --service-account-lookup nothing is read.
+        let unchecked = run(&issuer.with_legacy_lookup(false), None);
+        assert_eq!(unchecked.review["status"]["authenticated"], true);
+        assert_eq!(unchecked.legacy_secret, None);
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub(crate) struct TokenIssuer {
     verifiers: Vec<VerifyKey>,
     max_expiration: Option<Duration>,
     extend_expiration: bool,
+    /// `--service-account-lookup`: legacy tokens are checked against their Secret and
+    /// ServiceAccount.
+    legacy_lookup: bool,
 }
 
 /// The DER inside the first PEM block of `pem`.
@@ -97,6 +100,34 @@ impl TokenIssuer {
             c.service_account_max_token_expiration,
             c.service_account_extend_token_expiration,
         )
+        .map(|i| i.with_legacy_lookup(c.service_account_lookup))
+    }
+
+    /// With (or without) `--service-account-lookup` for legacy tokens.
+    pub(crate) fn with_legacy_lookup(mut self, lookup: bool) -> TokenIssuer {
+        self.legacy_lookup = lookup;
+        self
+    }
+
+    /// Whether legacy tokens are checked against storage.
+    pub(crate) fn legacy_lookup(&self) -> bool {
+        self.legacy_lookup
+    }
+
+    /// A legacy token for service account `name` (`uid`) kept in Secret `secret`.
+    pub(crate) fn sign_legacy(
+        &self,
+        namespace: &str,
+        name: &str,
+        uid: &str,
+        secret: &str,
+    ) -> Result<String, Status> {
+        self.sign(&super::legacy::claims(namespace, name, uid, secret))
+    }
+
+    /// Whether tokens with issuer `iss` are ours: a configured issuer, or legacy.
+    fn ours(&self, iss: &str) -> bool {
+        iss == super::legacy::LEGACY_ISSUER || self.issuers.iter().any(|i| i == iss)
     }
 
     /// An issuer from its parts (PEM keys: PKCS#8 private, PKIX or PKCS#1 public).
@@ -163,6 +194,7 @@ impl TokenIssuer {
             verifiers,
             max_expiration,
             extend_expiration,
+            legacy_lookup: true,
         })
     }
 
@@ -205,11 +237,7 @@ impl TokenIssuer {
         let Some(unverified) = unverified else {
             return Ok(None);
         };
-        if !self
-            .issuers
-            .iter()
-            .any(|i| i == str_at(&unverified, "/iss"))
-        {
+        if !self.ours(str_at(&unverified, "/iss")) {
             return Ok(None);
         }
         let Ok(header) = jsonwebtoken::decode_header(token) else {
@@ -262,7 +290,7 @@ impl TokenIssuer {
             return Err(aggregate(&errors));
         };
         let iss = str_at(&claims, "/iss");
-        if !self.issuers.iter().any(|i| i == iss) {
+        if !self.ours(iss) {
             return Err(format!("token issuer {iss:?} is invalid"));
         }
         let mut token_auds = match claims.get("aud") {

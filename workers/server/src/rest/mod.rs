@@ -207,6 +207,14 @@ pub(crate) fn with_revision(mut obj: Value, revision: i64) -> Value {
     obj
 }
 
+/// The revision in an object's `metadata.resourceVersion`, for a compare-and-swap update
+/// of what was read (`None` when it has none).
+pub fn revision_of(obj: &Value) -> Option<i64> {
+    obj.pointer("/metadata/resourceVersion")
+        .and_then(Value::as_str)
+        .and_then(|s| s.parse().ok())
+}
+
 pub(crate) fn parse_rv(s: &str) -> Result<i64, Status> {
     s.parse::<i64>()
         .ok()
