@@ -68,6 +68,9 @@ pub struct WorkerConfig {
     pub feature_gates: Vec<(String, bool)>,
     /// `--anonymous-auth`.
     pub anonymous_auth: bool,
+    /// `--enable-bootstrap-token-auth`: `bootstrap-token-*` Secrets in kube-system
+    /// authenticate their tokens.
+    pub enable_bootstrap_token_auth: bool,
     /// `--token-auth-file`, read at start: token → the user it authenticates.
     pub static_tokens: Vec<(String, crate::UserInfo)>,
     /// `--authentication-token-webhook-*`: tokens nothing else verifies are asked there.

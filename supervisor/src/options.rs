@@ -163,6 +163,11 @@ pub(crate) struct Options {
     #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
     pub(crate) anonymous_auth: bool,
 
+    /// Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system'
+    /// namespace to be used for TLS bootstrapping authentication.
+    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "false", default_missing_value = "true", action = ArgAction::Set)]
+    pub(crate) enable_bootstrap_token_auth: bool,
+
     /// If set, the file that will be used to secure the secure port of the API server via
     /// token authentication (CSV: token,user,uid,"group1,group2").
     #[arg(long, help_heading = AUTHN, value_name = "string")]

@@ -56,6 +56,7 @@ pub(crate) struct Validated {
     pub(crate) tls_min_version: TlsVersion,
     pub(crate) client_ca_pem: Option<String>,
     pub(crate) anonymous_auth: bool,
+    pub(crate) enable_bootstrap_token_auth: bool,
     /// `--token-auth-file`, read.
     pub(crate) static_tokens: Vec<(String, kas_proto::UserInfo)>,
     pub(crate) authorization_modes: Vec<String>,
@@ -410,6 +411,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         tls_min_version,
         client_ca_pem,
         anonymous_auth: o.anonymous_auth,
+        enable_bootstrap_token_auth: o.enable_bootstrap_token_auth,
         static_tokens,
         authorization_modes: o.authorization_mode.clone(),
         webhooks,

@@ -238,3 +238,63 @@ async fn legacy_token_secrets() {
         gone("builder-token") && gone("builder-token-2")
     });
 }
+
+/// `--enable-bootstrap-token-auth`: a `bootstrap-token-<id>` Secret in kube-system makes
+/// `<id>.<secret>` authenticate as `system:bootstrap:<id>` in `system:bootstrappers` and
+/// its extra groups; an expired token, one not for authentication, or a wrong secret is
+/// 401.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bootstrap_tokens() {
+    use super::rbac::as_token_user;
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder()
+        .arg("--enable-bootstrap-token-auth")
+        .start()
+        .await;
+    let k = super::harness::kubectl::Kubectl::new(&server);
+    let token_secret = |id: &str, expiration: &str, usage: &str| {
+        format!(
+            "apiVersion: v1\nkind: Secret\nmetadata:\n  name: bootstrap-token-{id}\n  namespace: kube-system\ntype: bootstrap.kubernetes.io/token\nstringData:\n  token-id: {id}\n  token-secret: 0123456789abcdef\n  expiration: \"{expiration}\"\n  usage-bootstrap-authentication: \"{usage}\"\n  auth-extra-groups: system:bootstrappers:kubeadm:default-node-token\n"
+        )
+    };
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        &token_secret("abcdef", "2999-01-01T00:00:00Z", "true"),
+    );
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        &token_secret("expire", "2001-01-01T00:00:00Z", "true"),
+    );
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        &token_secret("nousge", "2999-01-01T00:00:00Z", "false"),
+    );
+    let whoami = as_token_user(
+        &server,
+        "abcdef.0123456789abcdef",
+        &["auth", "whoami", "-o", "json"],
+    );
+    assert!(whoami.status.success(), "{whoami:?}");
+    let review: serde_json::Value = serde_json::from_slice(&whoami.stdout).expect("json");
+    assert_eq!(
+        review["status"]["userInfo"],
+        serde_json::json!({
+            "username": "system:bootstrap:abcdef",
+            "groups": ["system:bootstrappers", "system:bootstrappers:kubeadm:default-node-token", "system:authenticated"],
+        })
+    );
+    for refused in [
+        "expire.0123456789abcdef",
+        "nousge.0123456789abcdef",
+        "abcdef.0123456789abcdee",
+        "zzzzzz.0123456789abcdef",
+    ] {
+        let out = as_token_user(&server, refused, &["auth", "whoami"]);
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("Unauthorized"),
+            "{refused}: {out:?}"
+        );
+    }
+}

@@ -1,7 +1,8 @@
 //! Authentication at the front door: x509 client certificates (CN = user, O = groups),
-//! bearer tokens (`--token-auth-file` tokens first, then service account tokens,
-//! verified by a TokenReview in the kube-api worker, which holds the keys, and cached for
-//! a few seconds, then the token webhook when one is configured), or anonymous when
+//! bearer tokens (`--token-auth-file` tokens first, then service account tokens and, with
+//! `--enable-bootstrap-token-auth`, bootstrap tokens, verified by a TokenReview in the
+//! kube-api worker, which holds the keys and the Secrets, and cached for a few seconds,
+//! then the token webhook when one is configured), or anonymous when
 //! allowed. A bearer token nobody can verify is refused, as upstream does. Every
 //! authenticated user is in `system:authenticated`. The token caches are keyed by an
 //! HMAC of the token under a key made at start, so no token is kept in clear.
@@ -60,13 +61,28 @@ fn looks_like_jwt(token: &str) -> bool {
     token.bytes().filter(|b| *b == b'.').count() == 2
 }
 
+/// Whether `token` has the bootstrap token form `[a-z0-9]{6}.[a-z0-9]{16}`.
+fn looks_like_bootstrap_token(token: &str) -> bool {
+    let ok = |s: &str, len: usize| {
+        s.len() == len
+            && s.bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    };
+    token
+        .split_once('.')
+        .is_some_and(|(id, secret)| ok(id, 6) && ok(secret, 16))
+}
+
 /// The user a bearer token authenticates, or None when it does not.
 pub(crate) async fn user_from_token(front: &Front, token: &str) -> Option<UserInfo> {
     if let Some(user) = front.static_tokens.get(token) {
         return Some(user.clone());
     }
     let digest = front.tokens.digest(token);
-    if looks_like_jwt(token) {
+    // Service account tokens, and bootstrap tokens when enabled, are verified by kube-api,
+    // which holds the keys and reads the Secrets.
+    let bootstrap = front.config.enable_bootstrap_token_auth && looks_like_bootstrap_token(token);
+    if looks_like_jwt(token) || bootstrap {
         if let Some(user) = service_account_user(front, &digest, token).await {
             return Some(user);
         }

@@ -16,6 +16,8 @@ use crate::auth::{self, Authorizer, Lookup, LookupKind, TokenIssuer, TokenReques
 /// The hooks, with the stores they read (set once every store exists).
 pub(crate) struct ApiHooks {
     issuer: Option<TokenIssuer>,
+    /// `--enable-bootstrap-token-auth`.
+    bootstrap_tokens: bool,
     authz: Authorizer,
     stores: OnceLock<Vec<RestStore>>,
 }
@@ -31,6 +33,7 @@ impl ApiHooks {
         };
         Arc::new(ApiHooks {
             issuer,
+            bootstrap_tokens: config.enable_bootstrap_token_auth,
             // The access reviews ask the configured chain over the cluster's objects.
             authz,
             stores: OnceLock::new(),
@@ -107,15 +110,21 @@ impl ApiHooks {
     async fn token_review(&self, body: Value) -> Result<Value, Status> {
         let issuer = self.issuer()?;
         let now = SystemTime::now();
-        let reviewed = auth::token_review(issuer, &body, now, |l: Lookup| async move {
-            let plural = match l.kind {
-                LookupKind::ServiceAccount => "serviceaccounts",
-                LookupKind::Pod => "pods",
-                LookupKind::Secret => "secrets",
-                LookupKind::Node => "nodes",
-            };
-            self.fetch(plural, &l.namespace, &l.name).await
-        })
+        let reviewed = auth::token_review(
+            issuer,
+            self.bootstrap_tokens,
+            &body,
+            now,
+            |l: Lookup| async move {
+                let plural = match l.kind {
+                    LookupKind::ServiceAccount => "serviceaccounts",
+                    LookupKind::Pod => "pods",
+                    LookupKind::Secret => "secrets",
+                    LookupKind::Node => "nodes",
+                };
+                self.fetch(plural, &l.namespace, &l.name).await
+            },
+        )
         .await?;
         if let Some(secret) = &reviewed.legacy_secret {
             self.mark_legacy_token_used(secret, now).await;

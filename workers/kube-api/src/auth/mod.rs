@@ -7,6 +7,7 @@
 #![allow(dead_code)] // The lead wires the routes; until then only the tests call in.
 
 mod access;
+mod bootstrap_token;
 mod discovery;
 mod escalation;
 mod legacy;

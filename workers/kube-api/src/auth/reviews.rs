@@ -8,9 +8,9 @@ use kas_proto::UserInfo;
 use kas_server::status::Status;
 use serde_json::{json, Value};
 
-use super::legacy;
 use super::token::TokenIssuer;
 use super::{bad_request, extra_json, rfc3339, str_at, strings_at, unix_seconds, AUTHN_V1};
+use super::{bootstrap_token, legacy};
 
 /// The kinds of object a TokenReview looks up to see that a token is still bound to
 /// something that exists.
@@ -193,6 +193,7 @@ where
 /// exist.
 pub(crate) async fn token_review<F, Fut>(
     issuer: &TokenIssuer,
+    bootstrap_tokens: bool,
     body: &Value,
     now: SystemTime,
     get: F,
@@ -215,7 +216,21 @@ where
     let requested = strings_at(body, "/spec/audiences");
     let mut legacy_secret = None;
     let outcome = match issuer.verify(token, &requested, now) {
-        Ok(None) => Err("invalid bearer token".to_owned()),
+        Ok(None) => match bootstrap_token::parse(token).filter(|_| bootstrap_tokens) {
+            Some((id, secret)) => {
+                let lookup = Lookup {
+                    kind: LookupKind::Secret,
+                    namespace: bootstrap_token::NAMESPACE.to_owned(),
+                    name: bootstrap_token::secret_name(id),
+                };
+                let stored = get(lookup).await.ok().flatten();
+                stored
+                    .and_then(|s| bootstrap_token::user(&s, id, secret, now))
+                    .map(|user| (user, issuer.api_audiences().to_vec()))
+                    .ok_or_else(|| "invalid bearer token".to_owned())
+            }
+            None => Err("invalid bearer token".to_owned()),
+        },
         Ok(Some((claims, shared))) => match check(issuer, token, &claims, now, &get).await {
             Ok((user, secret)) => {
                 legacy_secret = secret;
@@ -299,6 +314,7 @@ mod tests {
         let body = json!({"apiVersion": AUTHN_V1, "kind": "TokenReview", "spec": {"token": token}});
         block_on(token_review(
             issuer,
+            false,
             &body,
             SystemTime::now(),
             |l: Lookup| {
@@ -378,6 +394,7 @@ mod tests {
         let run = |issuer: &TokenIssuer, secret: Option<Value>| {
             block_on(token_review(
                 issuer,
+                false,
                 &body,
                 SystemTime::now(),
                 |l: Lookup| {
@@ -418,9 +435,13 @@ mod tests {
     fn token_review_needs_a_token() {
         let issuer = issuer_with(None);
         for body in [json!({}), json!({"spec": {"token": ""}}), json!("x")] {
-            let e = block_on(token_review(&issuer, &body, SystemTime::now(), |_| async {
-                Ok(None)
-            }))
+            let e = block_on(token_review(
+                &issuer,
+                false,
+                &body,
+                SystemTime::now(),
+                |_| async { Ok(None) },
+            ))
             .expect_err("bad");
             assert_eq!(e.code(), 400);
         }
