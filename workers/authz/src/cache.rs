@@ -1,18 +1,15 @@
 //! The RBAC objects of the cluster in memory, kept current by one etcd watch per kind
-//! (Role, ClusterRole, RoleBinding, ClusterRoleBinding), as upstream's RBAC authorizer
-//! reads informers: a decision never reads storage. After a change the next request sees
-//! a new [`Policy`], built once per change and shared.
+//! (Role, ClusterRole, RoleBinding, ClusterRoleBinding; see [`follow`](crate::follow)),
+//! as upstream's RBAC authorizer reads informers: a decision never reads storage. After
+//! a change the next request sees a new [`Policy`], built once per change and shared.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock};
-use std::time::Duration;
+use std::sync::{Arc, Mutex, RwLock};
 
-use kas_server::storage::{
-    ListOptions, ReadVersion, Storage, StorageConfig, StorageError, WatchEvent,
-};
+use kas_server::storage::StorageConfig;
 use serde_json::Value;
-use tokio::sync::watch;
 
+use crate::follow::{self, Follower, Synced};
 use crate::Policy;
 
 /// The storage paths of the four kinds, in [`Policy::new`]'s order.
@@ -23,26 +20,26 @@ const KINDS: [&str; 4] = [
     "clusterrolebindings",
 ];
 
-/// How long to wait before listing again after storage failed.
-const RETRY: Duration = Duration::from_secs(1);
-
 /// The current policy, and whether it has been read once.
 #[derive(Debug)]
 pub struct PolicyCache {
     policy: RwLock<Arc<Policy>>,
-    synced: watch::Receiver<bool>,
+    /// The objects of each kind by key, what the policy is built from.
+    objects: Mutex<[BTreeMap<String, Value>; 4]>,
+    synced: Synced,
 }
 
 impl PolicyCache {
     /// Connects to the storage of `config` and starts listing and watching the RBAC
     /// objects (retrying until storage answers). Until then the policy is empty.
     pub fn start(config: StorageConfig) -> Arc<PolicyCache> {
-        let (synced_tx, synced) = watch::channel(false);
+        let (synced, tx) = Synced::new();
         let cache = Arc::new(PolicyCache {
             policy: RwLock::new(Arc::new(Policy::default())),
+            objects: Mutex::default(),
             synced,
         });
-        tokio::spawn(run(Arc::downgrade(&cache), config, synced_tx));
+        follow::start(&cache, config, tx);
         cache
     }
 
@@ -56,8 +53,7 @@ impl PolicyCache {
 
     /// Waits until the objects have been listed once.
     pub async fn synced(&self) {
-        let mut rx = self.synced.clone();
-        let _ = rx.wait_for(|s| *s).await;
+        self.synced.wait().await;
     }
 
     fn publish(&self, objects: &[BTreeMap<String, Value>; 4]) {
@@ -70,91 +66,30 @@ impl PolicyCache {
     }
 }
 
-/// Connects, lists, then follows the watches until one fails, then lists again; ends
-/// when the cache is dropped.
-async fn run(
-    cache: std::sync::Weak<PolicyCache>,
-    config: StorageConfig,
-    synced: watch::Sender<bool>,
-) {
-    let storage = loop {
-        match Storage::new(&config).await {
-            Ok(s) => break s,
-            Err(e) => {
-                if cache.upgrade().is_none() {
-                    return;
-                }
-                tracing::debug!(error = %e, "RBAC cache: storage not reachable yet");
-                tokio::time::sleep(RETRY).await;
-            }
+impl Follower for PolicyCache {
+    const WHAT: &'static str = "RBAC";
+
+    fn resources(&self) -> &'static [&'static str] {
+        &KINDS
+    }
+
+    fn reset(&self, listed: Vec<Vec<(String, Value)>>) {
+        let mut objects = self.objects.lock().unwrap_or_else(|e| e.into_inner());
+        for (i, items) in listed.into_iter().enumerate().take(KINDS.len()) {
+            objects[i] = items.into_iter().collect();
         }
-    };
-    loop {
-        let outcome = follow(&cache, &storage, &synced).await;
-        if cache.upgrade().is_none() {
+        self.publish(&objects);
+    }
+
+    fn apply(&self, resource: usize, key: &str, object: Option<Value>) {
+        let mut objects = self.objects.lock().unwrap_or_else(|e| e.into_inner());
+        let Some(kind) = objects.get_mut(resource) else {
             return;
-        }
-        if let Err(e) = outcome {
-            tracing::warn!(error = %e, "RBAC cache: listing again");
-        }
-        tokio::time::sleep(RETRY).await;
-    }
-}
-
-fn parse(value: &[u8]) -> Option<Value> {
-    serde_json::from_slice(value).ok()
-}
-
-async fn follow(
-    cache: &std::sync::Weak<PolicyCache>,
-    storage: &Storage,
-    synced: &watch::Sender<bool>,
-) -> Result<(), StorageError> {
-    let mut objects: [BTreeMap<String, Value>; 4] = Default::default();
-    let mut watches = Vec::with_capacity(KINDS.len());
-    for (i, kind) in KINDS.iter().enumerate() {
-        let prefix = storage.list_prefix(kind, None);
-        let page = storage
-            .list(&prefix, ReadVersion::Latest, &ListOptions::default(), None)
-            .await?;
-        for item in &page.items {
-            if let Some(v) = parse(&item.value) {
-                objects[i].insert(item.key.clone(), v);
-            }
-        }
-        watches.push(storage.watch(&prefix, page.revision).await?);
-    }
-    let Some(c) = cache.upgrade() else {
-        return Ok(());
-    };
-    c.publish(&objects);
-    drop(c);
-    synced.send_replace(true);
-    let [w0, w1, w2, w3] = &mut watches[..] else {
-        return Ok(());
-    };
-    loop {
-        let (i, event) = tokio::select! {
-            e = w0.next() => (0, e),
-            e = w1.next() => (1, e),
-            e = w2.next() => (2, e),
-            e = w3.next() => (3, e),
         };
-        match event? {
-            Some(WatchEvent::Added(o)) | Some(WatchEvent::Modified(o)) => {
-                if let Some(v) = parse(&o.value) {
-                    objects[i].insert(o.key, v);
-                }
-            }
-            Some(WatchEvent::Deleted(o)) => {
-                objects[i].remove(&o.key);
-            }
-            Some(WatchEvent::Progress(_)) => continue,
-            None => return Ok(()),
-        }
-        let Some(c) = cache.upgrade() else {
-            return Ok(());
+        match object {
+            Some(v) => kind.insert(key.to_owned(), v),
+            None => kind.remove(key),
         };
-        c.publish(&objects);
+        self.publish(&objects);
     }
 }

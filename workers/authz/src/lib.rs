@@ -10,6 +10,7 @@
 mod aggregation;
 mod cache;
 mod covers;
+mod follow;
 mod rbac;
 mod webhook;
 

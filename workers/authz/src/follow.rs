@@ -1,0 +1,164 @@
+//! Keeping objects of the cluster in memory from storage, as upstream's authorizers read
+//! informers: list every followed resource, then follow one etcd watch per resource;
+//! when a watch fails, list again. What the objects become (RBAC's compiled policy, the
+//! Node authorizer's graph) is the [`Follower`]'s business; a decision never reads
+//! storage.
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use futures_util::stream::{self, SelectAll, StreamExt};
+use kas_server::storage::{
+    ListOptions, ReadVersion, Storage, StorageConfig, StorageError, WatchEvent,
+};
+use serde_json::Value;
+use tokio::sync::watch;
+
+/// How long to wait before listing again after storage failed.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// What a cache does with the objects it follows.
+pub(crate) trait Follower: Send + Sync + 'static {
+    /// For logs: what is being followed.
+    const WHAT: &'static str;
+
+    /// The storage paths of the followed resources (`pods`, `clusterroles`, …); events
+    /// name a resource by its index here.
+    fn resources(&self) -> &'static [&'static str];
+
+    /// A fresh listing: `listed[i]` holds every object of resource `i` as (key relative
+    /// to the resource's prefix, object). Replaces everything known before.
+    fn reset(&self, listed: Vec<Vec<(String, Value)>>);
+
+    /// Object `key` (relative to the prefix) of resource `resource` was created or
+    /// changed (`Some`), or deleted (`None`).
+    fn apply(&self, resource: usize, key: &str, object: Option<Value>);
+}
+
+/// Whether the follower has listed once.
+#[derive(Debug, Clone)]
+pub(crate) struct Synced(watch::Receiver<bool>);
+
+impl Synced {
+    /// A flag not yet set, and what sets it (given to [`start`]).
+    pub(crate) fn new() -> (Synced, watch::Sender<bool>) {
+        let (tx, rx) = watch::channel(false);
+        (Synced(rx), tx)
+    }
+
+    /// Waits until the objects have been listed once.
+    pub(crate) async fn wait(&self) {
+        let mut rx = self.0.clone();
+        let _ = rx.wait_for(|s| *s).await;
+    }
+}
+
+/// Starts following storage for `follower` (retrying until storage answers), setting
+/// `synced` once everything is listed; ends when the follower is dropped.
+pub(crate) fn start<F: Follower>(
+    follower: &Arc<F>,
+    config: StorageConfig,
+    synced: watch::Sender<bool>,
+) {
+    tokio::spawn(run(Arc::downgrade(follower), config, synced));
+}
+
+async fn run<F: Follower>(follower: Weak<F>, config: StorageConfig, synced: watch::Sender<bool>) {
+    let storage = loop {
+        match Storage::new(&config).await {
+            Ok(s) => break s,
+            Err(e) => {
+                if follower.upgrade().is_none() {
+                    return;
+                }
+                tracing::debug!(error = %e, "{} cache: storage not reachable yet", F::WHAT);
+                tokio::time::sleep(RETRY).await;
+            }
+        }
+    };
+    loop {
+        let outcome = follow(&follower, &storage, &synced).await;
+        if follower.upgrade().is_none() {
+            return;
+        }
+        if let Err(e) = outcome {
+            tracing::warn!(error = %e, "{} cache: listing again", F::WHAT);
+        }
+        tokio::time::sleep(RETRY).await;
+    }
+}
+
+fn parse(value: &[u8]) -> Option<Value> {
+    serde_json::from_slice(value).ok()
+}
+
+type Events = SelectAll<
+    std::pin::Pin<
+        Box<
+            dyn futures_util::Stream<Item = (usize, Result<Option<WatchEvent>, StorageError>)>
+                + Send,
+        >,
+    >,
+>;
+
+async fn follow<F: Follower>(
+    follower: &Weak<F>,
+    storage: &Storage,
+    synced: &watch::Sender<bool>,
+) -> Result<(), StorageError> {
+    let Some(resources) = follower.upgrade().map(|f| f.resources()) else {
+        return Ok(());
+    };
+    let mut listed = Vec::with_capacity(resources.len());
+    let mut prefixes = Vec::with_capacity(resources.len());
+    let mut events: Events = SelectAll::new();
+    for (i, resource) in resources.iter().enumerate() {
+        let prefix = storage.list_prefix(resource, None);
+        let page = storage
+            .list(&prefix, ReadVersion::Latest, &ListOptions::default(), None)
+            .await?;
+        let objects = page
+            .items
+            .iter()
+            .filter_map(|item| {
+                let key = item.key.strip_prefix(&prefix)?;
+                Some((key.to_owned(), parse(&item.value)?))
+            })
+            .collect();
+        listed.push(objects);
+        let w = storage.watch(&prefix, page.revision).await?;
+        events.push(Box::pin(stream::unfold(w, move |mut w| async move {
+            let event = w.next().await;
+            Some(((i, event), w))
+        })));
+        prefixes.push(prefix);
+    }
+    let Some(f) = follower.upgrade() else {
+        return Ok(());
+    };
+    f.reset(listed);
+    drop(f);
+    synced.send_replace(true);
+    while let Some((i, event)) = events.next().await {
+        let (key, object) = match event? {
+            Some(WatchEvent::Added(o)) | Some(WatchEvent::Modified(o)) => {
+                let object = parse(&o.value);
+                if object.is_none() {
+                    continue;
+                }
+                (o.key, object)
+            }
+            Some(WatchEvent::Deleted(o)) => (o.key, None),
+            Some(WatchEvent::Progress(_)) => continue,
+            None => return Ok(()),
+        };
+        let Some(key) = key.strip_prefix(&prefixes[i]) else {
+            continue;
+        };
+        let Some(f) = follower.upgrade() else {
+            return Ok(());
+        };
+        f.apply(i, key, object);
+    }
+    Ok(())
+}
