@@ -186,7 +186,9 @@ async fn authenticated(
         }
     };
 
-    let verdict = front.authorizer.decide(&user, &attributes(&info)).await;
+    let mut attrs = attributes(&info);
+    attrs.field_selector = request_info::field_selector(&info, req.uri().query());
+    let verdict = front.authorizer.decide(&user, &attrs).await;
     if verdict.decision != kas_authz::Decision::Allow {
         // An authorizer that failed (a webhook down) makes the refusal a 500 naming the
         // error, as upstream's authorization filter does; else a 403 with the reasons.
@@ -270,6 +272,7 @@ fn attributes(info: &RequestInfo) -> kas_authz::Attributes {
         subresource: info.subresource.clone(),
         name: info.name.clone(),
         path: info.path.clone(),
+        field_selector: String::new(),
     }
 }
 

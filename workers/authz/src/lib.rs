@@ -1,9 +1,10 @@
 //! Authorization as kube-apiserver does it: the attributes of a request, the chain of
 //! `--authorization-mode`s (the first with an opinion decides; `system:masters` always
 //! passes), and the RBAC evaluator over Role, ClusterRole, RoleBinding and
-//! ClusterRoleBinding objects. Pure functions of JSON objects: where the objects come
-//! from (a watch-fed cache in the front door, storage in a review) is the caller's. The
-//! `Webhook` mode asks a remote service (`webhook`), so a decision is awaited.
+//! ClusterRoleBinding objects, and the Node authorizer over a graph of pods and what they
+//! use. Pure functions of JSON objects: where the objects come from (watch-fed caches,
+//! `follow`, in both workers) is the caller's. The `Webhook` mode asks a remote service
+//! (`webhook`), so a decision is awaited.
 
 #![forbid(unsafe_code)]
 
@@ -11,6 +12,9 @@ mod aggregation;
 mod cache;
 mod covers;
 mod follow;
+mod node;
+mod node_graph;
+mod node_populator;
 mod rbac;
 mod webhook;
 
@@ -22,6 +26,8 @@ use serde_json::{json, Value};
 pub use aggregation::{aggregated_rules, settle, AGGREGATION_MANAGER};
 pub use cache::PolicyCache;
 pub use covers::uncovered_rules;
+pub use node::{NODES_GROUP, NODE_RULES};
+pub use node_populator::NodeGraph;
 pub use rbac::Policy;
 
 /// The group kube-apiserver authorizes for everything, whatever the modes.
@@ -41,8 +47,8 @@ pub enum Mode {
     AlwaysDeny,
     /// Role-based access control over the RBAC objects.
     Rbac,
-    /// The node authorizer (kubelets, `system:node:<name>` in `system:nodes`). Not yet
-    /// built: it has no opinion, so kubelets get only what RBAC grants them.
+    /// The node authorizer (kubelets, `system:node:<name>` in `system:nodes`): what the
+    /// pods bound to the node use, and the `system:node` role's rules.
     Node,
     /// A remote service asked with SubjectAccessReviews (`--authorization-webhook-*`).
     Webhook,
@@ -94,6 +100,9 @@ pub struct Attributes {
     pub name: String,
     /// URL path of a non-resource request.
     pub path: String,
+    /// The request's field selector (`fieldSelector`, decoded), as upstream's
+    /// AuthorizeWithSelectors passes it to authorizers.
+    pub field_selector: String,
 }
 
 /// The chain's answer: the decision, its reason, and what failed when an authorizer
@@ -113,6 +122,8 @@ pub struct Verdict {
 pub struct Authorizer {
     modes: Vec<Mode>,
     rbac: Rbac,
+    /// The `Node` mode's authorizer (with an empty graph unless given one).
+    node: node::NodeAuthorizer,
     /// The `Webhook` mode's authorizer, when configured.
     webhook: Option<Arc<webhook::WebhookAuthorizer>>,
 }
@@ -133,6 +144,7 @@ impl Authorizer {
         Authorizer {
             modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
             rbac: Rbac::Fixed(Arc::new(rbac)),
+            node: node::NodeAuthorizer::new(Arc::new(NodeGraph::fixed())),
             webhook: None,
         }
     }
@@ -143,6 +155,7 @@ impl Authorizer {
         Authorizer {
             modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
             rbac: Rbac::Cached(cache),
+            node: node::NodeAuthorizer::new(Arc::new(NodeGraph::fixed())),
             webhook: None,
         }
     }
@@ -151,6 +164,12 @@ impl Authorizer {
     /// one, that mode has no opinion).
     pub fn with_webhook(mut self, config: Option<&kas_proto::AuthorizationWebhookConfig>) -> Self {
         self.webhook = config.map(|c| Arc::new(webhook::WebhookAuthorizer::new(c)));
+        self
+    }
+
+    /// The same chain, its `Node` mode deciding over `graph`.
+    pub fn with_node_graph(mut self, graph: Arc<NodeGraph>) -> Self {
+        self.node = node::NodeAuthorizer::new(graph);
         self
     }
 
@@ -166,24 +185,29 @@ impl Authorizer {
         modes.iter().any(|m| Mode::parse(m) == Some(Mode::Rbac))
     }
 
-    /// A worker's chain of `--authorization-mode`: with RBAC, over the cluster's objects
-    /// as a watch on the worker's storage keeps them.
+    /// A worker's chain of `--authorization-mode`: with RBAC and Node, over the
+    /// cluster's objects as watches on the worker's storage keep them.
     pub fn for_worker(config: &kas_proto::WorkerConfig) -> Authorizer {
         let modes = &config.authorization_modes;
-        let chain = if Authorizer::uses_rbac(modes) {
-            let storage = kas_server::storage::StorageConfig::for_worker(config);
-            Authorizer::cached(modes, PolicyCache::start(storage))
+        let storage = || kas_server::storage::StorageConfig::for_worker(config);
+        let mut chain = if Authorizer::uses_rbac(modes) {
+            Authorizer::cached(modes, PolicyCache::start(storage()))
         } else {
             Authorizer::new(modes, Policy::default())
         };
+        if modes.iter().any(|m| Mode::parse(m) == Some(Mode::Node)) {
+            chain = chain.with_node_graph(NodeGraph::start(storage()));
+        }
         chain.with_webhook(config.authorization_webhook.as_ref())
     }
 
-    /// Waits until RBAC's objects have been read once (at once without a cache).
+    /// Waits until the objects RBAC and Node decide over have been read once (at once
+    /// without caches).
     pub async fn synced(&self) {
         if let Rbac::Cached(cache) = &self.rbac {
             cache.synced().await;
         }
+        self.node.synced().await;
     }
 
     /// Decides `a` for `user`, with the reason upstream gives (an authorizer's error
@@ -218,7 +242,10 @@ impl Authorizer {
                     let (d, r) = self.policy().authorize(user, a);
                     (d, r, None)
                 }
-                Mode::Node => (Decision::NoOpinion, String::new(), None),
+                Mode::Node => {
+                    let (d, r) = self.node.authorize(user, a);
+                    (d, r, None)
+                }
                 Mode::Webhook => match &self.webhook {
                     Some(w) => w.authorize(user, a).await,
                     None => (Decision::NoOpinion, String::new(), None),
@@ -275,7 +302,12 @@ impl Authorizer {
         for mode in &self.modes {
             let (r, n) = match mode {
                 Mode::AlwaysAllow => everything(),
-                Mode::AlwaysDeny | Mode::Node => (Vec::new(), Vec::new()),
+                Mode::AlwaysDeny => (Vec::new(), Vec::new()),
+                // Upstream's node authorizer cannot list a kubelet's rules.
+                Mode::Node => {
+                    incomplete |= node::node_identity(user).is_some();
+                    (Vec::new(), Vec::new())
+                }
                 Mode::Rbac => self.policy().rules_for(user, namespace),
                 // Upstream's webhook authorizer cannot list rules: the list is incomplete.
                 Mode::Webhook => {

@@ -80,7 +80,7 @@ impl Rule {
     }
 
     /// Whether this rule allows `a`.
-    fn allows(&self, a: &Attributes) -> bool {
+    pub(crate) fn allows(&self, a: &Attributes) -> bool {
         if !self.verbs.iter().any(|v| v == "*" || *v == a.verb) {
             return false;
         }

@@ -64,6 +64,14 @@ fn meta(name: &str, namespace: Option<&str>, labels: &[(&str, &str)]) -> Value {
     m
 }
 
+/// The `system:node` role's rules: the table the Node authorizer also grants from.
+fn node_rules() -> Vec<Value> {
+    kas_authz::NODE_RULES
+        .iter()
+        .map(|(verbs, groups, resources)| r(verbs, groups, resources))
+        .collect()
+}
+
 /// A ClusterRole with these rules.
 fn cluster_role(name: &str, rules: Vec<Value>) -> Value {
     labelled_cluster_role(name, &[], rules)
@@ -258,30 +266,8 @@ fn system_cluster_roles() -> Vec<Value> {
             "get",
             "/healthz /healthz/* /livez /livez/* /metrics /metrics/slis /readyz /readyz/*",
         )]),
-        cluster_role("system:node", vec![
-            r("create", "authentication.k8s.io", "tokenreviews"),
-            r("create", "authorization.k8s.io", "localsubjectaccessreviews subjectaccessreviews"),
-            r(READ, "core", "services"),
-            r("create get list watch", "core", "nodes"),
-            r("patch update", "core", "nodes/status"),
-            r("patch update", "core", "nodes"),
-            r("create patch update", "core", "events"),
-            r(READ, "core", "pods"),
-            r("create delete", "core", "pods"),
-            r("patch update", "core", "pods/status"),
-            r("create", "core", "pods/eviction"),
-            r(READ, "core", "configmaps secrets"),
-            r("get", "core", "persistentvolumeclaims persistentvolumes"),
-            r("get", "core", "endpoints"),
-            r("create get list watch", "certificates.k8s.io", "certificatesigningrequests"),
-            r("create delete get patch update", "coordination.k8s.io", "leases"),
-            r("get", "storage.k8s.io", "volumeattachments"),
-            r("create", "core", "serviceaccounts/token"),
-            r("get patch update", "core", "persistentvolumeclaims/status"),
-            r(READ, "storage.k8s.io", "csidrivers"),
-            r("create delete get patch update", "storage.k8s.io", "csinodes"),
-            r(READ, "node.k8s.io", "runtimeclasses"),
-        ]),
+        // The Node authorizer grants the same rules (kas_authz::NODE_RULES).
+        cluster_role("system:node", node_rules()),
         cluster_role("system:node-bootstrapper", vec![
             r("create get list watch", "certificates.k8s.io", "certificatesigningrequests"),
         ]),

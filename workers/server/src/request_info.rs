@@ -74,12 +74,56 @@ pub fn parse(method: &Method, path: &str, query: Option<&str>) -> RequestInfo {
 
     if info.name.is_empty() && info.verb == "get" {
         info.verb = if watch_query(query) { "watch" } else { "list" }.into();
+        // A list or watch of one object by `metadata.name` names it, as upstream's
+        // RequestInfoFactory does (kubelets watch their secrets so).
+        if let Some(name) = exact_name(&field_selector_of(query)) {
+            info.name = name;
+        }
     } else if info.name.is_empty() && info.verb == "delete" {
         info.verb = "deletecollection".into();
     } else if watch_query(query) && info.verb == "get" {
         info.verb = "watch".into();
     }
     info
+}
+
+/// The decoded `fieldSelector` query parameter (empty without one).
+fn field_selector_of(query: Option<&str>) -> String {
+    query
+        .unwrap_or("")
+        .split('&')
+        .find_map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            (k == "fieldSelector").then(|| crate::health::percent_decode(&v.replace('+', " ")))
+        })
+        .unwrap_or_default()
+}
+
+/// The field selector a list, watch or deletecollection passes to the authorizers (as
+/// upstream's AuthorizeWithSelectors does); empty for other verbs.
+pub fn field_selector(info: &RequestInfo, query: Option<&str>) -> String {
+    match info.verb.as_str() {
+        "list" | "watch" | "deletecollection" => field_selector_of(query),
+        _ => String::new(),
+    }
+}
+
+/// The name a selector requires with `metadata.name=<name>` (or `==`), when it is a
+/// valid path segment.
+fn exact_name(selector: &str) -> Option<String> {
+    let name = selector.split(',').find_map(|term| {
+        if term.contains("!=") {
+            return None;
+        }
+        let (k, v) = term.split_once("==").or_else(|| term.split_once('='))?;
+        (k.trim() == "metadata.name").then(|| v.trim())
+    })?;
+    let valid = !name.is_empty()
+        && name != "."
+        && name != ".."
+        && !name.contains('/')
+        && !name.contains('%');
+    valid.then(|| name.to_owned())
 }
 
 fn watch_query(query: Option<&str>) -> bool {
@@ -140,6 +184,25 @@ mod tests {
         let i = p(Method::GET, "/api/v1/namespaces/default/pods/web/log", None);
         assert_eq!(i.subresource, "log");
         assert!(is_long_running(&i));
+    }
+
+    #[test]
+    fn one_object_by_field_selector() {
+        let q = Some("fieldSelector=metadata.name%3Ds1&watch=true");
+        let i = p(Method::GET, "/api/v1/namespaces/default/secrets", q);
+        assert_eq!((i.verb.as_str(), i.name.as_str()), ("watch", "s1"));
+        assert_eq!(field_selector(&i, q), "metadata.name=s1");
+        let i = p(
+            Method::GET,
+            "/api/v1/pods",
+            Some("fieldSelector=spec.nodeName%3Dn1"),
+        );
+        assert_eq!((i.verb.as_str(), i.name.as_str()), ("list", ""));
+        let q = Some("fieldSelector=metadata.name!%3Ds1");
+        let i = p(Method::GET, "/api/v1/namespaces/default/secrets", q);
+        assert_eq!(i.name, "");
+        let i = p(Method::GET, "/api/v1/namespaces/default/secrets/s1", q);
+        assert_eq!(field_selector(&i, q), "");
     }
 
     #[test]

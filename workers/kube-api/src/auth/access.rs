@@ -79,6 +79,7 @@ fn attributes(spec: &Value) -> Attributes {
             subresource: str_at(r, "/subresource").to_owned(),
             name: str_at(r, "/name").to_owned(),
             path: String::new(),
+            field_selector: str_at(r, "/fieldSelector/rawSelector").to_owned(),
         },
         None => Attributes {
             verb: str_at(spec, "/nonResourceAttributes/verb").to_owned(),
