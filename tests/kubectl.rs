@@ -637,6 +637,8 @@ spec:
     assert_eq!(deploy["metadata"]["generation"], 1);
 }
 
+#[path = "security/node.rs"]
+mod node;
 #[path = "security/rbac.rs"]
 mod rbac;
 #[path = "security/service_accounts.rs"]
