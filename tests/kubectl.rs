@@ -637,6 +637,8 @@ spec:
     assert_eq!(deploy["metadata"]["generation"], 1);
 }
 
+#[path = "security/front_proxy.rs"]
+mod front_proxy;
 #[path = "security/node.rs"]
 mod node;
 #[path = "security/rbac.rs"]

@@ -71,6 +71,8 @@ pub struct WorkerConfig {
     /// `--enable-bootstrap-token-auth`: `bootstrap-token-*` Secrets in kube-system
     /// authenticate their tokens.
     pub enable_bootstrap_token_auth: bool,
+    /// `--requestheader-*`, when `--requestheader-client-ca-file` is given.
+    pub request_header: Option<crate::RequestHeaderConfig>,
     /// `--token-auth-file`, read at start: token → the user it authenticates.
     pub static_tokens: Vec<(String, crate::UserInfo)>,
     /// `--authentication-token-webhook-*`: tokens nothing else verifies are asked there.

@@ -203,6 +203,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         feature_gates: v.feature_gates.clone(),
         anonymous_auth: v.anonymous_auth,
         enable_bootstrap_token_auth: v.enable_bootstrap_token_auth,
+        request_header: v.request_header.clone(),
         static_tokens: v.static_tokens.clone(),
         token_webhook: v.webhooks.token.clone(),
         authorization_modes: v.authorization_modes.clone(),

@@ -9,6 +9,7 @@ mod godur;
 mod listener;
 mod notify;
 mod options;
+mod requestheader;
 mod supervise;
 mod sys;
 mod token_file;

@@ -163,6 +163,35 @@ pub(crate) struct Options {
     #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
     pub(crate) anonymous_auth: bool,
 
+    /// Root certificate bundle to use to verify client certificates on incoming requests
+    /// before trusting usernames in headers specified by --requestheader-username-headers.
+    /// WARNING: generally do not depend on authorization being already done for incoming
+    /// requests.
+    #[arg(long, help_heading = AUTHN, value_name = "string")]
+    pub(crate) requestheader_client_ca_file: Option<PathBuf>,
+
+    /// List of client certificate common names to allow to provide usernames in headers
+    /// specified by --requestheader-username-headers. If empty, any client certificate
+    /// validated by the authorities in --requestheader-client-ca-file is allowed.
+    #[arg(long, help_heading = AUTHN, value_name = "strings", value_delimiter = ',')]
+    pub(crate) requestheader_allowed_names: Vec<String>,
+
+    /// List of request headers to inspect for usernames. X-Remote-User is common.
+    #[arg(long, help_heading = AUTHN, value_name = "strings", value_delimiter = ',')]
+    pub(crate) requestheader_username_headers: Vec<String>,
+
+    /// List of request headers to inspect for UIDs. X-Remote-Uid is suggested.
+    #[arg(long, help_heading = AUTHN, value_name = "strings", value_delimiter = ',')]
+    pub(crate) requestheader_uid_headers: Vec<String>,
+
+    /// List of request headers to inspect for groups. X-Remote-Group is suggested.
+    #[arg(long, help_heading = AUTHN, value_name = "strings", value_delimiter = ',')]
+    pub(crate) requestheader_group_headers: Vec<String>,
+
+    /// List of request header prefixes to inspect. X-Remote-Extra- is suggested.
+    #[arg(long, help_heading = AUTHN, value_name = "strings", value_delimiter = ',')]
+    pub(crate) requestheader_extra_headers_prefix: Vec<String>,
+
     /// Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system'
     /// namespace to be used for TLS bootstrapping authentication.
     #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "false", default_missing_value = "true", action = ArgAction::Set)]

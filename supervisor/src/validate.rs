@@ -57,6 +57,8 @@ pub(crate) struct Validated {
     pub(crate) client_ca_pem: Option<String>,
     pub(crate) anonymous_auth: bool,
     pub(crate) enable_bootstrap_token_auth: bool,
+    /// `--requestheader-*`, the CA read.
+    pub(crate) request_header: Option<kas_proto::RequestHeaderConfig>,
     /// `--token-auth-file`, read.
     pub(crate) static_tokens: Vec<(String, kas_proto::UserInfo)>,
     pub(crate) authorization_modes: Vec<String>,
@@ -341,6 +343,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
     }
 
     let webhooks = crate::webhook_config::validate(o, &mut errs.0);
+    let request_header = crate::requestheader::validate(o, &mut errs.0);
     let sa = service_account(&mut errs, o);
 
     let mut feature_gates = Vec::new();
@@ -412,6 +415,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         client_ca_pem,
         anonymous_auth: o.anonymous_auth,
         enable_bootstrap_token_auth: o.enable_bootstrap_token_auth,
+        request_header,
         static_tokens,
         authorization_modes: o.authorization_mode.clone(),
         webhooks,

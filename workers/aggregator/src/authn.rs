@@ -73,6 +73,57 @@ fn looks_like_bootstrap_token(token: &str) -> bool {
         .is_some_and(|(id, secret)| ok(id, 6) && ok(secret, 16))
 }
 
+/// Who a request is, as kube-apiserver's authenticator chain decides, first match wins:
+/// a front proxy's headers, the client certificate, a bearer token, else anonymous (when
+/// allowed). `None` means 401: credentials were presented and none holds (a certificate
+/// no CA vouches for is not downgraded to anonymous), or anonymous requests are off.
+pub(crate) async fn authenticate(
+    front: &Front,
+    conn: &crate::chain::ConnInfo,
+    headers: &http::HeaderMap,
+) -> Option<UserInfo> {
+    let mut failed = false;
+    if let Some(cert) = &conn.cert {
+        if let (Some(rh), Some(proxy)) = (&front.config.request_header, &cert.front_proxy) {
+            match proxy {
+                Ok(()) => {
+                    if let Some(user) = crate::front_proxy::user(rh, headers) {
+                        return Some(user);
+                    }
+                }
+                // The certificate may still name a user of the client CA.
+                Err(e) => tracing::debug!(error = %e, "request-header authentication failed"),
+            }
+        }
+        match &cert.user {
+            Ok(user) => return Some(user.clone()),
+            Err(e) => {
+                tracing::debug!(error = %e, "client certificate authentication failed");
+                failed = true;
+            }
+        }
+    }
+    // `Authorization: Bearer <token>` (the scheme in any case); other schemes and an empty
+    // token are not this authenticator's, as upstream's bearer token authenticator.
+    let token = headers
+        .get(http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .and_then(|auth| {
+            let mut parts = auth.splitn(3, ' ');
+            let scheme = parts.next()?;
+            let token = parts.next()?;
+            (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+        });
+    if let Some(token) = token {
+        match user_from_token(front, token).await {
+            Some(user) => return Some(user),
+            None => failed = true,
+        }
+    }
+    (!failed && front.config.anonymous_auth).then(anonymous)
+}
+
 /// The user a bearer token authenticates, or None when it does not.
 pub(crate) async fn user_from_token(front: &Front, token: &str) -> Option<UserInfo> {
     if let Some(user) = front.static_tokens.get(token) {

@@ -29,8 +29,8 @@ use crate::front::Front;
 /// What the TLS layer learnt about a connection.
 #[derive(Debug, Clone)]
 pub(crate) struct ConnInfo {
-    /// The user of a verified client certificate.
-    pub(crate) cert_user: Option<UserInfo>,
+    /// The client certificate, as the authenticators judged it.
+    pub(crate) cert: Option<crate::x509::PeerCert>,
     /// HTTP/1.x (where `Connection: close` means something).
     pub(crate) http1: bool,
 }
@@ -140,31 +140,20 @@ async fn authenticated(
     audit_id: String,
     req: Request<Incoming>,
 ) -> Response<Body> {
-    let bearer = req
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .map(|v| v.strip_prefix("Bearer ").map(str::trim).map(str::to_owned));
-    let user = match (&conn.cert_user, bearer) {
-        (Some(u), _) => u.clone(),
-        (None, Some(Some(token))) if !token.is_empty() => {
-            match authn::user_from_token(front, &token).await {
-                Some(u) => u,
-                None => return unauthorized(req.headers()),
-            }
-        }
-        // A credential nobody here can verify is refused, never downgraded to anonymous.
-        (None, Some(_)) => return unauthorized(req.headers()),
-        (None, None) if front.config.anonymous_auth => authn::anonymous(),
-        (None, None) => return unauthorized(req.headers()),
+    let Some(user) = authn::authenticate(front, conn, req.headers()).await else {
+        let resp = unauthorized(req.headers());
+        return refuse(req, resp).await;
     };
     let user = match crate::impersonation::impersonate(front, user, req.headers(), req.uri()).await
     {
         Ok(user) => user,
-        Err(refused) => return refused,
+        Err(refused) => return refuse(req, refused).await,
     };
     let (mut parts, body) = req.into_parts();
     crate::impersonation::strip(&mut parts.headers);
+    if let Some(rh) = &front.config.request_header {
+        crate::front_proxy::strip(rh, &mut parts.headers);
+    }
     let req = Request::from_parts(parts, body);
 
     let long_running = request_info::is_long_running(&info);
@@ -181,7 +170,8 @@ async fn authenticated(
             None => None,
             Some(Ok(p)) => Some(p),
             Some(Err(_)) => {
-                return too_many_requests("Too many requests, please try again later.", "1")
+                let resp = too_many_requests("Too many requests, please try again later.", "1");
+                return refuse(req, resp).await;
             }
         }
     };
@@ -192,10 +182,11 @@ async fn authenticated(
     if verdict.decision != kas_authz::Decision::Allow {
         // An authorizer that failed (a webhook down) makes the refusal a 500 naming the
         // error, as upstream's authorization filter does; else a 403 with the reasons.
-        if let Some(error) = verdict.error {
-            return internal_error(req.uri(), &error);
-        }
-        return forbidden_response(forbidden(&user, &info, &verdict.reason), req.headers());
+        let resp = match verdict.error {
+            Some(error) => internal_error(req.uri(), &error),
+            None => forbidden_response(forbidden(&user, &info, &verdict.reason), req.headers()),
+        };
+        return refuse(req, resp).await;
     }
 
     let ctx = RequestContext {
@@ -204,6 +195,33 @@ async fn authenticated(
         info,
     };
     crate::director::direct(front, ctx, req).await
+}
+
+/// The most of an unread request body read (and dropped) before a refusal is sent.
+const REFUSAL_DRAIN_BYTES: usize = 1 << 20;
+/// How long a refusal waits for the unread request body.
+const REFUSAL_DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A refusal given before the request body was read: the body is read and dropped first
+/// (up to 1 MiB, for up to a second), so that an HTTP/2 client that is still sending sees
+/// the answer, not its stream reset.
+async fn refuse(req: Request<Incoming>, resp: Response<Body>) -> Response<Body> {
+    use http_body_util::BodyExt;
+    let mut body = req.into_body();
+    if hyper::body::Body::is_end_stream(&body) {
+        return resp;
+    }
+    let drain = async {
+        let mut read = 0;
+        while let Some(Ok(frame)) = body.frame().await {
+            read += frame.data_ref().map_or(0, |d| d.len());
+            if read > REFUSAL_DRAIN_BYTES {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(REFUSAL_DRAIN_TIME, drain).await;
+    resp
 }
 
 /// The authentication filter's 401, negotiated like every `Status`.

@@ -111,6 +111,8 @@ pub(crate) struct Front {
     pub(crate) refuse_new: AtomicBool,
     pub(crate) cors: Vec<Regex>,
     pub(crate) tls: Arc<rustls::ServerConfig>,
+    /// Judges client certificates: the client CA's users, the front proxy's CA.
+    pub(crate) certs: crate::x509::CertAuthenticator,
     pub(crate) hooks: PostStartHooks,
     log: LogCheck,
     started: Instant,
@@ -127,7 +129,11 @@ pub(crate) struct Front {
 impl Front {
     pub(crate) fn new(control: Control) -> Result<Arc<Front>, Error> {
         let config = control.config().clone();
-        let tls = crate::tls::server_config(&config.serving)?;
+        let (certs, hints) = crate::x509::CertAuthenticator::new(
+            &config.serving.client_ca_pem,
+            config.request_header.as_ref(),
+        )?;
+        let tls = crate::tls::server_config(&config.serving, hints)?;
         let clients = CHAIN
             .into_iter()
             .map(|r| (r, WorkerClient::new(r, config.socket_path(r))))
@@ -154,6 +160,7 @@ impl Front {
             refuse_new: AtomicBool::new(false),
             cors,
             tls,
+            certs,
             hooks,
             log: LogCheck::start(),
             started: Instant::now(),

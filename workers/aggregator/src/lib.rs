@@ -9,10 +9,12 @@ mod authn_webhook;
 mod chain;
 mod director;
 mod front;
+mod front_proxy;
 mod impersonation;
 mod merged;
 mod serve;
 pub mod tls;
+mod x509;
 
 use kas_server::control::Control;
 

@@ -19,7 +19,7 @@ use tokio_rustls::TlsAcceptor;
 
 use crate::chain::{self, ConnInfo};
 use crate::front::Front;
-use crate::{authn, Error};
+use crate::Error;
 
 /// How long a client may take to finish the TLS handshake.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -87,10 +87,9 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
             };
             let session = tls.get_ref().1;
             let conn_info = Arc::new(ConnInfo {
-                cert_user: session
+                cert: session
                     .peer_certificates()
-                    .and_then(|certs| certs.first())
-                    .and_then(authn::user_from_cert),
+                    .and_then(|chain| front.certs.peer(chain)),
                 http1: session.alpn_protocol() != Some(b"h2"),
             });
             let service = hyper::service::service_fn(move |req: Request<Incoming>| {

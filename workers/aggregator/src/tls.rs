@@ -1,5 +1,6 @@
 //! The front door's TLS: rustls with the ring provider, TLS ≥ 1.2 (or 1.3 by flag), ALPN
-//! `h2` and `http/1.1`, client certificates requested and verified but not required.
+//! `h2` and `http/1.1`, client certificates requested but not required; their chains are
+//! judged by the authenticators ([`crate::x509`]), as kube-apiserver's are.
 
 use std::sync::Arc;
 
@@ -8,8 +9,7 @@ use rustls::crypto::ring::cipher_suite as suites;
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use rustls::server::WebPkiClientVerifier;
-use rustls::{RootCertStore, ServerConfig, SupportedCipherSuite};
+use rustls::{DistinguishedName, ServerConfig, SupportedCipherSuite};
 
 /// Why a TLS configuration cannot be built.
 #[derive(Debug, thiserror::Error)]
@@ -80,8 +80,12 @@ pub fn cipher_suite(name: &str) -> Option<SupportedCipherSuite> {
     })
 }
 
-/// Builds the server configuration for the secure port.
-pub fn server_config(s: &SecureServing) -> Result<Arc<ServerConfig>, TlsError> {
+/// Builds the server configuration for the secure port; `ca_hints` are the subjects of
+/// the CAs client certificates may chain to.
+pub fn server_config(
+    s: &SecureServing,
+    ca_hints: Vec<DistinguishedName>,
+) -> Result<Arc<ServerConfig>, TlsError> {
     let mut provider = rustls::crypto::ring::default_provider();
     if !s.tls_cipher_suites.is_empty() {
         let mut chosen: Vec<SupportedCipherSuite> = s
@@ -107,18 +111,10 @@ pub fn server_config(s: &SecureServing) -> Result<Arc<ServerConfig>, TlsError> {
         _ => &[&rustls::version::TLS12, &rustls::version::TLS13],
     };
 
-    let mut roots = RootCertStore::empty();
-    let ca_certs = CertificateDer::pem_slice_iter(s.client_ca_pem.as_bytes())
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| TlsError::ClientCa(e.to_string()))?;
-    let (added, _ignored) = roots.add_parsable_certificates(ca_certs);
-    if added == 0 {
-        return Err(TlsError::ClientCa("no usable CA certificate".into()));
-    }
-    let verifier = WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider.clone())
-        .allow_unauthenticated()
-        .build()
-        .map_err(|e| TlsError::ClientCa(e.to_string()))?;
+    let verifier = Arc::new(crate::x509::RequestClientCert::new(
+        ca_hints,
+        provider.signature_verification_algorithms,
+    ));
 
     let mut config = ServerConfig::builder_with_provider(provider)
         .with_protocol_versions(versions)?

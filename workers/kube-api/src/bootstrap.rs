@@ -65,6 +65,70 @@ async fn ensure(store: &RestStore, ns: &str, obj: Value) -> Result<(), Status> {
     }
 }
 
+/// The ConfigMap that tells extension API servers how this server authenticates clients
+/// and front proxies (`kube-system/extension-apiserver-authentication`).
+const AUTHN_INFO: &str = "extension-apiserver-authentication";
+
+/// The data of [`AUTHN_INFO`]: the client CA and the `--requestheader-*` settings (lists
+/// as JSON arrays, as upstream writes them).
+fn authentication_info(config: &WorkerConfig) -> serde_json::Map<String, Value> {
+    let mut data = serde_json::Map::new();
+    data.insert("client-ca-file".into(), json!(config.serving.client_ca_pem));
+    if let Some(rh) = &config.request_header {
+        let list = |v: &[String]| json!(serde_json::to_string(v).unwrap_or_default());
+        data.insert(
+            "requestheader-client-ca-file".into(),
+            json!(rh.client_ca_pem),
+        );
+        data.insert(
+            "requestheader-allowed-names".into(),
+            list(&rh.allowed_names),
+        );
+        data.insert(
+            "requestheader-username-headers".into(),
+            list(&rh.username_headers),
+        );
+        data.insert("requestheader-uid-headers".into(), list(&rh.uid_headers));
+        data.insert(
+            "requestheader-group-headers".into(),
+            list(&rh.group_headers),
+        );
+        data.insert(
+            "requestheader-extra-headers-prefix".into(),
+            list(&rh.extra_headers_prefix),
+        );
+    }
+    data
+}
+
+/// Creates the authentication info ConfigMap, or brings its data up to date.
+async fn publish_authentication_info(
+    stores: &Stores,
+    data: serde_json::Map<String, Value>,
+) -> Result<(), Status> {
+    let Some(configmaps) = stores.get("", "configmaps") else {
+        return Ok(());
+    };
+    let ns = "kube-system";
+    let want = json!({"metadata": {"name": AUTHN_INFO, "namespace": ns}, "data": data});
+    let opts = WriteOptions::server(MANAGER);
+    match configmaps.create_object(ns, want.clone(), &opts).await {
+        Err(s) if s.reason == Reason::AlreadyExists => {}
+        other => return other.map(|_| ()),
+    }
+    let current = configmaps.read_object(ns, AUTHN_INFO).await?;
+    if current.get("data") == want.get("data") {
+        return Ok(());
+    }
+    let mut updated = current.clone();
+    updated["data"] = want["data"].clone();
+    let expected = kas_server::rest::revision_of(&current);
+    configmaps
+        .update_object(ns, AUTHN_INFO, "", updated, expected, &opts)
+        .await
+        .map(|_| ())
+}
+
 /// Runs `step` until it succeeds, then marks `hook` done.
 fn spawn_step<F, Fut>(hook: HookHandle, what: &'static str, step: F)
 where
@@ -98,6 +162,16 @@ pub(crate) fn start(
     let bootstrap_hook = hooks.register("bootstrap-controller");
     let rbac_hook = hooks.register("rbac/bootstrap-roles");
     let pc_hook = hooks.register("scheduling/bootstrap-system-priority-classes");
+    let authn_info_hook = hooks.register("start-cluster-authentication-info-controller");
+    {
+        let stores = stores.clone();
+        let data = authentication_info(config);
+        spawn_step(authn_info_hook, "authentication info", move || {
+            let stores = stores.clone();
+            let data = data.clone();
+            async move { publish_authentication_info(&stores, data).await }
+        });
+    }
     {
         let stores = stores.clone();
         spawn_step(ns_hook, "system namespaces", move || {

@@ -1,0 +1,246 @@
+//! Client certificates and the front proxy (`--requestheader-*`), through curl and
+//! kubectl: a proxy whose certificate the request-header CA vouches for (with an allowed
+//! name) names the user in X-Remote-* headers; anyone else's X-Remote-* headers are
+//! ignored; a certificate no CA vouches for is 401, never anonymous.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::harness::{require_tool, Server};
+
+/// A CA that signs client certificates into `dir`.
+struct Ca {
+    issuer: rcgen::Issuer<'static, rcgen::KeyPair>,
+    dir: PathBuf,
+}
+
+impl Ca {
+    fn new(dir: &Path, name: &str) -> Ca {
+        let key = rcgen::KeyPair::generate().expect("key");
+        let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+        params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, name);
+        let cert = params.self_signed(&key).expect("ca");
+        std::fs::write(dir.join(format!("{name}.crt")), cert.pem()).expect("write");
+        Ca {
+            issuer: rcgen::Issuer::new(params, key),
+            dir: dir.to_owned(),
+        }
+    }
+
+    /// A client certificate for CN `cn`, O `orgs`; returns (cert, key) paths.
+    fn client(&self, cn: &str, orgs: &[&str]) -> (PathBuf, PathBuf) {
+        let key = rcgen::KeyPair::generate().expect("key");
+        let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+        params
+            .distinguished_name
+            .push(rcgen::DnType::CommonName, cn);
+        for o in orgs {
+            params
+                .distinguished_name
+                .push(rcgen::DnType::OrganizationName, *o);
+        }
+        params.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ClientAuth];
+        let cert = params.signed_by(&key, &self.issuer).expect("cert");
+        let (c, k) = (
+            self.dir.join(format!("{cn}.crt")),
+            self.dir.join(format!("{cn}.key")),
+        );
+        std::fs::write(&c, cert.pem()).expect("write");
+        std::fs::write(&k, key.serialize_pem()).expect("write");
+        (c, k)
+    }
+}
+
+/// curl to the server with a client certificate (or none) and headers: (status, body).
+fn curl(
+    server: &Server,
+    cert: Option<&(PathBuf, PathBuf)>,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &str,
+) -> (u16, String) {
+    let mut cmd = Command::new("curl");
+    cmd.args(["-sS", "-o", "-", "-w", "\n%{http_code}", "-X", method])
+        .arg("--cacert")
+        .arg(server.pki("ca.crt"));
+    if let Some((c, k)) = cert {
+        cmd.arg("--cert").arg(c).arg("--key").arg(k);
+    }
+    for h in headers {
+        cmd.args(["-H", h]);
+    }
+    if !body.is_empty() {
+        cmd.args(["-H", "Content-Type: application/json", "--data", body]);
+    }
+    let out = cmd
+        .arg(format!("https://127.0.0.1:{}{path}", server.port))
+        .output()
+        .expect("run curl");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "curl {path}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let (body, code) = text.rsplit_once('\n').unwrap_or(("", "0"));
+    (code.trim().parse().unwrap_or(0), body.to_owned())
+}
+
+const WHOAMI: &str = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
+const REVIEW: &str = r#"{"apiVersion":"authentication.k8s.io/v1","kind":"SelfSubjectReview"}"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn front_proxy_headers_and_client_certificates() {
+    if !require_tool("kubectl") || !require_tool("curl") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let proxy_ca = Ca::new(dir.path(), "front-proxy-ca");
+    let proxy = proxy_ca.client("front-proxy-client", &[]);
+    let intruder = proxy_ca.client("intruder", &[]);
+    let stranger_ca = Ca::new(dir.path(), "stranger-ca");
+    let mallory = stranger_ca.client("mallory", &["system:masters"]);
+    let server = Server::builder()
+        .arg(format!(
+            "--requestheader-client-ca-file={}",
+            dir.path().join("front-proxy-ca.crt").display()
+        ))
+        .arg("--requestheader-allowed-names=front-proxy-client")
+        .arg("--requestheader-username-headers=X-Remote-User")
+        .arg("--requestheader-uid-headers=X-Remote-Uid")
+        .arg("--requestheader-group-headers=X-Remote-Group")
+        .arg("--requestheader-extra-headers-prefix=X-Remote-Extra-")
+        .start()
+        .await;
+    let asserted = [
+        "X-Remote-User: alice",
+        "X-Remote-Uid: alice-1",
+        "X-Remote-Group: devs",
+        "X-Remote-Group: ops",
+        "X-Remote-Extra-Scopes: read",
+        "X-Remote-Extra-Acme.com%2fTeam: blue",
+    ];
+
+    let (code, body) = curl(&server, Some(&proxy), "POST", WHOAMI, &asserted, REVIEW);
+    assert_eq!(code, 201, "{body}");
+    let review: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(
+        review["status"]["userInfo"],
+        serde_json::json!({
+            "username": "alice",
+            "uid": "alice-1",
+            "groups": ["devs", "ops", "system:authenticated"],
+            "extra": {"acme.com/team": ["blue"], "scopes": ["read"]},
+        })
+    );
+    // The proxy without a user header, a certificate of that CA with another name, and a
+    // certificate no CA vouches for: 401, not anonymous.
+    for (cert, headers) in [
+        (&proxy, &[][..]),
+        (&intruder, &asserted[..]),
+        (&mallory, &asserted[..]),
+    ] {
+        let (code, body) = curl(&server, Some(cert), "POST", WHOAMI, headers, REVIEW);
+        assert_eq!(code, 401, "{}: {body}", cert.0.display());
+        assert!(body.contains("\"reason\":\"Unauthorized\""), "{body}");
+    }
+    // Headers from a client the front proxy CA does not vouch for are ignored.
+    let admin = (server.pki("admin.crt"), server.pki("admin.key"));
+    let (code, body) = curl(&server, Some(&admin), "POST", WHOAMI, &asserted, REVIEW);
+    assert_eq!(code, 201, "{body}");
+    assert!(body.contains("\"username\":\"kubernetes-admin\""), "{body}");
+    let (code, body) = curl(
+        &server,
+        None,
+        "GET",
+        "/api/v1/namespaces/default/secrets",
+        &asserted,
+        "",
+    );
+    assert_eq!(code, 403, "{body}");
+    assert!(body.contains("User \\\"system:anonymous\\\""), "{body}");
+
+    // Extension API servers learn the front proxy's settings from kube-system.
+    let out = server.kubectl(&[
+        "get",
+        "configmap",
+        "-n",
+        "kube-system",
+        "extension-apiserver-authentication",
+        "-o",
+        "json",
+    ]);
+    assert!(out.status.success(), "{out:?}");
+    let cm: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let data = &cm["data"];
+    assert_eq!(
+        data["requestheader-allowed-names"],
+        "[\"front-proxy-client\"]"
+    );
+    assert_eq!(
+        data["requestheader-username-headers"],
+        "[\"X-Remote-User\"]"
+    );
+    assert_eq!(
+        data["requestheader-extra-headers-prefix"],
+        "[\"X-Remote-Extra-\"]"
+    );
+    assert_eq!(
+        data["requestheader-client-ca-file"].as_str(),
+        std::fs::read_to_string(dir.path().join("front-proxy-ca.crt"))
+            .ok()
+            .as_deref()
+    );
+    assert!(data["client-ca-file"]
+        .as_str()
+        .is_some_and(|p| p.contains("BEGIN CERTIFICATE")));
+
+    // kubectl with the stranger's certificate: Unauthorized.
+    let out = Command::new("kubectl")
+        .args(["--kubeconfig", "/dev/null", "--server"])
+        .arg(format!("https://127.0.0.1:{}", server.port))
+        .arg("--certificate-authority")
+        .arg(server.pki("ca.crt"))
+        .arg("--client-certificate")
+        .arg(&mallory.0)
+        .arg("--client-key")
+        .arg(&mallory.1)
+        .args(["get", "--raw", "/version"])
+        .output()
+        .expect("kubectl");
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Unauthorized"),
+        "{out:?}"
+    );
+}
+
+/// A request-header CA file that is not PEM refuses the start, naming the file, and a
+/// blank header name is refused with upstream's message.
+#[test]
+fn bad_request_header_flags_refuse_the_start() {
+    let dir = tempfile::tempdir().expect("dir");
+    let junk = dir.path().join("junk.crt");
+    std::fs::write(&junk, "not a certificate").expect("write");
+    let out = Command::new(super::harness::BIN)
+        .arg(format!("--requestheader-client-ca-file={}", junk.display()))
+        .arg("--requestheader-group-headers= ")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!(
+            "--requestheader-client-ca-file: {}",
+            junk.display()
+        )) || err.contains(&junk.display().to_string()),
+        "{err}"
+    );
+    assert!(
+        err.contains("empty value in \"requestheader-group-headers\""),
+        "{err}"
+    );
+}
