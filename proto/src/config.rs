@@ -73,6 +73,8 @@ pub struct WorkerConfig {
     pub enable_bootstrap_token_auth: bool,
     /// `--requestheader-*`, when `--requestheader-client-ca-file` is given.
     pub request_header: Option<crate::RequestHeaderConfig>,
+    /// The certificate files given by flag, re-read when they change.
+    pub cert_files: CertFiles,
     /// `--token-auth-file`, read at start: token → the user it authenticates.
     pub static_tokens: Vec<(String, crate::UserInfo)>,
     /// `--authentication-token-webhook-*`: tokens nothing else verifies are asked there.
@@ -166,4 +168,23 @@ impl TlsVersion {
             _ => None,
         }
     }
+}
+
+/// Certificate and key files given by flag, which the workers re-read when they change on
+/// disk (kube-apiserver's dynamic certificate controllers): the serving pair, the client
+/// CA and the request-header CA. Their contents at start are in [`SecureServing`] and
+/// [`crate::RequestHeaderConfig`].
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CertFiles {
+    /// `--tls-cert-file`.
+    pub tls_cert_file: Option<PathBuf>,
+    /// `--tls-private-key-file`.
+    pub tls_private_key_file: Option<PathBuf>,
+    /// `--client-ca-file`.
+    pub client_ca_file: Option<PathBuf>,
+    /// `--requestheader-client-ca-file`.
+    pub requestheader_client_ca_file: Option<PathBuf>,
+    /// The CA generated in the cert dir, trusted for client certificates besides the
+    /// `--client-ca-file` ones (it signs the admin kubeconfig).
+    pub generated_ca_pem: String,
 }

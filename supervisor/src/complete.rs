@@ -204,6 +204,10 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         anonymous_auth: v.anonymous_auth,
         enable_bootstrap_token_auth: v.enable_bootstrap_token_auth,
         request_header: v.request_header.clone(),
+        cert_files: kas_proto::CertFiles {
+            generated_ca_pem: pki.ca_pem.clone(),
+            ..v.cert_files.clone()
+        },
         static_tokens: v.static_tokens.clone(),
         token_webhook: v.webhooks.token.clone(),
         authorization_modes: v.authorization_modes.clone(),

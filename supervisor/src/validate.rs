@@ -59,6 +59,8 @@ pub(crate) struct Validated {
     pub(crate) enable_bootstrap_token_auth: bool,
     /// `--requestheader-*`, the CA read.
     pub(crate) request_header: Option<kas_proto::RequestHeaderConfig>,
+    /// The certificate files, for reloading (`generated_ca_pem` is filled in later).
+    pub(crate) cert_files: kas_proto::CertFiles,
     /// `--token-auth-file`, read.
     pub(crate) static_tokens: Vec<(String, kas_proto::UserInfo)>,
     pub(crate) authorization_modes: Vec<String>,
@@ -416,6 +418,13 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         anonymous_auth: o.anonymous_auth,
         enable_bootstrap_token_auth: o.enable_bootstrap_token_auth,
         request_header,
+        cert_files: kas_proto::CertFiles {
+            tls_cert_file: o.tls_cert_file.clone(),
+            tls_private_key_file: o.tls_private_key_file.clone(),
+            client_ca_file: o.client_ca_file.clone(),
+            requestheader_client_ca_file: o.requestheader_client_ca_file.clone(),
+            generated_ca_pem: String::new(),
+        },
         static_tokens,
         authorization_modes: o.authorization_mode.clone(),
         webhooks,

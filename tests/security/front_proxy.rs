@@ -244,3 +244,148 @@ fn bad_request_header_flags_refuse_the_start() {
         "{err}"
     );
 }
+
+impl Ca {
+    /// A serving certificate for 127.0.0.1 written to `cert`/`key`.
+    fn serving(&self, cert: &Path, key: &Path) {
+        let k = rcgen::KeyPair::generate().expect("key");
+        let mut params =
+            rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+                .expect("params");
+        params.extended_key_usages = vec![rcgen::ExtendedKeyUsagePurpose::ServerAuth];
+        let c = params.signed_by(&k, &self.issuer).expect("cert");
+        std::fs::write(cert, c.pem()).expect("write");
+        std::fs::write(key, k.serialize_pem()).expect("write");
+    }
+
+    fn pem(&self, name: &str) -> String {
+        std::fs::read_to_string(self.dir.join(format!("{name}.crt"))).expect("ca pem")
+    }
+}
+
+/// curl as `cert` trusting `ca`: the status code, 0 when TLS fails.
+fn curl_as(
+    port: u16,
+    ca: &Path,
+    cert: Option<&(PathBuf, PathBuf)>,
+    method: &str,
+    path: &str,
+    body: &str,
+) -> (u16, String) {
+    let mut cmd = Command::new("curl");
+    cmd.args([
+        "-s",
+        "-o",
+        "-",
+        "-w",
+        "\n%{http_code}",
+        "-X",
+        method,
+        "--cacert",
+    ])
+    .arg(ca);
+    if let Some((c, k)) = cert {
+        cmd.arg("--cert").arg(c).arg("--key").arg(k);
+    }
+    if !body.is_empty() {
+        cmd.args(["-H", "Content-Type: application/json", "--data", body]);
+    }
+    let out = cmd
+        .arg(format!("https://127.0.0.1:{port}{path}"))
+        .output()
+        .expect("run curl");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let (body, code) = text.rsplit_once('\n').unwrap_or(("", "0"));
+    (code.trim().parse().unwrap_or(0), body.to_owned())
+}
+
+/// Certificates given as files are reloaded when they change, without a restart: a new
+/// serving certificate is presented to new connections, a new client CA decides who is
+/// who, and a broken file leaves the last good ones in use.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn certificate_files_are_reloaded_when_they_change() {
+    if !require_tool("curl") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let (serving_ca_1, serving_ca_2) = (
+        Ca::new(dir.path(), "serving-ca-1"),
+        Ca::new(dir.path(), "serving-ca-2"),
+    );
+    let (clients_a, clients_b) = (
+        Ca::new(dir.path(), "clients-a"),
+        Ca::new(dir.path(), "clients-b"),
+    );
+    let alice = clients_a.client("alice", &["devs"]);
+    let bob = clients_b.client("bob", &["devs"]);
+    let (cert, key, client_ca) = (
+        dir.path().join("serving.crt"),
+        dir.path().join("serving.key"),
+        dir.path().join("clients.crt"),
+    );
+    serving_ca_1.serving(&cert, &key);
+    std::fs::write(&client_ca, clients_a.pem("clients-a")).expect("write");
+    let server = Server::builder()
+        .arg(format!("--tls-cert-file={}", cert.display()))
+        .arg(format!("--tls-private-key-file={}", key.display()))
+        .arg(format!("--client-ca-file={}", client_ca.display()))
+        .spawn()
+        .await;
+    let port = server.port;
+    let (ca1, ca2) = (
+        dir.path().join("serving-ca-1.crt"),
+        dir.path().join("serving-ca-2.crt"),
+    );
+    let until = |what: &str, check: &dyn Fn() -> bool| {
+        let start = std::time::Instant::now();
+        while !check() {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "never: {what}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        start.elapsed()
+    };
+    until("ready", &|| {
+        curl_as(port, &ca1, None, "GET", "/readyz", "").0 == 200
+    });
+    let who = |ca: &Path, cert: &(PathBuf, PathBuf)| {
+        curl_as(port, ca, Some(cert), "POST", WHOAMI, REVIEW)
+    };
+    assert_eq!(who(&ca1, &alice).0, 201);
+    assert_eq!(who(&ca1, &bob).0, 401);
+
+    serving_ca_2.serving(&cert, &key);
+    std::fs::write(&client_ca, clients_b.pem("clients-b")).expect("write");
+    let took = until("the new serving certificate", &|| {
+        curl_as(port, &ca2, None, "GET", "/readyz", "").0 == 200
+    });
+    println!("certificates reloaded within {took:?}");
+    assert_eq!(
+        curl_as(port, &ca1, None, "GET", "/readyz", "").0,
+        0,
+        "the old serving CA no longer verifies"
+    );
+    until("the new client CA", &|| who(&ca2, &bob).0 == 201);
+    assert_eq!(who(&ca2, &alice).0, 401);
+    // Extension API servers see the new client CA too.
+    let admin = (server.pki("admin.crt"), server.pki("admin.key"));
+    until("the published client CA", &|| {
+        let (code, body) = curl_as(
+            port,
+            &ca2,
+            Some(&admin),
+            "GET",
+            "/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication",
+            "",
+        );
+        code == 200 && body.contains(&clients_b.pem("clients-b").replace('\n', "\\n"))
+    });
+
+    // A broken file changes nothing.
+    std::fs::write(&client_ca, "-----BEGIN CERTIFI").expect("write");
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    assert_eq!(who(&ca2, &bob).0, 201);
+    assert!(server.log().contains("cannot be used"), "{}", server.log());
+}

@@ -110,9 +110,9 @@ pub(crate) struct Front {
     /// Set after NotAcceptingNewRequest with `--shutdown-send-retry-after`.
     pub(crate) refuse_new: AtomicBool,
     pub(crate) cors: Vec<Regex>,
-    pub(crate) tls: Arc<rustls::ServerConfig>,
-    /// Judges client certificates: the client CA's users, the front proxy's CA.
-    pub(crate) certs: crate::x509::CertAuthenticator,
+    /// The TLS configuration and the client certificate authenticator, reloaded when the
+    /// certificate files change.
+    pub(crate) certs: crate::front_certs::FrontCerts,
     pub(crate) hooks: PostStartHooks,
     log: LogCheck,
     started: Instant,
@@ -129,11 +129,7 @@ pub(crate) struct Front {
 impl Front {
     pub(crate) fn new(control: Control) -> Result<Arc<Front>, Error> {
         let config = control.config().clone();
-        let (certs, hints) = crate::x509::CertAuthenticator::new(
-            &config.serving.client_ca_pem,
-            config.request_header.as_ref(),
-        )?;
-        let tls = crate::tls::server_config(&config.serving, hints)?;
+        let certs = crate::front_certs::FrontCerts::new(&config)?;
         let clients = CHAIN
             .into_iter()
             .map(|r| (r, WorkerClient::new(r, config.socket_path(r))))
@@ -159,7 +155,6 @@ impl Front {
             end_long_running: CancellationToken::new(),
             refuse_new: AtomicBool::new(false),
             cors,
-            tls,
             certs,
             hooks,
             log: LogCheck::start(),

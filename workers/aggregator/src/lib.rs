@@ -9,6 +9,7 @@ mod authn_webhook;
 mod chain;
 mod director;
 mod front;
+mod front_certs;
 mod front_proxy;
 mod impersonation;
 mod merged;
@@ -33,5 +34,10 @@ pub enum Error {
 pub async fn run(control: Control, listener: std::net::TcpListener) -> Result<(), Error> {
     tls::install_default_provider();
     let front = front::Front::new(control)?;
+    let start = kas_server::certfiles::CertSnapshot::from_config(&front.config);
+    let watched = front.clone();
+    kas_server::certfiles::watch(front.config.cert_files.clone(), start, move |snap| {
+        watched.certs.reload(&watched.config, snap)
+    });
     serve::serve(front, listener).await
 }

@@ -35,7 +35,6 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
     if let Ok(addr) = listener.local_addr() {
         tracing::info!(%addr, "serving securely");
     }
-    let acceptor = TlsAcceptor::from(front.tls.clone());
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -69,11 +68,12 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
             },
         };
         let _ = tcp.set_nodelay(true);
-        let acceptor = acceptor.clone();
         let front = front.clone();
         let builder = builder.clone();
         let watcher = graceful.watcher();
         tokio::spawn(async move {
+            let certs = front.certs.active();
+            let acceptor = TlsAcceptor::from(certs.tls.clone());
             let tls = match tokio::time::timeout(HANDSHAKE_TIMEOUT, acceptor.accept(tcp)).await {
                 Ok(Ok(tls)) => tls,
                 Ok(Err(e)) => {
@@ -89,7 +89,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
             let conn_info = Arc::new(ConnInfo {
                 cert: session
                     .peer_certificates()
-                    .and_then(|chain| front.certs.peer(chain)),
+                    .and_then(|chain| certs.authenticator.peer(chain)),
                 http1: session.alpn_protocol() != Some(b"h2"),
             });
             let service = hyper::service::service_fn(move |req: Request<Incoming>| {

@@ -173,6 +173,32 @@ pub(crate) fn start(
         });
     }
     {
+        // The CAs in it follow the files when they change.
+        let stores = stores.clone();
+        let base = config.clone();
+        let start = kas_server::certfiles::CertSnapshot::from_config(config);
+        kas_server::certfiles::watch(config.cert_files.clone(), start, move |snap| {
+            let mut changed = base.clone();
+            changed.serving.client_ca_pem = snap.client_ca_pem.clone();
+            if let (Some(rh), Some(pem)) =
+                (&mut changed.request_header, &snap.request_header_ca_pem)
+            {
+                rh.client_ca_pem = pem.clone();
+            }
+            let data = authentication_info(&changed);
+            let stores = stores.clone();
+            tokio::spawn(async move {
+                for _ in 0..50 {
+                    match publish_authentication_info(&stores, data.clone()).await {
+                        Ok(()) => return,
+                        Err(_) => tokio::time::sleep(RETRY).await,
+                    }
+                }
+            });
+            Ok(())
+        });
+    }
+    {
         let stores = stores.clone();
         spawn_step(ns_hook, "system namespaces", move || {
             let stores = stores.clone();

@@ -8,6 +8,7 @@
 pub mod backend;
 pub mod body;
 pub mod cache;
+pub mod certfiles;
 pub mod control;
 pub mod delegate;
 pub mod discovery;
