@@ -759,7 +759,7 @@ async fn service_account_token_passes_token_review() {
 async fn service_account_token_authenticates_a_client() {
     let (server, client) = setup().await;
     let pp = PostParams::default();
-    let accounts: Api<ServiceAccount> = Api::namespaced(client, "default");
+    let accounts: Api<ServiceAccount> = Api::namespaced(client.clone(), "default");
     create(&accounts, json!({"metadata": {"name": "robot"}})).await;
     let request: TokenRequest = obj(json!({"spec": {"audiences": []}}));
     let issued = accounts.create_token_request("robot", &pp, &request).await;
@@ -775,7 +775,8 @@ async fn service_account_token_authenticates_a_client() {
             ..AuthInfo::default()
         });
     }
-    let me: Api<SelfSubjectReview> = Api::all(client_from(kubeconfig).await);
+    let robot = client_from(kubeconfig).await;
+    let me: Api<SelfSubjectReview> = Api::all(robot.clone());
     let me = me.create(&pp, &SelfSubjectReview::default()).await;
     let user = me
         .expect("self subject review")
@@ -786,6 +787,59 @@ async fn service_account_token_authenticates_a_client() {
         username.as_deref(),
         Some("system:serviceaccount:default:robot")
     );
+
+    // RBAC decides what the token may do: nothing until a binding grants `view`, then
+    // reading config maps (list and watch) but still not secrets.
+    let maps: Api<ConfigMap> = Api::namespaced(robot.clone(), "default");
+    let refused = maps
+        .list(&ListParams::default())
+        .await
+        .expect_err("forbidden");
+    let kube::Error::Api(status) = refused else {
+        panic!("{refused:?}");
+    };
+    assert_eq!((status.code, status.reason.as_str()), (403, "Forbidden"));
+    assert_eq!(
+        status.message,
+        "configmaps is forbidden: User \"system:serviceaccount:default:robot\" cannot list resource \"configmaps\" in API group \"\" in the namespace \"default\""
+    );
+    let bindings: Api<k8s_openapi::api::rbac::v1::RoleBinding> =
+        Api::namespaced(client.clone(), "default");
+    create(
+        &bindings,
+        json!({"metadata": {"name": "robot-view"},
+               "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "view"},
+               "subjects": [{"kind": "ServiceAccount", "name": "robot", "namespace": "default"}]}),
+    )
+    .await;
+    let mut listed = maps.list(&ListParams::default()).await;
+    for _ in 0..100 {
+        if listed.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        listed = maps.list(&ListParams::default()).await;
+    }
+    let rv = listed
+        .expect("view lets the robot list config maps")
+        .metadata
+        .resource_version;
+    let mut events = maps
+        .watch(&WatchParams::default(), &rv.unwrap_or_default())
+        .await
+        .expect("watch")
+        .boxed();
+    let admin_maps: Api<ConfigMap> = Api::namespaced(client, "default");
+    create(&admin_maps, json!({"metadata": {"name": "seen-by-robot"}})).await;
+    match next_change(&mut events).await {
+        WatchEvent::Added(cm) => assert_eq!(cm.name_any(), "seen-by-robot"),
+        other => panic!("{other:?}"),
+    }
+    let secrets: Api<k8s_openapi::api::core::v1::Secret> = Api::namespaced(robot, "default");
+    assert!(matches!(
+        secrets.list(&ListParams::default()).await,
+        Err(kube::Error::Api(s)) if s.code == 403
+    ));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
