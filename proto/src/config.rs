@@ -79,10 +79,11 @@ pub struct WorkerConfig {
     pub static_tokens: Vec<(String, crate::UserInfo)>,
     /// `--authentication-token-webhook-*`: tokens nothing else verifies are asked there.
     pub token_webhook: Option<crate::TokenWebhookConfig>,
-    /// `--authorization-mode`, in order.
+    /// The authorizers in order: `--authorization-mode`, or the types of
+    /// `--authorization-config`'s authorizers.
     pub authorization_modes: Vec<String>,
-    /// `--authorization-webhook-*`, with `Webhook` among the modes.
-    pub authorization_webhook: Option<crate::AuthorizationWebhookConfig>,
+    /// The webhooks, one per `Webhook` among the modes, in the same order.
+    pub authorization_webhooks: Vec<crate::AuthorizationWebhookConfig>,
     /// `--service-account-issuer`: the first signs new tokens, all are accepted.
     pub service_account_issuers: Vec<String>,
     /// `--api-audiences` (defaulted to the first issuer).

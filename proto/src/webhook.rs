@@ -79,15 +79,25 @@ pub struct TokenWebhookConfig {
     pub cache_ttl: Duration,
 }
 
-/// `--authorization-webhook-*` (with `Webhook` in `--authorization-mode`).
+/// One authorization webhook: `--authorization-webhook-*` (with `Webhook` in
+/// `--authorization-mode`), or a `Webhook` authorizer of `--authorization-config`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AuthorizationWebhookConfig {
-    /// `--authorization-webhook-config-file`, read.
+    /// The authorizer's name (`webhook` for the flags).
+    pub name: String,
+    /// The kubeconfig file, read.
     pub client: WebhookClientConfig,
-    /// `--authorization-webhook-version`.
+    /// The SubjectAccessReview version sent.
     pub version: ReviewVersion,
-    /// `--authorization-webhook-cache-authorized-ttl`; zero caches nothing.
+    /// How long 'authorized' answers are cached; zero caches nothing.
     pub authorized_ttl: Duration,
-    /// `--authorization-webhook-cache-unauthorized-ttl`; zero caches nothing.
+    /// How long 'unauthorized' answers are cached; zero caches nothing.
     pub unauthorized_ttl: Duration,
+    /// How long one call may take (30 s for the flags).
+    pub timeout: Duration,
+    /// Whether a failed call denies (else: no opinion, the flags' behaviour).
+    pub deny_on_failure: bool,
+    /// CEL expressions over the SubjectAccessReview (`request`), all of which must hold
+    /// for the webhook to be asked.
+    pub match_conditions: Vec<String>,
 }

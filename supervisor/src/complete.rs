@@ -211,7 +211,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         static_tokens: v.static_tokens.clone(),
         token_webhook: v.webhooks.token.clone(),
         authorization_modes: v.authorization_modes.clone(),
-        authorization_webhook: v.webhooks.authorization.clone(),
+        authorization_webhooks: v.authorization_webhooks.clone(),
         service_account_issuers: v.service_account_issuers.clone(),
         api_audiences: v.api_audiences.clone(),
         service_account_signing_key_pem: sa_key_pem,

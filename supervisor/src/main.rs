@@ -3,6 +3,7 @@
 
 #![deny(unsafe_code)]
 
+mod authz_config;
 mod certs;
 mod complete;
 mod godur;

@@ -275,6 +275,12 @@ pub(crate) struct Options {
     #[arg(long, help_heading = AUTHZ, value_name = "strings", value_delimiter = ',', default_value = "Node,RBAC")]
     pub(crate) authorization_mode: Vec<String>,
 
+    /// File with Authorization Configuration to configure the authorizer chain. Requires
+    /// feature gate StructuredAuthorizationConfiguration. This flag is mutually exclusive
+    /// with the other --authorization-mode and --authorization-webhook-* flags.
+    #[arg(long, help_heading = AUTHZ, value_name = "string")]
+    pub(crate) authorization_config: Option<PathBuf>,
+
     /// The duration to cache 'authorized' responses from the webhook authorizer.
     #[arg(long, help_heading = AUTHZ, value_name = "duration", default_value = "5m0s")]
     pub(crate) authorization_webhook_cache_authorized_ttl: String,

@@ -63,7 +63,10 @@ pub(crate) struct Validated {
     pub(crate) cert_files: kas_proto::CertFiles,
     /// `--token-auth-file`, read.
     pub(crate) static_tokens: Vec<(String, kas_proto::UserInfo)>,
+    /// The authorizer chain: `--authorization-mode`, or `--authorization-config`'s.
     pub(crate) authorization_modes: Vec<String>,
+    /// Its webhooks, one per `Webhook` mode, in order.
+    pub(crate) authorization_webhooks: Vec<kas_proto::AuthorizationWebhookConfig>,
     /// `--authentication-token-webhook-*` and `--authorization-webhook-*`, files read.
     pub(crate) webhooks: crate::webhook_config::WebhookFlags,
     /// `--service-account-issuer`, defaulted; the first one signs.
@@ -345,6 +348,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
     }
 
     let webhooks = crate::webhook_config::validate(o, &mut errs.0);
+    let (authorization_modes, authorization_webhooks) =
+        crate::authz_config::resolve(o, &mut errs.0, webhooks.authorization.clone());
     let request_header = crate::requestheader::validate(o, &mut errs.0);
     let sa = service_account(&mut errs, o);
 
@@ -426,7 +431,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
             generated_ca_pem: String::new(),
         },
         static_tokens,
-        authorization_modes: o.authorization_mode.clone(),
+        authorization_modes,
+        authorization_webhooks,
         webhooks,
         service_account_issuers: sa.issuers,
         service_account_public_keys_pem: sa.public_keys_pem,

@@ -362,10 +362,15 @@ pub(crate) fn validate(o: &Options, errs: &mut Vec<FlagError>) -> WebhookFlags {
     let authorization = file.and_then(|p| {
         let client = load(p).map_err(|e| push(AUTHZ_FILE, e)).ok()?;
         Some(AuthorizationWebhookConfig {
+            name: "webhook".to_owned(),
             client,
             version: authz_version?,
             authorized_ttl,
             unauthorized_ttl,
+            // The flags' webhook: upstream's 30 s client timeout, no opinion on failure.
+            timeout: Duration::from_secs(30),
+            deny_on_failure: false,
+            match_conditions: Vec::new(),
         })
     });
     WebhookFlags {

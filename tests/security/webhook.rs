@@ -436,3 +436,75 @@ async fn webhook_authorizer() {
     assert!(whoami.status.success(), "RBAC still decides: {whoami:?}");
     Kubectl::new(&server).ok(&["get", "pods", "-n", "default"]);
 }
+
+/// `--authorization-config`: a chain of named authorizers (Node, RBAC, then a webhook
+/// asked only about pods by its CEL match condition, failing closed with
+/// `failurePolicy: Deny`); the structured file refuses to go with `--authorization-mode`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorization_config_file() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let webhook = Webhook::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(&tokens, "tok-bob,bob,1002\n").expect("write");
+    let config = dir.path().join("authz.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- type: Node\n  name: node\n- type: RBAC\n  name: rbac\n- type: Webhook\n  name: pods-only\n  webhook:\n    timeout: 2s\n    authorizedTTL: 1s\n    unauthorizedTTL: 1s\n    subjectAccessReviewVersion: v1\n    matchConditionSubjectAccessReviewVersion: v1\n    failurePolicy: Deny\n    connectionInfo:\n      type: KubeConfigFile\n      kubeConfigFile: {}\n    matchConditions:\n    - expression: has(request.resourceAttributes) && request.resourceAttributes.resource == 'pods'\n",
+            webhook.kubeconfig(dir.path(), "/authz").display()
+        ),
+    )
+    .expect("write");
+    let server = Server::builder()
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .arg(format!("--authorization-config={}", config.display()))
+        .start()
+        .await;
+    let pods = as_token_user(&server, "tok-bob", &["get", "pods", "-n", "default"]);
+    assert!(pods.status.success(), "{pods:?}");
+    let secrets = as_token_user(&server, "tok-bob", &["get", "secrets", "-n", "default"]);
+    assert!(
+        stderr(&secrets)
+            .contains("secrets is forbidden: User \"bob\" cannot list resource \"secrets\""),
+        "{secrets:?}"
+    );
+    let reviews = webhook.reviews("/authz");
+    assert!(!reviews.is_empty());
+    assert!(
+        reviews
+            .iter()
+            .all(|r| r["spec"]["resourceAttributes"]["resource"] == "pods"),
+        "the match condition keeps everything but pods away from the webhook: {reviews:#?}"
+    );
+    // Down, with failurePolicy Deny: a pods request fails closed (500 naming the failure).
+    webhook.stop();
+    std::thread::sleep(Duration::from_millis(1100));
+    let started = Instant::now();
+    let down = as_token_user(&server, "tok-bob", &["get", "pods", "-n", "default"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(8),
+        "{:?}",
+        started.elapsed()
+    );
+    assert!(
+        stderr(&down).contains("Internal Server Error") || stderr(&down).contains("InternalError"),
+        "{down:?}"
+    );
+    // The admin (system:masters) is never asked about.
+    let out = server.kubectl(&["get", "pods", "-n", "default"]);
+    assert!(out.status.success(), "{out:?}");
+
+    let out = std::process::Command::new(BIN)
+        .arg(format!("--authorization-config={}", config.display()))
+        .arg("--authorization-mode=RBAC")
+        .output()
+        .expect("run");
+    assert_ne!(out.status.code(), Some(0));
+    assert!(
+        stderr(&out).contains("--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined"),
+        "{out:?}"
+    );
+}

@@ -12,6 +12,7 @@ mod aggregation;
 mod cache;
 mod covers;
 mod follow;
+mod match_conditions;
 mod node;
 mod node_graph;
 mod node_populator;
@@ -26,6 +27,7 @@ use serde_json::{json, Value};
 pub use aggregation::{aggregated_rules, settle, AGGREGATION_MANAGER};
 pub use cache::PolicyCache;
 pub use covers::uncovered_rules;
+pub use match_conditions::compile_condition;
 pub use node::{NODES_GROUP, NODE_RULES};
 pub use node_populator::NodeGraph;
 pub use rbac::Policy;
@@ -124,8 +126,8 @@ pub struct Authorizer {
     rbac: Rbac,
     /// The `Node` mode's authorizer (with an empty graph unless given one).
     node: node::NodeAuthorizer,
-    /// The `Webhook` mode's authorizer, when configured.
-    webhook: Option<Arc<webhook::WebhookAuthorizer>>,
+    /// The webhooks, one per `Webhook` among the modes, in order.
+    webhooks: Vec<Arc<webhook::WebhookAuthorizer>>,
 }
 
 /// Where RBAC's objects come from.
@@ -145,7 +147,7 @@ impl Authorizer {
             modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
             rbac: Rbac::Fixed(Arc::new(rbac)),
             node: node::NodeAuthorizer::new(Arc::new(NodeGraph::fixed())),
-            webhook: None,
+            webhooks: Vec::new(),
         }
     }
 
@@ -156,14 +158,17 @@ impl Authorizer {
             modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
             rbac: Rbac::Cached(cache),
             node: node::NodeAuthorizer::new(Arc::new(NodeGraph::fixed())),
-            webhook: None,
+            webhooks: Vec::new(),
         }
     }
 
-    /// The same chain, its `Webhook` mode asking the webhook `config` describes (without
-    /// one, that mode has no opinion).
-    pub fn with_webhook(mut self, config: Option<&kas_proto::AuthorizationWebhookConfig>) -> Self {
-        self.webhook = config.map(|c| Arc::new(webhook::WebhookAuthorizer::new(c)));
+    /// The same chain, its `Webhook` modes asking the webhooks `configs` describe, in
+    /// order (a `Webhook` mode without one has no opinion).
+    pub fn with_webhooks(mut self, configs: &[kas_proto::AuthorizationWebhookConfig]) -> Self {
+        self.webhooks = configs
+            .iter()
+            .map(|c| Arc::new(webhook::WebhookAuthorizer::new(c)))
+            .collect();
         self
     }
 
@@ -198,7 +203,7 @@ impl Authorizer {
         if modes.iter().any(|m| Mode::parse(m) == Some(Mode::Node)) {
             chain = chain.with_node_graph(NodeGraph::start(storage()));
         }
-        chain.with_webhook(config.authorization_webhook.as_ref())
+        chain.with_webhooks(&config.authorization_webhooks)
     }
 
     /// Waits until the objects RBAC and Node decide over have been read once (at once
@@ -230,6 +235,7 @@ impl Authorizer {
         }
         let mut reasons = Vec::new();
         let mut errors: Vec<String> = Vec::new();
+        let mut webhooks = self.webhooks.iter();
         for mode in &self.modes {
             let (decision, reason, error) = match mode {
                 Mode::AlwaysAllow => (Decision::Allow, String::new(), None),
@@ -246,7 +252,7 @@ impl Authorizer {
                     let (d, r) = self.node.authorize(user, a);
                     (d, r, None)
                 }
-                Mode::Webhook => match &self.webhook {
+                Mode::Webhook => match webhooks.next() {
                     Some(w) => w.authorize(user, a).await,
                     None => (Decision::NoOpinion, String::new(), None),
                 },

@@ -17,6 +17,7 @@ use kas_proto::{AuthorizationWebhookConfig, ReviewVersion, UserInfo};
 use kas_server::webhook::{WebhookClient, WebhookError};
 use serde_json::{json, Map, Value};
 
+use crate::match_conditions::MatchConditions;
 use crate::{Attributes, Decision};
 
 /// Upstream's response cache size.
@@ -38,6 +39,11 @@ pub(crate) struct WebhookAuthorizer {
     version: ReviewVersion,
     authorized_ttl: Duration,
     unauthorized_ttl: Duration,
+    /// How long one call may take.
+    timeout: Duration,
+    /// The decision when the call fails or a match condition cannot be evaluated.
+    on_failure: Decision,
+    conditions: MatchConditions,
     cache: Mutex<HashMap<String, (Answer, Instant)>>,
 }
 
@@ -65,6 +71,13 @@ impl WebhookAuthorizer {
             version: config.version,
             authorized_ttl: config.authorized_ttl,
             unauthorized_ttl: config.unauthorized_ttl,
+            timeout: config.timeout,
+            on_failure: if config.deny_on_failure {
+                Decision::Deny
+            } else {
+                Decision::NoOpinion
+            },
+            conditions: MatchConditions::new(&config.match_conditions),
             cache: Mutex::new(HashMap::new()),
         }
     }
@@ -72,13 +85,28 @@ impl WebhookAuthorizer {
     /// The webhook's answer about `a` for `user`, cached as upstream caches it.
     pub(crate) async fn authorize(&self, user: &UserInfo, a: &Attributes) -> Outcome {
         let spec = spec(user, a, self.version);
+        if !self.conditions.is_empty() {
+            // The conditions see the v1 SubjectAccessReview, whatever version is sent.
+            let matched = match self.version {
+                ReviewVersion::V1 => self.conditions.matches(&spec),
+                ReviewVersion::V1beta1 => {
+                    self.conditions
+                        .matches(&self::spec(user, a, ReviewVersion::V1))
+                }
+            };
+            match matched {
+                Ok(true) => {}
+                Ok(false) => return (Decision::NoOpinion, String::new(), None),
+                Err(e) => return (self.on_failure, String::new(), Some(e)),
+            }
+        }
         let key = serde_json::to_string(&spec).unwrap_or_default();
         if let Some(answer) = self.cached(&key) {
             return outcome(answer);
         }
         let client = match &self.client {
             Ok(c) => c,
-            Err(e) => return (Decision::NoOpinion, String::new(), Some(e.to_string())),
+            Err(e) => return (self.on_failure, String::new(), Some(e.to_string())),
         };
         let review = json!({
             "kind": "SubjectAccessReview",
@@ -87,11 +115,16 @@ impl WebhookAuthorizer {
             "spec": spec,
             "status": {"allowed": false},
         });
-        let answer = match client.post(&review).await {
-            Ok(v) => answer_of(&v),
-            Err(e) => {
+        let answer = match tokio::time::timeout(self.timeout, client.post(&review)).await {
+            Ok(Ok(v)) => answer_of(&v),
+            Ok(Err(e)) => {
                 tracing::error!(error = %e, "Failed to make webhook authorizer request");
-                return (Decision::NoOpinion, String::new(), Some(e.to_string()));
+                return (self.on_failure, String::new(), Some(e.to_string()));
+            }
+            Err(_) => {
+                let e = "context deadline exceeded".to_owned();
+                tracing::error!(error = %e, timeout = ?self.timeout, "Failed to make webhook authorizer request");
+                return (self.on_failure, String::new(), Some(e));
             }
         };
         let ttl = if answer.allowed {
