@@ -641,6 +641,8 @@ spec:
 mod front_proxy;
 #[path = "security/node.rs"]
 mod node;
+#[path = "security/oidc.rs"]
+mod oidc;
 #[path = "security/rbac.rs"]
 mod rbac;
 #[path = "security/service_accounts.rs"]

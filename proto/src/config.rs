@@ -106,6 +106,11 @@ pub struct WorkerConfig {
     /// `--service-account-lookup`: a service account token is refused once the objects it
     /// names (ServiceAccount, Secret, Pod) are gone.
     pub service_account_lookup: bool,
+    /// JWT authenticators: `--oidc-*` or `--authentication-config`'s `jwt`.
+    pub jwt: crate::JwtAuthnConfig,
+    /// `--authentication-config`'s `anonymous` paths: when not empty, anonymous requests
+    /// (with `anonymous_auth`) are allowed on these paths only.
+    pub anonymous_paths: Vec<String>,
 }
 
 impl WorkerConfig {

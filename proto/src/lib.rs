@@ -10,6 +10,7 @@ mod config;
 mod context;
 mod control;
 mod frame;
+mod jwt;
 mod requestheader;
 mod role;
 mod webhook;
@@ -20,6 +21,10 @@ pub use control::{
     CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus, ShutdownPhase, WorkerHealth,
 };
 pub use frame::{decode, encode, read_frame, write_frame, Error, MAX_FRAME_LEN};
+pub use jwt::{
+    AnonymousConfig, ClaimMappings, ClaimOrExpression, ClaimValidationRule, ExtraMapping,
+    JwtAuthenticator, JwtAuthnConfig, JwtIssuer, PrefixedClaimOrExpression, UserValidationRule,
+};
 pub use requestheader::RequestHeaderConfig;
 pub use role::{UnknownRole, WorkerRole};
 pub use webhook::{
@@ -29,7 +34,7 @@ pub use webhook::{
 /// Version of the control protocol. The supervisor and a worker exchange it first and
 /// refuse to talk when it differs (they are the same binary, so this guards against a
 /// binary replaced on disk while the supervisor runs).
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 /// File descriptor at which a worker finds its control socket (inherited from the supervisor).
 pub const CONTROL_FD: i32 = 3;

@@ -221,6 +221,13 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         service_account_extend_token_expiration: v.service_account_extend_token_expiration,
         service_account_jwks_uri: v.service_account_jwks_uri.clone(),
         service_account_lookup: v.service_account_lookup,
+        jwt: v.jwt.config.clone(),
+        anonymous_paths: v
+            .jwt
+            .anonymous
+            .as_ref()
+            .map(|a| a.paths.clone())
+            .unwrap_or_default(),
     };
 
     Ok(CompletedOptions {

@@ -7,6 +7,7 @@ mod authz_config;
 mod certs;
 mod complete;
 mod godur;
+mod jwt_flags;
 mod listener;
 mod notify;
 mod options;

@@ -269,6 +269,9 @@ pub(crate) struct Options {
     #[arg(long, help_heading = AUTHN, value_name = "duration", default_value = "2m0s")]
     pub(crate) authentication_token_webhook_cache_ttl: String,
 
+    #[command(flatten)]
+    pub(crate) jwt: crate::jwt_flags::JwtFlags,
+
     // ---- Authorization ----
     /// Ordered list of plug-ins to do authorization on secure port. Supported:
     /// AlwaysAllow, AlwaysDeny, RBAC, Node, Webhook.

@@ -83,6 +83,8 @@ pub(crate) struct Validated {
     pub(crate) service_account_lookup: bool,
     /// `--api-audiences`, defaulted to the first issuer.
     pub(crate) api_audiences: Vec<String>,
+    /// `--oidc-*` or `--authentication-config`, checked and read.
+    pub(crate) jwt: crate::jwt_flags::JwtValidated,
     pub(crate) feature_gates: Vec<(String, bool)>,
     pub(crate) runtime_config: Vec<(String, String)>,
     pub(crate) service_cluster_ip_ranges: Vec<IpNet>,
@@ -352,6 +354,9 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         crate::authz_config::resolve(o, &mut errs.0, webhooks.authorization.clone());
     let request_header = crate::requestheader::validate(o, &mut errs.0);
     let sa = service_account(&mut errs, o);
+    let anonymous_flag_given =
+        std::env::args().any(|a| a == "--anonymous-auth" || a.starts_with("--anonymous-auth="));
+    let jwt = crate::jwt_flags::validate(&o.jwt, &sa.issuers, anonymous_flag_given, &mut errs.0);
 
     let mut feature_gates = Vec::new();
     for kv in &o.feature_gates {
@@ -420,7 +425,10 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         tls_cipher_suites: o.tls_cipher_suites.clone(),
         tls_min_version,
         client_ca_pem,
-        anonymous_auth: o.anonymous_auth,
+        anonymous_auth: jwt
+            .anonymous
+            .as_ref()
+            .map_or(o.anonymous_auth, |a| a.enabled),
         enable_bootstrap_token_auth: o.enable_bootstrap_token_auth,
         request_header,
         cert_files: kas_proto::CertFiles {
@@ -442,6 +450,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         service_account_jwks_uri: sa.jwks_uri,
         service_account_lookup: o.service_account_lookup,
         api_audiences: sa.api_audiences,
+        jwt,
         feature_gates,
         runtime_config,
         service_cluster_ip_ranges,

@@ -2,9 +2,10 @@
 //! bearer tokens (`--token-auth-file` tokens first, then service account tokens and, with
 //! `--enable-bootstrap-token-auth`, bootstrap tokens, verified by a TokenReview in the
 //! kube-api worker, which holds the keys and the Secrets, and cached for a few seconds,
-//! then the token webhook when one is configured), or anonymous when
-//! allowed. A bearer token nobody can verify is refused, as upstream does. Every
-//! authenticated user is in `system:authenticated`. The token caches are keyed by an
+//! JWTs of configured OIDC issuers by [`crate::jwt_authn`], then the token webhook when
+//! one is configured), or anonymous when allowed (on the `--authentication-config`
+//! file's paths only, when it names any). A bearer token nobody can verify is refused,
+//! as upstream does. Every authenticated user is in `system:authenticated`. The token caches are keyed by an
 //! HMAC of the token under a key made at start, so no token is kept in clear.
 
 use std::collections::HashMap;
@@ -81,6 +82,7 @@ pub(crate) async fn authenticate(
     front: &Front,
     conn: &crate::chain::ConnInfo,
     headers: &http::HeaderMap,
+    path: &str,
 ) -> Option<UserInfo> {
     let mut failed = false;
     if let Some(cert) = &conn.cert {
@@ -121,7 +123,15 @@ pub(crate) async fn authenticate(
             None => failed = true,
         }
     }
-    (!failed && front.config.anonymous_auth).then(anonymous)
+    (!failed && anonymous_allowed(&front.config, path)).then(anonymous)
+}
+
+/// Whether an anonymous request for `path` is allowed: `--anonymous-auth`, or the
+/// `--authentication-config` file's `anonymous` (on its condition paths only, when it
+/// names any).
+fn anonymous_allowed(config: &kas_proto::WorkerConfig, path: &str) -> bool {
+    config.anonymous_auth
+        && (config.anonymous_paths.is_empty() || config.anonymous_paths.iter().any(|p| p == path))
 }
 
 /// The user a bearer token authenticates, or None when it does not.
@@ -130,10 +140,24 @@ pub(crate) async fn user_from_token(front: &Front, token: &str) -> Option<UserIn
         return Some(user.clone());
     }
     let digest = front.tokens.digest(token);
+    // A JWT of a configured OIDC issuer is that authenticator's (service account issuers
+    // may not be among them); one it refuses may still be the webhook's, as upstream's
+    // union of token authenticators goes on after an error.
+    let mut jwt_issuer = false;
+    if looks_like_jwt(token) {
+        match front.jwt.authenticate(token).await {
+            Some(Ok(user)) => return Some(user),
+            Some(Err(e)) => {
+                tracing::info!(error = %e, "JWT authentication failed");
+                jwt_issuer = true;
+            }
+            None => {}
+        }
+    }
     // Service account tokens, and bootstrap tokens when enabled, are verified by kube-api,
     // which holds the keys and reads the Secrets.
     let bootstrap = front.config.enable_bootstrap_token_auth && looks_like_bootstrap_token(token);
-    if looks_like_jwt(token) || bootstrap {
+    if (looks_like_jwt(token) && !jwt_issuer) || bootstrap {
         if let Some(user) = service_account_user(front, &digest, token).await {
             return Some(user);
         }

@@ -140,7 +140,7 @@ async fn authenticated(
     audit_id: String,
     req: Request<Incoming>,
 ) -> Response<Body> {
-    let Some(user) = authn::authenticate(front, conn, req.headers()).await else {
+    let Some(user) = authn::authenticate(front, conn, req.headers(), req.uri().path()).await else {
         let resp = unauthorized(req.headers());
         return refuse(req, resp).await;
     };

@@ -124,6 +124,8 @@ pub(crate) struct Front {
     pub(crate) static_tokens: std::collections::HashMap<String, kas_proto::UserInfo>,
     /// `--authentication-token-webhook-config-file`: asked about tokens nothing else takes.
     pub(crate) token_webhook: Option<crate::authn_webhook::TokenWebhook>,
+    /// `--oidc-*` or `--authentication-config`: JWT issuers' tokens.
+    pub(crate) jwt: crate::jwt_authn::JwtAuthenticators,
 }
 
 impl Front {
@@ -166,6 +168,7 @@ impl Front {
                 .token_webhook
                 .as_ref()
                 .map(|w| crate::authn_webhook::TokenWebhook::new(w, &config.api_audiences)),
+            jwt: crate::jwt_authn::JwtAuthenticators::new(&config.jwt),
             config,
             control,
         });

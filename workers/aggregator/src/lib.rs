@@ -12,7 +12,13 @@ mod front;
 mod front_certs;
 mod front_proxy;
 mod impersonation;
+mod jwt_authn;
+pub mod jwt_cel;
+pub mod jwt_config;
+mod jwt_file;
+mod jwt_reload;
 mod merged;
+mod oidc;
 mod serve;
 pub mod tls;
 mod x509;
@@ -39,5 +45,6 @@ pub async fn run(control: Control, listener: std::net::TcpListener) -> Result<()
     kas_server::certfiles::watch(front.config.cert_files.clone(), start, move |snap| {
         watched.certs.reload(&watched.config, snap)
     });
+    jwt_reload::watch(front.clone());
     serve::serve(front, listener).await
 }

@@ -256,25 +256,67 @@ impl WebhookClient {
 }
 
 impl WebhookClient {
+    /// GETs `url` with this client's TLS settings, pool and per-attempt timeout, once
+    /// (OIDC discovery documents and key sets), and returns the answer's status and body.
+    pub async fn get(&self, url: &str) -> Result<(StatusCode, Bytes), WebhookError> {
+        let transport = |message: String| WebhookError::Transport {
+            url: url.to_owned(),
+            message,
+            retry: false,
+        };
+        let uri: Uri = url.parse().map_err(|e| transport(format!("{e}")))?;
+        let req = Request::builder()
+            .method(Method::GET)
+            .uri(uri.clone())
+            .header(ACCEPT, "application/json")
+            .header(
+                USER_AGENT,
+                concat!("kube-apiserver-rs/", env!("CARGO_PKG_VERSION")),
+            )
+            .body(Full::new(Bytes::new()))
+            .map_err(|e| transport(e.to_string()))?;
+        let exchange = async {
+            let resp = self
+                .client
+                .request(req)
+                .await
+                .map_err(|e| transport(cause_for(&uri, &e)))?;
+            let (parts, body) = resp.into_parts();
+            let bytes = Limited::new(body, MAX_ANSWER)
+                .collect()
+                .await
+                .map_err(|e| transport(format!("reading the answer: {e}")))?
+                .to_bytes();
+            Ok::<_, WebhookError>((parts.status, bytes))
+        };
+        match tokio::time::timeout(self.timeout, exchange).await {
+            Ok(r) => r,
+            Err(_) => Err(transport(
+                "context deadline exceeded (Client.Timeout exceeded while awaiting headers)".into(),
+            )),
+        }
+    }
+
     /// What went wrong, in Go's words for a refused connection.
     fn cause(&self, e: &(dyn std::error::Error + 'static)) -> String {
-        let mut cur = Some(e);
-        while let Some(err) = cur {
-            if let Some(io) = err.downcast_ref::<std::io::Error>() {
-                if io.kind() == std::io::ErrorKind::ConnectionRefused {
-                    let authority = self.uri.authority().map(|a| a.as_str()).unwrap_or("");
-                    let port = if self.uri.port().is_some() {
-                        ""
-                    } else {
-                        ":443"
-                    };
-                    return format!("dial tcp {authority}{port}: connect: connection refused");
-                }
-            }
-            cur = err.source();
-        }
-        innermost(e)
+        cause_for(&self.uri, e)
     }
+}
+
+/// What went wrong calling `uri`, in Go's words for a refused connection.
+fn cause_for(uri: &Uri, e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cur = Some(e);
+    while let Some(err) = cur {
+        if let Some(io) = err.downcast_ref::<std::io::Error>() {
+            if io.kind() == std::io::ErrorKind::ConnectionRefused {
+                let authority = uri.authority().map(|a| a.as_str()).unwrap_or("");
+                let port = if uri.port().is_some() { "" } else { ":443" };
+                return format!("dial tcp {authority}{port}: connect: connection refused");
+            }
+        }
+        cur = err.source();
+    }
+    innermost(e)
 }
 
 /// The server URL with upstream's `timeout` query parameter.
