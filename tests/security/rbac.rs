@@ -716,3 +716,112 @@ async fn default_policy_is_reconciled_at_start() {
         "{log}"
     );
 }
+
+/// `kubectl auth can-i` as four kinds of user against the default policy: the admin
+/// certificate (system:masters), a static-token user bound to `view`, a service account
+/// (token from `kubectl create token`) bound to `edit`, and anonymous (a kubeconfig with
+/// no credentials), whom RBAC refuses everything but health, version and discovery.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn can_i_matrix_for_four_kinds_of_user() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(&tokens, "tok-alice,alice,3001\n").expect("write");
+    let server = Server::builder()
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .start()
+        .await;
+    let admin = harness::kubectl::Kubectl::new(&server);
+    admin.ok(&["create", "namespace", "team"]);
+    admin.ok(&["create", "serviceaccount", "robot", "-n", "team"]);
+    admin.ok(&[
+        "create",
+        "rolebinding",
+        "alice-view",
+        "-n",
+        "team",
+        "--clusterrole=view",
+        "--user=alice",
+    ]);
+    admin.ok(&[
+        "create",
+        "rolebinding",
+        "robot-edit",
+        "-n",
+        "team",
+        "--clusterrole=edit",
+        "--serviceaccount=team:robot",
+    ]);
+    let robot = admin
+        .ok(&["create", "token", "robot", "-n", "team"])
+        .trim()
+        .to_owned();
+
+    let can = |token: Option<&str>, args: &[&str]| -> String {
+        let mut all = vec!["auth", "can-i"];
+        all.extend_from_slice(args);
+        let out = match token {
+            None => admin.run(&all),
+            Some(t) => as_token_user(&server, t, &all),
+        };
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    let matrix: &[(&[&str], [&str; 3])] = &[
+        (&["get", "pods", "-n", "team"], ["yes", "yes", "yes"]),
+        (
+            &["create", "deployments.apps", "-n", "team"],
+            ["yes", "no", "yes"],
+        ),
+        (&["get", "secrets", "-n", "team"], ["yes", "no", "yes"]),
+        (&["get", "pods", "-n", "default"], ["yes", "no", "no"]),
+        (&["list", "nodes"], ["yes", "no", "no"]),
+        (&["delete", "namespaces"], ["yes", "no", "no"]),
+        (
+            &[
+                "create",
+                "rolebindings.rbac.authorization.k8s.io",
+                "-n",
+                "team",
+            ],
+            ["yes", "no", "no"],
+        ),
+    ];
+    until("the bindings are in force", || {
+        can(Some("tok-alice"), &["get", "pods", "-n", "team"]) == "yes"
+    });
+    for (args, [as_admin, as_alice, as_robot]) in matrix {
+        assert_eq!(can(None, args), *as_admin, "admin {args:?}");
+        assert_eq!(can(Some("tok-alice"), args), *as_alice, "alice {args:?}");
+        assert_eq!(can(Some(&robot), args), *as_robot, "robot {args:?}");
+    }
+
+    // Anonymous: kubectl prompts for a user name when it has no credentials at all, so
+    // it is given basic-auth ones, which kube-apiserver (since 1.19) and this server
+    // ignore: the request is anonymous.
+    let anon = |args: &[&str]| {
+        std::process::Command::new("kubectl")
+            .args(["--kubeconfig", "/dev/null", "--server"])
+            .arg(format!("https://127.0.0.1:{}", server.port))
+            .arg("--certificate-authority")
+            .arg(server.pki("ca.crt"))
+            .args(["--username=nobody", "--password=nothing"])
+            .args(args)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("kubectl")
+    };
+    let out = anon(&["get", "--raw", "/version"]);
+    assert!(out.status.success(), "{out:?}");
+    // (`get --raw`: kubectl's discovery is itself forbidden to anonymous, as upstream.)
+    let out = anon(&["get", "--raw", "/api/v1/namespaces/team/secrets"]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains(
+            "secrets is forbidden: User \"system:anonymous\" cannot list resource \"secrets\" in API group \"\" in the namespace \"team\""
+        ),
+        "{out:?}"
+    );
+    let out = anon(&["auth", "can-i", "get", "pods"]);
+    assert!(!out.status.success(), "anonymous may not even ask: {out:?}");
+}
