@@ -18,8 +18,10 @@ pub(crate) fn load(path: &Path) -> Result<Vec<(String, UserInfo)>, String> {
     for (n, record) in reader.records().enumerate() {
         let record = record.map_err(|e| format!("{}: {e}", path.display()))?;
         if record.len() < 3 {
+            // Upstream's words, and the line, which upstream does not give.
+            let line = record.position().map_or(n as u64 + 1, |p| p.line());
             return Err(format!(
-                "token file '{}' must have at least 3 columns (token, user name, user uid), found {}",
+                "token file '{}' must have at least 3 columns (token, user name, user uid), found {} (line {line})",
                 path.display(),
                 record.len()
             ));
@@ -71,12 +73,12 @@ mod tests {
 
     #[test]
     fn too_few_columns_name_the_file() {
-        let f = file("t1,alice\n");
+        let f = file("t0,bob,7\nt1,alice\n");
         let err = load(f.path()).expect_err("two columns");
         assert_eq!(
             err,
             format!(
-                "token file '{}' must have at least 3 columns (token, user name, user uid), found 2",
+                "token file '{}' must have at least 3 columns (token, user name, user uid), found 2 (line 2)",
                 f.path().display()
             )
         );
