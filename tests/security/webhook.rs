@@ -116,6 +116,14 @@ impl Webhook {
                             seen.lock()
                                 .expect("seen")
                                 .push((format!("{path}?{query}"), review.clone()));
+                            // `/slow/...`: answers as `/...`, ten seconds late.
+                            let path = match path.strip_prefix("/slow") {
+                                Some(rest) => {
+                                    tokio::time::sleep(Duration::from_secs(10)).await;
+                                    rest.to_owned()
+                                }
+                                None => path,
+                            };
                             let out =
                                 serde_json::to_vec(&answer(&path, &review)).unwrap_or_default();
                             Ok::<_, hyper::Error>(
@@ -507,4 +515,56 @@ async fn authorization_config_file() {
         stderr(&out).contains("--authorization-config can not be specified when --authorization-mode or --authorization-webhook-* flags are defined"),
         "{out:?}"
     );
+}
+
+/// A slow authorization webhook (`--authorization-config`, timeout 1s): a request it
+/// would decide fails within about the timeout, closed (NoOpinion: the 403 of nobody
+/// allowing, with the timeout as the error makes it upstream's 500), and requests others
+/// decide are not held up.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn slow_authorization_webhook_times_out() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let webhook = Webhook::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(&tokens, "tok-bob,bob,1002\n").expect("write");
+    std::fs::create_dir_all(dir.path().join("slow")).expect("dir");
+    let config = dir.path().join("authz.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "apiVersion: apiserver.config.k8s.io/v1\nkind: AuthorizationConfiguration\nauthorizers:\n- type: RBAC\n  name: rbac\n- type: Webhook\n  name: slow\n  webhook:\n    timeout: 1s\n    subjectAccessReviewVersion: v1\n    failurePolicy: NoOpinion\n    connectionInfo:\n      type: KubeConfigFile\n      kubeConfigFile: {}\n",
+            webhook.kubeconfig(dir.path(), "/slow/authz").display()
+        ),
+    )
+    .expect("write");
+    let server = Server::builder()
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .arg(format!("--authorization-config={}", config.display()))
+        .start()
+        .await;
+    let started = Instant::now();
+    let pods = as_token_user(
+        &server,
+        "tok-bob",
+        &["get", "--raw", "/api/v1/namespaces/default/pods"],
+    );
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(5), "took {took:?}");
+    assert!(
+        stderr(&pods).contains("context deadline exceeded"),
+        "{pods:?}"
+    );
+    // What RBAC decides never waits for the webhook.
+    let started = Instant::now();
+    let whoami = as_token_user(&server, "tok-bob", &["auth", "whoami"]);
+    assert!(whoami.status.success(), "{whoami:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+    println!("a 1s webhook timeout answered in {took:?}");
 }
