@@ -192,9 +192,14 @@ pub(crate) fn ensure(
             let cert = ca_params()?.self_signed(&key)?;
             write_private(&p("ca.key"), key.serialize_pem().as_bytes())?;
             write_private(&p("ca.crt"), cert.pem().as_bytes())?;
-            // A new CA invalidates every certificate it did not sign.
-            for stale in ["apiserver.crt", "apiserver.key", "admin.crt", "admin.key"] {
-                let _ = std::fs::remove_file(p(stale));
+            // A new CA invalidates every certificate it did not sign: ours (a serving pair
+            // we wrote has its `apiserver.names`), never a pair someone else put there.
+            let mut stale = vec!["admin.crt", "admin.key"];
+            if p("apiserver.names").exists() {
+                stale.extend(["apiserver.crt", "apiserver.key", "apiserver.names"]);
+            }
+            for file in stale {
+                let _ = std::fs::remove_file(p(file));
             }
             (cert.pem(), key)
         }
@@ -214,6 +219,9 @@ pub(crate) fn ensure(
             );
             match existing {
                 (Some(c), Some(k), Some(n)) if n == fingerprint => (c, k),
+                // As kube-apiserver: a pair already in --cert-dir that this server did not
+                // generate (envtest writes one signed by its own CA) is served as it is.
+                (Some(c), Some(k), None) => (c, k),
                 _ => {
                     let key = KeyPair::generate()?;
                     let mut params = leaf_params("kube-apiserver", None)?;
@@ -301,5 +309,23 @@ mod tests {
                 .mode();
             assert_eq!(mode & 0o777, 0o600, "{f}");
         }
+    }
+
+    #[test]
+    fn a_serving_pair_we_did_not_write_is_served_as_it_is() {
+        // envtest's --cert-dir: apiserver.crt/.key signed by its own CA, no ca.crt.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let key = KeyPair::generate().expect("key");
+        let cert = CertificateParams::new(vec!["localhost".into()])
+            .expect("params")
+            .self_signed(&key)
+            .expect("cert");
+        std::fs::write(dir.path().join("apiserver.crt"), cert.pem()).expect("write");
+        std::fs::write(dir.path().join("apiserver.key"), key.serialize_pem()).expect("write");
+        let names = ServingNames::new("10.1.2.3", &[IpAddr::from([10, 1, 2, 3])]);
+        let pki = ensure(dir.path(), &names, None).expect("ensure");
+        assert_eq!(pki.serving_cert_pem, cert.pem());
+        assert_eq!(pki.serving_key_pem, key.serialize_pem());
+        assert!(dir.path().join("ca.crt").exists());
     }
 }

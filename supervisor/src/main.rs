@@ -11,6 +11,7 @@ mod jwt_flags;
 mod listener;
 mod notify;
 mod options;
+mod pem_keys;
 mod requestheader;
 mod supervise;
 mod sys;

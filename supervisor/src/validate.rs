@@ -607,7 +607,8 @@ pub(crate) fn signing_public_key(pem: &str) -> Result<String, String> {
 }
 
 /// Every public key in a PEM file, one PEM block each; private keys contribute their public
-/// half. Certificates are not supported yet.
+/// half, certificates the key they carry. Other blocks are skipped, as upstream's
+/// `keyutil.ParsePublicKeysPEM` skips them.
 fn public_keys(text: &str) -> Result<Vec<String>, String> {
     let mut out = Vec::new();
     let mut rest = text;
@@ -627,7 +628,8 @@ fn public_keys(text: &str) -> Result<Vec<String>, String> {
             "PRIVATE KEY" | "EC PRIVATE KEY" | "RSA PRIVATE KEY" => {
                 out.push(signing_public_key(block)?)
             }
-            other => return Err(format!("PEM block type {other:?} is not supported")),
+            "CERTIFICATE" => out.push(crate::pem_keys::certificate_public_key(block)?),
+            _ => {}
         }
         rest = &rest[start + end + end_marker.len()..];
     }
