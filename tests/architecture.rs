@@ -1,7 +1,8 @@
 //! The process architecture, black box: the process tree, TLS, health with kube-apiserver's
 //! semantics, routing down the chain, `Status` errors, flag validation, first-run
-//! certificates and kubectl.
+//! certificates and kubectl; kube-apiserver's command line (`flags`).
 
+mod flags;
 mod harness;
 
 use std::io::{Read, Write};
@@ -313,7 +314,6 @@ fn flag_errors_are_all_reported_with_exit_64() {
     for bad in [
         vec!["--secure-port=-1"],
         vec!["--service-cluster-ip-range=not-a-cidr"],
-        vec!["--no-such-flag"],
         vec!["--tls-min-version=VersionTLS99"],
         vec!["--request-timeout=forever"],
     ] {

@@ -3,15 +3,19 @@
 
 #![deny(unsafe_code)]
 
+mod admission;
 mod authz_config;
 mod certs;
 mod complete;
+mod flagtable;
 mod godur;
 mod jwt_flags;
 mod listener;
 mod notify;
 mod options;
+mod outbound_certs;
 mod pem_keys;
+mod pflag;
 mod requestheader;
 mod supervise;
 mod sys;
@@ -23,9 +27,8 @@ mod worker;
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 
-use clap::Parser;
-
-/// Exit status for flag errors (EX_USAGE).
+/// Exit status for flag values that fail validation (EX_USAGE). A command line that
+/// cannot be parsed at all exits with kube-apiserver's 1 ([`pflag::EXIT_PARSE`]).
 const EXIT_USAGE: u8 = 64;
 
 fn main() -> ExitCode {
@@ -34,16 +37,24 @@ fn main() -> ExitCode {
         return worker::main(args.next().as_deref().unwrap_or(""));
     }
 
-    let opts = match options::Options::try_parse() {
-        Ok(o) => o,
-        Err(e) => {
-            use clap::error::ErrorKind;
-            let _ = e.print();
-            return match e.kind() {
-                ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => ExitCode::SUCCESS,
-                _ => ExitCode::from(EXIT_USAGE),
-            };
+    let opts = match options::parse(std::env::args_os()) {
+        Ok(parsed) => {
+            // As pflag prints its deprecation warnings: on stderr, while parsing.
+            for warning in &parsed.warnings {
+                eprintln!("{warning}");
+            }
+            parsed.options
         }
+        Err(e) => match pflag::describe(&e, &options::command()) {
+            None => {
+                let _ = e.print();
+                return ExitCode::SUCCESS;
+            }
+            Some(message) => {
+                eprintln!("{message}");
+                return ExitCode::from(pflag::EXIT_PARSE);
+            }
+        },
     };
     if let Some(v) = opts.version.as_deref().filter(|v| *v != "false") {
         return print_version(v);

@@ -4,19 +4,27 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgAction, Parser};
+use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser};
 
-const GENERIC: &str = "Generic flags";
-const ETCD: &str = "Etcd flags";
-const SECURE: &str = "Secure serving flags";
-const FEATURES: &str = "Features flags";
-const AUTHN: &str = "Authentication flags";
-const AUTHZ: &str = "Authorization flags";
-const API: &str = "API enablement flags";
-const MISC: &str = "Misc flags";
-const LOGS: &str = "Logs flags";
-const STATE: &str = "State flags (kube-apiserver-rs)";
-const GLOBAL: &str = "Global flags";
+use crate::pflag::{parse_bool, parse_int, parse_level};
+
+pub(crate) const GENERIC: &str = "Generic flags";
+pub(crate) const ETCD: &str = "Etcd flags";
+pub(crate) const SECURE: &str = "Secure serving flags";
+pub(crate) const AUDIT: &str = "Auditing flags";
+pub(crate) const FEATURES: &str = "Features flags";
+pub(crate) const AUTHN: &str = "Authentication flags";
+pub(crate) const AUTHZ: &str = "Authorization flags";
+pub(crate) const CLOUD: &str = "Cloud provider flags";
+pub(crate) const API: &str = "API enablement flags";
+pub(crate) const EGRESS: &str = "Egress selector flags";
+pub(crate) const ADMISSION: &str = "Admission flags";
+pub(crate) const METRICS: &str = "Metrics flags";
+pub(crate) const LOGS: &str = "Logs flags";
+pub(crate) const TRACES: &str = "Traces flags";
+pub(crate) const MISC: &str = "Misc flags";
+pub(crate) const STATE: &str = "State flags (kube-apiserver-rs)";
+pub(crate) const GLOBAL: &str = "Global flags";
 
 /// The Kubernetes API server: kube-apiserver's server chain (aggregator → kube-api →
 /// apiextensions), each server in its own process under this supervisor.
@@ -55,17 +63,17 @@ pub(crate) struct Options {
     /// This and --max-requests-inflight are summed to determine the server's total
     /// concurrency limit. The maximum number of mutating requests in flight at a given time;
     /// zero means no limit.
-    #[arg(long, help_heading = GENERIC, value_name = "int", default_value_t = 200, allow_negative_numbers = true)]
+    #[arg(long, help_heading = GENERIC, value_name = "int", default_value_t = 200, allow_negative_numbers = true, value_parser = parse_int)]
     pub(crate) max_mutating_requests_inflight: i64,
 
     /// The maximum number of non-mutating requests in flight at a given time; zero means no
     /// limit.
-    #[arg(long, help_heading = GENERIC, value_name = "int", default_value_t = 400, allow_negative_numbers = true)]
+    #[arg(long, help_heading = GENERIC, value_name = "int", default_value_t = 400, allow_negative_numbers = true, value_parser = parse_int)]
     pub(crate) max_requests_inflight: i64,
 
     /// An optional field indicating the minimum number of seconds a handler must keep a
     /// request open before timing it out (watch requests get a random timeout above it).
-    #[arg(long, help_heading = GENERIC, value_name = "int", default_value_t = 1800, allow_negative_numbers = true)]
+    #[arg(long, help_heading = GENERIC, value_name = "int", default_value_t = 1800, allow_negative_numbers = true, value_parser = parse_int)]
     pub(crate) min_request_timeout: i64,
 
     /// An optional field indicating the duration a handler must keep a request open before
@@ -82,7 +90,7 @@ pub(crate) struct Options {
     /// If true the HTTP server will continue listening until all non long-running requests
     /// in flight have been drained; new incoming requests get 429 with a 'Retry-After'
     /// header and 'Connection: close'.
-    #[arg(long, help_heading = GENERIC, value_name = "bool", num_args = 0..=1, default_value = "false", default_missing_value = "true", action = ArgAction::Set)]
+    #[arg(long, help_heading = GENERIC, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
     pub(crate) shutdown_send_retry_after: bool,
 
     // ---- Etcd ----
@@ -124,12 +132,12 @@ pub(crate) struct Options {
 
     /// The limit that the server gives to clients for the maximum number of streams in an
     /// HTTP/2 connection. Zero means the default of 100.
-    #[arg(long, help_heading = SECURE, value_name = "int", default_value_t = 0, allow_negative_numbers = true)]
+    #[arg(long, help_heading = SECURE, value_name = "int", default_value_t = 0, allow_negative_numbers = true, value_parser = parse_int)]
     pub(crate) http2_max_streams_per_connection: i64,
 
     /// The port on which to serve HTTPS with authentication and authorization. 0 picks a free
     /// port.
-    #[arg(long, help_heading = SECURE, value_name = "int", default_value_t = 6443, allow_negative_numbers = true)]
+    #[arg(long, help_heading = SECURE, value_name = "int", default_value_t = 6443, allow_negative_numbers = true, value_parser = parse_int)]
     pub(crate) secure_port: i64,
 
     /// File containing the default x509 Certificate for HTTPS (CA cert, if any, concatenated
@@ -160,7 +168,7 @@ pub(crate) struct Options {
     // ---- Authentication ----
     /// Enables anonymous requests to the secure port of the API server. Requests that are not
     /// rejected by another authentication method are treated as anonymous requests.
-    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
+    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "true", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
     pub(crate) anonymous_auth: bool,
 
     /// Root certificate bundle to use to verify client certificates on incoming requests
@@ -194,7 +202,7 @@ pub(crate) struct Options {
 
     /// Enable to allow secrets of type 'bootstrap.kubernetes.io/token' in the 'kube-system'
     /// namespace to be used for TLS bootstrapping authentication.
-    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "false", default_missing_value = "true", action = ArgAction::Set)]
+    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
     pub(crate) enable_bootstrap_token_auth: bool,
 
     /// If set, the file that will be used to secure the secure port of the API server via
@@ -234,7 +242,7 @@ pub(crate) struct Options {
 
     /// Turns on projected service account expiration extension during token generation,
     /// which helps safe transition from legacy token to bound service account token feature.
-    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
+    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "true", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
     pub(crate) service_account_extend_token_expiration: bool,
 
     /// Overrides the URI for the JSON Web Key Set in the discovery doc served at
@@ -245,7 +253,7 @@ pub(crate) struct Options {
     pub(crate) service_account_jwks_uri: Option<String>,
 
     /// If true, validate ServiceAccount tokens exist in etcd as part of authentication.
-    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, default_value = "true", default_missing_value = "true", action = ArgAction::Set)]
+    #[arg(long, help_heading = AUTHN, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "true", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
     pub(crate) service_account_lookup: bool,
 
     /// Identifiers of the API. The service account token authenticator will validate that
@@ -309,7 +317,72 @@ pub(crate) struct Options {
     #[arg(long, help_heading = API, value_name = "mapStringString", value_delimiter = ',')]
     pub(crate) runtime_config: Vec<String>,
 
+    // ---- Admission ----
+    /// Admission plugins to run, in place of the default set (comma-separated). (DEPRECATED:
+    /// Use --enable-admission-plugins or --disable-admission-plugins instead.)
+    #[arg(long, help_heading = ADMISSION, value_name = "strings", value_delimiter = ',')]
+    pub(crate) admission_control: Option<Vec<String>>,
+
+    /// File with admission control configuration.
+    #[arg(long, help_heading = ADMISSION, value_name = "string")]
+    pub(crate) admission_control_config_file: Option<PathBuf>,
+
+    /// Admission plugins that should be disabled although they are in the default enabled
+    /// plugins list (comma-separated; names as kube-apiserver v1.33's).
+    #[arg(long, help_heading = ADMISSION, value_name = "strings", value_delimiter = ',')]
+    pub(crate) disable_admission_plugins: Option<Vec<String>>,
+
+    /// Admission plugins that should be enabled in addition to default enabled ones
+    /// (comma-separated; names as kube-apiserver v1.33's).
+    #[arg(long, help_heading = ADMISSION, value_name = "strings", value_delimiter = ',')]
+    pub(crate) enable_admission_plugins: Option<Vec<String>>,
+
+    /// Indicates the tolerationSeconds of the toleration for notReady:NoExecute that is added
+    /// by default to every pod that does not already have such a toleration.
+    #[arg(long, help_heading = ADMISSION, value_name = "int", default_value_t = 300, allow_negative_numbers = true, value_parser = parse_int)]
+    pub(crate) default_not_ready_toleration_seconds: i64,
+
+    /// Indicates the tolerationSeconds of the toleration for unreachable:NoExecute that is
+    /// added by default to every pod that does not already have such a toleration.
+    #[arg(long, help_heading = ADMISSION, value_name = "int", default_value_t = 300, allow_negative_numbers = true, value_parser = parse_int)]
+    pub(crate) default_unreachable_toleration_seconds: i64,
+
     // ---- Misc ----
+    /// If true, allow privileged containers.
+    #[arg(long, help_heading = MISC, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
+    pub(crate) allow_privileged: bool,
+
+    /// Path to a cert file for the certificate authority of the kubelets' serving
+    /// certificates.
+    #[arg(long, help_heading = MISC, value_name = "string")]
+    pub(crate) kubelet_certificate_authority: Option<PathBuf>,
+
+    /// Path to a client cert file for TLS to the kubelets.
+    #[arg(long, help_heading = MISC, value_name = "string")]
+    pub(crate) kubelet_client_certificate: Option<PathBuf>,
+
+    /// Path to a client key file for TLS to the kubelets.
+    #[arg(long, help_heading = MISC, value_name = "string")]
+    pub(crate) kubelet_client_key: Option<PathBuf>,
+
+    /// List of the preferred NodeAddressTypes to use for kubelet connections.
+    #[arg(long, help_heading = MISC, value_name = "strings", value_delimiter = ',', default_value = "Hostname,InternalDNS,InternalIP,ExternalDNS,ExternalIP")]
+    pub(crate) kubelet_preferred_address_types: Vec<String>,
+
+    /// Timeout for kubelet operations.
+    #[arg(long, help_heading = MISC, value_name = "duration", default_value = "5s")]
+    pub(crate) kubelet_timeout: String,
+
+    /// Client certificate used to prove the identity of the aggregator or kube-apiserver
+    /// when it must call out during a request (aggregated API servers, admission webhooks).
+    /// It is expected to be signed by the --requestheader-client-ca-file CA.
+    #[arg(long, help_heading = MISC, value_name = "string")]
+    pub(crate) proxy_client_cert_file: Option<PathBuf>,
+
+    /// Private key for --proxy-client-cert-file.
+    #[arg(long, help_heading = MISC, value_name = "string")]
+    pub(crate) proxy_client_key_file: Option<PathBuf>,
+
     /// Amount of time to retain events.
     #[arg(long, help_heading = MISC, value_name = "duration", default_value = "1h0m0s")]
     pub(crate) event_ttl: String,
@@ -331,7 +404,7 @@ pub(crate) struct Options {
     pub(crate) logging_format: String,
 
     /// Number for the log level verbosity.
-    #[arg(short = 'v', long = "v", help_heading = LOGS, value_name = "Level", default_value_t = 0)]
+    #[arg(short = 'v', long = "v", help_heading = LOGS, value_name = "Level", default_value_t = 0, value_parser = parse_level)]
     pub(crate) verbosity: u8,
 
     // ---- State (ours) ----
@@ -347,6 +420,69 @@ pub(crate) struct Options {
 
     // ---- Global ----
     /// --version, --version=raw prints version information and quits.
-    #[arg(long, help_heading = GLOBAL, value_name = "version[=true]", num_args = 0..=1, default_missing_value = "true")]
+    #[arg(long, help_heading = GLOBAL, value_name = "version[=true]", num_args = 0..=1, require_equals = true, default_missing_value = "true")]
     pub(crate) version: Option<String>,
+}
+
+/// The result of reading the command line: the options, and a warning line per accepted
+/// flag that has no effect here (to print on stderr as pflag prints its warnings).
+#[derive(Debug)]
+pub(crate) struct Parsed {
+    pub(crate) options: Options,
+    pub(crate) warnings: Vec<String>,
+}
+
+/// kube-apiserver's whole command line: the flags in [`Options`] plus the accepted but
+/// ignored ones of [`crate::flagtable`], each flag set in upstream's order and each flag
+/// in it sorted by name as pflag lists them. A flag may be repeated (the last value
+/// wins; a list flag adds to its list), as with pflag.
+pub(crate) fn command() -> clap::Command {
+    let derived = Options::command();
+    let mut args: Vec<clap::Arg> = derived
+        .get_arguments()
+        .cloned()
+        .chain(crate::flagtable::args(&derived))
+        .collect();
+    let rank = |a: &clap::Arg| {
+        let heading = a.get_help_heading().unwrap_or(GENERIC);
+        crate::flagtable::HEADING_ORDER
+            .iter()
+            .position(|h| *h == heading)
+            .unwrap_or(usize::MAX)
+    };
+    args.sort_by(|a, b| {
+        (rank(a), a.get_long().unwrap_or_default())
+            .cmp(&(rank(b), b.get_long().unwrap_or_default()))
+    });
+    let mut cmd = clap::Command::new("kube-apiserver")
+        .about(derived.get_about().cloned().unwrap_or_default())
+        .long_about(derived.get_long_about().cloned().unwrap_or_default())
+        .disable_version_flag(true)
+        .max_term_width(100)
+        .args_override_self(true);
+    for (i, arg) in args.into_iter().enumerate() {
+        cmd = cmd.arg(arg.display_order(i));
+    }
+    cmd
+}
+
+/// Reads a command line (program name first), as kube-apiserver's cobra command does.
+pub(crate) fn parse<I, T>(args: I) -> Result<Parsed, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString>,
+{
+    let args = crate::pflag::normalize(args.into_iter().map(Into::into));
+    let matches: ArgMatches = command().try_get_matches_from(args)?;
+    let options = Options::from_arg_matches(&matches)?;
+    let mut warnings = Vec::new();
+    if options.admission_control.is_some() {
+        warnings.push(
+            "Flag --admission-control has been deprecated, Use --enable-admission-plugins or \
+             --disable-admission-plugins instead. Will be removed in a future version."
+                .to_owned(),
+        );
+    }
+    warnings.extend(crate::flagtable::warnings(&Options::command(), &matches));
+    Ok(Parsed { options, warnings })
 }

@@ -69,6 +69,18 @@ pub(crate) struct Validated {
     pub(crate) authorization_webhooks: Vec<kas_proto::AuthorizationWebhookConfig>,
     /// `--authentication-token-webhook-*` and `--authorization-webhook-*`, files read.
     pub(crate) webhooks: crate::webhook_config::WebhookFlags,
+    /// The admission flags and `--allow-privileged`, resolved (enforced by a later issue).
+    #[expect(
+        dead_code,
+        reason = "carried for the admission chain, which comes later"
+    )]
+    pub(crate) admission: crate::admission::AdmissionFlags,
+    /// `--kubelet-*` and `--proxy-client-*`, files read (used once this server calls out).
+    #[expect(
+        dead_code,
+        reason = "carried for kubelet and APIService proxying, which come later"
+    )]
+    pub(crate) outbound_certs: crate::outbound_certs::OutboundCerts,
     /// `--service-account-issuer`, defaulted; the first one signs.
     pub(crate) service_account_issuers: Vec<String>,
     /// `--service-account-key-file`, read: one PEM block per public key.
@@ -353,6 +365,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
     let (authorization_modes, authorization_webhooks) =
         crate::authz_config::resolve(o, &mut errs.0, webhooks.authorization.clone());
     let request_header = crate::requestheader::validate(o, &mut errs.0);
+    let admission = crate::admission::validate(o, &mut errs.0);
+    let outbound_certs = crate::outbound_certs::validate(o, &mut errs.0);
     let sa = service_account(&mut errs, o);
     let anonymous_flag_given =
         std::env::args().any(|a| a == "--anonymous-auth" || a.starts_with("--anonymous-auth="));
@@ -442,6 +456,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         authorization_modes,
         authorization_webhooks,
         webhooks,
+        admission,
+        outbound_certs,
         service_account_issuers: sa.issuers,
         service_account_public_keys_pem: sa.public_keys_pem,
         service_account_signing_key_pem: sa.signing_key_pem,
