@@ -27,6 +27,11 @@ mod worker;
 use std::net::{IpAddr, SocketAddr};
 use std::process::ExitCode;
 
+/// Every process of the server (supervisor and workers are this one binary) allocates
+/// with mimalloc.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Exit status for flag values that fail validation (EX_USAGE). A command line that
 /// cannot be parsed at all exits with kube-apiserver's 1 ([`pflag::EXIT_PARSE`]).
 const EXIT_USAGE: u8 = 64;
