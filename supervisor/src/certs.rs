@@ -267,23 +267,70 @@ pub(crate) fn ensure(
     })
 }
 
-/// The admin kubeconfig for `server` (e.g. `https://127.0.0.1:6443`).
-pub(crate) fn kubeconfig(pki: &Pki, server: &str) -> String {
+/// The admin kubeconfig for `server` (e.g. `https://127.0.0.1:6443`), trusting the CAs of
+/// `ca_bundle_pem` to verify the server.
+pub(crate) fn kubeconfig(pki: &Pki, server: &str, ca_bundle_pem: &str) -> String {
     format!(
         "apiVersion: v1\nkind: Config\nclusters:\n- name: kube-apiserver-rs\n  cluster:\n    \
          server: {server}\n    certificate-authority-data: {}\nusers:\n- name: kubernetes-admin\n  \
          user:\n    client-certificate-data: {}\n    client-key-data: {}\ncontexts:\n- name: \
          kubernetes-admin@kube-apiserver-rs\n  context:\n    cluster: kube-apiserver-rs\n    \
          user: kubernetes-admin\ncurrent-context: kubernetes-admin@kube-apiserver-rs\n",
-        STANDARD.encode(&pki.ca_pem),
+        STANDARD.encode(ca_bundle_pem),
         STANDARD.encode(&pki.admin_cert_pem),
         STANDARD.encode(&pki.admin_key_pem),
     )
 }
 
+/// The CAs a client should trust to verify this server: the generated CA, the
+/// `--client-ca-file` CAs (under kubeadm the cluster CA signs the serving certificate
+/// too), and the certificates after the first in the serving chain (its issuers, when a
+/// `--tls-cert-file` carries them). With a generated serving certificate this is the
+/// generated CA and the client CAs.
+pub(crate) fn server_trust_bundle(client_ca_pem: &str, serving_chain_pem: &str) -> String {
+    const END: &str = "-----END CERTIFICATE-----";
+    let mut bundle = client_ca_pem.trim_end().to_owned();
+    bundle.push('\n');
+    let mut rest = serving_chain_pem;
+    let mut index = 0;
+    while let Some(end) = rest.find(END) {
+        let block = &rest[..end + END.len()];
+        if index > 0 {
+            if let Some(start) = block.find("-----BEGIN CERTIFICATE-----") {
+                let cert = &block[start..];
+                if !bundle.contains(cert) {
+                    bundle.push_str(cert);
+                    bundle.push('\n');
+                }
+            }
+        }
+        index += 1;
+        rest = &rest[end + END.len()..];
+    }
+    bundle
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_server_trust_bundle_adds_the_serving_chains_issuers() {
+        let cert =
+            |n: &str| format!("-----BEGIN CERTIFICATE-----\n{n}\n-----END CERTIFICATE-----\n");
+        let clients = format!("{}{}", cert("generated"), cert("cluster"));
+        assert_eq!(server_trust_bundle(&clients, &cert("leaf")), clients);
+        let chain = format!(
+            "{}{}{}",
+            cert("leaf"),
+            cert("intermediate"),
+            cert("cluster")
+        );
+        assert_eq!(
+            server_trust_bundle(&clients, &chain),
+            format!("{clients}{}", cert("intermediate"))
+        );
+    }
 
     #[test]
     fn generated_once_then_reused_and_reissued_on_new_names() {

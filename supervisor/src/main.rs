@@ -121,7 +121,15 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
     let url = format!("https://{}", SocketAddr::new(host, port));
     certs::write_private(
         &completed.kubeconfig_path,
-        certs::kubeconfig(&completed.pki, &url).as_bytes(),
+        certs::kubeconfig(
+            &completed.pki,
+            &url,
+            &certs::server_trust_bundle(
+                &completed.worker.serving.client_ca_pem,
+                &completed.worker.serving.cert_pem,
+            ),
+        )
+        .as_bytes(),
     )
     .context("writing the admin kubeconfig")?;
     tracing::info!(

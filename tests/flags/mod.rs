@@ -318,6 +318,10 @@ async fn kubeadm_static_pod_flags() {
         String::from_utf8_lossy(&out.stdout).trim(),
         "namespace/default"
     );
+    // The admin.kubeconfig the server writes trusts kubeadm's CA too (the client CA,
+    // which signs kubeadm's serving certificate), so kubectl with it verifies the server.
+    let out = kubectl(&server.kubeconfig(), &["get", "--raw", "/version"]);
+    assert!(out.status.success(), "{out:?}");
     // No flag of kubeadm's is one this server ignores.
     assert!(!server.log().contains("has no effect"), "{}", server.log());
 }
