@@ -142,6 +142,9 @@ pub struct SecureServing {
     /// CA bundle that client certificates are verified against, PEM (the generated CA
     /// plus `--client-ca-file`).
     pub client_ca_pem: String,
+    /// The CAs a client should trust to verify this server, PEM: what `admin.kubeconfig`
+    /// and the `ca.crt` of service account token Secrets carry.
+    pub ca_bundle_pem: String,
     /// `--tls-min-version`.
     pub tls_min_version: TlsVersion,
     /// `--tls-cipher-suites`, as IANA names; empty means the TLS library's defaults.

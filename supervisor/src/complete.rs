@@ -168,6 +168,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
             port: v.secure_port,
             cert_pem: pki.serving_cert_pem.clone(),
             key_pem: pki.serving_key_pem.clone(),
+            ca_bundle_pem: certs::server_trust_bundle(&client_ca_pem, &pki.serving_cert_pem),
             client_ca_pem,
             tls_min_version: v.tls_min_version,
             tls_cipher_suites: v.tls_cipher_suites.clone(),

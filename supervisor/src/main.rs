@@ -124,10 +124,7 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
         certs::kubeconfig(
             &completed.pki,
             &url,
-            &certs::server_trust_bundle(
-                &completed.worker.serving.client_ca_pem,
-                &completed.worker.serving.cert_pem,
-            ),
+            &completed.worker.serving.ca_bundle_pem,
         )
         .as_bytes(),
     )

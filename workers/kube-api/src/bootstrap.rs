@@ -280,7 +280,7 @@ pub(crate) fn start(
                 secrets: secrets.clone(),
                 accounts: accounts.clone(),
                 issuer,
-                root_ca: crate::sa_tokens::first_certificate(&config.serving.client_ca_pem),
+                root_ca: config.serving.ca_bundle_pem.clone(),
             };
             tokio::spawn(controller.run());
         }

@@ -32,7 +32,7 @@ pub(crate) struct TokensController {
     pub(crate) secrets: RestStore,
     pub(crate) accounts: RestStore,
     pub(crate) issuer: TokenIssuer,
-    /// The CA bundle written as `ca.crt`, PEM.
+    /// The CA bundle written as `ca.crt`, PEM: the CAs that verify this server.
     pub(crate) root_ca: String,
 }
 
@@ -50,15 +50,6 @@ fn annotation<'a>(v: &'a Value, key: &str) -> &'a str {
 /// A stored object's JSON, if it is one.
 fn parse(value: &[u8]) -> Option<Value> {
     serde_json::from_slice(value).ok()
-}
-
-/// The first certificate of a PEM bundle (the generated cluster CA comes first).
-pub(crate) fn first_certificate(bundle: &str) -> String {
-    const END: &str = "-----END CERTIFICATE-----";
-    match bundle.find(END) {
-        Some(i) => format!("{}\n", &bundle[..i + END.len()]),
-        None => String::new(),
-    }
 }
 
 impl TokensController {
