@@ -7,6 +7,7 @@
 
 use http::HeaderMap;
 use kas_proto::{RequestHeaderConfig, UserInfo};
+use kas_server::health::path_unescape;
 
 /// The user a trusted front proxy names, or None when no username header is set.
 pub(crate) fn user(rh: &RequestHeaderConfig, headers: &HeaderMap) -> Option<UserInfo> {
@@ -43,7 +44,7 @@ pub(crate) fn user(rh: &RequestHeaderConfig, headers: &HeaderMap) -> Option<User
         let Some(key) = key else {
             continue;
         };
-        let key = unescape(key).to_ascii_lowercase();
+        let key = path_unescape(key).to_ascii_lowercase();
         match extra.iter_mut().find(|(k, _)| *k == key) {
             Some((_, values)) => values.push(value.to_owned()),
             None => extra.push((key, vec![value.to_owned()])),
@@ -85,26 +86,6 @@ pub(crate) fn strip(rh: &RequestHeaderConfig, headers: &mut HeaderMap) {
     }
 }
 
-/// `%XX` escapes decoded (Go's url.PathUnescape); an invalid escape is kept as written.
-fn unescape(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
-                out.push((h * 16 + l) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(bytes[i]);
-        i += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,6 +124,6 @@ mod tests {
         h.insert("authorization", "Bearer x".parse().expect("v"));
         strip(&config(), &mut h);
         assert_eq!(h.len(), 1, "{h:?}");
-        assert_eq!(unescape("a%2Fb%zz%4"), "a/b%zz%4");
+        assert_eq!(path_unescape("a%2Fb%zz%4+"), "a/b%zz%4+");
     }
 }

@@ -141,23 +141,31 @@ fn parse_query(query: Option<&str>) -> (bool, BTreeSet<String>) {
 
 /// Decodes `%XX` escapes and `+` in a query value.
 pub fn percent_decode(s: &str) -> String {
+    decode(s, true)
+}
+
+/// Decodes `%XX` escapes only, as Go's url.PathUnescape (an invalid escape is kept as
+/// written).
+pub fn path_unescape(s: &str) -> String {
+    decode(s, false)
+}
+
+fn decode(s: &str, plus_is_space: bool) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
+    let hex = |b: u8| (b as char).to_digit(16);
     while i < bytes.len() {
         match bytes[i] {
             b'%' if i + 2 < bytes.len() => {
-                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(b) => {
-                        out.push(b);
-                        i += 3;
-                        continue;
-                    }
-                    None => out.push(b'%'),
+                if let (Some(h), Some(l)) = (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                    out.push((h * 16 + l) as u8);
+                    i += 3;
+                    continue;
                 }
+                out.push(b'%');
             }
-            b'+' => out.push(b' '),
+            b'+' if plus_is_space => out.push(b' '),
             b => out.push(b),
         }
         i += 1;

@@ -6,7 +6,7 @@
 //! (otherwise the endpoints are not served, and the reason is logged), `jwks_uri` is
 //! `--service-account-jwks-uri` or the JWKS path on the external address.
 
-use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use http::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE};
 use http::{Method, Response, StatusCode};
@@ -34,14 +34,7 @@ pub(crate) struct IssuerDiscovery {
 /// The DER inside a PEM block, wrapped as PKIX when it is a PKCS#1 RSA public key (so
 /// that the key ID is upstream's: SHA-256 of the PKIX form).
 fn pkix_der(pem: &str) -> Option<Vec<u8>> {
-    let b64: String = pem
-        .lines()
-        .skip_while(|l| !l.starts_with("-----BEGIN "))
-        .skip(1)
-        .take_while(|l| !l.starts_with("-----END "))
-        .map(str::trim)
-        .collect();
-    let der = STANDARD.decode(b64).ok()?;
+    let der = super::token::pem_der(pem)?;
     if !pem.contains("-----BEGIN RSA PUBLIC KEY-----") {
         return Some(der);
     }
@@ -80,7 +73,7 @@ fn der_tlv(tag: u8, content: &[u8]) -> Vec<u8> {
 fn jwk(pem: &str) -> Result<Value, String> {
     let der = pkix_der(pem).ok_or("not a PEM block")?;
     let (_, spki) = SubjectPublicKeyInfo::from_der(&der).map_err(|e| e.to_string())?;
-    let kid = URL_SAFE_NO_PAD.encode(ring::digest::digest(&ring::digest::SHA256, &der));
+    let kid = super::token::key_id(&der);
     let b64 = |b: &[u8]| URL_SAFE_NO_PAD.encode(b);
     let mut k = Map::new();
     k.insert("use".into(), json!("sig"));
@@ -202,6 +195,7 @@ impl IssuerDiscovery {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use base64::engine::general_purpose::STANDARD;
 
     const RSA_PUB: &str = include_str!("testdata/rsa-2048.pub");
 

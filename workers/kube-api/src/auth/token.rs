@@ -57,7 +57,7 @@ pub(crate) struct TokenIssuer {
 }
 
 /// The DER inside the first PEM block of `pem`.
-fn pem_der(pem: &str) -> Option<Vec<u8>> {
+pub(super) fn pem_der(pem: &str) -> Option<Vec<u8>> {
     let body: String = pem
         .lines()
         .skip_while(|l| !l.starts_with("-----BEGIN "))
@@ -80,7 +80,7 @@ const OID_RSA: &[u8] = &[
 ];
 
 /// The key ID upstream derives from a public key: SHA-256 over its PKIX DER, base64url.
-fn key_id(pkix_der: &[u8]) -> String {
+pub(super) fn key_id(pkix_der: &[u8]) -> String {
     URL_SAFE_NO_PAD.encode(ring::digest::digest(&ring::digest::SHA256, pkix_der))
 }
 
