@@ -489,7 +489,12 @@ async fn authorization_config_file() {
     );
     // Down, with failurePolicy Deny: a pods request fails closed (500 naming the failure).
     webhook.stop();
-    std::thread::sleep(Duration::from_millis(1100));
+    // The allow cached for 1 s expires; from then on the webhook is asked, and fails.
+    until("the cached allow expires", || {
+        !as_token_user(&server, "tok-bob", &["get", "pods", "-n", "default"])
+            .status
+            .success()
+    });
     let started = Instant::now();
     let down = as_token_user(&server, "tok-bob", &["get", "pods", "-n", "default"]);
     assert!(
