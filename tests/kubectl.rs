@@ -637,6 +637,8 @@ spec:
     assert_eq!(deploy["metadata"]["generation"], 1);
 }
 
+#[path = "security/authz_reload.rs"]
+mod authz_reload;
 #[path = "security/front_proxy.rs"]
 mod front_proxy;
 #[path = "security/node.rs"]

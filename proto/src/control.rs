@@ -38,6 +38,18 @@ pub enum FromSupervisor {
         /// The back end's change counter, echoed.
         generation: u64,
     },
+    /// The `--authorization-config` file changed and its new chain is valid: workers that
+    /// authorize replace their authorizers with it (the RBAC and Node caches carry on).
+    Authorization(AuthorizationChain),
+}
+
+/// An authorizer chain: the types in order and the webhooks, one per `Webhook`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AuthorizationChain {
+    /// The authorizer types in order (`--authorization-mode` spellings).
+    pub modes: Vec<String>,
+    /// The webhooks, one per `Webhook` among the modes, in order.
+    pub webhooks: Vec<crate::AuthorizationWebhookConfig>,
 }
 
 /// A message a worker sends to the supervisor.

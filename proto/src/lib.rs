@@ -18,7 +18,8 @@ mod webhook;
 pub use config::{CertFiles, SecureServing, TlsVersion, WorkerConfig};
 pub use context::{RequestContext, RequestInfo, UserInfo, CONTEXT_HEADER};
 pub use control::{
-    CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus, ShutdownPhase, WorkerHealth,
+    AuthorizationChain, CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus,
+    ShutdownPhase, WorkerHealth,
 };
 pub use frame::{decode, encode, read_frame, write_frame, Error, MAX_FRAME_LEN};
 pub use jwt::{
@@ -34,7 +35,7 @@ pub use webhook::{
 /// Version of the control protocol. The supervisor and a worker exchange it first and
 /// refuse to talk when it differs (they are the same binary, so this guards against a
 /// binary replaced on disk while the supervisor runs).
-pub const PROTOCOL_VERSION: u32 = 11;
+pub const PROTOCOL_VERSION: u32 = 12;
 
 /// File descriptor at which a worker finds its control socket (inherited from the supervisor).
 pub const CONTROL_FD: i32 = 3;

@@ -338,6 +338,19 @@ pub(crate) fn parse(text: &str) -> Result<Chain, Vec<String>> {
             (_, None) => {}
         }
     }
+    // kube-apiserver's own rule on top of the API's validation: a non-webhook
+    // authorizer is named after its type, lower-cased.
+    if errs.is_empty() {
+        for a in file.authorizers.iter().filter(|a| a.kind != "Webhook") {
+            let expected = a.kind.to_lowercase();
+            if a.name != expected {
+                errs.push(format!(
+                    "expected name {expected} for authorizer {} instead of {}",
+                    a.kind, a.name
+                ));
+            }
+        }
+    }
     if errs.is_empty() {
         Ok((types, webhooks))
     } else {

@@ -44,6 +44,8 @@ pub(crate) struct CompletedOptions {
     pub(crate) kubeconfig_path: PathBuf,
     /// Certificates and keys.
     pub(crate) pki: Pki,
+    /// `--authorization-config`, followed for changes once serving.
+    pub(crate) authorization_config: Option<PathBuf>,
     /// The configuration every worker receives (the role and port are set per worker and
     /// after binding).
     pub(crate) worker: WorkerConfig,
@@ -233,6 +235,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
 
     Ok(CompletedOptions {
         kubeconfig_path: data_dir.join("admin.kubeconfig"),
+        authorization_config: v.authorization_config.clone(),
         pki,
         worker,
     })

@@ -5,6 +5,7 @@
 
 mod admission;
 mod authz_config;
+mod authz_reload;
 mod certs;
 mod complete;
 mod flagtable;
@@ -138,6 +139,9 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
 
     let supervisor = supervise::Supervisor::new(completed.worker, listener, url)
         .context("starting the supervisor")?;
+    if let Some(path) = completed.authorization_config {
+        supervisor.follow_authorization_config(path);
+    }
     Ok(supervisor.run(signals).await)
 }
 

@@ -11,8 +11,8 @@ use std::process::ExitStatus;
 use std::time::Duration;
 
 use kas_proto::{
-    read_frame, write_frame, FromSupervisor, FromWorker, PeerState, PeerStatus, ShutdownPhase,
-    WorkerConfig, WorkerHealth, WorkerRole, PROTOCOL_VERSION,
+    read_frame, write_frame, AuthorizationChain, FromSupervisor, FromWorker, PeerState, PeerStatus,
+    ShutdownPhase, WorkerConfig, WorkerHealth, WorkerRole, PROTOCOL_VERSION,
 };
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -77,6 +77,8 @@ enum Event {
         role: WorkerRole,
         generation: u64,
     },
+    /// `--authorization-config` changed to this valid chain.
+    Authorization(AuthorizationChain),
 }
 
 #[derive(Debug)]
@@ -124,6 +126,9 @@ pub(crate) struct Supervisor {
     heartbeat_every: Duration,
     watchdog: Option<Duration>,
     all_ready_once: bool,
+    /// The authorizer chain as last reloaded (also sent to a worker that connects after
+    /// the reload, which may have been started with the older one).
+    reloaded_authorization: Option<AuthorizationChain>,
 }
 
 impl Supervisor {
@@ -178,6 +183,7 @@ impl Supervisor {
             heartbeat_every,
             watchdog,
             all_ready_once: false,
+            reloaded_authorization: None,
         })
     }
 
@@ -232,6 +238,19 @@ impl Supervisor {
                 return 0;
             }
         }
+    }
+
+    /// Re-reads `path` (`--authorization-config`) every second from now on; a valid new
+    /// chain goes to the workers that authorize, and to any worker started later.
+    pub(crate) fn follow_authorization_config(&self, path: PathBuf) {
+        let events = self.events_tx.clone();
+        let initial = AuthorizationChain {
+            modes: self.base.authorization_modes.clone(),
+            webhooks: self.base.authorization_webhooks.clone(),
+        };
+        crate::authz_reload::follow(path, initial, move |chain| {
+            events.send(Event::Authorization(chain)).is_ok()
+        });
     }
 
     fn config_for(&self, role: WorkerRole) -> WorkerConfig {
@@ -363,6 +382,11 @@ impl Supervisor {
                 if let Some(p) = catch_up {
                     let _ = tx.send(FromSupervisor::Shutdown(p));
                 }
+                if let (Some(chain), WorkerRole::Aggregator | WorkerRole::KubeApi) =
+                    (&self.reloaded_authorization, role)
+                {
+                    let _ = tx.send(FromSupervisor::Authorization(chain.clone()));
+                }
                 slot.tx = Some(tx);
                 if role == WorkerRole::Aggregator {
                     self.broadcast_peers();
@@ -435,6 +459,14 @@ impl Supervisor {
                     tracing::info!(worker = %role, pid, %status, "worker stopped");
                 }
                 self.broadcast_peers();
+            }
+            Event::Authorization(chain) => {
+                self.base.authorization_modes = chain.modes.clone();
+                self.base.authorization_webhooks = chain.webhooks.clone();
+                for role in [WorkerRole::Aggregator, WorkerRole::KubeApi] {
+                    self.send_to(role, FromSupervisor::Authorization(chain.clone()));
+                }
+                self.reloaded_authorization = Some(chain);
             }
             Event::RestartDue { role, generation } => {
                 let current = self.slots.get(&role).map(|s| s.generation);

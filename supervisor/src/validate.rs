@@ -67,6 +67,8 @@ pub(crate) struct Validated {
     pub(crate) authorization_modes: Vec<String>,
     /// Its webhooks, one per `Webhook` mode, in order.
     pub(crate) authorization_webhooks: Vec<kas_proto::AuthorizationWebhookConfig>,
+    /// `--authorization-config`, followed for changes once serving.
+    pub(crate) authorization_config: Option<std::path::PathBuf>,
     /// `--authentication-token-webhook-*` and `--authorization-webhook-*`, files read.
     pub(crate) webhooks: crate::webhook_config::WebhookFlags,
     /// The admission flags and `--allow-privileged`, resolved (enforced by a later issue).
@@ -455,6 +457,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         static_tokens,
         authorization_modes,
         authorization_webhooks,
+        authorization_config: o.authorization_config.clone(),
         webhooks,
         admission,
         outbound_certs,

@@ -65,8 +65,10 @@ impl InFlight {
 /// The authorizer chain of `--authorization-mode`. With RBAC, its objects come from a
 /// cache kept by watches, and readiness waits for the first read (`informer-sync`, as
 /// kube-apiserver's).
-fn authorizer(config: &WorkerConfig, hooks: &PostStartHooks) -> kas_authz::Authorizer {
+fn authorizer(control: &Control, hooks: &PostStartHooks) -> kas_authz::Authorizer {
+    let config = control.config();
     let authorizer = kas_authz::Authorizer::for_worker(config);
+    authorizer.follow_reloads(control);
     if kas_authz::Authorizer::uses_rbac(&config.authorization_modes) {
         hooks.set_check("informer-sync", Err("RBAC objects not read yet".into()));
         let (hooks, synced) = (hooks.clone(), authorizer.clone());
@@ -118,7 +120,8 @@ pub(crate) struct Front {
     started: Instant,
     /// Service account tokens verified lately (by TokenReview in the kube-api worker).
     pub(crate) tokens: crate::authn::TokenCache,
-    /// `--authorization-mode`, RBAC over a watch-fed cache of the RBAC objects.
+    /// `--authorization-mode`, RBAC over a watch-fed cache of the RBAC objects (replaced
+    /// when `--authorization-config` changes).
     pub(crate) authorizer: kas_authz::Authorizer,
     /// `--token-auth-file`: token → user.
     pub(crate) static_tokens: std::collections::HashMap<String, kas_proto::UserInfo>,
@@ -144,7 +147,7 @@ impl Front {
             .collect();
         let hooks = PostStartHooks::default();
         let discovery_hook = hooks.register("apiservice-discovery-controller");
-        let authorizer = authorizer(&config, &hooks);
+        let authorizer = authorizer(&control, &hooks);
         let front = Arc::new(Front {
             readonly_limit: limit(config.max_requests_inflight),
             mutating_limit: limit(config.max_mutating_requests_inflight),

@@ -21,6 +21,8 @@ mod webhook;
 
 use std::sync::Arc;
 
+use arc_swap::ArcSwap;
+
 use kas_proto::UserInfo;
 use serde_json::{json, Value};
 
@@ -119,13 +121,25 @@ pub struct Verdict {
     pub error: Option<String>,
 }
 
-/// The configured authorization chain.
+/// The configured authorization chain. Clones share it: a reload
+/// ([`Authorizer::reconfigure`]) replaces it for all of them at once.
 #[derive(Debug, Clone)]
 pub struct Authorizer {
+    chain: Arc<ArcSwap<Chain>>,
+    /// Where a worker's RBAC and Node caches read from (none for a fixed chain), so a
+    /// reload that adds one of them can start its cache.
+    storage: Option<kas_server::storage::StorageConfig>,
+}
+
+/// The authorizers in order, with what they decide over.
+#[derive(Debug, Clone)]
+struct Chain {
     modes: Vec<Mode>,
     rbac: Rbac,
     /// The `Node` mode's authorizer (with an empty graph unless given one).
     node: node::NodeAuthorizer,
+    /// Whether `node` follows the cluster (else its graph is fixed).
+    node_live: bool,
     /// The webhooks, one per `Webhook` among the modes, in order.
     webhooks: Vec<Arc<webhook::WebhookAuthorizer>>,
 }
@@ -139,50 +153,75 @@ enum Rbac {
     Cached(Arc<PolicyCache>),
 }
 
+fn parse_modes(modes: &[String]) -> Vec<Mode> {
+    modes.iter().filter_map(|m| Mode::parse(m)).collect()
+}
+
+fn webhooks(
+    configs: &[kas_proto::AuthorizationWebhookConfig],
+) -> Vec<Arc<webhook::WebhookAuthorizer>> {
+    configs
+        .iter()
+        .map(|c| Arc::new(webhook::WebhookAuthorizer::new(c)))
+        .collect()
+}
+
 impl Authorizer {
+    fn from_chain(chain: Chain) -> Authorizer {
+        Authorizer {
+            chain: Arc::new(ArcSwap::from_pointee(chain)),
+            storage: None,
+        }
+    }
+
     /// The chain of `modes` (flag spellings; unknown ones are skipped: the supervisor has
     /// validated them), RBAC deciding over the fixed objects of `rbac`.
     pub fn new(modes: &[String], rbac: Policy) -> Authorizer {
-        Authorizer {
-            modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
+        Authorizer::from_chain(Chain {
+            modes: parse_modes(modes),
             rbac: Rbac::Fixed(Arc::new(rbac)),
             node: node::NodeAuthorizer::new(Arc::new(NodeGraph::fixed())),
+            node_live: false,
             webhooks: Vec::new(),
-        }
+        })
     }
 
     /// The chain of `modes`, RBAC deciding over the cluster's objects as `cache` holds
     /// them.
     pub fn cached(modes: &[String], cache: Arc<PolicyCache>) -> Authorizer {
-        Authorizer {
-            modes: modes.iter().filter_map(|m| Mode::parse(m)).collect(),
+        Authorizer::from_chain(Chain {
+            modes: parse_modes(modes),
             rbac: Rbac::Cached(cache),
             node: node::NodeAuthorizer::new(Arc::new(NodeGraph::fixed())),
+            node_live: false,
             webhooks: Vec::new(),
-        }
+        })
+    }
+
+    /// Changes the chain being built (not yet shared).
+    fn edit(self, f: impl FnOnce(&mut Chain)) -> Self {
+        let mut chain = Chain::clone(&self.chain.load());
+        f(&mut chain);
+        self.chain.store(Arc::new(chain));
+        self
     }
 
     /// The same chain, its `Webhook` modes asking the webhooks `configs` describe, in
     /// order (a `Webhook` mode without one has no opinion).
-    pub fn with_webhooks(mut self, configs: &[kas_proto::AuthorizationWebhookConfig]) -> Self {
-        self.webhooks = configs
-            .iter()
-            .map(|c| Arc::new(webhook::WebhookAuthorizer::new(c)))
-            .collect();
-        self
+    pub fn with_webhooks(self, configs: &[kas_proto::AuthorizationWebhookConfig]) -> Self {
+        self.edit(|c| c.webhooks = webhooks(configs))
     }
 
     /// The same chain, its `Node` mode deciding over `graph`.
-    pub fn with_node_graph(mut self, graph: Arc<NodeGraph>) -> Self {
-        self.node = node::NodeAuthorizer::new(graph);
-        self
+    pub fn with_node_graph(self, graph: Arc<NodeGraph>) -> Self {
+        self.edit(|c| {
+            c.node = node::NodeAuthorizer::new(graph);
+            c.node_live = true;
+        })
     }
 
     fn policy(&self) -> Arc<Policy> {
-        match &self.rbac {
-            Rbac::Fixed(p) => p.clone(),
-            Rbac::Cached(c) => c.policy(),
-        }
+        self.chain.load().policy()
     }
 
     /// Whether RBAC is among the modes (its objects must then be read).
@@ -194,25 +233,76 @@ impl Authorizer {
     /// cluster's objects as watches on the worker's storage keep them.
     pub fn for_worker(config: &kas_proto::WorkerConfig) -> Authorizer {
         let modes = &config.authorization_modes;
-        let storage = || kas_server::storage::StorageConfig::for_worker(config);
+        let storage = kas_server::storage::StorageConfig::for_worker(config);
         let mut chain = if Authorizer::uses_rbac(modes) {
-            Authorizer::cached(modes, PolicyCache::start(storage()))
+            Authorizer::cached(modes, PolicyCache::start(storage.clone()))
         } else {
             Authorizer::new(modes, Policy::default())
         };
         if modes.iter().any(|m| Mode::parse(m) == Some(Mode::Node)) {
-            chain = chain.with_node_graph(NodeGraph::start(storage()));
+            chain = chain.with_node_graph(NodeGraph::start(storage.clone()));
         }
+        chain.storage = Some(storage);
         chain.with_webhooks(&config.authorization_webhooks)
+    }
+
+    /// Replaces the chain with `new` (a reloaded `--authorization-config`), for every
+    /// clone at once. The RBAC and Node caches carry on; one the old chain did not need
+    /// is started and read once first. The webhooks are new, their caches empty, as
+    /// upstream builds them anew.
+    pub async fn reconfigure(&self, new: &kas_proto::AuthorizationChain) {
+        let current = self.chain.load_full();
+        let modes = parse_modes(&new.modes);
+        let mut rbac = current.rbac.clone();
+        if let (true, Rbac::Fixed(_), Some(storage)) =
+            (modes.contains(&Mode::Rbac), &current.rbac, &self.storage)
+        {
+            let cache = PolicyCache::start(storage.clone());
+            cache.synced().await;
+            rbac = Rbac::Cached(cache);
+        }
+        let (mut node, mut node_live) = (current.node.clone(), current.node_live);
+        if let (true, false, Some(storage)) =
+            (modes.contains(&Mode::Node), node_live, &self.storage)
+        {
+            let graph = NodeGraph::start(storage.clone());
+            graph.synced().await;
+            node = node::NodeAuthorizer::new(graph);
+            node_live = true;
+        }
+        self.chain.store(Arc::new(Chain {
+            modes,
+            rbac,
+            node,
+            node_live,
+            webhooks: webhooks(&new.webhooks),
+        }));
+    }
+
+    /// Follows the reloads the supervisor sends on `control`, for as long as the
+    /// worker runs.
+    pub fn follow_reloads(&self, control: &kas_server::control::Control) {
+        let mut reloads = control.authorization();
+        let authorizer = self.clone();
+        tokio::spawn(async move {
+            while reloads.changed().await.is_ok() {
+                let next = reloads.borrow_and_update().clone();
+                if let Some(chain) = next {
+                    authorizer.reconfigure(&chain).await;
+                    tracing::info!(modes = ?chain.modes, "authorizers reloaded");
+                }
+            }
+        });
     }
 
     /// Waits until the objects RBAC and Node decide over have been read once (at once
     /// without caches).
     pub async fn synced(&self) {
-        if let Rbac::Cached(cache) = &self.rbac {
+        let chain = self.chain.load_full();
+        if let Rbac::Cached(cache) = &chain.rbac {
             cache.synced().await;
         }
-        self.node.synced().await;
+        chain.node.synced().await;
     }
 
     /// Decides `a` for `user`, with the reason upstream gives (an authorizer's error
@@ -233,10 +323,11 @@ impl Authorizer {
                 error: None,
             };
         }
+        let chain = self.chain.load();
         let mut reasons = Vec::new();
         let mut errors: Vec<String> = Vec::new();
-        let mut webhooks = self.webhooks.iter();
-        for mode in &self.modes {
+        let mut webhooks = chain.webhooks.iter();
+        for mode in &chain.modes {
             let (decision, reason, error) = match mode {
                 Mode::AlwaysAllow => (Decision::Allow, String::new(), None),
                 Mode::AlwaysDeny => (
@@ -245,11 +336,11 @@ impl Authorizer {
                     None,
                 ),
                 Mode::Rbac => {
-                    let (d, r) = self.policy().authorize(user, a);
+                    let (d, r) = chain.policy().authorize(user, a);
                     (d, r, None)
                 }
                 Mode::Node => {
-                    let (d, r) = self.node.authorize(user, a);
+                    let (d, r) = chain.node.authorize(user, a);
                     (d, r, None)
                 }
                 Mode::Webhook => match webhooks.next() {
@@ -305,7 +396,8 @@ impl Authorizer {
             resource.extend(r);
             non_resource.extend(n);
         }
-        for mode in &self.modes {
+        let chain = self.chain.load();
+        for mode in &chain.modes {
             let (r, n) = match mode {
                 Mode::AlwaysAllow => everything(),
                 Mode::AlwaysDeny => (Vec::new(), Vec::new()),
@@ -314,7 +406,7 @@ impl Authorizer {
                     incomplete |= node::node_identity(user).is_some();
                     (Vec::new(), Vec::new())
                 }
-                Mode::Rbac => self.policy().rules_for(user, namespace),
+                Mode::Rbac => chain.policy().rules_for(user, namespace),
                 // Upstream's webhook authorizer cannot list rules: the list is incomplete.
                 Mode::Webhook => {
                     incomplete = true;
@@ -325,6 +417,15 @@ impl Authorizer {
             non_resource.extend(n);
         }
         (resource, non_resource, incomplete)
+    }
+}
+
+impl Chain {
+    fn policy(&self) -> Arc<Policy> {
+        match &self.rbac {
+            Rbac::Fixed(p) => p.clone(),
+            Rbac::Cached(c) => c.policy(),
+        }
     }
 }
 

@@ -93,7 +93,7 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
             }
         }
     }
-    hooks_install(&mut stores.all, &config);
+    hooks_install(&mut stores.all, &control);
     let stores = Arc::new(stores);
     bootstrap::start(
         &hooks,
@@ -295,8 +295,10 @@ async fn route(
 
 /// Attaches the hooks of the review APIs, tokens and pod subresources, and RBAC's
 /// escalation checks; both ask one authorizer chain.
-fn hooks_install(stores: &mut [RestStore], config: &kas_proto::WorkerConfig) {
+fn hooks_install(stores: &mut [RestStore], control: &Control) {
+    let config = control.config();
     let authz = auth::Authorizer::for_worker(config);
+    authz.follow_reloads(control);
     let hooks = subresources::ApiHooks::new(config, authz.clone());
     let escalation = std::sync::Arc::new(auth::EscalationHooks::new(authz));
     for s in stores.iter_mut() {

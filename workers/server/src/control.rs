@@ -9,8 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kas_proto::{
-    read_frame, write_frame, FromSupervisor, FromWorker, PeerStatus, ShutdownPhase, WorkerConfig,
-    WorkerHealth, WorkerRole, PROTOCOL_VERSION,
+    read_frame, write_frame, AuthorizationChain, FromSupervisor, FromWorker, PeerStatus,
+    ShutdownPhase, WorkerConfig, WorkerHealth, WorkerRole, PROTOCOL_VERSION,
 };
 use tokio::net::UnixStream;
 use tokio::sync::{mpsc, watch};
@@ -29,6 +29,8 @@ pub struct Control {
     api_seen: watch::Receiver<u64>,
     /// Aggregator: the latest API change counter announced by each back end.
     api_changes: watch::Receiver<BTreeMap<WorkerRole, u64>>,
+    /// The authorizer chain as last reloaded (`None` until the file changes).
+    authorization: watch::Receiver<Option<AuthorizationChain>>,
 }
 
 /// How long a back end waits for the aggregator to take in an API change. The wait only
@@ -88,6 +90,7 @@ impl Control {
         let (peers_tx, peers) = watch::channel(Vec::new());
         let (api_seen_tx, api_seen) = watch::channel(0u64);
         let (api_changes_tx, api_changes) = watch::channel(BTreeMap::new());
+        let (authorization_tx, authorization) = watch::channel(None);
         let acks = out.clone();
         tokio::spawn(async move {
             loop {
@@ -112,6 +115,9 @@ impl Control {
                             }
                             newer
                         });
+                    }
+                    Ok(FromSupervisor::Authorization(chain)) => {
+                        let _ = authorization_tx.send(Some(chain));
                     }
                     Ok(FromSupervisor::Shutdown(p)) => {
                         phase_tx.send_if_modified(|cur| {
@@ -144,6 +150,7 @@ impl Control {
             api_generation: Arc::new(AtomicU64::new(0)),
             api_seen,
             api_changes,
+            authorization,
         })
     }
 
@@ -193,6 +200,12 @@ impl Control {
                 "the aggregator did not confirm an API change in time"
             );
         }
+    }
+
+    /// The authorizer chain of `--authorization-config` as last reloaded: `None` until
+    /// the file changes after start (the configuration holds the first one).
+    pub fn authorization(&self) -> watch::Receiver<Option<AuthorizationChain>> {
+        self.authorization.clone()
     }
 
     /// Aggregator: the latest API change counter each back end announced.
