@@ -649,5 +649,7 @@ mod oidc;
 mod rbac;
 #[path = "security/service_accounts.rs"]
 mod service_accounts;
+#[path = "security/token_review.rs"]
+mod token_review;
 #[path = "security/webhook.rs"]
 mod webhook;

@@ -464,3 +464,58 @@ fn bad_authentication_config_refuses_the_start() {
         assert!(err.contains(&want), "{want} not in:\n{err}");
     }
 }
+
+/// TokenReview of OIDC tokens: the issuer's user for the API audiences (the JWT
+/// authenticator is audience-agnostic), refused for other audiences; a refused token
+/// carries the authenticator's error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_review_of_oidc_tokens() {
+    use super::token_review::{refused, review, API_AUDIENCE};
+    let issuers = Issuers::start().await;
+    let k1 = SigningKey::new("k1");
+    issuers.publish("a", &[&k1]);
+    let dir = tempfile::tempdir().expect("dir");
+    let ca = dir.path().join("oidc-ca.pem");
+    std::fs::write(&ca, &issuers.ca_pem).expect("write");
+    let url = issuers.url("a");
+    let server = Server::builder()
+        .arg(format!("--oidc-issuer-url={url}"))
+        .arg("--oidc-client-id=kubernetes")
+        .arg(format!("--oidc-ca-file={}", ca.display()))
+        .arg("--oidc-signing-algs=ES256")
+        .arg("--oidc-username-prefix=oidc:")
+        .start()
+        .await;
+    let claims = json!({"iss": url, "aud": "kubernetes", "sub": "jane",
+        "exp": now() + 600, "iat": now()});
+    let token = k1.sign(&claims);
+    let start = Instant::now();
+    loop {
+        let out = review(&server, &token, &[]).await;
+        if out["status"]["authenticated"] == true {
+            assert_eq!(
+                out["status"],
+                json!({"authenticated": true, "audiences": [API_AUDIENCE],
+                    "user": {"username": "oidc:jane", "groups": ["system:authenticated"]}})
+            );
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(15),
+            "never accepted: {out}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let both = review(&server, &token, &["other", API_AUDIENCE]).await;
+    assert_eq!(both["status"]["audiences"], json!([API_AUDIENCE]));
+    assert_eq!(both["status"]["user"]["username"], "oidc:jane");
+    let other = review(&server, &token, &["other"]).await;
+    assert_eq!(other["status"], refused("invalid bearer token"));
+
+    let mut expired = claims.clone();
+    expired["exp"] = json!(now() - 5);
+    let out = review(&server, &k1.sign(&expired), &[]).await;
+    assert!(out["status"].get("authenticated").is_none(), "{out}");
+    let error = out["status"]["error"].as_str().unwrap_or("");
+    assert!(error.starts_with("oidc: "), "{error}");
+}

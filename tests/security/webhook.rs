@@ -573,3 +573,49 @@ async fn slow_authorization_webhook_times_out() {
     );
     println!("a 1s webhook timeout answered in {took:?}");
 }
+
+/// TokenReview of webhook tokens: the webhook is asked for the audiences of the review
+/// (the API audiences when it names none), and a token is good for those it answers
+/// (the API audiences when it names none); a webhook that fails is the review's error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn token_review_of_webhook_tokens() {
+    use super::token_review::{refused, review, API_AUDIENCE};
+    let webhook = Webhook::start().await;
+    let dir = tempfile::tempdir().expect("dir");
+    let server = Server::builder()
+        .arg(format!(
+            "--authentication-token-webhook-config-file={}",
+            webhook.kubeconfig(dir.path(), "/authn").display()
+        ))
+        .arg("--authentication-token-webhook-version=v1")
+        .start()
+        .await;
+    let jane = review(&server, "tok-jane", &[]).await;
+    assert_eq!(
+        jane["status"],
+        json!({"authenticated": true, "audiences": [API_AUDIENCE],
+            "user": {"username": "jane", "uid": "u-7",
+                "groups": ["webhook-users", "system:authenticated"],
+                "extra": {"scopes": ["read", "write"]}}})
+    );
+    let custom = review(&server, "tok-jane", &["custom"]).await;
+    assert_eq!(custom["status"], refused("invalid bearer token"));
+    let asked: Vec<Value> = webhook
+        .reviews("/authn")
+        .iter()
+        .map(|r| r["spec"]["audiences"].clone())
+        .collect();
+    assert!(asked.contains(&json!([API_AUDIENCE])), "{asked:?}");
+    assert!(asked.contains(&json!(["custom"])), "{asked:?}");
+    let nobody = review(&server, "tok-nobody", &[]).await;
+    assert_eq!(nobody["status"], refused("invalid bearer token"));
+
+    webhook.stop();
+    let down = review(&server, "tok-someone", &[]).await;
+    assert!(down["status"].get("authenticated").is_none(), "{down}");
+    let error = down["status"]["error"].as_str().unwrap_or("");
+    assert!(
+        !error.is_empty() && error != "invalid bearer token",
+        "{error}"
+    );
+}

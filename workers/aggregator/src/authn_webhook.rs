@@ -1,11 +1,13 @@
 //! Webhook token authentication (`--authentication-token-webhook-config-file`), as
 //! kube-apiserver's: a bearer token no other authenticator accepts is sent as an
-//! `authentication.k8s.io` TokenReview (`spec.token`, `spec.audiences` = the API
-//! audiences) to the webhook; `status.authenticated` and `status.user` give the user,
-//! `status.audiences` (or, when empty, the API audiences) must meet the API audiences.
-//! Answers are cached for `--authentication-token-webhook-cache-ttl`, refusals too; a
-//! failed call (webhook down, slow, erroring, or a refusal with `status.error`) is not
-//! cached and refuses the request (401). The cache is keyed by an HMAC of the token.
+//! `authentication.k8s.io` TokenReview (`spec.token`, `spec.audiences` = the audiences
+//! wanted: a TokenReview's, else the API audiences) to the webhook; `status.authenticated`
+//! and `status.user` give the user, `status.audiences` (or, when empty, the API
+//! audiences) must meet the audiences wanted, and the token is good for the
+//! intersection. Answers are cached for `--authentication-token-webhook-cache-ttl`,
+//! refusals too; a failed call (webhook down, slow, erroring, or a refusal with
+//! `status.error`) is not cached and is the error of the refusal. The cache is keyed by
+//! an HMAC of the token and the audiences.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -15,7 +17,8 @@ use kas_proto::{ReviewVersion, TokenWebhookConfig, UserInfo};
 use kas_server::webhook::{WebhookClient, WebhookError};
 use serde_json::{json, Value};
 
-use crate::authn::TokenDigest;
+use crate::authn::{TokenDigest, TokenKey};
+use crate::token_union::{intersect, strings, Authenticated};
 
 /// The most answers remembered.
 const CACHE_MAX: usize = 16384;
@@ -26,7 +29,7 @@ pub(crate) struct TokenWebhook {
     version: ReviewVersion,
     ttl: Duration,
     audiences: Vec<String>,
-    cache: Mutex<HashMap<TokenDigest, (Option<UserInfo>, Instant)>>,
+    cache: Mutex<HashMap<TokenKey, (Option<Authenticated>, Instant)>>,
 }
 
 impl TokenWebhook {
@@ -45,31 +48,35 @@ impl TokenWebhook {
         }
     }
 
-    /// The user `token` authenticates as the webhook says (from the cache when it
-    /// answered lately), or None.
-    pub(crate) async fn authenticate(&self, digest: &TokenDigest, token: &str) -> Option<UserInfo> {
+    /// The user `token` authenticates for the audiences `wanted`, as the webhook says
+    /// (from the cache when it answered lately): None when it does not, the error when
+    /// the webhook failed or refused with one.
+    pub(crate) async fn authenticate(
+        &self,
+        digest: &TokenDigest,
+        token: &str,
+        wanted: &[String],
+    ) -> Result<Option<Authenticated>, String> {
+        let key = (*digest, wanted.to_vec());
         if let Ok(cache) = self.cache.lock() {
-            if let Some((user, at)) = cache.get(digest) {
+            if let Some((found, at)) = cache.get(&key) {
                 if at.elapsed() < self.ttl {
-                    return user.clone();
+                    return Ok(found.clone());
                 }
             }
         }
-        let client = self.client.as_ref().ok()?;
-        let answer = match client.post(&self.review(token)).await {
-            Ok(a) => a,
-            Err(e) => {
+        let client = self.client.as_ref().map_err(|e| e.to_string())?;
+        let answer = client
+            .post(&review(self.version, token, wanted))
+            .await
+            .map_err(|e| {
                 tracing::error!(error = %e, "Failed to make webhook authenticator request");
-                return None;
-            }
-        };
-        let user = match self.user_from(&answer) {
-            Ok(user) => user,
-            Err(e) => {
-                tracing::info!(error = %e, "the authentication webhook refused a token");
-                return None;
-            }
-        };
+                e.to_string()
+            })?;
+        let found = self.user_from(&answer, wanted).map_err(|e| {
+            tracing::info!(error = %e, "the authentication webhook refused a token");
+            e
+        })?;
         if !self.ttl.is_zero() {
             if let Ok(mut cache) = self.cache.lock() {
                 if cache.len() >= CACHE_MAX {
@@ -77,31 +84,20 @@ impl TokenWebhook {
                     cache.retain(|_, (_, at)| at.elapsed() < ttl);
                 }
                 if cache.len() < CACHE_MAX {
-                    cache.insert(*digest, (user.clone(), Instant::now()));
+                    cache.insert(key, (found.clone(), Instant::now()));
                 }
             }
         }
-        user
+        Ok(found)
     }
 
-    /// The TokenReview sent, as Go encodes it.
-    fn review(&self, token: &str) -> Value {
-        let mut spec = json!({"token": token});
-        if !self.audiences.is_empty() {
-            spec["audiences"] = json!(self.audiences);
-        }
-        json!({
-            "kind": "TokenReview",
-            "apiVersion": format!("authentication.k8s.io/{}", self.version.as_str()),
-            "metadata": {"creationTimestamp": null},
-            "spec": spec,
-            "status": {"user": {}},
-        })
-    }
-
-    /// The user of an answer (None: not authenticated, cached), or the webhook's error
-    /// (not cached).
-    fn user_from(&self, answer: &Value) -> Result<Option<UserInfo>, String> {
+    /// The user of an answer and the audiences it holds for (None: not authenticated,
+    /// cached), or the webhook's error (not cached).
+    fn user_from(
+        &self,
+        answer: &Value,
+        wanted: &[String],
+    ) -> Result<Option<Authenticated>, String> {
         let status = answer.get("status").cloned().unwrap_or(Value::Null);
         if status.get("authenticated") != Some(&Value::Bool(true)) {
             return match status.get("error").and_then(Value::as_str) {
@@ -115,7 +111,8 @@ impl TokenWebhook {
         } else {
             &got
         };
-        if !self.audiences.is_empty() && !self.audiences.iter().any(|a| got.contains(a)) {
+        let audiences = intersect(wanted, got);
+        if !wanted.is_empty() && audiences.is_empty() {
             return Ok(None);
         }
         let u = status.get("user").cloned().unwrap_or(Value::Null);
@@ -135,8 +132,23 @@ impl TokenWebhook {
                 .unwrap_or_default(),
         };
         add_authenticated_group(&mut user);
-        Ok(Some(user))
+        Ok(Some(Authenticated { user, audiences }))
     }
+}
+
+/// The TokenReview sent, as Go encodes it.
+fn review(version: ReviewVersion, token: &str, audiences: &[String]) -> Value {
+    let mut spec = json!({"token": token});
+    if !audiences.is_empty() {
+        spec["audiences"] = json!(audiences);
+    }
+    json!({
+        "kind": "TokenReview",
+        "apiVersion": format!("authentication.k8s.io/{}", version.as_str()),
+        "metadata": {"creationTimestamp": null},
+        "spec": spec,
+        "status": {"user": {}},
+    })
 }
 
 /// `system:authenticated`, added as upstream's AuthenticatedGroupAdder adds it: not to
@@ -149,14 +161,6 @@ pub(crate) fn add_authenticated_group(user: &mut UserInfo) {
     {
         user.groups.push("system:authenticated".to_owned());
     }
-}
-
-fn strings(v: Option<&Value>) -> Vec<String> {
-    v.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|x| x.as_str().map(str::to_owned))
-        .collect()
 }
 
 #[cfg(test)]
@@ -183,9 +187,11 @@ mod tests {
 
     #[test]
     fn reviews_and_answers_as_upstream() {
-        let w = webhook(&["https://kubernetes.default.svc.cluster.local"]);
+        let api = "https://kubernetes.default.svc.cluster.local".to_owned();
+        let w = webhook(&[&api]);
+        let wanted = [api.clone()];
         assert_eq!(
-            w.review("abc"),
+            review(ReviewVersion::V1, "abc", &wanted),
             json!({"kind": "TokenReview", "apiVersion": "authentication.k8s.io/v1",
                 "metadata": {"creationTimestamp": null},
                 "spec": {"token": "abc", "audiences": ["https://kubernetes.default.svc.cluster.local"]},
@@ -193,7 +199,9 @@ mod tests {
         );
         let ok = json!({"status": {"authenticated": true, "user": {"username": "jane", "uid": "42",
             "groups": ["devs"], "extra": {"scopes": ["a", "b"]}}}});
-        let user = w.user_from(&ok).expect("answer").expect("user");
+        let found = w.user_from(&ok, &wanted).expect("answer").expect("user");
+        assert_eq!(found.audiences, wanted);
+        let user = found.user;
         assert_eq!(user.name, "jane");
         assert_eq!(user.uid, "42");
         assert_eq!(user.groups, ["devs", "system:authenticated"]);
@@ -202,15 +210,27 @@ mod tests {
             [("scopes".to_owned(), vec!["a".to_owned(), "b".to_owned()])]
         );
         assert_eq!(
-            w.user_from(&json!({"status": {"authenticated": false}})),
+            w.user_from(&json!({"status": {"authenticated": false}}), &wanted),
             Ok(None)
         );
         assert_eq!(
-            w.user_from(&json!({"status": {"authenticated": false, "error": "expired"}})),
+            w.user_from(
+                &json!({"status": {"authenticated": false, "error": "expired"}}),
+                &wanted
+            ),
             Err("expired".to_owned())
         );
         let other_audience = json!({"status": {"authenticated": true, "audiences": ["other"],
             "user": {"username": "jane"}}});
-        assert_eq!(w.user_from(&other_audience), Ok(None));
+        assert_eq!(w.user_from(&other_audience, &wanted), Ok(None));
+        // A TokenReview for other audiences: the webhook's own audiences decide, and
+        // without any the API audiences do.
+        let other = ["other".to_owned()];
+        let found = w
+            .user_from(&other_audience, &other)
+            .expect("answer")
+            .expect("user");
+        assert_eq!(found.audiences, other);
+        assert_eq!(w.user_from(&ok, &other), Ok(None));
     }
 }

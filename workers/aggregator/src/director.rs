@@ -79,6 +79,9 @@ pub(crate) async fn direct(
     if read_only && (path == "/openapi/v3" || path == "/openapi/v3/") {
         return crate::merged::openapi_v3_index(front, req.headers()).await;
     }
+    if crate::token_review::is_token_review(req.method(), &ctx.info) {
+        return crate::token_review::answer(front, &ctx, req).await;
+    }
     match owner(front, &path) {
         Some(role) => match proxy(front, role, &ctx, req).await {
             Ok(resp) => resp,
@@ -124,7 +127,8 @@ async fn proxy(
     Ok(strip_unhandled(resp))
 }
 
-async fn send(
+/// Sends one request to `role` on behalf of `ctx`.
+pub(crate) async fn send(
     front: &Front,
     role: WorkerRole,
     ctx: &RequestContext,

@@ -21,6 +21,8 @@ mod merged;
 mod oidc;
 mod serve;
 pub mod tls;
+mod token_review;
+mod token_union;
 mod x509;
 
 use kas_server::control::Control;
