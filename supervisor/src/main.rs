@@ -43,14 +43,8 @@ fn main() -> ExitCode {
         return worker::main(args.next().as_deref().unwrap_or(""));
     }
 
-    let opts = match options::parse(std::env::args_os()) {
-        Ok(parsed) => {
-            // As pflag prints its deprecation warnings: on stderr, while parsing.
-            for warning in &parsed.warnings {
-                eprintln!("{warning}");
-            }
-            parsed.options
-        }
+    let (opts, flag_warnings) = match options::parse(std::env::args_os()) {
+        Ok(parsed) => (parsed.options, parsed.warnings),
         Err(e) => match pflag::describe(&e, &options::command()) {
             None => {
                 let _ = e.print();
@@ -68,6 +62,10 @@ fn main() -> ExitCode {
     let validated = match validate::validate(&opts) {
         Ok(v) => v,
         Err(errors) => {
+            // Before logging is set up: on stderr, as pflag prints them.
+            for warning in &flag_warnings {
+                eprintln!("{warning}");
+            }
             for e in &errors {
                 eprintln!("Error: {e}");
             }
@@ -78,6 +76,10 @@ fn main() -> ExitCode {
         kas_server::logging::init("supervisor", validated.verbosity, &validated.logging_format)
     {
         eprintln!("kube-apiserver: {e}");
+    }
+    // Logged, not printed: under systemd they reach the journal as warnings.
+    for warning in flag_warnings.iter().chain(&validated.warnings) {
+        tracing::warn!("{warning}");
     }
     kas_aggregator::tls::install_default_provider();
 

@@ -12,6 +12,34 @@ fn has(names: &[String], want: &str) -> bool {
     names.iter().any(|n| n.eq_ignore_ascii_case(want))
 }
 
+/// The header flags set without kube-apiserver's standard header, each a warning
+/// (API aggregation will not work with them).
+pub(crate) fn warnings(o: &Options) -> Vec<String> {
+    let mut out = Vec::new();
+    for (flag, values, standard) in [
+        (
+            "--requestheader-username-headers",
+            &o.requestheader_username_headers,
+            "X-Remote-User",
+        ),
+        (
+            "--requestheader-group-headers",
+            &o.requestheader_group_headers,
+            "X-Remote-Group",
+        ),
+        (
+            "--requestheader-extra-headers-prefix",
+            &o.requestheader_extra_headers_prefix,
+            "X-Remote-Extra-",
+        ),
+    ] {
+        if !values.is_empty() && !has(values, standard) {
+            out.push(format!("{flag} is set without specifying the standard {standard} header - API aggregation will not work"));
+        }
+    }
+    out
+}
+
 /// The request-header configuration, or None without `--requestheader-client-ca-file`.
 pub(crate) fn validate(o: &Options, errs: &mut Vec<FlagError>) -> Option<RequestHeaderConfig> {
     let lists: [(&'static str, &Vec<String>); 5] = [
@@ -39,27 +67,6 @@ pub(crate) fn validate(o: &Options, errs: &mut Vec<FlagError>) -> Option<Request
                 flag,
                 message: format!("empty value in {:?}", flag.trim_start_matches('-')),
             });
-        }
-    }
-    for (flag, values, standard) in [
-        (
-            "--requestheader-username-headers",
-            &o.requestheader_username_headers,
-            "X-Remote-User",
-        ),
-        (
-            "--requestheader-group-headers",
-            &o.requestheader_group_headers,
-            "X-Remote-Group",
-        ),
-        (
-            "--requestheader-extra-headers-prefix",
-            &o.requestheader_extra_headers_prefix,
-            "X-Remote-Extra-",
-        ),
-    ] {
-        if !values.is_empty() && !has(values, standard) {
-            tracing::warn!("{flag} is set without specifying the standard {standard} header - API aggregation will not work");
         }
     }
     let path = o.requestheader_client_ca_file.as_ref()?;

@@ -69,6 +69,8 @@ pub(crate) struct Validated {
     pub(crate) authorization_webhooks: Vec<kas_proto::AuthorizationWebhookConfig>,
     /// `--authorization-config`, followed for changes once serving.
     pub(crate) authorization_config: Option<std::path::PathBuf>,
+    /// What the checks warn about, logged once logging is set up.
+    pub(crate) warnings: Vec<String>,
     /// `--authentication-token-webhook-*` and `--authorization-webhook-*`, files read.
     pub(crate) webhooks: crate::webhook_config::WebhookFlags,
     /// The admission flags and `--allow-privileged`, resolved (enforced by a later issue).
@@ -357,16 +359,21 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
             ),
         );
     }
-    if o.authorization_mode.iter().any(|m| m == "AlwaysAllow") {
-        tracing::warn!(
-            "--authorization-mode includes AlwaysAllow: every authenticated or anonymous request is allowed"
-        );
-    }
 
     let webhooks = crate::webhook_config::validate(o, &mut errs.0);
     let (authorization_modes, authorization_webhooks) =
         crate::authz_config::resolve(o, &mut errs.0, webhooks.authorization.clone());
     let request_header = crate::requestheader::validate(o, &mut errs.0);
+    let mut warnings = crate::requestheader::warnings(o);
+    if authorization_modes.iter().any(|m| m == "AlwaysAllow") {
+        let source = match o.authorization_config {
+            Some(_) => "--authorization-config",
+            None => "--authorization-mode",
+        };
+        warnings.push(format!(
+            "{source} includes AlwaysAllow: every authenticated or anonymous request is allowed"
+        ));
+    }
     let admission = crate::admission::validate(o, &mut errs.0);
     let outbound_certs = crate::outbound_certs::validate(o, &mut errs.0);
     let sa = service_account(&mut errs, o);
@@ -458,6 +465,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         authorization_modes,
         authorization_webhooks,
         authorization_config: o.authorization_config.clone(),
+        warnings,
         webhooks,
         admission,
         outbound_certs,

@@ -483,10 +483,12 @@ async fn ignored_flags_start_with_a_warning() {
         .arg("30")
         .arg("--apiserver-count=1")
         .arg("--endpoint-reconciler-type=lease")
+        .arg("--authorization-mode=Node,RBAC,AlwaysAllow")
         .start()
         .await;
     let log = server.log();
     for want in [
+        "WARN --authorization-mode includes AlwaysAllow: every authenticated or anonymous request is allowed",
         "Flag --cloud-provider has been deprecated, will be removed in a future version",
         "Flag --profiling has no effect in kube-apiserver-rs: accepted and ignored",
         "Flag --audit-log-maxage has no effect in kube-apiserver-rs: accepted and ignored",
