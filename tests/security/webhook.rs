@@ -201,10 +201,15 @@ fn stderr(out: &Output) -> String {
 }
 
 /// Polls `check` until it holds, for at most 10 s; returns how long.
-fn until(what: &str, mut check: impl FnMut() -> bool) -> Duration {
+fn until(what: &str, check: impl FnMut() -> bool) -> Duration {
+    until_within(Duration::from_secs(10), what, check)
+}
+
+/// Polls `check` until it holds, for at most `limit`; returns how long.
+fn until_within(limit: Duration, what: &str, mut check: impl FnMut() -> bool) -> Duration {
     let start = Instant::now();
     while !check() {
-        assert!(start.elapsed() < Duration::from_secs(10), "never: {what}");
+        assert!(start.elapsed() < limit, "never: {what}");
         std::thread::sleep(Duration::from_millis(50));
     }
     start.elapsed()
@@ -272,16 +277,23 @@ async fn webhook_token_authentication() {
         .any(|r| r["spec"]["token"] == "tok-alice"));
 
     webhook.stop();
-    // Once the cached answer (1 s) is gone, the webhook's users are refused, quickly.
-    until("a webhook user is refused with the webhook down", || {
-        let started = Instant::now();
-        let out = as_token_user(&server, "tok-jane", &["get", "--raw", "/version"]);
-        let refused = stderr(&out).contains(UNAUTHORIZED);
-        if refused {
-            assert!(started.elapsed() < Duration::from_secs(5), "slow refusal");
-        }
-        refused
-    });
+    // Once the cached answers are gone (the token union's success, 10 s as upstream's
+    // TokenSuccessCacheTTL, and the webhook's own, 1 s), the webhook's users are refused,
+    // quickly.
+    let took = until_within(
+        Duration::from_secs(20),
+        "a webhook user is refused with the webhook down",
+        || {
+            let started = Instant::now();
+            let out = as_token_user(&server, "tok-jane", &["get", "--raw", "/version"]);
+            let refused = stderr(&out).contains(UNAUTHORIZED);
+            if refused {
+                assert!(started.elapsed() < Duration::from_secs(5), "slow refusal");
+            }
+            refused
+        },
+    );
+    eprintln!("webhook user refused {took:?} after the webhook stopped");
     let alice = as_token_user(&server, "tok-alice", &["auth", "whoami"]);
     assert!(alice.status.success(), "{alice:?}");
     Kubectl::new(&server).ok(&["get", "namespaces"]);
@@ -479,6 +491,13 @@ async fn authorization_config_file() {
             .contains("secrets is forbidden: User \"bob\" cannot list resource \"secrets\""),
         "{secrets:?}"
     );
+    // A list's selectors reach the webhook as requirements (AuthorizeWithSelectors).
+    let selected = as_token_user(
+        &server,
+        "tok-bob",
+        &["get", "pods", "-n", "default", "-l", "app in (web,api),!canary", "--field-selector", "spec.nodeName=n1"],
+    );
+    assert!(selected.status.success(), "{selected:?}");
     let reviews = webhook.reviews("/authz");
     assert!(!reviews.is_empty());
     assert!(
@@ -486,6 +505,19 @@ async fn authorization_config_file() {
             .iter()
             .all(|r| r["spec"]["resourceAttributes"]["resource"] == "pods"),
         "the match condition keeps everything but pods away from the webhook: {reviews:#?}"
+    );
+    let with_selectors = reviews
+        .iter()
+        .find(|r| r["spec"]["resourceAttributes"].get("labelSelector").is_some())
+        .expect("a review with selectors");
+    assert_eq!(
+        with_selectors["spec"]["resourceAttributes"]["labelSelector"]["requirements"],
+        json!([{"key": "app", "operator": "In", "values": ["web", "api"]},
+            {"key": "canary", "operator": "DoesNotExist"}])
+    );
+    assert_eq!(
+        with_selectors["spec"]["resourceAttributes"]["fieldSelector"]["requirements"],
+        json!([{"key": "spec.nodeName", "operator": "In", "values": ["n1"]}])
     );
     // Down, with failurePolicy Deny: a pods request fails closed (500 naming the failure).
     webhook.stop();

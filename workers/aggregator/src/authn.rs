@@ -13,15 +13,15 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use ring::hmac;
-use serde_json::Value;
 
 use crate::front::Front;
-use crate::token_union::TokenVerdict;
+use crate::token_union::{Authenticated, TokenVerdict};
 
-/// How long a verified (or refused) service account token is remembered.
-pub(crate) const TOKEN_TTL: Duration = Duration::from_secs(10);
+/// How long a token the union authenticated is remembered (upstream's
+/// `TokenSuccessCacheTTL`; refusals are not remembered, its `TokenFailureCacheTTL` 0).
+const TOKEN_TTL: Duration = Duration::from_secs(10);
 /// The most tokens remembered.
-pub(crate) const TOKEN_CACHE_MAX: usize = 4096;
+const TOKEN_CACHE_MAX: usize = 4096;
 
 /// What a token cache is keyed by: HMAC-SHA256 of the token.
 pub(crate) type TokenDigest = [u8; 32];
@@ -29,11 +29,11 @@ pub(crate) type TokenDigest = [u8; 32];
 /// A token cache's key: the token's digest and the audiences it was judged for.
 pub(crate) type TokenKey = (TokenDigest, Vec<String>);
 
-/// The service account (and bootstrap) tokens the kube-api worker reviewed lately:
-/// (digest, audiences) → (its answer, when).
+/// The tokens the union authenticated lately: (digest, audiences) → (user and
+/// audiences, when), as upstream's cache around its token union.
 pub(crate) struct TokenCache {
     key: hmac::Key,
-    pub(crate) entries: Mutex<HashMap<TokenKey, (Value, Instant)>>,
+    entries: Mutex<HashMap<TokenKey, (Authenticated, Instant)>>,
 }
 
 impl Default for TokenCache {
@@ -57,6 +57,37 @@ impl TokenCache {
         let mut out = [0; 32];
         out.copy_from_slice(tag.as_ref());
         out
+    }
+
+    /// What `key` authenticated less than [`TOKEN_TTL`] ago.
+    pub(crate) fn get(&self, key: &TokenKey) -> Option<Authenticated> {
+        let cache = self.entries.lock().ok()?;
+        let (found, at) = cache.get(key)?;
+        (at.elapsed() < TOKEN_TTL).then(|| found.clone())
+    }
+
+    /// Remembers that `key` authenticated as `found` (unless the cache is full of live
+    /// entries).
+    pub(crate) fn put(&self, key: TokenKey, found: Authenticated) {
+        self.put_at(key, found, Instant::now());
+    }
+
+    fn put_at(&self, key: TokenKey, found: Authenticated, at: Instant) {
+        if let Ok(mut cache) = self.entries.lock() {
+            if cache.len() >= TOKEN_CACHE_MAX {
+                cache.retain(|_, (_, at)| at.elapsed() < TOKEN_TTL);
+            }
+            if cache.len() < TOKEN_CACHE_MAX {
+                cache.insert(key, (found, at));
+            }
+        }
+    }
+
+    /// Forgets every token (the authenticators changed).
+    pub(crate) fn clear(&self) {
+        if let Ok(mut cache) = self.entries.lock() {
+            cache.clear();
+        }
     }
 }
 
@@ -124,7 +155,7 @@ fn anonymous_allowed(config: &kas_proto::WorkerConfig, path: &str) -> bool {
 /// not.
 pub(crate) async fn user_from_token(front: &Front, token: &str) -> Option<UserInfo> {
     let audiences = front.config.api_audiences.clone();
-    match crate::token_union::union(front, token, &audiences, None).await {
+    match crate::token_union::authenticate(front, token, &audiences, None).await {
         TokenVerdict::Authenticated(found) => Some(found.user),
         TokenVerdict::Refused(_) => None,
     }
@@ -177,5 +208,67 @@ pub(crate) fn anonymous() -> UserInfo {
         name: "system:anonymous".to_owned(),
         groups: vec!["system:unauthenticated".to_owned()],
         ..Default::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(name: &str) -> Authenticated {
+        Authenticated {
+            user: UserInfo {
+                name: name.to_owned(),
+                ..Default::default()
+            },
+            audiences: vec!["api".to_owned()],
+        }
+    }
+
+    #[test]
+    fn token_cache_remembers_successes_for_ten_seconds_per_audiences() {
+        let cache = TokenCache::default();
+        let api = vec!["api".to_owned()];
+        let key = (cache.digest("tok"), api.clone());
+        assert_ne!(cache.digest("tok"), cache.digest("tok2"));
+        assert_eq!(cache.get(&key), None);
+        cache.put(key.clone(), found("alice"));
+        assert_eq!(cache.get(&key), Some(found("alice")));
+        // Other audiences, another entry.
+        assert_eq!(
+            cache.get(&(cache.digest("tok"), vec!["other".to_owned()])),
+            None
+        );
+        // Past the TTL: forgotten.
+        if let Some(old) = Instant::now().checked_sub(TOKEN_TTL + Duration::from_millis(1)) {
+            cache.put_at(key.clone(), found("alice"), old);
+            assert_eq!(cache.get(&key), None);
+        }
+        cache.put(key.clone(), found("alice"));
+        cache.clear();
+        assert_eq!(cache.get(&key), None);
+    }
+
+    #[test]
+    fn token_cache_is_bounded() {
+        let cache = TokenCache::default();
+        let api = vec!["api".to_owned()];
+        let old = Instant::now().checked_sub(TOKEN_TTL + Duration::from_millis(1));
+        for i in 0..TOKEN_CACHE_MAX {
+            let key = (cache.digest(&format!("tok-{i}")), api.clone());
+            match old {
+                Some(old) if i % 2 == 0 => cache.put_at(key, found("x"), old),
+                _ => cache.put(key, found("x")),
+            }
+        }
+        // Full: the expired entries make room.
+        let key = (cache.digest("new"), api.clone());
+        cache.put(key.clone(), found("new"));
+        assert_eq!(cache.get(&key), Some(found("new")));
+        let len = cache.entries.lock().map(|c| c.len()).unwrap_or(0);
+        assert!(len <= TOKEN_CACHE_MAX, "{len}");
+        if old.is_some() {
+            assert_eq!(len, TOKEN_CACHE_MAX / 2 + 1);
+        }
     }
 }

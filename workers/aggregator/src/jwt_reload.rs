@@ -76,6 +76,8 @@ pub(crate) fn watch(front: Arc<Front>) {
             };
             match front.jwt.replace_when_ready(&next, UPDATE_TIMEOUT).await {
                 Ok(()) => {
+                    // Users the old authenticators mapped are not served from the cache.
+                    front.tokens.clear();
                     tracing::info!(file = %path.display(), "reloaded authentication config");
                     current = file.jwt;
                     tracked = Some(text);

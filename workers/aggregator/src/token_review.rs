@@ -179,7 +179,7 @@ async fn review(front: &Front, reviewed: Value) -> Result<Value, Status> {
     }
     let asked = strings(reviewed.pointer("/spec/audiences"));
     let wanted = token_union::wanted_audiences(&asked, &front.config.api_audiences);
-    let verdict = token_union::union(front, &token, &wanted, Some(&reviewed)).await;
+    let verdict = token_union::authenticate(front, &token, &wanted, Some(&reviewed)).await;
     with_status(reviewed, &verdict, &wanted)
 }
 

@@ -9,6 +9,10 @@
 //! audience-aware (the audiences are passed down); static tokens, bootstrap tokens and
 //! OIDC JWTs are audience-agnostic: they authenticate only when the audiences asked meet
 //! the API audiences, for that intersection.
+//!
+//! The union is wrapped in upstream's cache (`TokenSuccessCacheTTL` 10 s, failures not
+//! cached), keyed by the HMAC digest of the token and the audiences; it is emptied when
+//! the `--authentication-config` authenticators are replaced.
 
 use kas_proto::{UserInfo, WorkerRole};
 use serde_json::{json, Value};
@@ -88,11 +92,32 @@ fn aggregate(errors: Vec<String>) -> Option<String> {
     }
 }
 
+/// The union's verdict on `token` for the audiences `wanted` (already defaulted to the
+/// API audiences), from the cache of successes when the same token was authenticated for
+/// the same audiences less than 10 s ago; refusals are not cached, as upstream's
+/// `TokenFailureCacheTTL` is 0. `known` is as for [`union`].
+pub(crate) async fn authenticate(
+    front: &Front,
+    token: &str,
+    wanted: &[String],
+    known: Option<&Value>,
+) -> TokenVerdict {
+    let key = (front.tokens.digest(token), wanted.to_vec());
+    if let Some(found) = front.tokens.get(&key) {
+        return TokenVerdict::Authenticated(found);
+    }
+    let verdict = union(front, token, wanted, known).await;
+    if let TokenVerdict::Authenticated(found) = &verdict {
+        front.tokens.put(key, found.clone());
+    }
+    verdict
+}
+
 /// Runs the union for `token` and the audiences `wanted` (already defaulted to the API
 /// audiences). `known` is the kube-api worker's answer to a TokenReview of this token
 /// and these audiences, when the caller already has it; else the worker is asked when a
 /// service account or bootstrap token is possible.
-pub(crate) async fn union(
+async fn union(
     front: &Front,
     token: &str,
     wanted: &[String],
@@ -130,7 +155,7 @@ pub(crate) async fn union(
         let answer = match known {
             Some(v) => Some(v),
             None => {
-                asked = kube_api_review(front, token, wanted).await;
+                asked = ask_kube_api(front, token, wanted).await;
                 asked.as_ref()
             }
         };
@@ -160,30 +185,8 @@ fn authenticated(user: UserInfo, audiences: Vec<String>) -> TokenVerdict {
     TokenVerdict::Authenticated(Authenticated { user, audiences })
 }
 
-/// The kube-api worker's TokenReview of `token` for `audiences` (remembered for a few
-/// seconds); None when it cannot be asked.
-async fn kube_api_review(front: &Front, token: &str, audiences: &[String]) -> Option<Value> {
-    use crate::authn::{TOKEN_CACHE_MAX, TOKEN_TTL};
-    let key = (front.tokens.digest(token), audiences.to_vec());
-    if let Ok(cache) = front.tokens.entries.lock() {
-        if let Some((answer, at)) = cache.get(&key) {
-            if at.elapsed() < TOKEN_TTL {
-                return Some(answer.clone());
-            }
-        }
-    }
-    let answer = ask_kube_api(front, token, audiences).await?;
-    if let Ok(mut cache) = front.tokens.entries.lock() {
-        if cache.len() >= TOKEN_CACHE_MAX {
-            cache.retain(|_, (_, at)| at.elapsed() < TOKEN_TTL);
-        }
-        if cache.len() < TOKEN_CACHE_MAX {
-            cache.insert(key, (answer.clone(), std::time::Instant::now()));
-        }
-    }
-    Some(answer)
-}
-
+/// The kube-api worker's TokenReview of `token` for `audiences`; None when it cannot be
+/// asked.
 async fn ask_kube_api(front: &Front, token: &str, audiences: &[String]) -> Option<Value> {
     let mut spec = json!({"token": token});
     if !audiences.is_empty() {
