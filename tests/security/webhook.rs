@@ -495,7 +495,16 @@ async fn authorization_config_file() {
     let selected = as_token_user(
         &server,
         "tok-bob",
-        &["get", "pods", "-n", "default", "-l", "app in (web,api),!canary", "--field-selector", "spec.nodeName=n1"],
+        &[
+            "get",
+            "pods",
+            "-n",
+            "default",
+            "-l",
+            "app in (web,api),!canary",
+            "--field-selector",
+            "spec.nodeName=n1",
+        ],
     );
     assert!(selected.status.success(), "{selected:?}");
     let reviews = webhook.reviews("/authz");
@@ -508,7 +517,11 @@ async fn authorization_config_file() {
     );
     let with_selectors = reviews
         .iter()
-        .find(|r| r["spec"]["resourceAttributes"].get("labelSelector").is_some())
+        .find(|r| {
+            r["spec"]["resourceAttributes"]
+                .get("labelSelector")
+                .is_some()
+        })
         .expect("a review with selectors");
     assert_eq!(
         with_selectors["spec"]["resourceAttributes"]["labelSelector"]["requirements"],

@@ -178,6 +178,7 @@ async fn authenticated(
 
     let mut attrs = attributes(&info);
     attrs.field_selector = request_info::field_selector(&info, req.uri().query());
+    attrs.label_selector = request_info::label_selector(&info, req.uri().query());
     let verdict = front.authorizer.decide(&user, &attrs).await;
     if verdict.decision != kas_authz::Decision::Allow {
         // An authorizer that failed (a webhook down) makes the refusal a 500 naming the
@@ -291,6 +292,7 @@ fn attributes(info: &RequestInfo) -> kas_authz::Attributes {
         name: info.name.clone(),
         path: info.path.clone(),
         field_selector: String::new(),
+        label_selector: String::new(),
     }
 }
 

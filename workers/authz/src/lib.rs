@@ -107,6 +107,8 @@ pub struct Attributes {
     /// The request's field selector (`fieldSelector`, decoded), as upstream's
     /// AuthorizeWithSelectors passes it to authorizers.
     pub field_selector: String,
+    /// The request's label selector (`labelSelector`, decoded), likewise.
+    pub label_selector: String,
 }
 
 /// The chain's answer: the decision, its reason, and what failed when an authorizer

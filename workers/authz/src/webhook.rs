@@ -14,6 +14,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use kas_proto::{AuthorizationWebhookConfig, ReviewVersion, UserInfo};
+use kas_server::selectors::{FieldSelector, LabelSelector};
 use kas_server::webhook::{WebhookClient, WebhookError};
 use serde_json::{json, Map, Value};
 
@@ -198,6 +199,20 @@ fn spec(user: &UserInfo, a: &Attributes, version: ReviewVersion) -> Value {
         put(&mut r, "resource", &a.resource);
         put(&mut r, "subresource", &a.subresource);
         put(&mut r, "name", &a.name);
+        // Upstream's AuthorizeWithSelectors (on by default): a list's selectors as
+        // requirements; one that does not parse narrows nothing and is left out.
+        let fields = FieldSelector::parse(&a.field_selector)
+            .map(|f| f.authorization_requirements())
+            .unwrap_or_default();
+        if !fields.is_empty() {
+            r.insert("fieldSelector".into(), json!({"requirements": fields}));
+        }
+        let labels = LabelSelector::parse(&a.label_selector)
+            .map(|l| l.authorization_requirements())
+            .unwrap_or_default();
+        if !labels.is_empty() {
+            r.insert("labelSelector".into(), json!({"requirements": labels}));
+        }
         spec.insert("resourceAttributes".into(), Value::Object(r));
     } else {
         let mut n = Map::new();
@@ -272,6 +287,34 @@ mod tests {
                 "resource": "pods", "name": "web"},
                 "user": "jane", "uid": "7", "groups": ["devs", "system:authenticated"],
                 "extra": {"scopes": ["a"]}})
+        );
+        // A list's selectors, as requirements (AuthorizeWithSelectors).
+        let list = Attributes {
+            verb: "list".into(),
+            resource_request: true,
+            version: "v1".into(),
+            resource: "pods".into(),
+            field_selector: "spec.nodeName=n1".into(),
+            label_selector: "app in (web,api),!canary".into(),
+            ..Default::default()
+        };
+        assert_eq!(
+            spec(&jane(), &list, ReviewVersion::V1)["resourceAttributes"],
+            json!({"verb": "list", "version": "v1", "resource": "pods",
+                "fieldSelector": {"requirements": [
+                    {"key": "spec.nodeName", "operator": "In", "values": ["n1"]}]},
+                "labelSelector": {"requirements": [
+                    {"key": "app", "operator": "In", "values": ["web", "api"]},
+                    {"key": "canary", "operator": "DoesNotExist"}]}})
+        );
+        let unparsable = Attributes {
+            label_selector: "a in (".into(),
+            ..list
+        };
+        assert!(
+            spec(&jane(), &unparsable, ReviewVersion::V1)["resourceAttributes"]
+                .get("labelSelector")
+                .is_none()
         );
         let healthz = Attributes {
             verb: "get".into(),

@@ -88,15 +88,20 @@ pub fn parse(method: &Method, path: &str, query: Option<&str>) -> RequestInfo {
 }
 
 /// The decoded `fieldSelector` query parameter (empty without one).
-fn field_selector_of(query: Option<&str>) -> String {
+/// The decoded value of query parameter `name`, or "".
+fn query_param(query: Option<&str>, name: &str) -> String {
     query
         .unwrap_or("")
         .split('&')
         .find_map(|kv| {
             let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            (k == "fieldSelector").then(|| crate::health::percent_decode(&v.replace('+', " ")))
+            (k == name).then(|| crate::health::percent_decode(&v.replace('+', " ")))
         })
         .unwrap_or_default()
+}
+
+fn field_selector_of(query: Option<&str>) -> String {
+    query_param(query, "fieldSelector")
 }
 
 /// The field selector a list, watch or deletecollection passes to the authorizers (as
@@ -104,6 +109,15 @@ fn field_selector_of(query: Option<&str>) -> String {
 pub fn field_selector(info: &RequestInfo, query: Option<&str>) -> String {
     match info.verb.as_str() {
         "list" | "watch" | "deletecollection" => field_selector_of(query),
+        _ => String::new(),
+    }
+}
+
+/// The label selector a list, watch or deletecollection passes to the authorizers;
+/// empty for other verbs.
+pub fn label_selector(info: &RequestInfo, query: Option<&str>) -> String {
+    match info.verb.as_str() {
+        "list" | "watch" | "deletecollection" => query_param(query, "labelSelector"),
         _ => String::new(),
     }
 }

@@ -310,6 +310,93 @@ pub fn label_selector_string(selector: &Value) -> String {
         .join(",")
 }
 
+/// One requirement as `metav1.LabelSelectorRequirement` / `FieldSelectorRequirement`
+/// write it.
+fn requirement_json(key: &str, operator: &str, values: &[String]) -> Value {
+    let mut r = serde_json::json!({"key": key, "operator": operator});
+    if !values.is_empty() {
+        r["values"] = serde_json::json!(values);
+    }
+    r
+}
+
+impl LabelSelector {
+    /// The requirements as an authorizer is told them (a SubjectAccessReview's
+    /// `labelSelector.requirements`): equality as `In`, inequality as `NotIn`.
+    pub fn authorization_requirements(&self) -> Vec<Value> {
+        self.requirements
+            .iter()
+            .map(|(key, op)| match op {
+                LabelOp::Equals(v) => requirement_json(key, "In", std::slice::from_ref(v)),
+                LabelOp::In(vs) => requirement_json(key, "In", vs),
+                LabelOp::NotEquals(v) => requirement_json(key, "NotIn", std::slice::from_ref(v)),
+                LabelOp::NotIn(vs) => requirement_json(key, "NotIn", vs),
+                LabelOp::Exists => requirement_json(key, "Exists", &[]),
+                LabelOp::DoesNotExist => requirement_json(key, "DoesNotExist", &[]),
+            })
+            .collect()
+    }
+}
+
+impl FieldSelector {
+    /// The requirements as an authorizer is told them (a SubjectAccessReview's
+    /// `fieldSelector.requirements`): `In` or `NotIn` one value.
+    pub fn authorization_requirements(&self) -> Vec<Value> {
+        self.requirements
+            .iter()
+            .map(|(field, negate, value)| {
+                let op = if *negate { "NotIn" } else { "In" };
+                requirement_json(field, op, std::slice::from_ref(value))
+            })
+            .collect()
+    }
+}
+
+/// The key, operator and values of one requirement object.
+fn requirement_parts(r: &Value) -> Option<(&str, &str, Vec<&str>)> {
+    let key = r.get("key")?.as_str()?;
+    let op = r.get("operator")?.as_str()?;
+    let values = r
+        .get("values")
+        .and_then(Value::as_array)
+        .map(|vs| vs.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    Some((key, op, values))
+}
+
+/// The label selector a SubjectAccessReview's `labelSelector.requirements` stand for.
+/// A requirement with an operator this server does not know is left out: requirements
+/// only narrow, so the check is as broad as or broader than asked (as upstream).
+pub fn label_selector_from_requirements(requirements: &[Value]) -> String {
+    requirements
+        .iter()
+        .filter_map(requirement_parts)
+        .filter_map(|(key, op, values)| match op {
+            "In" if !values.is_empty() => Some(format!("{key} in ({})", values.join(","))),
+            "NotIn" if !values.is_empty() => Some(format!("{key} notin ({})", values.join(","))),
+            "Exists" => Some(key.to_owned()),
+            "DoesNotExist" => Some(format!("!{key}")),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// The field selector a SubjectAccessReview's `fieldSelector.requirements` stand for
+/// (`In` / `NotIn` one value; others left out, as for labels).
+pub fn field_selector_from_requirements(requirements: &[Value]) -> String {
+    requirements
+        .iter()
+        .filter_map(requirement_parts)
+        .filter_map(|(key, op, values)| match (op, values.as_slice()) {
+            ("In", [v]) => Some(format!("{key}={v}")),
+            ("NotIn", [v]) => Some(format!("{key}!={v}")),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,5 +463,42 @@ mod tests {
         let f = filter(LabelSelector::default(), s.clone());
         assert!(f.is_some());
         assert!(filter(LabelSelector::default(), FieldSelector::default()).is_none());
+    }
+
+    #[test]
+    fn authorization_requirements_round_trip() {
+        let labels =
+            LabelSelector::parse("app=web,tier in (a,b),!legacy,env!=dev,owner").expect("labels");
+        let reqs = labels.authorization_requirements();
+        assert_eq!(
+            reqs,
+            vec![
+                serde_json::json!({"key": "app", "operator": "In", "values": ["web"]}),
+                serde_json::json!({"key": "tier", "operator": "In", "values": ["a", "b"]}),
+                serde_json::json!({"key": "legacy", "operator": "DoesNotExist"}),
+                serde_json::json!({"key": "env", "operator": "NotIn", "values": ["dev"]}),
+                serde_json::json!({"key": "owner", "operator": "Exists"}),
+            ]
+        );
+        let raw = label_selector_from_requirements(&reqs);
+        let reparsed = LabelSelector::parse(&raw).expect("reparsed");
+        assert_eq!(reparsed.authorization_requirements(), reqs);
+        let fields = FieldSelector::parse("spec.nodeName=n1,status.phase!=Failed").expect("fields");
+        let reqs = fields.authorization_requirements();
+        assert_eq!(
+            reqs[1],
+            serde_json::json!({"key": "status.phase", "operator": "NotIn", "values": ["Failed"]})
+        );
+        assert_eq!(
+            field_selector_from_requirements(&reqs),
+            "spec.nodeName=n1,status.phase!=Failed"
+        );
+        // Unknown operators and In with several field values only narrow: left out.
+        let odd = [
+            serde_json::json!({"key": "a", "operator": "Gt", "values": ["1"]}),
+            serde_json::json!({"key": "b", "operator": "In", "values": ["1", "2"]}),
+        ];
+        assert_eq!(field_selector_from_requirements(&odd), "");
+        assert_eq!(label_selector_from_requirements(&odd[..1]), "");
     }
 }

@@ -66,6 +66,61 @@ fn compact(v: &Value) -> String {
     serde_json::to_string(v).unwrap_or_default()
 }
 
+/// A resource attributes' `fieldSelector` or `labelSelector` as a selector string: its
+/// `rawSelector`, or what its `requirements` stand for.
+fn selector(r: &Value, which: &str) -> String {
+    let Some(s) = r.get(which).filter(|v| !v.is_null()) else {
+        return String::new();
+    };
+    let raw = str_at(s, "/rawSelector");
+    if !raw.is_empty() {
+        return raw.to_owned();
+    }
+    let requirements = s
+        .get("requirements")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    match which {
+        "fieldSelector" => kas_server::selectors::field_selector_from_requirements(requirements),
+        _ => kas_server::selectors::label_selector_from_requirements(requirements),
+    }
+}
+
+/// The checks of a resource attributes' selectors: a raw selector or requirements,
+/// not both, not neither.
+fn selector_causes(spec: &Value) -> Vec<StatusCause> {
+    let mut causes = Vec::new();
+    let Some(r) = spec.get("resourceAttributes").filter(|v| !v.is_null()) else {
+        return causes;
+    };
+    for which in ["fieldSelector", "labelSelector"] {
+        let Some(s) = r.get(which).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        let path = format!("spec.resourceAttributes.{which}");
+        let raw = str_at(s, "/rawSelector");
+        let requirements = s
+            .get("requirements")
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty());
+        if !raw.is_empty() && requirements {
+            causes.push(invalid_value(
+                &format!("{path}.rawSelector"),
+                raw,
+                "may not specified at the same time as requirements",
+            ));
+        }
+        if raw.is_empty() && !requirements {
+            causes.push(kas_server::rest::required(
+                &format!("{path}.requirements"),
+                &format!("when {path} is specified, requirements or rawSelector is required"),
+            ));
+        }
+    }
+    causes
+}
+
 /// The attributes a spec asks about.
 fn attributes(spec: &Value) -> Attributes {
     match spec.get("resourceAttributes").filter(|v| !v.is_null()) {
@@ -79,7 +134,8 @@ fn attributes(spec: &Value) -> Attributes {
             subresource: str_at(r, "/subresource").to_owned(),
             name: str_at(r, "/name").to_owned(),
             path: String::new(),
-            field_selector: str_at(r, "/fieldSelector/rawSelector").to_owned(),
+            field_selector: selector(r, "fieldSelector"),
+            label_selector: selector(r, "labelSelector"),
         },
         None => Attributes {
             verb: str_at(spec, "/nonResourceAttributes/verb").to_owned(),
@@ -138,6 +194,7 @@ pub(crate) async fn subject_access_review(
     let body = object_body(body, KIND)?;
     let spec = body.get("spec").cloned().unwrap_or(Value::Null);
     let mut causes = attribute_causes(&spec);
+    causes.extend(selector_causes(&spec));
     let user = str_at(&spec, "/user");
     let groups = strings_at(&spec, "/groups");
     if user.is_empty() && groups.is_empty() {
@@ -176,6 +233,7 @@ pub(crate) async fn self_subject_access_review(
     let body = object_body(body, KIND)?;
     let spec = body.get("spec").cloned().unwrap_or(Value::Null);
     let mut causes = attribute_causes(&spec);
+    causes.extend(selector_causes(&spec));
     if !metadata_empty(body, "") {
         causes.push(invalid_value(
             "metadata",
@@ -209,6 +267,7 @@ pub(crate) async fn local_subject_access_review(
     }
     let spec = body.get("spec").cloned().unwrap_or(Value::Null);
     let mut causes = attribute_causes(&spec);
+    causes.extend(selector_causes(&spec));
     let user = str_at(&spec, "/user");
     let groups = strings_at(&spec, "/groups");
     if user.is_empty() && groups.is_empty() {
@@ -345,6 +404,35 @@ mod tests {
         .expect("review");
         assert_eq!(r["kind"], "SelfSubjectAccessReview");
         assert_eq!(r["status"]["allowed"], true);
+    }
+
+    #[test]
+    fn selectors_of_a_review() {
+        let spec = json!({"resourceAttributes": {"verb": "list", "resource": "pods",
+            "fieldSelector": {"requirements": [
+                {"key": "spec.nodeName", "operator": "In", "values": ["n1"]}]},
+            "labelSelector": {"rawSelector": "app=web"}}});
+        let a = attributes(&spec);
+        assert_eq!(
+            (a.field_selector.as_str(), a.label_selector.as_str()),
+            ("spec.nodeName=n1", "app=web")
+        );
+        assert!(selector_causes(&spec).is_empty());
+        let both_and_neither = json!({"resourceAttributes": {"verb": "list",
+            "fieldSelector": {"rawSelector": "a=b", "requirements": [
+                {"key": "a", "operator": "In", "values": ["b"]}]},
+            "labelSelector": {}}});
+        let causes = selector_causes(&both_and_neither);
+        assert_eq!(
+            causes
+                .iter()
+                .map(|c| format!("{}: {}", c.field, c.message))
+                .collect::<Vec<_>>(),
+            [
+                "spec.resourceAttributes.fieldSelector.rawSelector: Invalid value: \"a=b\": may not specified at the same time as requirements",
+                "spec.resourceAttributes.labelSelector.requirements: Required value: when spec.resourceAttributes.labelSelector is specified, requirements or rawSelector is required",
+            ]
+        );
     }
 
     #[tokio::test]
