@@ -59,7 +59,7 @@ pub(crate) struct JwtFlags {
 
     /// Comma-separated list of allowed JOSE asymmetric signing algorithms. JWTs with a
     /// 'alg' header value not in this list will be rejected. Values are defined by RFC
-    /// 7518 (RS256, RS384, RS512, ES256, ES384, PS256, PS384, PS512; not ES512 here).
+    /// 7518 (RS256, RS384, RS512, ES256, ES384, ES512, PS256, PS384, PS512).
     /// [default: RS256]
     #[arg(long, help_heading = AUTHN, value_name = "strings", value_delimiter = ',', action = ArgAction::Append)]
     pub(crate) oidc_signing_algs: Vec<String>,
@@ -174,11 +174,6 @@ pub(crate) fn validate(
             push(
                 "--oidc-signing-algs",
                 format!("oidc: unsupported signing alg: {alg:?}"),
-            );
-        } else if alg == "ES512" {
-            push(
-                "--oidc-signing-algs",
-                "ES512 (P-521) signatures are not supported by this server".into(),
             );
         }
     }

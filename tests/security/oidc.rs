@@ -519,3 +519,107 @@ async fn token_review_of_oidc_tokens() {
     let error = out["status"]["error"].as_str().unwrap_or("");
     assert!(error.starts_with("oidc: "), "{error}");
 }
+
+/// An ES512 key (P-521), which ring lacks: signed here with RustCrypto's `p521`.
+struct P521Key {
+    kid: String,
+    key: p521::ecdsa::SigningKey,
+}
+
+impl P521Key {
+    fn new(kid: &str) -> P521Key {
+        P521Key {
+            kid: kid.to_owned(),
+            key: p521::ecdsa::SigningKey::random(&mut p521::elliptic_curve::rand_core::OsRng),
+        }
+    }
+
+    fn jwk(&self) -> Value {
+        let point = p521::ecdsa::VerifyingKey::from(&self.key).to_encoded_point(false);
+        let x = point.x().expect("x").to_vec();
+        let y = point.y().expect("y").to_vec();
+        assert_eq!((x.len(), y.len()), (66, 66));
+        json!({"kty": "EC", "crv": "P-521", "use": "sig", "alg": "ES512", "kid": self.kid,
+            "x": URL_SAFE_NO_PAD.encode(x), "y": URL_SAFE_NO_PAD.encode(y)})
+    }
+
+    fn sign(&self, claims: &Value) -> String {
+        use p521::ecdsa::signature::Signer;
+        let header = json!({"alg": "ES512", "typ": "JWT", "kid": self.kid});
+        let input = format!(
+            "{}.{}",
+            URL_SAFE_NO_PAD.encode(header.to_string()),
+            URL_SAFE_NO_PAD.encode(claims.to_string())
+        );
+        let signature: p521::ecdsa::Signature = self.key.sign(input.as_bytes());
+        let raw = signature.to_bytes();
+        assert_eq!(raw.len(), 132, "r||s");
+        format!("{input}.{}", URL_SAFE_NO_PAD.encode(raw))
+    }
+}
+
+/// `--oidc-signing-algs=ES256,ES512` (accepted, as upstream): an ES512 ID token of a
+/// P-521 key in the issuer's key set is kubectl's user; one signed by another P-521 key,
+/// and ES512 tokens where only ES256 is allowed, are 401.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn es512_id_tokens() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let issuers = Issuers::start().await;
+    let big = P521Key::new("big");
+    let small = SigningKey::new("small");
+    issuers
+        .keys
+        .lock()
+        .expect("keys")
+        .insert("es".to_owned(), vec![big.jwk(), small.jwk.clone()]);
+    let dir = tempfile::tempdir().expect("dir");
+    let ca = dir.path().join("oidc-ca.pem");
+    std::fs::write(&ca, &issuers.ca_pem).expect("write");
+    let url = issuers.url("es");
+    let server = Server::builder()
+        .arg(format!("--oidc-issuer-url={url}"))
+        .arg("--oidc-client-id=kubernetes")
+        .arg(format!("--oidc-ca-file={}", ca.display()))
+        .arg("--oidc-signing-algs=ES256,ES512")
+        .arg("--oidc-username-prefix=-")
+        .start()
+        .await;
+    let claims = json!({"iss": url, "aud": "kubernetes", "sub": "ada",
+        "exp": now() + 600, "iat": now()});
+    let token = big.sign(&claims);
+    until("the ES512 token is accepted", || {
+        whoami(&server, &token).is_some()
+    });
+    assert_eq!(
+        whoami(&server, &token),
+        Some(json!({"username": "ada", "groups": ["system:authenticated"]}))
+    );
+    let stranger = P521Key::new("big");
+    assert!(
+        refused(&server, &stranger.sign(&claims)),
+        "another key's token"
+    );
+    let mut tampered: Vec<String> = token.split('.').map(str::to_owned).collect();
+    let mut admin = claims.clone();
+    admin["sub"] = json!("admin");
+    tampered[1] = URL_SAFE_NO_PAD.encode(admin.to_string());
+    assert!(refused(&server, &tampered.join(".")), "tampered token");
+
+    // Where only ES256 is allowed, ES512 tokens are refused.
+    let strict = Server::builder()
+        .arg(format!("--oidc-issuer-url={url}"))
+        .arg("--oidc-client-id=kubernetes")
+        .arg(format!("--oidc-ca-file={}", ca.display()))
+        .arg("--oidc-signing-algs=ES256")
+        .start()
+        .await;
+    let es256 = small.sign(&claims);
+    until("the strict server takes ES256 tokens", || {
+        whoami(&strict, &es256).is_some()
+    });
+    assert!(refused(&strict, &token), "ES512 not allowed");
+    // And the first server takes ES256 beside ES512.
+    assert!(whoami(&server, &es256).is_some());
+}

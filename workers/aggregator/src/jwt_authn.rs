@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 
 use crate::jwt_cel::{as_string, as_string_list};
 use crate::jwt_config::Mapper;
-use crate::oidc::{Key, Provider};
+use crate::oidc::{Key, KeyMaterial, Provider};
 
 /// `nbf` may be this far ahead of the clock (go-oidc's leeway).
 const NBF_LEEWAY_SECS: f64 = 60.0;
@@ -192,8 +192,15 @@ impl Authn {
 
     /// The verified claims of `token`.
     async fn verify(&self, token: &str, now: f64) -> Result<Value, String> {
-        let header =
-            jsonwebtoken::decode_header(token).map_err(|e| format!("oidc: malformed jwt: {e}"))?;
+        // jsonwebtoken knows no ES512: such a header is read here.
+        let (alg, kid) = match crate::jwt_es512::header(token) {
+            Some((alg, kid)) if alg == crate::jwt_es512::ALG => (SigAlg::Es512, kid),
+            _ => {
+                let header = jsonwebtoken::decode_header(token)
+                    .map_err(|e| format!("oidc: malformed jwt: {e}"))?;
+                (SigAlg::Jose(header.alg), header.kid)
+            }
+        };
         let payload = token.split('.').nth(1).unwrap_or("");
         let unverified: Value = base64::engine::general_purpose::URL_SAFE_NO_PAD
             .decode(payload)
@@ -201,19 +208,23 @@ impl Authn {
             .and_then(|b| serde_json::from_slice(&b).ok())
             .ok_or_else(|| "oidc: failed to unmarshal claims".to_owned())?;
         self.check_claims(&unverified, now)?;
-        let alg = format!("{:?}", header.alg);
-        if !self.algs.contains(&header.alg) {
+        let allowed = match alg {
+            SigAlg::Jose(a) => self.algs.contains(&a),
+            SigAlg::Es512 => self.alg_names.iter().any(|a| a == crate::jwt_es512::ALG),
+        };
+        if !allowed {
             return Err(format!(
-                "oidc: id token signed with unsupported algorithm, expected {} got {alg:?}",
-                go_quoted_list(&self.alg_names)
+                "oidc: id token signed with unsupported algorithm, expected {} got {:?}",
+                go_quoted_list(&self.alg_names),
+                alg.name()
             ));
         }
-        let kid = header.kid.as_deref();
-        if let Some(claims) = verify_with(token, header.alg, kid, &self.provider.keys()) {
+        let kid = kid.as_deref();
+        if let Some(claims) = verify_with(token, alg, kid, &self.provider.keys()) {
             return Ok(claims);
         }
         let keys = self.provider.refetch().await?;
-        verify_with(token, header.alg, kid, &keys)
+        verify_with(token, alg, kid, &keys)
             .ok_or_else(|| "failed to verify id token signature".to_owned())
     }
 
@@ -465,20 +476,54 @@ fn go_quoted_list(items: &[String]) -> String {
     format!("[{}]", quoted.join(" "))
 }
 
+/// A signature algorithm a token may name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SigAlg {
+    /// One `jsonwebtoken` verifies.
+    Jose(Algorithm),
+    /// ES512, verified by [`crate::jwt_es512`].
+    Es512,
+}
+
+impl SigAlg {
+    fn name(self) -> String {
+        match self {
+            SigAlg::Jose(a) => format!("{a:?}"),
+            SigAlg::Es512 => crate::jwt_es512::ALG.to_owned(),
+        }
+    }
+}
+
 /// The claims of `token` if a key among `keys` (the token's `kid`, or any when it names
 /// none) verifies its signature with `alg`.
-fn verify_with(token: &str, alg: Algorithm, kid: Option<&str>, keys: &[Key]) -> Option<Value> {
-    let mut validation = Validation::new(alg);
-    validation.validate_exp = false;
-    validation.validate_nbf = false;
-    validation.validate_aud = false;
-    validation.required_spec_claims.clear();
+fn verify_with(token: &str, alg: SigAlg, kid: Option<&str>, keys: &[Key]) -> Option<Value> {
+    // The signature only: the claims are checked by the caller.
+    let validation = |a: Algorithm| {
+        let mut v = Validation::new(a);
+        v.validate_exp = false;
+        v.validate_nbf = false;
+        v.validate_aud = false;
+        v.required_spec_claims.clear();
+        v
+    };
     keys.iter()
         .filter(|k| kid.is_none() || k.kid.as_deref() == kid)
-        .find_map(|k| {
-            jsonwebtoken::decode::<Value>(token, &k.key, &validation)
-                .ok()
-                .map(|d| d.claims)
+        .find_map(|k| match (&k.key, alg) {
+            (KeyMaterial::Jose(key), SigAlg::Jose(a)) => {
+                jsonwebtoken::decode::<Value>(token, key, &validation(a))
+                    .ok()
+                    .map(|d| d.claims)
+            }
+            (KeyMaterial::P521(key), SigAlg::Es512) => crate::jwt_es512::verify(token, key)
+                .then(|| {
+                    let payload = token.split('.').nth(1)?;
+                    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+                        .decode(payload)
+                        .ok()?;
+                    serde_json::from_slice(&bytes).ok()
+                })
+                .flatten(),
+            _ => None,
         })
 }
 

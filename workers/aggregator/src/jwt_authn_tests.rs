@@ -191,7 +191,7 @@ fn key_rotation_by_kid() {
     assert!(block(a.authenticate(&token, NOW)).is_ok());
     assert!(verify_with(
         &old.sign(&claims(json!({}))),
-        Algorithm::ES256,
+        SigAlg::Jose(Algorithm::ES256),
         Some("old"),
         &a.provider.keys()
     )
@@ -298,4 +298,32 @@ fn untrusted_issuer_only_of_compact_jwts() {
     assert_eq!(untrusted_issuer("a.b"), None);
     assert_eq!(untrusted_issuer("{\"iss\":1}.b.c"), None);
     assert_eq!(untrusted_issuer("a.!!!.c"), None);
+}
+
+#[test]
+fn es512_tokens_when_allowed() {
+    use crate::jwt_es512::tests::{jwk, sign, signing_key as p521_key};
+    let k = p521_key();
+    let p256 = signing_key("p256");
+    let config = flags_like("sub", "");
+    let set = parse_key_set(&json!({"keys": [jwk(&k, "big"), p256.jwk.clone()]}));
+    assert_eq!(set.len(), 2);
+    let provider = Provider::with_keys(&config.issuer, set);
+    let a = Authn::with_provider(config.clone(), &["ES256", "ES512"], provider);
+    let token = sign(&k, "big", &claims(json!({"sub": "jane"})));
+    let user = block(a.authenticate(&token, NOW)).expect("user");
+    assert_eq!(user.name, "jane");
+    // The P-256 key does not verify it.
+    assert!(verify_with(&token, SigAlg::Es512, Some("p256"), &a.provider.keys()).is_none());
+    // ES256 tokens still verify beside it.
+    assert!(block(a.authenticate(&p256.sign(&claims(json!({}))), NOW)).is_ok());
+    // Expired ES512 tokens are refused by the claims checks.
+    let expired = sign(&k, "big", &claims(json!({"exp": NOW - 1.0})));
+    assert!(block(a.authenticate(&expired, NOW)).is_err());
+
+    // Not among the signing algorithms: refused, named as upstream names it.
+    let provider = Provider::with_keys(&config.issuer, keys(&[&p256]));
+    let only_es256 = Authn::with_provider(config, &["ES256"], provider);
+    let e = block(only_es256.authenticate(&token, NOW)).expect_err("refused");
+    assert!(e.contains(r#"expected ["ES256"] got "ES512""#), "{e}");
 }

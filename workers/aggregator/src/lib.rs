@@ -15,6 +15,7 @@ mod impersonation;
 mod jwt_authn;
 pub mod jwt_cel;
 pub mod jwt_config;
+mod jwt_es512;
 mod jwt_file;
 mod jwt_reload;
 mod merged;

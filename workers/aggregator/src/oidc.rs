@@ -37,7 +37,15 @@ const INIT_RETRY_MAX: Duration = Duration::from_secs(10);
 /// One key of the set.
 pub(crate) struct Key {
     pub(crate) kid: Option<String>,
-    pub(crate) key: DecodingKey,
+    pub(crate) key: KeyMaterial,
+}
+
+/// What a key verifies with.
+pub(crate) enum KeyMaterial {
+    /// RSA, P-256 and P-384 keys, by `jsonwebtoken`.
+    Jose(DecodingKey),
+    /// P-521 keys (ES512), by [`crate::jwt_es512`].
+    P521(p521::ecdsa::VerifyingKey),
 }
 
 /// What is known of the issuer.
@@ -267,11 +275,17 @@ pub(crate) fn parse_key_set(set: &Value) -> Vec<Key> {
                 .is_none_or(|u| u == "sig")
         })
         .filter_map(|k| {
+            if crate::jwt_es512::is_p521(k) {
+                return Some(Key {
+                    kid: k.get("kid").and_then(Value::as_str).map(str::to_owned),
+                    key: KeyMaterial::P521(crate::jwt_es512::key_from_jwk(k)?),
+                });
+            }
             let jwk: Jwk = serde_json::from_value(k.clone()).ok()?;
             let key = DecodingKey::from_jwk(&jwk).ok()?;
             Some(Key {
                 kid: jwk.common.key_id.clone(),
-                key,
+                key: KeyMaterial::Jose(key),
             })
         })
         .collect()
