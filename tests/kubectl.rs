@@ -637,6 +637,7 @@ spec:
     assert_eq!(deploy["metadata"]["generation"], 1);
 }
 
+mod admission;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
 #[path = "security/front_proxy.rs"]

@@ -84,6 +84,8 @@ pub struct WorkerConfig {
     pub authorization_modes: Vec<String>,
     /// The webhooks, one per `Webhook` among the modes, in the same order.
     pub authorization_webhooks: Vec<crate::AuthorizationWebhookConfig>,
+    /// The admission plugins that run and their settings.
+    pub admission: AdmissionConfig,
     /// `--service-account-issuer`: the first signs new tokens, all are accepted.
     pub service_account_issuers: Vec<String>,
     /// `--api-audiences` (defaulted to the first issuer).
@@ -196,4 +198,19 @@ pub struct CertFiles {
     /// The CA generated in the cert dir, trusted for client certificates besides the
     /// `--client-ca-file` ones (it signs the admin kubeconfig).
     pub generated_ca_pem: String,
+}
+
+/// The admission chain as the flags resolve it.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct AdmissionConfig {
+    /// The plugins that run, in kube-apiserver's order.
+    pub plugins: Vec<String>,
+    /// `--admission-control-config-file`'s text (an AdmissionConfiguration), when given.
+    pub config_file: Option<String>,
+    /// DefaultTolerationSeconds: `--default-not-ready-toleration-seconds`.
+    pub default_not_ready_toleration_seconds: i64,
+    /// DefaultTolerationSeconds: `--default-unreachable-toleration-seconds`.
+    pub default_unreachable_toleration_seconds: i64,
+    /// `--allow-privileged`.
+    pub allow_privileged: bool,
 }

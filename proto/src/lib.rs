@@ -15,7 +15,7 @@ mod requestheader;
 mod role;
 mod webhook;
 
-pub use config::{CertFiles, SecureServing, TlsVersion, WorkerConfig};
+pub use config::{AdmissionConfig, CertFiles, SecureServing, TlsVersion, WorkerConfig};
 pub use context::{RequestContext, RequestInfo, UserInfo, CONTEXT_HEADER};
 pub use control::{
     AuthorizationChain, CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus,

@@ -1,9 +1,8 @@
 //! The admission flags (`--enable-admission-plugins`, `--disable-admission-plugins`, the
 //! deprecated `--admission-control`, `--admission-control-config-file`, the
 //! DefaultTolerationSeconds plugin's flags) and `--allow-privileged`, checked as
-//! kube-apiserver v1.33 checks them and resolved into the plugins that would run. The
-//! admission chain that honors them is built by a later issue; until then they are
-//! carried in [`crate::validate::Validated`].
+//! kube-apiserver v1.33 checks them and resolved into the plugins that run; the kube-api
+//! and extensions workers build their admission chain from them (`kas-admission`).
 
 use std::path::PathBuf;
 

@@ -215,6 +215,24 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         token_webhook: v.webhooks.token.clone(),
         authorization_modes: v.authorization_modes.clone(),
         authorization_webhooks: v.authorization_webhooks.clone(),
+        admission: kas_proto::AdmissionConfig {
+            plugins: v
+                .admission
+                .plugins
+                .iter()
+                .map(|p| (*p).to_owned())
+                .collect(),
+            config_file: v
+                .admission
+                .config_file
+                .as_ref()
+                .map(|(_, text)| text.clone()),
+            default_not_ready_toleration_seconds: v.admission.default_not_ready_toleration_seconds,
+            default_unreachable_toleration_seconds: v
+                .admission
+                .default_unreachable_toleration_seconds,
+            allow_privileged: v.admission.allow_privileged,
+        },
         service_account_issuers: v.service_account_issuers.clone(),
         api_audiences: v.api_audiences.clone(),
         service_account_signing_key_pem: sa_key_pem,

@@ -73,11 +73,7 @@ pub(crate) struct Validated {
     pub(crate) warnings: Vec<String>,
     /// `--authentication-token-webhook-*` and `--authorization-webhook-*`, files read.
     pub(crate) webhooks: crate::webhook_config::WebhookFlags,
-    /// The admission flags and `--allow-privileged`, resolved (enforced by a later issue).
-    #[expect(
-        dead_code,
-        reason = "carried for the admission chain, which comes later"
-    )]
+    /// The admission flags and `--allow-privileged`, resolved.
     pub(crate) admission: crate::admission::AdmissionFlags,
     /// `--kubelet-*` and `--proxy-client-*`, files read (used once this server calls out).
     #[expect(

@@ -37,9 +37,21 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     let controllers_hook = hooks.register("start-apiextensions-controllers");
     let synced = hooks.register("crd-informer-synced");
     let storage = kas_server::backend::connect_storage(&control, &hooks).await?;
-    let crds = RestStore::new(crd::CRDS, storage.clone(), config.min_request_timeout).with_cache();
+    let namespaces = RestStore::new(
+        kas_admission::NAMESPACES,
+        storage.clone(),
+        config.min_request_timeout,
+    )
+    .with_cache();
+    let admission = Arc::new(kas_admission::chain(
+        &config.admission,
+        &kas_admission::Sources { namespaces },
+    ));
+    let crds = RestStore::new(crd::CRDS, storage.clone(), config.min_request_timeout)
+        .with_cache()
+        .with_admission(admission.clone());
     informers.done();
-    let registry = Registry::new(storage, config.min_request_timeout);
+    let registry = Registry::new(storage, config.min_request_timeout, admission);
     tokio::spawn(controllers::run(
         crds.clone(),
         registry.clone(),

@@ -28,6 +28,8 @@ pub(crate) struct Entry {
 pub(crate) struct Registry {
     storage: Storage,
     min_request_timeout: Duration,
+    /// The admission chain every custom resource's writes pass.
+    admission: Arc<kas_server::admission::Chain>,
     inner: RwLock<Inner>,
 }
 
@@ -119,10 +121,15 @@ fn fingerprint(crd: &Value) -> String {
 }
 
 impl Registry {
-    pub(crate) fn new(storage: Storage, min_request_timeout: Duration) -> Arc<Registry> {
+    pub(crate) fn new(
+        storage: Storage,
+        min_request_timeout: Duration,
+        admission: Arc<kas_server::admission::Chain>,
+    ) -> Arc<Registry> {
         let registry = Arc::new(Registry {
             storage,
             min_request_timeout,
+            admission,
             inner: RwLock::new(Inner::default()),
         });
         registry.rebuild(&[]);
@@ -244,7 +251,8 @@ impl Registry {
                 let store =
                     RestStore::new(v.resource, self.storage.clone(), self.min_request_timeout)
                         .with_strategy(Arc::new(v.strategy))
-                        .with_cache();
+                        .with_cache()
+                        .with_admission(self.admission.clone());
                 groups
                     .entry(v.resource.group.to_owned())
                     .or_default()

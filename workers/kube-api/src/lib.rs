@@ -94,6 +94,7 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
         }
     }
     hooks_install(&mut stores.all, &control);
+    admission_install(&mut stores, &config.admission);
     let stores = Arc::new(stores);
     bootstrap::start(
         &hooks,
@@ -291,6 +292,18 @@ async fn route(
         };
     }
     discovery.respond(&req).unwrap_or_else(delegate::unhandled)
+}
+
+/// Puts every store's clients' writes through the admission chain of the flags.
+fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
+    let Some(namespaces) = stores.get("", "v1", "namespaces").cloned() else {
+        return;
+    };
+    let sources = kas_admission::Sources { namespaces };
+    let chain = Arc::new(kas_admission::chain(config, &sources));
+    for s in &mut stores.all {
+        *s = s.clone().with_admission(chain.clone());
+    }
 }
 
 /// Attaches the hooks of the review APIs, tokens and pod subresources, and RBAC's

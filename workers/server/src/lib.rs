@@ -5,6 +5,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod admission;
 pub mod backend;
 pub mod body;
 pub mod cache;

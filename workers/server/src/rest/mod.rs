@@ -11,6 +11,7 @@
 //! ERROR 410 once compacted; GET, LIST and WATCH render Tables when asked; storage
 //! outages answer 503.
 
+mod admit;
 mod decode;
 mod managed;
 mod meta;
@@ -85,6 +86,7 @@ pub struct RestStore {
     hooks: Option<Arc<dyn Hooks>>,
     cache: Option<crate::cache::Cacher>,
     strategy: Option<Arc<dyn ObjectStrategy>>,
+    admission: Option<Arc<crate::admission::Chain>>,
 }
 
 impl std::fmt::Debug for RestStore {
@@ -236,6 +238,7 @@ impl RestStore {
             hooks: None,
             cache: None,
             strategy: None,
+            admission: None,
         }
     }
 
@@ -314,6 +317,12 @@ impl RestStore {
         self
     }
 
+    /// The same store, its clients' writes passing `chain` (admission).
+    pub fn with_admission(mut self, chain: Arc<crate::admission::Chain>) -> RestStore {
+        self.admission = Some(chain);
+        self
+    }
+
     /// The resource this store serves.
     pub fn resource(&self) -> &Resource {
         &self.resource
@@ -344,10 +353,15 @@ impl RestStore {
             Ok(chosen) => chosen,
             Err(status) => return status.into_response(),
         };
-        let resp = match self.dispatch(&ctx, req, query, render, media).await {
+        let recorder = crate::admission::Recorder::default();
+        let resp = match self
+            .dispatch(&ctx, req, query, render, media, &recorder)
+            .await
+        {
             Ok(resp) => resp,
             Err(status) => status.into_response(),
         };
+        let resp = with_warnings(resp, &recorder.take_warnings());
         if watch {
             return resp;
         }
@@ -367,6 +381,7 @@ impl RestStore {
         query: Query,
         render: Render,
         media: Media,
+        recorder: &crate::admission::Recorder,
     ) -> Result<Response<Body>, Status> {
         let info = &ctx.info;
         let (ns, name) = (info.namespace.clone(), info.name.clone());
@@ -384,7 +399,7 @@ impl RestStore {
             ));
         }
         // Parsed now, refused only by the verbs that write.
-        let write_opts = WriteOptions::from_query(ctx, &query, req.headers());
+        let write_opts = WriteOptions::from_query(ctx, &query, req.headers(), recorder);
         let opts = move || write_opts;
         match (sub.as_str(), method, verb.as_str()) {
             ("", _, "get") => self.get(ns, name, &query, render).await,

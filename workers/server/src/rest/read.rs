@@ -40,6 +40,39 @@ impl RestStore {
         Ok(self.present(with_revision(parse_stored(&stored)?, stored.revision)))
     }
 
+    /// The object `ns/name` as this worker's watch cache holds it (any recent version,
+    /// as `resourceVersion=0`), else from storage; `None` when there is none.
+    pub async fn read_cached(&self, ns: &str, name: &str) -> Result<Option<Value>, Status> {
+        let key = self.key(ns, name);
+        let stored = match &self.cache {
+            Some(cache) => match cache.get(&key, ReadVersion::Any).await {
+                Ok(Outcome::Served(found)) => found,
+                Ok(Outcome::Delegate(_)) => self.storage_get(&key, name).await?,
+                Err(e) => return Err(storage_status(&self.resource, &e, name)),
+            },
+            None => self.storage_get(&key, name).await?,
+        };
+        stored
+            .map(|s| Ok(self.present(with_revision(parse_stored(&s)?, s.revision))))
+            .transpose()
+    }
+
+    /// The object `ns/name` read from storage (a quorum read), `None` when there is none.
+    pub async fn read_latest(&self, ns: &str, name: &str) -> Result<Option<Value>, Status> {
+        let key = self.key(ns, name);
+        self.storage_get(&key, name)
+            .await?
+            .map(|s| Ok(self.present(with_revision(parse_stored(&s)?, s.revision))))
+            .transpose()
+    }
+
+    async fn storage_get(&self, key: &str, name: &str) -> Result<Option<Stored>, Status> {
+        self.storage
+            .get(key, ReadVersion::Latest)
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, name))
+    }
+
     /// Every object in `ns` (all namespaces when empty), at one revision.
     pub async fn list_objects(&self, ns: &str) -> Result<(Vec<Value>, i64), Status> {
         let page = self

@@ -15,12 +15,14 @@ use http::{HeaderMap, Response, StatusCode};
 use kas_proto::{RequestContext, UserInfo};
 use serde_json::{json, Value};
 
+use super::admit::Target;
 use super::decode::{Decoded, PatchType};
 use super::FieldValidation;
 use super::{
     bad_request, json_response, managed, meta, parse_rv, parse_stored, storage_status,
     with_revision, with_warnings, Query, RestStore,
 };
+use crate::admission::Operation;
 use crate::body::Body;
 use crate::status::{Reason, Status};
 use crate::storage::{ListOptions, ReadVersion, StorageError};
@@ -89,6 +91,8 @@ pub struct WriteOptions {
     pub manager: String,
     /// Who asks; `None` for the server's own writes, which nothing restricts.
     pub user: Option<UserInfo>,
+    /// Where admission leaves warnings for the response.
+    pub recorder: crate::admission::Recorder,
 }
 
 impl WriteOptions {
@@ -99,6 +103,7 @@ impl WriteOptions {
             validation: FieldValidation::Ignore,
             manager: manager.to_owned(),
             user: None,
+            recorder: Default::default(),
         }
     }
 
@@ -106,6 +111,7 @@ impl WriteOptions {
         ctx: &RequestContext,
         q: &Query,
         headers: &HeaderMap,
+        recorder: &crate::admission::Recorder,
     ) -> Result<WriteOptions, Status> {
         let dry_run = match q.get("dryRun") {
             None => false,
@@ -137,6 +143,7 @@ impl WriteOptions {
             validation,
             manager,
             user: Some(ctx.user.clone()),
+            recorder: recorder.clone(),
         })
     }
 }
@@ -236,7 +243,7 @@ impl RestStore {
     /// StatefulSet's `status.replicas: 0`, …): a decoded and defaulted Go object is
     /// stored and served with its non-pointer structs and non-`omitempty` fields. Custom
     /// resources have no Go type and are stored as sent.
-    fn fill_zero_fields(&self, obj: &mut Value) {
+    pub(super) fn fill_zero_fields(&self, obj: &mut Value) {
         if self.resource.definition.is_empty() {
             return;
         }
@@ -289,36 +296,6 @@ impl RestStore {
         ))
     }
 
-    /// NamespaceLifecycle: new objects only in namespaces that exist and are not being
-    /// deleted.
-    async fn check_namespace(&self, ns: &str, name: &str) -> Result<(), Status> {
-        if !self.resource.namespaced {
-            return Ok(());
-        }
-        let key = self.storage.key("namespaces", None, ns);
-        let found = self
-            .storage
-            .get(&key, ReadVersion::Latest)
-            .await
-            .map_err(|e| storage_status(&self.resource, &e, name))?;
-        let Some(stored) = found else {
-            return Err(Status::not_found("", "namespaces", ns));
-        };
-        let nsobj = parse_stored(&stored)?;
-        if nsobj.pointer("/metadata/deletionTimestamp").is_some() {
-            let qualified = if self.resource.group.is_empty() {
-                self.resource.plural.to_owned()
-            } else {
-                format!("{}.{}", self.resource.plural, self.resource.group)
-            };
-            return Err(Status::new(
-                Reason::Forbidden,
-                format!("{qualified} \"{name}\" is forbidden: unable to create new content in namespace {ns} because it is being terminated"),
-            ));
-        }
-        Ok(())
-    }
-
     pub(super) async fn create(
         &self,
         ctx: &RequestContext,
@@ -357,11 +334,6 @@ impl RestStore {
         self.normalize(ns, &mut obj)?;
         let generate = str_at(&obj, "/metadata/generateName").map(str::to_owned);
         let has_name = str_at(&obj, "/metadata/name").is_some_and(|n| !n.is_empty());
-        let shown_name = str_at(&obj, "/metadata/name")
-            .or(generate.as_deref())
-            .unwrap_or("")
-            .to_owned();
-        self.check_namespace(ns, &shown_name).await?;
         let now = meta::now();
         if let Some(m) = meta::metadata_mut(&mut obj) {
             m.insert("uid".into(), json!(uuid::Uuid::new_v4().to_string()));
@@ -385,6 +357,16 @@ impl RestStore {
             st.default(&mut obj);
         }
         self.fill_zero_fields(&mut obj);
+        let explicit_name = str_at(&obj, "/metadata/name").unwrap_or("").to_owned();
+        let target = |name| Target {
+            operation: Operation::Create,
+            subresource: "",
+            namespace: ns,
+            name,
+            old: None,
+            options: None,
+        };
+        self.admit(target(&explicit_name), &mut obj, opts).await?;
         managed::record(
             &mut obj,
             None,
@@ -405,6 +387,8 @@ impl RestStore {
                 }
             }
             self.validate(&obj, None)?;
+            self.admit_validate(target(&explicit_name), &obj, opts)
+                .await?;
             if let Some(h) = &self.hooks {
                 h.before_create(self, &mut obj, opts).await?;
             }
@@ -571,6 +555,15 @@ impl RestStore {
                 .unwrap_or(0);
             obj["metadata"]["generation"] = json!(g + 1);
         }
+        let target = Target {
+            operation: Operation::Update,
+            subresource: sub,
+            namespace: ns,
+            name,
+            old: Some(&cur),
+            options: None,
+        };
+        self.admit(target, &mut obj, opts).await?;
         managed::record(
             &mut obj,
             Some(&cur),
@@ -581,6 +574,7 @@ impl RestStore {
             &meta::now(),
         );
         self.validate(&obj, Some(&cur))?;
+        self.admit_validate(target, &obj, opts).await?;
         if let Some(h) = &self.hooks {
             h.before_update(self, &mut obj, &cur, opts).await?;
         }
@@ -873,6 +867,15 @@ impl RestStore {
                 ),
             ));
         }
+        let target = Target {
+            operation: Operation::Delete,
+            subresource: "",
+            namespace: ns,
+            name,
+            old: Some(&cur),
+            options,
+        };
+        self.admit_delete(target, opts).await?;
         if pending_finalizers(&cur) {
             if cur.pointer("/metadata/deletionTimestamp").is_some() {
                 return Ok((cur, false));

@@ -1,0 +1,4 @@
+//! Admission through kubectl: the plugin chain of `--enable-admission-plugins` /
+//! `--disable-admission-plugins` on clients' writes.
+
+mod namespace_lifecycle;

@@ -1,0 +1,47 @@
+//! Admission for kube-apiserver-rs: the chain of kube-apiserver's admission plugins that
+//! `--enable-admission-plugins` / `--disable-admission-plugins` select, in upstream's
+//! order, run by the workers that store objects (kube-api for built-in resources,
+//! extensions for custom resources). The interface and the runner are
+//! [`kas_server::admission`]; this crate holds the plugins.
+
+#![forbid(unsafe_code)]
+
+mod namespace_lifecycle;
+
+use std::sync::Arc;
+
+use kas_proto::AdmissionConfig;
+use kas_server::admission::{Chain, Plugin};
+use kas_server::rest::{Resource, RestStore};
+
+pub use namespace_lifecycle::NamespaceLifecycle;
+
+/// Namespaces, for a worker that does not serve them but must look them up.
+pub const NAMESPACES: Resource =
+    Resource::new("", "v1", "namespaces", "namespace", "Namespace").cluster();
+
+/// What the plugins read: the stores of the objects they look up.
+#[derive(Debug, Clone)]
+pub struct Sources {
+    /// Namespaces (NamespaceLifecycle), best with a watch cache.
+    pub namespaces: RestStore,
+}
+
+/// The chain `config` selects. Plugins this server does not implement yet are named in
+/// the log once, at start, and skipped.
+pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
+    let mut plugins: Vec<Arc<dyn Plugin>> = Vec::new();
+    let mut missing = Vec::new();
+    for name in &config.plugins {
+        match name.as_str() {
+            "NamespaceLifecycle" => plugins.push(Arc::new(NamespaceLifecycle::new(
+                sources.namespaces.clone(),
+            ))),
+            other => missing.push(other.to_owned()),
+        }
+    }
+    if !missing.is_empty() {
+        tracing::info!(plugins = ?missing, "admission plugins not implemented yet; skipped");
+    }
+    Chain::new(plugins)
+}
