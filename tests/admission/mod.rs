@@ -2,3 +2,4 @@
 //! `--disable-admission-plugins` on clients' writes.
 
 mod namespace_lifecycle;
+mod webhooks;

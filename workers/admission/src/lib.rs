@@ -7,6 +7,7 @@
 #![forbid(unsafe_code)]
 
 mod namespace_lifecycle;
+mod webhook;
 
 use std::sync::Arc;
 
@@ -15,6 +16,7 @@ use kas_server::admission::{Chain, Plugin};
 use kas_server::rest::{Resource, RestStore};
 
 pub use namespace_lifecycle::NamespaceLifecycle;
+pub use webhook::{compile_condition, Webhooks};
 
 /// Namespaces, for a worker that does not serve them but must look them up.
 pub const NAMESPACES: Resource =
@@ -37,6 +39,12 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
             "NamespaceLifecycle" => plugins.push(Arc::new(NamespaceLifecycle::new(
                 sources.namespaces.clone(),
             ))),
+            "MutatingAdmissionWebhook" => {
+                plugins.push(Arc::new(Webhooks::mutating(sources.namespaces.clone())))
+            }
+            "ValidatingAdmissionWebhook" => {
+                plugins.push(Arc::new(Webhooks::validating(sources.namespaces.clone())))
+            }
             other => missing.push(other.to_owned()),
         }
     }

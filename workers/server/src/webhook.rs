@@ -144,7 +144,12 @@ impl WebhookClient {
             }
             None => builder,
         };
-        let connector = builder.enable_all_versions().build();
+        // No Nagle: a review is written in more than one segment, and waiting for the
+        // peer's delayed ACK would add ~40 ms to every call.
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_nodelay(true);
+        let connector = builder.enable_all_versions().wrap_connector(http);
         let client = Client::builder(TokioExecutor::new())
             .pool_idle_timeout(Duration::from_secs(90))
             .build(connector);
@@ -162,6 +167,36 @@ impl WebhookClient {
             timeout: REQUEST_TIMEOUT,
             backoff: Backoff::default(),
         })
+    }
+
+    /// A client for an admission webhook's `clientConfig.url`: the server certificate
+    /// verified against `ca_pem` (the `caBundle`; else the system's roots), one attempt
+    /// bounded by `timeout`, which the URL's `timeout` parameter states in whole seconds
+    /// as upstream's dispatchers do. Connections are pooled as for every client.
+    pub fn for_admission(
+        url: &str,
+        ca_pem: Option<String>,
+        timeout: Duration,
+    ) -> Result<WebhookClient, WebhookError> {
+        let config = WebhookClientConfig {
+            file: url.to_owned(),
+            server: url.to_owned(),
+            ca_pem,
+            insecure_skip_tls_verify: false,
+            tls_server_name: None,
+            client_cert_key_pem: None,
+            bearer_token: None,
+        };
+        let mut client = WebhookClient::new(&config)?;
+        let secs = timeout.as_secs() + u64::from(timeout.subsec_nanos() > 0);
+        let with_query = with_timeout_query(url, Duration::from_secs(secs));
+        client.uri = with_query.parse().map_err(|e| WebhookError::Config {
+            file: url.to_owned(),
+            message: format!("url {url:?}: {e}"),
+        })?;
+        client.timeout = timeout;
+        client.backoff.steps = 1;
+        Ok(client)
     }
 
     /// The same client with another per-attempt timeout and backoff (tests).

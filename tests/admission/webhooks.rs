@@ -1,0 +1,531 @@
+//! MutatingAdmissionWebhook and ValidatingAdmissionWebhook through kubectl, against a
+//! small HTTPS admission webhook on 127.0.0.1 (its own CA, made with rcgen) whose path
+//! says how it answers: refuse names starting with "bad", add a label, answer late,
+//! answer garbage, answer for another request.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use base64::Engine;
+use bytes::Bytes;
+use http::Method;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use serde_json::{json, Value};
+
+use super::super::harness::kubectl::Kubectl;
+use super::super::harness::{require_tool, Server};
+
+/// An admission webhook on 127.0.0.1.
+struct Webhook {
+    addr: SocketAddr,
+    ca_b64: String,
+    /// Every (path?query, review) received, in order.
+    seen: Arc<Mutex<Vec<(String, Value)>>>,
+    tasks: Arc<Mutex<tokio::task::JoinSet<()>>>,
+}
+
+/// The answer of `path` to `review`.
+fn answer(path: &str, review: &Value) -> Value {
+    let request = &review["request"];
+    let uid = request["uid"].clone();
+    let name = request["name"]
+        .as_str()
+        .or_else(|| request["object"]["metadata"]["name"].as_str())
+        .unwrap_or("");
+    let mut response = json!({"uid": uid, "allowed": true});
+    match path {
+        "/deny-bad" => {
+            response["warnings"] = json!(["checked by deny-bad"]);
+            response["auditAnnotations"] = json!({"checked": "yes"});
+            if name.starts_with("bad") {
+                response["allowed"] = json!(false);
+                response["status"] = json!({"code": 403, "reason": "Forbidden",
+                    "message": "names starting with bad are not allowed"});
+            }
+        }
+        "/label" => {
+            let has_labels = request["object"]["metadata"]["labels"].is_object();
+            let patch = match has_labels {
+                true => {
+                    json!([{"op": "add", "path": "/metadata/labels/webhook", "value": "was-here"}])
+                }
+                false => {
+                    json!([{"op": "add", "path": "/metadata/labels", "value": {"webhook": "was-here"}}])
+                }
+            };
+            response["patch"] = json!(base64::engine::general_purpose::STANDARD
+                .encode(serde_json::to_vec(&patch).unwrap_or_default()));
+            response["patchType"] = json!("JSONPatch");
+        }
+        "/garbage" => return json!({"hello": "world"}),
+        "/wrong-uid" => response["uid"] = json!("not-the-uid"),
+        _ => {}
+    }
+    json!({"apiVersion": review["apiVersion"], "kind": "AdmissionReview", "response": response})
+}
+
+impl Webhook {
+    async fn start() -> Webhook {
+        let ca_key = rcgen::KeyPair::generate().expect("key");
+        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        let ca = ca_params.self_signed(&ca_key).expect("ca");
+        let issuer = rcgen::Issuer::new(ca_params, ca_key);
+        let key = rcgen::KeyPair::generate().expect("key");
+        let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).expect("params");
+        let cert = params.signed_by(&key, &issuer).expect("cert");
+        let mut tls = rustls::ServerConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .expect("versions")
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![cert.der().clone()],
+            rustls::pki_types::PrivateKeyDer::try_from(key.serialize_der()).expect("key der"),
+        )
+        .expect("tls");
+        tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let seen: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
+        let tasks: Arc<Mutex<tokio::task::JoinSet<()>>> = Arc::default();
+        let (seen2, tasks2) = (seen.clone(), tasks.clone());
+        tasks.lock().expect("tasks").spawn(async move {
+            loop {
+                let Ok((tcp, _)) = listener.accept().await else {
+                    return;
+                };
+                let _ = tcp.set_nodelay(true);
+                let (acceptor, seen) = (acceptor.clone(), seen2.clone());
+                let conn = async move {
+                    let Ok(tls) = acceptor.accept(tcp).await else {
+                        return;
+                    };
+                    let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                        let seen = seen.clone();
+                        async move {
+                            let path = req.uri().path().to_owned();
+                            let query = req.uri().query().unwrap_or("").to_owned();
+                            let body = req.into_body().collect().await?.to_bytes();
+                            let review: Value = serde_json::from_slice(&body).unwrap_or_default();
+                            seen.lock()
+                                .expect("seen")
+                                .push((format!("{path}?{query}"), review.clone()));
+                            if path == "/slow" {
+                                tokio::time::sleep(Duration::from_secs(5)).await;
+                            }
+                            let out =
+                                serde_json::to_vec(&answer(&path, &review)).unwrap_or_default();
+                            Ok::<_, hyper::Error>(
+                                Response::builder()
+                                    .header("content-type", "application/json")
+                                    .body(Full::new(Bytes::from(out)))
+                                    .expect("response"),
+                            )
+                        }
+                    });
+                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                        .serve_connection(TokioIo::new(tls), service)
+                        .await;
+                };
+                tasks2.lock().expect("tasks").spawn(conn);
+            }
+        });
+        Webhook {
+            addr,
+            ca_b64: base64::engine::general_purpose::STANDARD.encode(ca.pem()),
+            seen,
+            tasks,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("https://{}{path}", self.addr)
+    }
+
+    fn reviews(&self, path: &str) -> Vec<(String, Value)> {
+        self.seen
+            .lock()
+            .expect("seen")
+            .iter()
+            .filter(|(p, _)| p.starts_with(&format!("{path}?")))
+            .cloned()
+            .collect()
+    }
+}
+
+impl Drop for Webhook {
+    fn drop(&mut self) {
+        if let Ok(mut t) = self.tasks.lock() {
+            t.abort_all();
+        }
+    }
+}
+
+/// One webhook of a configuration, as YAML list item (JSON is YAML).
+fn hook(name: &str, url: &str, ca: &str, extra: Value) -> Value {
+    let mut h = json!({
+        "name": name,
+        "clientConfig": {"url": url, "caBundle": ca},
+        "rules": [{"operations": ["CREATE"], "apiGroups": [""], "apiVersions": ["v1"],
+                   "resources": ["configmaps"]}],
+        "sideEffects": "None",
+        "admissionReviewVersions": ["v1"],
+    });
+    if let (Some(h), Some(extra)) = (h.as_object_mut(), extra.as_object()) {
+        for (k, v) in extra {
+            h.insert(k.clone(), v.clone());
+        }
+    }
+    h
+}
+
+fn configuration(kind: &str, name: &str, hooks: Vec<Value>) -> String {
+    json!({"apiVersion": "admissionregistration.k8s.io/v1", "kind": kind,
+           "metadata": {"name": name}, "webhooks": hooks})
+    .to_string()
+}
+
+fn configmap(name: &str, labels: Value) -> String {
+    json!({"apiVersion": "v1", "kind": "ConfigMap",
+           "metadata": {"name": name, "namespace": "default", "labels": labels}})
+    .to_string()
+}
+
+/// Polls `check` until it holds, for at most `limit`; returns how long.
+fn until(limit: Duration, what: &str, mut check: impl FnMut() -> bool) -> Duration {
+    let start = Instant::now();
+    while !check() {
+        assert!(start.elapsed() < limit, "never: {what}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    start.elapsed()
+}
+
+async fn setup() -> Option<(Server, Kubectl, Webhook)> {
+    if !require_tool("kubectl") {
+        return None;
+    }
+    let webhook = Webhook::start().await;
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    Some((server, k, webhook))
+}
+
+/// A validating webhook refusing names: in effect within a second of being created, its
+/// refusal shown by kubectl as upstream words it, its warnings printed, the review it
+/// was sent filled as upstream's; server dry runs reach a webhook without side effects.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn validating_webhook_refuses_and_warns() {
+    let Some((_server, k, webhook)) = setup().await else {
+        return;
+    };
+    let config = configuration(
+        "ValidatingWebhookConfiguration",
+        "deny-bad",
+        vec![hook(
+            "deny-bad.example.com",
+            &webhook.url("/deny-bad"),
+            &webhook.ca_b64,
+            json!({"timeoutSeconds": 5}),
+        )],
+    );
+    k.ok_stdin(&["create", "-f", "-"], &config);
+    let created = Instant::now();
+    let mut refusal = String::new();
+    until(Duration::from_secs(5), "the webhook refuses", || {
+        let out = k.run(&["create", "configmap", "bad-one", "--dry-run=server"]);
+        refusal = String::from_utf8_lossy(&out.stderr).into_owned();
+        !out.status.success()
+    });
+    let took = created.elapsed();
+    eprintln!("validating webhook in effect {took:?} after its configuration was created");
+    assert!(took < Duration::from_secs(1), "took {took:?}");
+    assert!(
+        refusal.contains(
+            "admission webhook \"deny-bad.example.com\" denied the request: names starting with bad are not allowed"
+        ),
+        "{refusal}"
+    );
+    let err = k.fails(&["create", "configmap", "bad-two"]);
+    assert!(
+        err.contains("error: failed to create configmap: admission webhook \"deny-bad.example.com\" denied the request: names starting with bad are not allowed"),
+        "{err}"
+    );
+    let out = k.run(&["create", "configmap", "good", "--from-literal=a=b"]);
+    assert!(out.status.success(), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("Warning: checked by deny-bad"), "{stderr}");
+
+    let (path, review) = webhook
+        .reviews("/deny-bad")
+        .into_iter()
+        .rev()
+        .find(|(_, r)| r["request"]["name"] == "good")
+        .expect("the review of good");
+    assert_eq!(path, "/deny-bad?timeout=5s");
+    assert_eq!(review["apiVersion"], "admission.k8s.io/v1");
+    let req = &review["request"];
+    assert!(req["uid"].as_str().is_some_and(|u| u.len() == 36), "{req}");
+    assert_eq!(
+        req["kind"],
+        json!({"group": "", "version": "v1", "kind": "ConfigMap"})
+    );
+    assert_eq!(
+        req["resource"],
+        json!({"group": "", "version": "v1", "resource": "configmaps"})
+    );
+    assert_eq!(req["requestKind"], req["kind"]);
+    assert_eq!(req["namespace"], "default");
+    assert_eq!(req["operation"], "CREATE");
+    assert_eq!(req["dryRun"], false);
+    assert_eq!(req["object"]["data"], json!({"a": "b"}));
+    assert_eq!(req["oldObject"], Value::Null);
+    assert_eq!(req["options"]["kind"], "CreateOptions");
+    assert!(
+        req["userInfo"]["username"]
+            .as_str()
+            .is_some_and(|u| !u.is_empty()),
+        "{req}"
+    );
+    // The dry runs were sent as such.
+    assert!(webhook
+        .reviews("/deny-bad")
+        .iter()
+        .any(|(_, r)| r["request"]["dryRun"] == true && r["request"]["name"] == "bad-one"));
+    // Gone: writes pass again.
+    k.ok(&["delete", "validatingwebhookconfiguration", "deny-bad"]);
+    until(Duration::from_secs(5), "the webhook is gone", || {
+        k.run(&["create", "configmap", "bad-three", "--dry-run=server"])
+            .status
+            .success()
+    });
+}
+
+/// A mutating webhook adding a label: the label is stored; a reinvocable webhook before
+/// it is called again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn mutating_webhook_adds_a_label() {
+    let Some((_server, k, webhook)) = setup().await else {
+        return;
+    };
+    let config = configuration(
+        "MutatingWebhookConfiguration",
+        "label",
+        vec![
+            hook(
+                "again.example.com",
+                &webhook.url("/allow"),
+                &webhook.ca_b64,
+                json!({"reinvocationPolicy": "IfNeeded"}),
+            ),
+            hook(
+                "label.example.com",
+                &webhook.url("/label"),
+                &webhook.ca_b64,
+                json!({}),
+            ),
+        ],
+    );
+    k.ok_stdin(&["create", "-f", "-"], &config);
+    until(Duration::from_secs(5), "the label is added", || {
+        let _ = k.run(&["delete", "configmap", "probe", "--ignore-not-found"]);
+        k.ok(&["create", "configmap", "probe"]);
+        k.ok(&[
+            "get",
+            "configmap",
+            "probe",
+            "-o",
+            "jsonpath={.metadata.labels.webhook}",
+        ]) == "was-here"
+    });
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        &configmap("labelled", json!({"app": "x"})),
+    );
+    let yaml = k.ok(&["get", "configmap", "labelled", "-o", "yaml"]);
+    assert!(yaml.contains("webhook: was-here"), "{yaml}");
+    assert!(yaml.contains("app: x"), "{yaml}");
+    // again.example.com: once, then once more after the label was added.
+    let again: Vec<_> = webhook
+        .reviews("/allow")
+        .into_iter()
+        .filter(|(_, r)| r["request"]["name"] == "labelled")
+        .collect();
+    assert_eq!(again.len(), 2, "{again:?}");
+    assert_eq!(
+        again[1].1["request"]["object"]["metadata"]["labels"]["webhook"],
+        "was-here"
+    );
+}
+
+/// Webhooks that cannot be called: down (Ignore passes, Fail refuses with a 500 naming
+/// the webhook), too slow for `timeoutSeconds: 1` (refused within about a second),
+/// answering garbage or for another request (500 naming the webhook).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn failing_webhooks_and_failure_policy() {
+    let Some((server, k, webhook)) = setup().await else {
+        return;
+    };
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let down_url = format!("https://{}/down", closed.local_addr().expect("addr"));
+    drop(closed);
+    let only = |scenario: &str| json!({"objectSelector": {"matchLabels": {"scenario": scenario}}});
+    let with = |scenario: &str, more: Value| {
+        let mut v = only(scenario);
+        if let (Some(v), Some(more)) = (v.as_object_mut(), more.as_object()) {
+            v.extend(more.clone());
+        }
+        v
+    };
+    let ca = &webhook.ca_b64;
+    let config = configuration(
+        "ValidatingWebhookConfiguration",
+        "failing",
+        vec![
+            hook(
+                "down-ignore.example.com",
+                &down_url,
+                ca,
+                with("down-ignore", json!({"failurePolicy": "Ignore"})),
+            ),
+            hook("down-fail.example.com", &down_url, ca, only("down-fail")),
+            hook(
+                "slow.example.com",
+                &webhook.url("/slow"),
+                ca,
+                with("slow", json!({"timeoutSeconds": 1})),
+            ),
+            hook(
+                "garbage.example.com",
+                &webhook.url("/garbage"),
+                ca,
+                only("garbage"),
+            ),
+            hook(
+                "wrong-uid.example.com",
+                &webhook.url("/wrong-uid"),
+                ca,
+                only("wrong-uid"),
+            ),
+            hook(
+                "allow.example.com",
+                &webhook.url("/allow"),
+                ca,
+                only("allow"),
+            ),
+        ],
+    );
+    k.ok_stdin(&["create", "-f", "-"], &config);
+    until(Duration::from_secs(5), "the webhooks are in effect", || {
+        !k.run_stdin(
+            &["create", "-f", "-", "--dry-run=server"],
+            &configmap("probe", json!({"scenario": "down-fail"})),
+        )
+        .status
+        .success()
+    });
+
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        &configmap("ignored", json!({"scenario": "down-ignore"})),
+    );
+    let err = k.fails_stdin(
+        &["create", "-f", "-"],
+        &configmap("refused", json!({"scenario": "down-fail"})),
+    );
+    let port = down_url
+        .trim_start_matches("https://127.0.0.1:")
+        .trim_end_matches("/down");
+    assert!(
+        err.contains(&format!(
+            "Error from server (InternalError): error when creating \"STDIN\": Internal error occurred: failed calling webhook \"down-fail.example.com\": failed to call webhook: Post \"{down_url}?timeout=10s\": dial tcp 127.0.0.1:{port}: connect: connection refused"
+        )),
+        "{err}"
+    );
+
+    let started = Instant::now();
+    let err = k.fails_stdin(
+        &["create", "-f", "-"],
+        &configmap("slow", json!({"scenario": "slow"})),
+    );
+    let took = started.elapsed();
+    eprintln!("a webhook past timeoutSeconds: 1 refused the request in {took:?}");
+    assert!(took < Duration::from_millis(2500), "took {took:?}");
+    assert!(
+        err.contains("Internal error occurred: failed calling webhook \"slow.example.com\": failed to call webhook: Post"),
+        "{err}"
+    );
+    assert!(err.contains("context deadline exceeded"), "{err}");
+    assert_eq!(webhook.reviews("/slow")[0].0, "/slow?timeout=1s");
+
+    let err = k.fails_stdin(
+        &["create", "-f", "-"],
+        &configmap("garbage", json!({"scenario": "garbage"})),
+    );
+    assert!(
+        err.contains("Error from server (InternalError): error when creating \"STDIN\": Internal error occurred: failed calling webhook \"garbage.example.com\": failed to call webhook: Object 'Kind' is missing in"),
+        "{err}"
+    );
+    let err = k.fails_stdin(
+        &["create", "-f", "-"],
+        &configmap("wrong-uid", json!({"scenario": "wrong-uid"})),
+    );
+    assert!(
+        err.contains("Internal error occurred: failed calling webhook \"wrong-uid.example.com\": received invalid webhook response: expected response.uid="),
+        "{err}"
+    );
+
+    // The added latency of one no-op validating webhook, over loopback: server dry runs
+    // of a ConfigMap the webhook selects and of one it does not, on one HTTP/2
+    // connection; the medians compared.
+    let (tls, _) = server.connect(&[b"h2"], false).await.expect("connect");
+    tls.get_ref().0.set_nodelay(true).expect("nodelay");
+    let (mut send, conn) =
+        hyper::client::conn::http2::handshake(TokioExecutor::new(), TokioIo::new(tls))
+            .await
+            .expect("handshake");
+    tokio::spawn(conn);
+    let mut timed = |labels: Value| {
+        let body = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "bench", "labels": labels}})
+        .to_string();
+        let req = Request::builder()
+            .method(Method::POST)
+            .uri(format!(
+                "https://localhost:{}/api/v1/namespaces/default/configmaps?dryRun=All",
+                server.port
+            ))
+            .header("content-type", "application/json")
+            .body(Full::new(Bytes::from(body)))
+            .expect("request");
+        let sent = send.send_request(req);
+        async move {
+            let t = Instant::now();
+            let resp = sent.await.expect("response");
+            let status = resp.status();
+            let _ = resp.into_body().collect().await;
+            assert_eq!(status, 201);
+            t.elapsed()
+        }
+    };
+    let (mut with_hook, mut without) = (Vec::new(), Vec::new());
+    for _ in 0..60 {
+        with_hook.push(timed(json!({"scenario": "allow"})).await);
+        without.push(timed(json!({"scenario": "none"})).await);
+    }
+    with_hook.sort();
+    without.sort();
+    let (w, wo) = (with_hook[with_hook.len() / 2], without[without.len() / 2]);
+    let added = w.saturating_sub(wo);
+    eprintln!("one no-op validating webhook: median {w:?} per request with, {wo:?} without, {added:?} added");
+    assert!(added < Duration::from_millis(20), "added {added:?}");
+}

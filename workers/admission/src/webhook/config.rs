@@ -1,0 +1,399 @@
+//! The webhooks of MutatingWebhookConfigurations and ValidatingWebhookConfigurations as
+//! the dispatchers use them (defaults applied, selectors parsed, conditions compiled, a
+//! client built per webhook so its connections are reused), and the source that keeps
+//! them in memory: a list of the configurations, then a watch, as upstream's informer.
+//! A configuration takes effect as soon as the watch delivers it.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock, Weak};
+use std::time::Duration;
+
+use base64::Engine;
+use kas_server::selectors::{label_selector_string, LabelSelector};
+use kas_server::storage::{ListOptions, ReadVersion, Storage, StorageError, WatchEvent};
+use kas_server::webhook::WebhookClient;
+use serde_json::Value;
+use tokio::sync::watch;
+
+use super::matching::Conditions;
+
+/// How long to wait before listing again after storage failed.
+const RETRY: Duration = Duration::from_secs(1);
+/// `timeoutSeconds` when a webhook does not say.
+pub(crate) const DEFAULT_TIMEOUT: u64 = 10;
+
+/// Which kind of configuration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// MutatingWebhookConfiguration, called in order, may patch the object.
+    Mutating,
+    /// ValidatingWebhookConfiguration, called in parallel, may only refuse.
+    Validating,
+}
+
+impl Kind {
+    /// The storage path of the configurations.
+    fn resource(self) -> &'static str {
+        match self {
+            Kind::Mutating => "mutatingwebhookconfigurations",
+            Kind::Validating => "validatingwebhookconfigurations",
+        }
+    }
+}
+
+/// Where a webhook is called.
+#[derive(Clone, Debug)]
+pub(crate) enum Target {
+    /// A client for its URL (or its service's name).
+    Client(Box<WebhookClient>),
+    /// No client could be built: why (failed per failurePolicy when called).
+    Unusable(String),
+}
+
+/// One rule of a webhook (RuleWithOperations).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Rule {
+    pub operations: Vec<String>,
+    pub groups: Vec<String>,
+    pub versions: Vec<String>,
+    pub resources: Vec<String>,
+    /// `*` (default), `Cluster` or `Namespaced`.
+    pub scope: String,
+}
+
+/// One webhook of a configuration, defaults applied.
+#[derive(Debug)]
+pub(crate) struct Hook {
+    /// The configuration's name.
+    pub configuration: String,
+    /// The webhook's name.
+    pub name: String,
+    pub rules: Vec<Rule>,
+    /// `failurePolicy: Ignore`.
+    pub fail_open: bool,
+    /// `matchPolicy: Exact`.
+    pub exact: bool,
+    pub namespace_selector: Result<LabelSelector, String>,
+    pub object_selector: Result<LabelSelector, String>,
+    /// `sideEffects`, when given.
+    pub side_effects: Option<String>,
+    pub timeout: Duration,
+    /// The AdmissionReview version to send: the first of `admissionReviewVersions`
+    /// this server knows (`None`: none known).
+    pub review_version: Option<&'static str>,
+    /// `reinvocationPolicy: IfNeeded` (mutating).
+    pub reinvoke: bool,
+    pub conditions: Conditions,
+    pub target: Target,
+}
+
+fn strings(v: &Value, key: &str) -> Vec<String> {
+    v.get(key)
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect()
+}
+
+fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+    v.get(key).and_then(Value::as_str)
+}
+
+/// A `metav1.LabelSelector` parsed; missing or empty selects everything.
+fn selector(v: Option<&Value>) -> Result<LabelSelector, String> {
+    match v {
+        Some(s) if s.is_object() => {
+            LabelSelector::parse(&label_selector_string(s)).map_err(|e| e.message)
+        }
+        _ => Ok(LabelSelector::default()),
+    }
+}
+
+/// Where `clientConfig` points: its URL, or its service's in-cluster name.
+pub(crate) fn client_url(client: &Value) -> Result<String, String> {
+    if let Some(url) = text(client, "url") {
+        return Ok(url.to_owned());
+    }
+    match client.get("service") {
+        Some(svc) => {
+            let name = text(svc, "name").unwrap_or("");
+            let ns = text(svc, "namespace").unwrap_or("");
+            let port = svc.get("port").and_then(Value::as_i64).unwrap_or(443);
+            let path = text(svc, "path").unwrap_or("");
+            Ok(format!("https://{name}.{ns}.svc:{port}{path}"))
+        }
+        None => Err("webhook has no clientConfig url or service".to_owned()),
+    }
+}
+
+fn target(client: &Value, timeout: Duration) -> Target {
+    let url = match client_url(client) {
+        Ok(u) => u,
+        Err(e) => return Target::Unusable(e),
+    };
+    let ca = match text(client, "caBundle").filter(|s| !s.is_empty()) {
+        None => None,
+        Some(b64) => match base64::engine::general_purpose::STANDARD.decode(b64) {
+            Ok(bytes) => Some(String::from_utf8_lossy(&bytes).into_owned()),
+            Err(e) => return Target::Unusable(format!("caBundle: {e}")),
+        },
+    };
+    match WebhookClient::for_admission(&url, ca, timeout) {
+        Ok(c) => Target::Client(Box::new(c)),
+        Err(e) => Target::Unusable(e.to_string()),
+    }
+}
+
+/// The webhooks of one configuration object, in order.
+pub(crate) fn hooks_of(config: &Value) -> Vec<Arc<Hook>> {
+    let configuration = config
+        .pointer("/metadata/name")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_owned();
+    let webhooks = config.get("webhooks").and_then(Value::as_array);
+    webhooks
+        .into_iter()
+        .flatten()
+        .map(|w| {
+            let timeout = w
+                .get("timeoutSeconds")
+                .and_then(Value::as_u64)
+                .unwrap_or(DEFAULT_TIMEOUT)
+                .clamp(1, 30);
+            let timeout = Duration::from_secs(timeout);
+            let rules = w
+                .get("rules")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|r| Rule {
+                    operations: strings(r, "operations"),
+                    groups: strings(r, "apiGroups"),
+                    versions: strings(r, "apiVersions"),
+                    resources: strings(r, "resources"),
+                    scope: text(r, "scope").unwrap_or("*").to_owned(),
+                })
+                .collect();
+            let review_version = strings(w, "admissionReviewVersions")
+                .iter()
+                .find_map(|v| match v.as_str() {
+                    "v1" => Some("v1"),
+                    "v1beta1" => Some("v1beta1"),
+                    _ => None,
+                });
+            let conditions = w
+                .get("matchConditions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    (
+                        text(c, "name").unwrap_or("").to_owned(),
+                        text(c, "expression").unwrap_or("").to_owned(),
+                    )
+                })
+                .collect::<Vec<_>>();
+            Arc::new(Hook {
+                configuration: configuration.clone(),
+                name: text(w, "name").unwrap_or("").to_owned(),
+                rules,
+                fail_open: text(w, "failurePolicy") == Some("Ignore"),
+                exact: text(w, "matchPolicy") == Some("Exact"),
+                namespace_selector: selector(w.get("namespaceSelector")),
+                object_selector: selector(w.get("objectSelector")),
+                side_effects: text(w, "sideEffects").map(str::to_owned),
+                timeout,
+                review_version,
+                reinvoke: text(w, "reinvocationPolicy") == Some("IfNeeded"),
+                conditions: Conditions::compile(&conditions),
+                target: target(w.get("clientConfig").unwrap_or(&Value::Null), timeout),
+            })
+        })
+        .collect()
+}
+
+/// The webhooks of every configuration of one kind, kept from storage.
+#[derive(Debug)]
+pub(crate) struct Source {
+    /// Configuration name → its webhooks (sorted by name, as upstream's manager).
+    by_config: RwLock<BTreeMap<String, Vec<Arc<Hook>>>>,
+    /// Every webhook in order, rebuilt when a configuration changes.
+    all: RwLock<Arc<Vec<Arc<Hook>>>>,
+    synced: watch::Receiver<bool>,
+}
+
+impl Source {
+    /// A source following the configurations of `kind` in `storage` (started now).
+    pub(crate) fn start(kind: Kind, storage: Storage) -> Arc<Source> {
+        let (tx, rx) = watch::channel(false);
+        let source = Arc::new(Source {
+            by_config: RwLock::new(BTreeMap::new()),
+            all: RwLock::new(Arc::new(Vec::new())),
+            synced: rx,
+        });
+        tokio::spawn(run(Arc::downgrade(&source), kind, storage, tx));
+        source
+    }
+
+    /// A source holding `configs` (tests).
+    #[cfg(test)]
+    pub(crate) fn fixed(configs: &[Value]) -> Arc<Source> {
+        let (_tx, rx) = watch::channel(true);
+        let source = Arc::new(Source {
+            by_config: RwLock::new(BTreeMap::new()),
+            all: RwLock::new(Arc::new(Vec::new())),
+            synced: rx,
+        });
+        source.reset(configs.to_vec());
+        source
+    }
+
+    /// Every webhook, in order.
+    pub(crate) fn hooks(&self) -> Arc<Vec<Arc<Hook>>> {
+        self.all
+            .read()
+            .map(|a| a.clone())
+            .unwrap_or_else(|_| Arc::new(Vec::new()))
+    }
+
+    /// Waits (up to `limit`) until the configurations have been listed once.
+    pub(crate) async fn wait_synced(&self, limit: Duration) -> bool {
+        let mut rx = self.synced.clone();
+        tokio::time::timeout(limit, rx.wait_for(|s| *s))
+            .await
+            .is_ok_and(|r| r.is_ok())
+    }
+
+    fn rebuild(&self, by_config: &BTreeMap<String, Vec<Arc<Hook>>>) {
+        let all: Vec<Arc<Hook>> = by_config.values().flatten().cloned().collect();
+        if let Ok(mut a) = self.all.write() {
+            *a = Arc::new(all);
+        }
+    }
+
+    fn reset(&self, configs: Vec<Value>) {
+        if let Ok(mut m) = self.by_config.write() {
+            m.clear();
+            for c in &configs {
+                let name = c.pointer("/metadata/name").and_then(Value::as_str);
+                m.insert(name.unwrap_or("").to_owned(), hooks_of(c));
+            }
+            self.rebuild(&m);
+        }
+    }
+
+    fn apply(&self, name: &str, config: Option<Value>) {
+        if let Ok(mut m) = self.by_config.write() {
+            match config {
+                Some(c) => m.insert(name.to_owned(), hooks_of(&c)),
+                None => m.remove(name),
+            };
+            self.rebuild(&m);
+        }
+    }
+}
+
+async fn run(source: Weak<Source>, kind: Kind, storage: Storage, synced: watch::Sender<bool>) {
+    loop {
+        let outcome = follow(&source, kind, &storage, &synced).await;
+        if source.upgrade().is_none() {
+            return;
+        }
+        if let Err(e) = outcome {
+            tracing::warn!(error = %e, resource = kind.resource(), "webhook configurations: listing again");
+        }
+        tokio::time::sleep(RETRY).await;
+    }
+}
+
+async fn follow(
+    source: &Weak<Source>,
+    kind: Kind,
+    storage: &Storage,
+    synced: &watch::Sender<bool>,
+) -> Result<(), StorageError> {
+    let prefix = storage.list_prefix(kind.resource(), None);
+    let page = storage
+        .list(&prefix, ReadVersion::Latest, &ListOptions::default(), None)
+        .await?;
+    let configs = page
+        .items
+        .iter()
+        .filter_map(|o| serde_json::from_slice::<Value>(&o.value).ok())
+        .collect();
+    let mut w = storage.watch(&prefix, page.revision).await?;
+    match source.upgrade() {
+        Some(s) => s.reset(configs),
+        None => return Ok(()),
+    }
+    synced.send_replace(true);
+    loop {
+        let (key, object) = match w.next().await? {
+            Some(WatchEvent::Added(o)) | Some(WatchEvent::Modified(o)) => {
+                match serde_json::from_slice::<Value>(&o.value) {
+                    Ok(v) => (o.key, Some(v)),
+                    Err(_) => continue,
+                }
+            }
+            Some(WatchEvent::Deleted(o)) => (o.key, None),
+            Some(WatchEvent::Progress(_)) => continue,
+            None => return Ok(()),
+        };
+        let Some(name) = key.strip_prefix(&prefix) else {
+            continue;
+        };
+        let Some(s) = source.upgrade() else {
+            return Ok(());
+        };
+        s.apply(name.trim_start_matches('/'), object);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[tokio::test]
+    async fn defaults_and_order() {
+        let source = Source::fixed(&[
+            json!({"metadata": {"name": "b"}, "webhooks": [
+                {"name": "b1.example.com", "clientConfig": {"url": "https://127.0.0.1:1/x"},
+                 "admissionReviewVersions": ["v2", "v1beta1"], "sideEffects": "None"}]}),
+            json!({"metadata": {"name": "a"}, "webhooks": [
+                {"name": "a1.example.com", "timeoutSeconds": 3, "failurePolicy": "Ignore",
+                 "matchPolicy": "Exact", "reinvocationPolicy": "IfNeeded",
+                 "clientConfig": {"service": {"namespace": "ns", "name": "svc"}},
+                 "rules": [{"operations": ["CREATE"], "apiGroups": [""],
+                            "apiVersions": ["v1"], "resources": ["pods"]}]},
+                {"name": "a2.example.com", "clientConfig": {}}]}),
+        ]);
+        assert!(source.wait_synced(Duration::from_millis(10)).await);
+        let hooks = source.hooks();
+        let names: Vec<&str> = hooks.iter().map(|h| h.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["a1.example.com", "a2.example.com", "b1.example.com"]
+        );
+        let a1 = &hooks[0];
+        assert!(a1.fail_open && a1.exact && a1.reinvoke);
+        assert_eq!(a1.timeout, Duration::from_secs(3));
+        assert_eq!(a1.rules[0].scope, "*");
+        assert_eq!(a1.review_version, None);
+        assert!(matches!(a1.target, Target::Client(_)));
+        let a2 = &hooks[1];
+        assert!(!a2.fail_open && !a2.exact && !a2.reinvoke);
+        assert_eq!(a2.timeout, Duration::from_secs(DEFAULT_TIMEOUT));
+        assert!(matches!(&a2.target, Target::Unusable(e) if e.contains("no clientConfig")));
+        assert_eq!(hooks[2].review_version, Some("v1beta1"));
+        assert_eq!(
+            client_url(&json!({"service": {"namespace": "ns", "name": "svc", "path": "/v"}})),
+            Ok("https://svc.ns.svc:443/v".to_owned())
+        );
+        source.apply("a", None);
+        assert_eq!(source.hooks().len(), 1);
+    }
+}

@@ -1,0 +1,408 @@
+//! Whether a webhook is called for a request, as upstream's predicates decide: its
+//! `rules` (operations, groups, versions, resources with subresources, scope), with
+//! `matchPolicy: Equivalent` also the same group and resource in another version; its
+//! `namespaceSelector` (the namespace's labels, a Namespace's own); its `objectSelector`
+//! (the object's or the old object's labels); and its `matchConditions`, CEL over
+//! `object`, `oldObject` and `request` (`authorizer` is not offered: an expression
+//! using it fails to evaluate, and the failure policy decides).
+
+use std::collections::HashMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+use cel::objects::{Key, Map};
+use cel::{Context, Program, Value as Cel};
+use kas_server::admission::{Operation, Request};
+use serde_json::Value;
+
+use super::config::{Hook, Rule};
+
+/// Whether `rule` matches the request for `version` of its resource (upstream's
+/// rules.Matcher).
+pub(crate) fn rule_matches(rule: &Rule, req: &Request<'_>, version: &str) -> bool {
+    let any = |items: &[String], wanted: &str| items.iter().any(|i| i == "*" || i == wanted);
+    let is_namespace = req.resource.group.is_empty() && req.resource.plural == "namespaces";
+    let scope = match rule.scope.as_str() {
+        "*" | "" => true,
+        "Namespaced" => !is_namespace && !req.namespace.is_empty(),
+        "Cluster" => is_namespace || req.namespace.is_empty(),
+        _ => false,
+    };
+    let operation = rule
+        .operations
+        .iter()
+        .any(|o| o == "*" || o == req.operation.as_str());
+    let resource = rule.resources.iter().any(|r| {
+        let (res, sub) = r.split_once('/').unwrap_or((r.as_str(), ""));
+        (res == "*" || res == req.resource.plural) && (sub == "*" || sub == req.subresource)
+    });
+    scope
+        && operation
+        && any(&rule.groups, req.resource.group)
+        && any(&rule.versions, version)
+        && resource
+}
+
+/// Whether the webhook's rules select the request: exactly, or (Equivalent) in another
+/// version of the same group and resource. The object is sent as it was requested.
+pub(crate) fn rules_match(hook: &Hook, req: &Request<'_>) -> bool {
+    if hook
+        .rules
+        .iter()
+        .any(|r| rule_matches(r, req, req.resource.version))
+    {
+        return true;
+    }
+    !hook.exact
+        && hook.rules.iter().any(|r| {
+            r.versions
+                .iter()
+                .any(|v| v != req.resource.version && rule_matches(r, req, v))
+        })
+}
+
+/// Whether the object selector selects the object or the old object.
+pub(crate) fn object_selected(
+    hook: &Hook,
+    obj: &Value,
+    old: Option<&Value>,
+) -> Result<bool, String> {
+    let selector = hook.object_selector.as_ref().map_err(Clone::clone)?;
+    if selector.is_empty() {
+        return Ok(true);
+    }
+    let labelled = |o: &Value| o.is_object() && selector.matches(o);
+    Ok(labelled(obj) || old.is_some_and(labelled))
+}
+
+/// Whose labels the namespace selector looks at: `Ok(Some(labels' owner))` for a
+/// Namespace written (itself), `Err(name)` for a namespace to look up, `Ok(None)` when
+/// the selector does not apply (a cluster-scoped object).
+pub(crate) fn namespace_of<'a>(
+    req: &Request<'a>,
+    obj: &'a Value,
+) -> Result<Option<&'a Value>, &'a str> {
+    let is_namespace = req.resource.group.is_empty() && req.resource.plural == "namespaces";
+    if req.namespace.is_empty() && !is_namespace {
+        return Ok(None);
+    }
+    if is_namespace
+        && req.subresource.is_empty()
+        && matches!(req.operation, Operation::Create | Operation::Update)
+    {
+        return Ok(Some(obj));
+    }
+    match req.namespace.is_empty() {
+        true => Err(req.name),
+        false => Err(req.namespace),
+    }
+}
+
+/// Compiled `matchConditions`.
+pub(crate) struct Conditions {
+    /// (name, expression, program or why it does not compile).
+    programs: Vec<(String, String, Result<Program, String>)>,
+}
+
+impl std::fmt::Debug for Conditions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.programs.iter().map(|(n, _, _)| n))
+            .finish()
+    }
+}
+
+/// Compiles a CEL expression (the parser's error; a parser panic is an error too).
+pub fn compile(expression: &str) -> Result<Program, String> {
+    catch_unwind(|| Program::compile(expression).map_err(|e| e.to_string()))
+        .unwrap_or_else(|_| Err("the expression cannot be compiled".to_owned()))
+}
+
+/// A JSON value as CEL sees it.
+fn to_cel(v: &Value) -> Cel {
+    match v {
+        Value::Null => Cel::Null,
+        Value::Bool(b) => Cel::Bool(*b),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => Cel::Int(i),
+            (None, Some(u), _) => Cel::UInt(u),
+            (_, _, f) => Cel::Float(f.unwrap_or(0.0)),
+        },
+        Value::String(s) => Cel::String(Arc::new(s.clone())),
+        Value::Array(a) => Cel::List(Arc::new(a.iter().map(to_cel).collect())),
+        Value::Object(o) => {
+            let map: HashMap<Key, Cel> = o
+                .iter()
+                .map(|(k, v)| (Key::String(Arc::new(k.clone())), to_cel(v)))
+                .collect();
+            Cel::Map(Map { map: Arc::new(map) })
+        }
+    }
+}
+
+impl Conditions {
+    /// Compiles `(name, expression)` pairs.
+    pub(crate) fn compile(conditions: &[(String, String)]) -> Conditions {
+        Conditions {
+            programs: conditions
+                .iter()
+                .map(|(n, e)| (n.clone(), e.clone(), compile(e)))
+                .collect(),
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.programs.is_empty()
+    }
+
+    /// Upstream's matcher: any condition false → no match; else any error → `Err`
+    /// (the errors joined as an aggregate); else a match.
+    pub(crate) fn evaluate(
+        &self,
+        object: &Value,
+        old: &Value,
+        request: &Value,
+    ) -> Result<bool, String> {
+        let mut ctx = Context::default();
+        ctx.add_variable_from_value("object", to_cel(object));
+        ctx.add_variable_from_value("oldObject", to_cel(old));
+        ctx.add_variable_from_value("request", to_cel(request));
+        let mut errors = Vec::new();
+        for (_, expression, program) in &self.programs {
+            let program = match program {
+                Ok(p) => p,
+                Err(e) => {
+                    errors.push(format!("compilation failed: {e}"));
+                    continue;
+                }
+            };
+            let failed = |e: String| format!("expression '{expression}' resulted in error: {e}");
+            match catch_unwind(AssertUnwindSafe(|| program.execute(&ctx))) {
+                Ok(Ok(Cel::Bool(true))) => {}
+                Ok(Ok(Cel::Bool(false))) => return Ok(false),
+                Ok(Ok(other)) => errors.push(failed(format!(
+                    "expected boolean, got {}",
+                    cel_type(&other)
+                ))),
+                Ok(Err(e)) => errors.push(failed(e.to_string())),
+                Err(_) => errors.push(failed("evaluation failed".to_owned())),
+            }
+        }
+        match errors.len() {
+            0 => Ok(true),
+            1 => Err(errors.remove(0)),
+            _ => Err(format!("[{}]", errors.join(", "))),
+        }
+    }
+}
+
+fn cel_type(v: &Cel) -> &'static str {
+    match v {
+        Cel::Int(_) => "int",
+        Cel::UInt(_) => "uint",
+        Cel::Float(_) => "double",
+        Cel::String(_) => "string",
+        Cel::List(_) => "list",
+        Cel::Map(_) => "map",
+        Cel::Null => "null_type",
+        _ => "value",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kas_server::rest::Resource;
+    use serde_json::json;
+
+    const PODS: Resource = Resource::new("", "v1", "pods", "pod", "Pod");
+    const NAMESPACES: Resource =
+        Resource::new("", "v1", "namespaces", "namespace", "Namespace").cluster();
+    const DEPLOYMENTS: Resource =
+        Resource::new("apps", "v1", "deployments", "deployment", "Deployment");
+
+    fn req<'a>(resource: &'a Resource, sub: &'a str, ns: &'a str, op: Operation) -> Request<'a> {
+        Request {
+            operation: op,
+            resource,
+            subresource: sub,
+            namespace: ns,
+            name: "x",
+            old_object: None,
+            user: None,
+            dry_run: false,
+            options: None,
+        }
+    }
+
+    fn rule(ops: &[&str], groups: &[&str], versions: &[&str], res: &[&str], scope: &str) -> Rule {
+        let v = |s: &[&str]| s.iter().map(|x| x.to_string()).collect();
+        Rule {
+            operations: v(ops),
+            groups: v(groups),
+            versions: v(versions),
+            resources: v(res),
+            scope: scope.to_owned(),
+        }
+    }
+
+    #[test]
+    fn rules_as_upstream() {
+        let create_pod = req(&PODS, "", "default", Operation::Create);
+        assert!(rule_matches(
+            &rule(&["CREATE"], &[""], &["v1"], &["pods"], "*"),
+            &create_pod,
+            "v1"
+        ));
+        assert!(rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["*"], "Namespaced"),
+            &create_pod,
+            "v1"
+        ));
+        assert!(!rule_matches(
+            &rule(&["UPDATE"], &[""], &["v1"], &["pods"], "*"),
+            &create_pod,
+            "v1"
+        ));
+        assert!(!rule_matches(
+            &rule(&["*"], &["apps"], &["v1"], &["pods"], "*"),
+            &create_pod,
+            "v1"
+        ));
+        assert!(!rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["*"], "Cluster"),
+            &create_pod,
+            "v1"
+        ));
+        // `*` alone does not match subresources; `*/*` and `pods/status` do.
+        let status = req(&PODS, "status", "default", Operation::Update);
+        assert!(!rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["*"], "*"),
+            &status,
+            "v1"
+        ));
+        assert!(!rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["pods"], "*"),
+            &status,
+            "v1"
+        ));
+        assert!(rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["*/*"], "*"),
+            &status,
+            "v1"
+        ));
+        assert!(rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["pods/status"], "*"),
+            &status,
+            "v1"
+        ));
+        assert!(rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["pods/*"], "*"),
+            &status,
+            "v1"
+        ));
+        // A Namespace is cluster-scoped even with its own name as namespace.
+        let ns = req(&NAMESPACES, "", "x", Operation::Create);
+        assert!(rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["*"], "Cluster"),
+            &ns,
+            "v1"
+        ));
+        assert!(!rule_matches(
+            &rule(&["*"], &["*"], &["*"], &["*"], "Namespaced"),
+            &ns,
+            "v1"
+        ));
+    }
+
+    #[test]
+    fn match_policy_equivalent_and_exact() {
+        let source = super::super::config::Source::fixed(&[json!({
+        "metadata": {"name": "c"},
+        "webhooks": [
+            {"name": "equivalent", "rules": [{"operations": ["*"], "apiGroups": ["apps"],
+              "apiVersions": ["v1beta1"], "resources": ["deployments"]}]},
+            {"name": "exact", "matchPolicy": "Exact", "rules": [{"operations": ["*"],
+              "apiGroups": ["apps"], "apiVersions": ["v1beta1"], "resources": ["deployments"]}]}
+        ]})]);
+        let hooks = source.hooks();
+        let r = req(&DEPLOYMENTS, "", "default", Operation::Create);
+        assert!(rules_match(&hooks[0], &r));
+        assert!(!rules_match(&hooks[1], &r));
+    }
+
+    #[test]
+    fn selectors() {
+        let source = super::super::config::Source::fixed(&[json!({
+            "metadata": {"name": "c"},
+            "webhooks": [{"name": "w", "objectSelector": {"matchLabels": {"a": "b"}}},
+                         {"name": "none"},
+                         {"name": "not", "objectSelector": {"matchExpressions": [
+                            {"key": "skip", "operator": "DoesNotExist"}]}}]})]);
+        let hooks = source.hooks();
+        let labelled = json!({"metadata": {"labels": {"a": "b"}}});
+        let plain = json!({"metadata": {}});
+        assert_eq!(object_selected(&hooks[0], &labelled, None), Ok(true));
+        assert_eq!(object_selected(&hooks[0], &plain, None), Ok(false));
+        assert_eq!(
+            object_selected(&hooks[0], &plain, Some(&labelled)),
+            Ok(true)
+        );
+        assert_eq!(object_selected(&hooks[1], &plain, None), Ok(true));
+        // A delete: no object, the old one decides; no object at all never matches.
+        assert_eq!(object_selected(&hooks[2], &Value::Null, None), Ok(false));
+        assert_eq!(
+            object_selected(&hooks[2], &Value::Null, Some(&plain)),
+            Ok(true)
+        );
+
+        let obj = json!({"metadata": {"labels": {"env": "prod"}}});
+        let ns = req(&NAMESPACES, "", "", Operation::Create);
+        assert_eq!(namespace_of(&ns, &obj), Ok(Some(&obj)));
+        let del = req(&NAMESPACES, "", "", Operation::Delete);
+        assert_eq!(namespace_of(&del, &obj), Err("x"));
+        let pod = req(&PODS, "", "team", Operation::Create);
+        assert_eq!(namespace_of(&pod, &obj), Err("team"));
+        let cluster = req(&NAMESPACES, "", "", Operation::Create);
+        let node = Request {
+            resource: &PODS,
+            ..cluster
+        };
+        assert_eq!(namespace_of(&node, &obj), Ok(None));
+    }
+
+    #[test]
+    fn conditions_as_upstream() {
+        let c = Conditions::compile(&[
+            ("labelled".into(), "has(object.metadata.labels)".into()),
+            ("creates".into(), "request.operation == 'CREATE'".into()),
+        ]);
+        let request = json!({"operation": "CREATE"});
+        let obj = json!({"metadata": {"labels": {"a": "b"}}});
+        assert_eq!(c.evaluate(&obj, &Value::Null, &request), Ok(true));
+        assert_eq!(
+            c.evaluate(&json!({"metadata": {}}), &Value::Null, &request),
+            Ok(false)
+        );
+        // An error and a false: no match, no error.
+        let c = Conditions::compile(&[
+            ("bad".into(), "object.spec.missing == 1".into()),
+            ("no".into(), "false".into()),
+        ]);
+        assert_eq!(c.evaluate(&obj, &Value::Null, &request), Ok(false));
+        let c = Conditions::compile(&[("bad".into(), "object.spec.missing == 1".into())]);
+        let err = c.evaluate(&obj, &Value::Null, &request).expect_err("error");
+        assert!(
+            err.starts_with("expression 'object.spec.missing == 1' resulted in error"),
+            "{err}"
+        );
+        let c = Conditions::compile(&[("str".into(), "'a'".into())]);
+        assert!(c.evaluate(&obj, &Value::Null, &request).is_err());
+        assert!(compile("object ==").is_err());
+        assert_eq!(
+            Conditions::compile(&[]).evaluate(&obj, &obj, &request),
+            Ok(true)
+        );
+        assert!(Conditions::compile(&[]).is_empty());
+    }
+}

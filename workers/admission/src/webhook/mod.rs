@@ -1,0 +1,247 @@
+//! MutatingAdmissionWebhook and ValidatingAdmissionWebhook, kube-apiserver's dynamic
+//! admission: the webhooks of MutatingWebhookConfiguration and
+//! ValidatingWebhookConfiguration objects (followed from storage, so a configuration
+//! takes effect as soon as it is written) are asked about each write their rules and
+//! selectors match, with an `AdmissionReview` over HTTPS. Mutating webhooks are called
+//! one after the other and may patch the object; validating webhooks are called in
+//! parallel and may only refuse. A webhook that cannot be called (down, too slow, an
+//! answer that is not an AdmissionReview for this request) fails the write with a 500,
+//! or is passed over when its `failurePolicy` is Ignore.
+//!
+//! The configuration objects themselves (and the admission policies) are never sent to
+//! webhooks, so a broken webhook can always be removed.
+
+mod config;
+mod matching;
+mod mutating;
+mod review;
+mod validating;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use kas_server::admission::{Plugin, Recorder, Request};
+use kas_server::rest::{HookFuture, RestStore};
+use kas_server::status::Status;
+use serde_json::Value;
+
+use config::{Hook, Kind, Source, Target};
+use review::{Answer, CallError};
+
+pub use matching::compile as compile_condition;
+
+/// How long a request waits for the configurations to be listed once.
+const SYNC_WAIT: Duration = Duration::from_secs(10);
+
+/// The MutatingAdmissionWebhook or ValidatingAdmissionWebhook plugin.
+pub struct Webhooks {
+    kind: Kind,
+    source: Arc<Source>,
+    /// Namespaces, for namespace selectors.
+    namespaces: RestStore,
+}
+
+impl Webhooks {
+    /// MutatingAdmissionWebhook: the configurations are followed in the storage of
+    /// `namespaces`, which also answers namespace selectors.
+    pub fn mutating(namespaces: RestStore) -> Webhooks {
+        let source = Source::start(Kind::Mutating, namespaces.storage().clone());
+        Webhooks {
+            kind: Kind::Mutating,
+            source,
+            namespaces,
+        }
+    }
+
+    /// ValidatingAdmissionWebhook, as [`Webhooks::mutating`].
+    pub fn validating(namespaces: RestStore) -> Webhooks {
+        let source = Source::start(Kind::Validating, namespaces.storage().clone());
+        Webhooks {
+            kind: Kind::Validating,
+            source,
+            namespaces,
+        }
+    }
+
+    /// The webhooks to consider for `req`: none for the admission configuration
+    /// resources; refused while the configurations have not been listed yet.
+    async fn hooks(&self, req: &Request<'_>, obj: &Value) -> Result<Arc<Vec<Arc<Hook>>>, Status> {
+        let exempt = req.resource.group == "admissionregistration.k8s.io"
+            && matches!(
+                req.resource.kind,
+                "ValidatingWebhookConfiguration"
+                    | "MutatingWebhookConfiguration"
+                    | "ValidatingAdmissionPolicy"
+                    | "ValidatingAdmissionPolicyBinding"
+                    | "MutatingAdmissionPolicy"
+                    | "MutatingAdmissionPolicyBinding"
+            );
+        if exempt {
+            return Ok(Arc::new(Vec::new()));
+        }
+        if !self.source.wait_synced(SYNC_WAIT).await {
+            return Err(req.forbidden(obj, "not yet ready to handle request"));
+        }
+        Ok(self.source.hooks())
+    }
+
+    /// Whether `hook` is called for the request (upstream's ShouldCallHook).
+    async fn should_call(
+        &self,
+        hook: &Hook,
+        req: &Request<'_>,
+        obj: &Value,
+    ) -> Result<bool, Status> {
+        let ns_match = self.namespace_selected(hook, req, obj).await;
+        if matches!(ns_match, Ok(false)) {
+            return Ok(false);
+        }
+        let obj_match = matching::object_selected(hook, obj, req.old_object);
+        if matches!(obj_match, Ok(false)) {
+            return Ok(false);
+        }
+        if !matching::rules_match(hook, req) {
+            return Ok(false);
+        }
+        ns_match?;
+        obj_match.map_err(Status::internal)?;
+        if hook.conditions.is_empty() {
+            return Ok(true);
+        }
+        let request = review::request("", req, obj);
+        let old = req.old_object.cloned().unwrap_or(Value::Null);
+        match hook.conditions.evaluate(obj, &old, &request) {
+            Ok(m) => Ok(m),
+            Err(_) if hook.fail_open => Ok(false),
+            Err(e) => {
+                tracing::warn!(webhook = %hook.name, error = %e, "failed evaluating match conditions, failing closed");
+                Err(Status::forbidden(
+                    req.resource.group,
+                    req.resource.plural,
+                    req.name,
+                    &e,
+                ))
+            }
+        }
+    }
+
+    async fn namespace_selected(
+        &self,
+        hook: &Hook,
+        req: &Request<'_>,
+        obj: &Value,
+    ) -> Result<bool, Status> {
+        let selector = hook.namespace_selector.as_ref().map_err(Status::internal)?;
+        if selector.is_empty() {
+            return Ok(true);
+        }
+        match matching::namespace_of(req, obj) {
+            Ok(None) => Ok(true),
+            Ok(Some(ns)) => Ok(selector.matches(ns)),
+            Err(name) => match self.namespaces.read_cached("", name).await? {
+                Some(ns) => Ok(selector.matches(&ns)),
+                None => Err(Status::not_found("", "namespaces", name)),
+            },
+        }
+    }
+
+    /// Calls `hook` about the request and checks its answer; records its warnings and
+    /// audit annotations; a denial is an error.
+    async fn call(
+        &self,
+        hook: &Hook,
+        req: &Request<'_>,
+        obj: &Value,
+        rec: &Recorder,
+    ) -> Result<Answer, CallError> {
+        if req.dry_run {
+            match hook.side_effects.as_deref() {
+                None => return Err(CallError::Calling("Webhook SideEffects is nil".into())),
+                Some("None" | "NoneOnDryRun") => {}
+                Some(_) => return Err(CallError::Refused(review::dry_run_unsupported(&hook.name))),
+            }
+        }
+        let Some(version) = hook.review_version else {
+            return Err(CallError::Calling(
+                "could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)".into(),
+            ));
+        };
+        let client = match &hook.target {
+            Target::Client(c) => c,
+            Target::Unusable(why) => {
+                return Err(CallError::Calling(format!(
+                    "could not get REST client: {why}"
+                )))
+            }
+        };
+        let uid = uuid::Uuid::new_v4().to_string();
+        let body = review::review(version, review::request(&uid, req, obj));
+        // The client bounds the exchange by the webhook's timeout; this is a backstop.
+        let answer =
+            match tokio::time::timeout(hook.timeout + Duration::from_secs(1), client.post(&body))
+                .await
+            {
+                Ok(Ok(a)) => a,
+                Ok(Err(e)) => {
+                    return Err(CallError::Calling(format!("failed to call webhook: {e}")))
+                }
+                Err(_) => {
+                    return Err(CallError::Calling(
+                        "failed to call webhook: context deadline exceeded".into(),
+                    ))
+                }
+            };
+        let answer = review::verify(&uid, version, self.kind == Kind::Mutating, &answer)
+            .map_err(CallError::Calling)?;
+        for (k, v) in &answer.audit_annotations {
+            rec.annotate(format!("{}/{k}", hook.name), v.clone());
+        }
+        for w in &answer.warnings {
+            rec.warn(w.clone());
+        }
+        if !answer.allowed {
+            return Err(CallError::Refused(review::denial(
+                &hook.name,
+                answer.result.as_ref(),
+            )));
+        }
+        Ok(answer)
+    }
+}
+
+impl Plugin for Webhooks {
+    fn name(&self) -> &'static str {
+        match self.kind {
+            Kind::Mutating => "MutatingAdmissionWebhook",
+            Kind::Validating => "ValidatingAdmissionWebhook",
+        }
+    }
+
+    fn admit<'a>(
+        &'a self,
+        req: &'a Request<'a>,
+        obj: &'a mut Value,
+        rec: &'a Recorder,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        Box::pin(async move {
+            match self.kind {
+                Kind::Mutating => mutating::dispatch(self, req, obj, rec).await,
+                Kind::Validating => Ok(()),
+            }
+        })
+    }
+
+    fn validate<'a>(
+        &'a self,
+        req: &'a Request<'a>,
+        obj: &'a Value,
+        rec: &'a Recorder,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        Box::pin(async move {
+            match self.kind {
+                Kind::Validating => validating::dispatch(self, req, obj, rec).await,
+                Kind::Mutating => Ok(()),
+            }
+        })
+    }
+}

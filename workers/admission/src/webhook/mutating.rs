@@ -1,0 +1,121 @@
+//! MutatingAdmissionWebhook's dispatch: the webhooks that match are called one after
+//! the other, each seeing what the ones before made of the object; a JSONPatch answer
+//! is applied at once. Webhooks with `reinvocationPolicy: IfNeeded` are called once
+//! more when a webhook after them changed the object (upstream reinvokes the whole
+//! mutating chain; here the reinvocation stays within the webhooks).
+
+use std::collections::BTreeSet;
+
+use kas_server::admission::{Recorder, Request};
+use kas_server::status::Status;
+use serde_json::{json, Value};
+
+use super::review::CallError;
+use super::Webhooks;
+
+/// Audit annotation prefixes, as upstream's.
+const MUTATION: &str = "mutation.webhook.admission.k8s.io/";
+const FAILED_OPEN: &str = "failed-open.mutation.webhook.admission.k8s.io/";
+
+/// Applies a webhook's JSONPatch to `obj`: `Ok(changed)`; an error is a 500 whatever
+/// the failure policy (as upstream's).
+pub(super) fn apply_patch(name: &str, obj: &mut Value, patch: &Value) -> Result<bool, Status> {
+    let ops: json_patch::Patch = serde_json::from_value(patch.clone()).map_err(Status::internal)?;
+    if ops.0.is_empty() {
+        return Ok(false);
+    }
+    if !obj.is_object() {
+        return Err(Status::internal(format!(
+            "admission webhook \"{name}\" attempted to modify the object, which is not supported for this operation"
+        )));
+    }
+    let mut patched = obj.clone();
+    json_patch::patch(&mut patched, &ops).map_err(Status::internal)?;
+    let changed = patched != *obj;
+    *obj = patched;
+    Ok(changed)
+}
+
+pub(super) async fn dispatch(
+    plugin: &Webhooks,
+    req: &Request<'_>,
+    obj: &mut Value,
+    rec: &Recorder,
+) -> Result<(), Status> {
+    let hooks = plugin.hooks(req, obj).await?;
+    // Reinvocable webhooks called so far, and those a later change asks to call again.
+    let mut invoked: BTreeSet<usize> = BTreeSet::new();
+    let mut reinvoke: BTreeSet<usize> = BTreeSet::new();
+    for round in 0..2 {
+        for (idx, hook) in hooks.iter().enumerate() {
+            if round == 1 && !reinvoke.contains(&idx) {
+                continue;
+            }
+            if !plugin.should_call(hook, req, obj).await? {
+                continue;
+            }
+            let result = match plugin.call(hook, req, obj, rec).await {
+                Ok(answer) => match &answer.patch {
+                    Some(p) => apply_patch(&hook.name, obj, p).map_err(CallError::Refused),
+                    None => Ok(false),
+                },
+                Err(e) => Err(e),
+            };
+            let changed = *result.as_ref().unwrap_or(&false);
+            let mutated = json!({"configuration": hook.configuration, "webhook": hook.name, "mutated": changed});
+            rec.annotate(
+                format!("{MUTATION}round_{round}_index_{idx}"),
+                mutated.to_string(),
+            );
+            if changed {
+                reinvoke.extend(invoked.iter().copied());
+            }
+            if hook.reinvoke && round == 0 {
+                invoked.insert(idx);
+            }
+            match result {
+                Ok(_) => {}
+                Err(CallError::Calling(why)) if hook.fail_open => {
+                    tracing::warn!(webhook = %hook.name, error = %why, "failed calling webhook, failing open");
+                    rec.annotate(
+                        format!("{FAILED_OPEN}round_{round}_index_{idx}"),
+                        hook.name.clone(),
+                    );
+                }
+                Err(e) => return Err(e.into_status(&hook.name)),
+            }
+        }
+        if reinvoke.is_empty() {
+            break;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patches() {
+        let mut obj = json!({"metadata": {"name": "a"}});
+        let add = json!([{"op": "add", "path": "/metadata/labels", "value": {"x": "y"}}]);
+        assert_eq!(apply_patch("w", &mut obj, &add), Ok(true));
+        assert_eq!(obj["metadata"]["labels"]["x"], "y");
+        let same = json!([{"op": "replace", "path": "/metadata/name", "value": "a"}]);
+        assert_eq!(apply_patch("w", &mut obj, &same), Ok(false));
+        assert_eq!(apply_patch("w", &mut obj, &json!([])), Ok(false));
+        let bad = json!([{"op": "remove", "path": "/spec/nothing"}]);
+        let err = apply_patch("w", &mut obj, &bad).expect_err("bad patch");
+        assert_eq!(err.reason.code(), 500);
+        assert_eq!(obj["metadata"]["labels"]["x"], "y", "unchanged on error");
+        assert!(apply_patch("w", &mut obj, &json!({"op": "add"})).is_err());
+        let mut deleted = Value::Null;
+        let err = apply_patch("w", &mut deleted, &add).expect_err("delete");
+        assert!(
+            err.message.contains("attempted to modify the object"),
+            "{}",
+            err.message
+        );
+    }
+}
