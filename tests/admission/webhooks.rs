@@ -301,6 +301,40 @@ async fn validating_webhook_refuses_and_warns() {
         .reviews("/deny-bad")
         .iter()
         .any(|(_, r)| r["request"]["dryRun"] == true && r["request"]["name"] == "bad-one"));
+    // Stored with upstream's defaults.
+    let stored = k.ok(&[
+        "get",
+        "validatingwebhookconfiguration",
+        "deny-bad",
+        "-o",
+        "jsonpath={.webhooks[0].failurePolicy} {.webhooks[0].matchPolicy} {.webhooks[0].rules[0].scope}",
+    ]);
+    assert_eq!(stored, "Fail Equivalent *");
+    // Configurations that cannot work are refused with upstream's causes.
+    let broken = configuration(
+        "ValidatingWebhookConfiguration",
+        "broken",
+        vec![hook(
+            "broken.example.com",
+            "http://127.0.0.1/x?a=b",
+            &webhook.ca_b64,
+            json!({"timeoutSeconds": 60, "admissionReviewVersions": ["v9"],
+                   "sideEffects": "Some",
+                   "matchConditions": [{"name": "c", "expression": "object.x =="}]}),
+        )],
+    );
+    let err = k.fails_stdin(&["create", "-f", "-"], &broken);
+    for cause in [
+        "The ValidatingWebhookConfiguration \"broken\" is invalid",
+        "webhooks[0].sideEffects: Unsupported value: \"Some\": supported values: \"None\", \"NoneOnDryRun\"",
+        "webhooks[0].timeoutSeconds: Invalid value: 60: the timeout value must be between 1 and 30 seconds",
+        "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is the only allowed URL scheme; desired format: https://host[/path]",
+        "webhooks[0].clientConfig.url: Invalid value: \"a=b\": query parameters are not permitted in the URL",
+        "webhooks[0].matchConditions[0].expression: Invalid value: \"object.x ==\": compilation failed",
+        "webhooks[0].admissionReviewVersions: Invalid value: []string{\"v9\"}: must include at least one of v1, v1beta1",
+    ] {
+        assert!(err.contains(cause), "{cause}\n{err}");
+    }
     // Gone: writes pass again.
     k.ok(&["delete", "validatingwebhookconfiguration", "deny-bad"]);
     until(Duration::from_secs(5), "the webhook is gone", || {

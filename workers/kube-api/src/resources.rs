@@ -283,6 +283,10 @@ pub const RESOURCES: &[Resource] = &[
         "MutatingWebhookConfiguration",
         "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration",
     )
+    .strategy(
+        validation::mutating_webhook_defaults,
+        validation::mutating_webhooks,
+    )
     .cluster()
     .categories(API_EXT)
     .generation(),
@@ -316,6 +320,10 @@ pub const RESOURCES: &[Resource] = &[
         "validatingwebhookconfiguration",
         "ValidatingWebhookConfiguration",
         "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration",
+    )
+    .strategy(
+        validation::validating_webhook_defaults,
+        validation::validating_webhooks,
     )
     .cluster()
     .categories(API_EXT)

@@ -14,6 +14,7 @@ mod quantity;
 mod selector;
 mod service;
 mod statefulset;
+mod webhooks;
 
 pub(crate) use apps::{daemonset, deployment, replicaset};
 pub(crate) use batch::{cronjob, job};
@@ -23,6 +24,9 @@ pub(crate) use pod::pod;
 pub(crate) use quantity::parse as parse_quantity;
 pub(crate) use service::service;
 pub(crate) use statefulset::statefulset;
+pub(crate) use webhooks::{
+    mutating_webhook_defaults, mutating_webhooks, validating_webhook_defaults, validating_webhooks,
+};
 
 use kas_server::rest::{forbidden, invalid_value, too_long};
 use kas_server::status::StatusCause;
