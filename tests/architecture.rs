@@ -643,6 +643,10 @@ async fn lists_paginate_and_watches_bookmark_and_expire() {
         .start()
         .await;
     let base = "/api/v1/namespaces/default/configmaps";
+    // The namespace's published root CA is the sixth ConfigMap.
+    server
+        .wait_for(|r| r.status == 200, &format!("{base}/kube-root-ca.crt"))
+        .await;
     for i in 0..5 {
         let r = server
             .request(Method::POST, base, &cm_json(&format!("c{i}")), true, false)
@@ -652,7 +656,7 @@ async fn lists_paginate_and_watches_bookmark_and_expire() {
     }
     let first = server.get(&format!("{base}?limit=2")).await.json();
     assert_eq!(first["items"].as_array().map(Vec::len), Some(2));
-    assert_eq!(first["metadata"]["remainingItemCount"], 3);
+    assert_eq!(first["metadata"]["remainingItemCount"], 4);
     let list_rv = first["metadata"]["resourceVersion"]
         .as_str()
         .expect("rv")
@@ -665,7 +669,7 @@ async fn lists_paginate_and_watches_bookmark_and_expire() {
         .get(&format!("{base}?limit=10&continue={token}"))
         .await
         .json();
-    assert_eq!(rest["items"].as_array().map(Vec::len), Some(3));
+    assert_eq!(rest["items"].as_array().map(Vec::len), Some(4));
     assert_eq!(rest["metadata"]["resourceVersion"], list_rv.as_str());
 
     // A watch from the list's revision sees a new object and, when allowed, bookmarks.

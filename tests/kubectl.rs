@@ -370,7 +370,13 @@ async fn watch_sees_a_change_made_by_another_client() {
     };
     k.ok(&["create", "configmap", "watched", "--from-literal", "a=1"]);
     let mut child = k
-        .command(&["get", "configmaps", "--watch", "--output-watch-events"])
+        .command(&[
+            "get",
+            "configmaps",
+            "watched",
+            "--watch",
+            "--output-watch-events",
+        ])
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()

@@ -2,4 +2,6 @@
 //! `--disable-admission-plugins` on clients' writes.
 
 mod namespace_lifecycle;
+mod pod_defaults;
+mod service_account;
 mod webhooks;

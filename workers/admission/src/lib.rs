@@ -6,7 +6,10 @@
 
 #![forbid(unsafe_code)]
 
+mod default_tolerations;
 mod namespace_lifecycle;
+mod priority;
+mod service_account;
 mod webhook;
 
 use std::sync::Arc;
@@ -15,7 +18,10 @@ use kas_proto::AdmissionConfig;
 use kas_server::admission::{Chain, Plugin};
 use kas_server::rest::{Resource, RestStore};
 
+pub use default_tolerations::DefaultTolerationSeconds;
 pub use namespace_lifecycle::NamespaceLifecycle;
+pub use priority::Priority;
+pub use service_account::ServiceAccount;
 pub use webhook::{compile_condition, Webhooks};
 
 /// Namespaces, for a worker that does not serve them but must look them up.
@@ -27,6 +33,10 @@ pub const NAMESPACES: Resource =
 pub struct Sources {
     /// Namespaces (NamespaceLifecycle), best with a watch cache.
     pub namespaces: RestStore,
+    /// ServiceAccounts (ServiceAccount), where pods are served.
+    pub service_accounts: Option<RestStore>,
+    /// PriorityClasses (Priority), where pods and PriorityClasses are served.
+    pub priority_classes: Option<RestStore>,
 }
 
 /// The chain `config` selects. Plugins this server does not implement yet are named in
@@ -39,6 +49,21 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
             "NamespaceLifecycle" => plugins.push(Arc::new(NamespaceLifecycle::new(
                 sources.namespaces.clone(),
             ))),
+            "DefaultTolerationSeconds" => plugins.push(Arc::new(DefaultTolerationSeconds::new(
+                config.default_not_ready_toleration_seconds,
+                config.default_unreachable_toleration_seconds,
+            ))),
+            "Priority" => {
+                if let Some(classes) = &sources.priority_classes {
+                    plugins.push(Arc::new(Priority::new(classes.clone())));
+                }
+            }
+            "ServiceAccount" => {
+                // Only where pods are served (kube-api); nothing to do elsewhere.
+                if let Some(accounts) = &sources.service_accounts {
+                    plugins.push(Arc::new(ServiceAccount::new(accounts.clone())));
+                }
+            }
             "MutatingAdmissionWebhook" => {
                 plugins.push(Arc::new(Webhooks::mutating(sources.namespaces.clone())))
             }

@@ -45,7 +45,11 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     .with_cache();
     let admission = Arc::new(kas_admission::chain(
         &config.admission,
-        &kas_admission::Sources { namespaces },
+        &kas_admission::Sources {
+            namespaces,
+            service_accounts: None,
+            priority_classes: None,
+        },
     ));
     let crds = RestStore::new(crd::CRDS, storage.clone(), config.min_request_timeout)
         .with_cache()

@@ -3,7 +3,8 @@
 //! EndpointSlice, the default ServiceCIDR, the RBAC bootstrap policy (reconciled at each
 //! start by [`crate::rbac_reconcile`]) and the system
 //! PriorityClasses (each a post-start hook named as upstream's), and four controllers:
-//! the `default` ServiceAccount in every namespace, namespace deletion (contents
+//! the `default` ServiceAccount and the `kube-root-ca.crt` ConfigMap in every namespace
+//! (upstream's service account and root CA publisher controllers), namespace deletion (contents
 //! deleted, then the `kubernetes` finalizer removed, then the namespace gone), ClusterRole
 //! aggregation ([`crate::role_aggregation`]) and legacy token Secrets
 //! ([`crate::sa_tokens`]).
@@ -288,7 +289,10 @@ pub(crate) fn start(
     if let Some(cluster_roles) = stores.get("rbac.authorization.k8s.io", "clusterroles") {
         tokio::spawn(crate::role_aggregation::run(cluster_roles.clone()));
     }
-    tokio::spawn(namespace_controller(stores));
+    tokio::spawn(namespace_controller(
+        stores,
+        config.serving.ca_bundle_pem.clone(),
+    ));
 }
 
 async fn kubernetes_service(
@@ -372,15 +376,51 @@ async fn kubernetes_service(
     Ok(())
 }
 
-/// Keeps a `default` ServiceAccount in every active namespace, and finishes the
-/// deletion of namespaces marked for it. Woken by every namespace change.
-async fn namespace_controller(stores: Stores) {
+/// The ConfigMap every namespace gets with the CA bundle that verifies this server
+/// (upstream's root CA publisher, in kube-controller-manager).
+const ROOT_CA: &str = "kube-root-ca.crt";
+const ROOT_CA_DESCRIPTION: &str = "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as the internal service IP or kubernetes.default.svc. No other usage is guaranteed across distributions of Kubernetes clusters.";
+
+/// Makes `ns/kube-root-ca.crt` hold `ca`: created when missing, updated when it differs.
+async fn publish_root_ca(configmaps: &RestStore, ns: &str, ca: &str) -> Result<(), Status> {
+    let wanted = json!({"ca.crt": ca});
+    let cm = json!({
+        "metadata": {"name": ROOT_CA, "namespace": ns,
+            "annotations": {"kubernetes.io/description": ROOT_CA_DESCRIPTION}},
+        "data": wanted,
+    });
+    if let Some(cached) = configmaps.read_cached(ns, ROOT_CA).await? {
+        if cached.get("data") == Some(&wanted) {
+            return Ok(());
+        }
+    }
+    let opts = WriteOptions::server("kube-controller-manager");
+    match configmaps.create_object(ns, cm, &opts).await {
+        Err(s) if s.reason == Reason::AlreadyExists => {}
+        other => return other.map(|_| ()),
+    }
+    let mut current = configmaps.read_object(ns, ROOT_CA).await?;
+    if current.get("data") == Some(&wanted) {
+        return Ok(());
+    }
+    current["data"] = wanted;
+    configmaps
+        .update_object(ns, ROOT_CA, "", current, None, &opts)
+        .await
+        .map(|_| ())
+}
+
+/// Keeps a `default` ServiceAccount and the `kube-root-ca.crt` ConfigMap (holding
+/// `root_ca`) in every active namespace, and finishes the deletion of namespaces marked
+/// for it. Woken by every namespace change, and every few seconds.
+async fn namespace_controller(stores: Stores, root_ca: String) {
     let Some(namespaces) = stores.get("", "namespaces").cloned() else {
         return;
     };
     let Some(accounts) = stores.get("", "serviceaccounts").cloned() else {
         return;
     };
+    let configmaps = stores.get("", "configmaps").cloned();
     let prefix = namespaces.storage().list_prefix("namespaces", None);
     loop {
         // Watch first, so a change between the list and the watch is not missed.
@@ -404,15 +444,31 @@ async fn namespace_controller(stores: Stores) {
                                 tracing::debug!(namespace = %name, error = %e.message, "namespace deletion not finished yet");
                             }
                         });
-                    } else if let Err(e) = ensure(
-                        &accounts,
-                        &name,
-                        json!({"metadata": {"name": "default", "namespace": name}}),
-                    )
-                    .await
-                    {
-                        if e.reason != Reason::Forbidden {
-                            tracing::debug!(namespace = %name, error = %e.message, "could not create the default service account");
+                    } else {
+                        let has_default =
+                            matches!(accounts.read_cached(&name, "default").await, Ok(Some(_)));
+                        let made = match has_default {
+                            true => Ok(()),
+                            false => {
+                                ensure(
+                                    &accounts,
+                                    &name,
+                                    json!({"metadata": {"name": "default", "namespace": name}}),
+                                )
+                                .await
+                            }
+                        };
+                        if let Err(e) = made {
+                            if e.reason != Reason::Forbidden {
+                                tracing::debug!(namespace = %name, error = %e.message, "could not create the default service account");
+                            }
+                        }
+                        if let Some(configmaps) = &configmaps {
+                            if let Err(e) = publish_root_ca(configmaps, &name, &root_ca).await {
+                                if e.reason != Reason::Forbidden {
+                                    tracing::debug!(namespace = %name, error = %e.message, "could not publish the root CA");
+                                }
+                            }
                         }
                     }
                 }

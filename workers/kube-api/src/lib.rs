@@ -299,7 +299,13 @@ fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
     let Some(namespaces) = stores.get("", "v1", "namespaces").cloned() else {
         return;
     };
-    let sources = kas_admission::Sources { namespaces };
+    let sources = kas_admission::Sources {
+        namespaces,
+        service_accounts: stores.get("", "v1", "serviceaccounts").cloned(),
+        priority_classes: stores
+            .get("scheduling.k8s.io", "v1", "priorityclasses")
+            .cloned(),
+    };
     let chain = Arc::new(kas_admission::chain(config, &sources));
     for s in &mut stores.all {
         *s = s.clone().with_admission(chain.clone());

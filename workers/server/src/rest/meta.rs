@@ -11,7 +11,7 @@ use crate::status::{Reason, Status, StatusCause, StatusDetails};
 const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
 /// A 5-character random suffix for `generateName`.
-pub(crate) fn random_suffix() -> String {
+pub fn random_suffix() -> String {
     let bytes = uuid::Uuid::new_v4().into_bytes();
     bytes[..5]
         .iter()

@@ -24,7 +24,9 @@ mod watch;
 mod write;
 
 pub use kas_schema::FieldValidation;
-pub use meta::{forbidden, invalid, invalid_value, not_supported, required, too_long};
+pub use meta::{
+    forbidden, invalid, invalid_value, not_supported, random_suffix, required, too_long,
+};
 pub use resource::{
     no_defaults, no_validation, Column, Conversion, Defaults, NameRule, Resource, ScaleSpec,
     Validate, Verbs,

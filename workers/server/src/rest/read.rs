@@ -73,6 +73,35 @@ impl RestStore {
             .map_err(|e| storage_status(&self.resource, &e, name))
     }
 
+    /// Every object in `ns` (all namespaces when empty) as this worker's watch cache holds
+    /// them (as `resourceVersion=0`), else from storage.
+    pub async fn list_cached(&self, ns: &str) -> Result<Vec<Value>, Status> {
+        if let Some(cache) = &self.cache {
+            let served = cache
+                .list_objects(
+                    &self.prefix(ns),
+                    ReadVersion::Any,
+                    &ListOptions::default(),
+                    None,
+                )
+                .await
+                .map_err(|e| storage_status(&self.resource, &e, ""))?;
+            if let Outcome::Served(page) = served {
+                return Ok(page
+                    .items
+                    .iter()
+                    .filter_map(|o| {
+                        let stored = o.stored();
+                        serde_json::from_slice::<Value>(&stored.value)
+                            .ok()
+                            .map(|v| self.present(with_revision(v, stored.revision)))
+                    })
+                    .collect());
+            }
+        }
+        Ok(self.list_objects(ns).await?.0)
+    }
+
     /// Every object in `ns` (all namespaces when empty), at one revision.
     pub async fn list_objects(&self, ns: &str) -> Result<(Vec<Value>, i64), Status> {
         let page = self
