@@ -61,6 +61,10 @@ fn answer(path: &str, review: &Value) -> Value {
                 .encode(serde_json::to_vec(&patch).unwrap_or_default()));
             response["patchType"] = json!("JSONPatch");
         }
+        "/deny" => {
+            response["allowed"] = json!(false);
+            response["status"] = json!({"message": "selected and refused"});
+        }
         "/garbage" => return json!({"hello": "world"}),
         "/wrong-uid" => response["uid"] = json!("not-the-uid"),
         _ => {}
@@ -335,6 +339,44 @@ async fn validating_webhook_refuses_and_warns() {
     ] {
         assert!(err.contains(cause), "{cause}\n{err}");
     }
+    // A namespace selector (the namespace's labels, from the cache or storage) and a
+    // match condition (CEL over the object) choose what is sent.
+    let selective = configuration(
+        "ValidatingWebhookConfiguration",
+        "selective",
+        vec![hook(
+            "selective.example.com",
+            &webhook.url("/deny"),
+            &webhook.ca_b64,
+            json!({"namespaceSelector": {"matchLabels": {"webhooks": "on"}},
+                   "matchConditions": [{"name": "cond-names",
+                       "expression": "object.metadata.name.startsWith('cond')"}]}),
+        )],
+    );
+    k.ok_stdin(&["create", "-f", "-"], &selective);
+    k.ok(&["create", "namespace", "plain"]);
+    k.ok(&["create", "namespace", "watched"]);
+    k.ok(&["label", "namespace", "watched", "webhooks=on"]);
+    until(
+        Duration::from_secs(5),
+        "the selective webhook refuses",
+        || {
+            let out = k.run(&[
+                "create",
+                "configmap",
+                "cond-1",
+                "-n",
+                "watched",
+                "--dry-run=server",
+            ]);
+            let err = String::from_utf8_lossy(&out.stderr).into_owned();
+            !out.status.success()
+            && err.contains("admission webhook \"selective.example.com\" denied the request: selected and refused")
+        },
+    );
+    k.ok(&["create", "configmap", "other", "-n", "watched"]);
+    k.ok(&["create", "configmap", "cond-2", "-n", "plain"]);
+    k.ok(&["delete", "validatingwebhookconfiguration", "selective"]);
     // Gone: writes pass again.
     k.ok(&["delete", "validatingwebhookconfiguration", "deny-bad"]);
     until(Duration::from_secs(5), "the webhook is gone", || {

@@ -138,10 +138,17 @@ impl Webhooks {
         match matching::namespace_of(req, obj) {
             Ok(None) => Ok(true),
             Ok(Some(ns)) => Ok(selector.matches(ns)),
-            Err(name) => match self.namespaces.read_cached("", name).await? {
-                Some(ns) => Ok(selector.matches(&ns)),
-                None => Err(Status::not_found("", "namespaces", name)),
-            },
+            Err(name) => {
+                // The cache first; storage when the cache has not seen it (yet).
+                let ns = match self.namespaces.read_cached("", name).await? {
+                    Some(ns) => Some(ns),
+                    None => self.namespaces.read_latest("", name).await?,
+                };
+                match ns {
+                    Some(ns) => Ok(selector.matches(&ns)),
+                    None => Err(Status::not_found("", "namespaces", name)),
+                }
+            }
         }
     }
 
