@@ -162,11 +162,7 @@ impl Webhooks {
         rec: &Recorder,
     ) -> Result<Answer, CallError> {
         if req.dry_run {
-            match hook.side_effects.as_deref() {
-                None => return Err(CallError::Calling("Webhook SideEffects is nil".into())),
-                Some("None" | "NoneOnDryRun") => {}
-                Some(_) => return Err(CallError::Refused(review::dry_run_unsupported(&hook.name))),
-            }
+            dry_run_allowed(&hook.name, hook.side_effects.as_deref())?;
         }
         let Some(version) = hook.review_version else {
             return Err(CallError::Calling(
@@ -216,6 +212,16 @@ impl Webhooks {
     }
 }
 
+/// Whether a webhook with `side_effects` may be sent a dry run (upstream: a webhook
+/// without the field fails as a call; one with side effects refuses the request).
+fn dry_run_allowed(name: &str, side_effects: Option<&str>) -> Result<(), CallError> {
+    match side_effects {
+        None => Err(CallError::Calling("Webhook SideEffects is nil".into())),
+        Some("None" | "NoneOnDryRun") => Ok(()),
+        Some(_) => Err(CallError::Refused(review::dry_run_unsupported(name))),
+    }
+}
+
 impl Plugin for Webhooks {
     fn name(&self) -> &'static str {
         match self.kind {
@@ -250,5 +256,32 @@ impl Plugin for Webhooks {
                 Kind::Mutating => Ok(()),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dry_runs_and_side_effects() {
+        assert_eq!(dry_run_allowed("w", Some("None")), Ok(()));
+        assert_eq!(dry_run_allowed("w", Some("NoneOnDryRun")), Ok(()));
+        let Err(CallError::Refused(s)) = dry_run_allowed("w", Some("Some")) else {
+            panic!("a webhook with side effects is not sent a dry run");
+        };
+        assert_eq!(
+            s.message,
+            "admission webhook \"w\" does not support dry run"
+        );
+        assert_eq!(s.reason.code(), 400);
+        assert_eq!(
+            dry_run_allowed("w", Some("Unknown")).map_err(|e| e.into_status("w").reason.code()),
+            Err(400)
+        );
+        assert_eq!(
+            dry_run_allowed("w", None),
+            Err(CallError::Calling("Webhook SideEffects is nil".into()))
+        );
     }
 }
