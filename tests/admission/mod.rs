@@ -2,6 +2,7 @@
 //! `--disable-admission-plugins` on clients' writes.
 
 mod namespace_lifecycle;
+mod node_restriction;
 mod pod_defaults;
 mod service_account;
 mod webhooks;

@@ -8,6 +8,7 @@
 
 mod default_tolerations;
 mod namespace_lifecycle;
+mod node_restriction;
 mod priority;
 mod service_account;
 mod webhook;
@@ -20,6 +21,7 @@ use kas_server::rest::{Resource, RestStore};
 
 pub use default_tolerations::DefaultTolerationSeconds;
 pub use namespace_lifecycle::NamespaceLifecycle;
+pub use node_restriction::NodeRestriction;
 pub use priority::Priority;
 pub use service_account::ServiceAccount;
 pub use webhook::{compile_condition, Webhooks};
@@ -37,6 +39,8 @@ pub struct Sources {
     pub service_accounts: Option<RestStore>,
     /// PriorityClasses (Priority), where pods and PriorityClasses are served.
     pub priority_classes: Option<RestStore>,
+    /// Pods and Nodes (NodeRestriction), where they are served.
+    pub pods_and_nodes: Option<(RestStore, RestStore)>,
 }
 
 /// The chain `config` selects. Plugins this server does not implement yet are named in
@@ -53,6 +57,11 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                 config.default_not_ready_toleration_seconds,
                 config.default_unreachable_toleration_seconds,
             ))),
+            "NodeRestriction" => {
+                if let Some((pods, nodes)) = &sources.pods_and_nodes {
+                    plugins.push(Arc::new(NodeRestriction::new(pods.clone(), nodes.clone())));
+                }
+            }
             "Priority" => {
                 if let Some(classes) = &sources.priority_classes {
                     plugins.push(Arc::new(Priority::new(classes.clone())));

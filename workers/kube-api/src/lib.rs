@@ -305,6 +305,10 @@ fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
         priority_classes: stores
             .get("scheduling.k8s.io", "v1", "priorityclasses")
             .cloned(),
+        pods_and_nodes: stores
+            .get("", "v1", "pods")
+            .cloned()
+            .zip(stores.get("", "v1", "nodes").cloned()),
     };
     let chain = Arc::new(kas_admission::chain(config, &sources));
     for s in &mut stores.all {

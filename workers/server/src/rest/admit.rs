@@ -71,6 +71,32 @@ impl RestStore {
         chain.validate(&req, obj, &opts.recorder).await
     }
 
+    /// Both phases of a POST to subresource `sub` of `ns/name` (a TokenRequest, an
+    /// Eviction, a Binding), as upstream admits it.
+    pub(super) async fn admit_subresource_create(
+        &self,
+        sub: &str,
+        ns: &str,
+        name: &str,
+        body: &mut Value,
+        opts: &WriteOptions,
+    ) -> Result<(), Status> {
+        let t = Target {
+            operation: Operation::Create,
+            subresource: sub,
+            namespace: ns,
+            name,
+            old: None,
+            options: None,
+        };
+        let (Some(chain), Some(_)) = (&self.admission, &opts.user) else {
+            return Ok(());
+        };
+        let req = self.admission_request(t, opts);
+        chain.admit(&req, body, &opts.recorder).await?;
+        chain.validate(&req, body, &opts.recorder).await
+    }
+
     /// Both phases of a delete of `old`.
     pub(super) async fn admit_delete(
         &self,

@@ -448,10 +448,12 @@ impl RestStore {
                     return Err(Status::path_not_found());
                 };
                 let opts = opts()?;
-                let body = decode::untyped(req).await?;
+                let mut body = decode::untyped(req).await?.object;
                 let parent = self.read_object(ns, name).await?;
+                self.admit_subresource_create(sub, ns, name, &mut body, &opts)
+                    .await?;
                 let out = hooks
-                    .subresource_create(self, ctx, sub, parent, body.object, &opts)
+                    .subresource_create(self, ctx, sub, parent, body, &opts)
                     .await?;
                 Ok(json_response(StatusCode::CREATED, &out))
             }
