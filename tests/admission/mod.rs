@@ -3,6 +3,7 @@
 
 mod namespace_lifecycle;
 mod node_restriction;
+mod pod_admission;
 mod pod_defaults;
 mod service_account;
 mod webhooks;

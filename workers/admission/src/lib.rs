@@ -7,9 +7,11 @@
 #![forbid(unsafe_code)]
 
 mod default_tolerations;
+mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;
 mod priority;
+mod quantity;
 mod service_account;
 mod webhook;
 
@@ -20,6 +22,7 @@ use kas_server::admission::{Chain, Plugin};
 use kas_server::rest::{Resource, RestStore};
 
 pub use default_tolerations::DefaultTolerationSeconds;
+pub use limit_ranger::LimitRanger;
 pub use namespace_lifecycle::NamespaceLifecycle;
 pub use node_restriction::NodeRestriction;
 pub use priority::Priority;
@@ -39,6 +42,8 @@ pub struct Sources {
     pub service_accounts: Option<RestStore>,
     /// PriorityClasses (Priority), where pods and PriorityClasses are served.
     pub priority_classes: Option<RestStore>,
+    /// LimitRanges (LimitRanger), where pods and LimitRanges are served.
+    pub limit_ranges: Option<RestStore>,
     /// Pods and Nodes (NodeRestriction), where they are served.
     pub pods_and_nodes: Option<(RestStore, RestStore)>,
 }
@@ -60,6 +65,11 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
             "NodeRestriction" => {
                 if let Some((pods, nodes)) = &sources.pods_and_nodes {
                     plugins.push(Arc::new(NodeRestriction::new(pods.clone(), nodes.clone())));
+                }
+            }
+            "LimitRanger" => {
+                if let Some(ranges) = &sources.limit_ranges {
+                    plugins.push(Arc::new(LimitRanger::new(ranges.clone())));
                 }
             }
             "Priority" => {

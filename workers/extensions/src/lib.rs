@@ -49,6 +49,7 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
             namespaces,
             service_accounts: None,
             priority_classes: None,
+            limit_ranges: None,
             pods_and_nodes: None,
         },
     ));

@@ -305,6 +305,7 @@ fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
         priority_classes: stores
             .get("scheduling.k8s.io", "v1", "priorityclasses")
             .cloned(),
+        limit_ranges: stores.get("", "v1", "limitranges").cloned(),
         pods_and_nodes: stores
             .get("", "v1", "pods")
             .cloned()
