@@ -5,5 +5,6 @@ mod namespace_lifecycle;
 mod node_restriction;
 mod pod_admission;
 mod pod_defaults;
+mod resource_quota;
 mod service_account;
 mod webhooks;

@@ -12,6 +12,7 @@ mod namespace_lifecycle;
 mod node_restriction;
 mod priority;
 mod quantity;
+pub mod resource_quota;
 mod service_account;
 mod webhook;
 
@@ -28,6 +29,10 @@ pub use node_restriction::NodeRestriction;
 pub use priority::Priority;
 pub use service_account::ServiceAccount;
 pub use webhook::{compile_condition, Webhooks};
+
+/// ResourceQuotas, for a worker that does not serve them but charges them.
+pub const RESOURCE_QUOTAS: Resource =
+    Resource::new("", "v1", "resourcequotas", "resourcequota", "ResourceQuota");
 
 /// Namespaces, for a worker that does not serve them but must look them up.
 pub const NAMESPACES: Resource =
@@ -46,6 +51,12 @@ pub struct Sources {
     pub limit_ranges: Option<RestStore>,
     /// Pods and Nodes (NodeRestriction), where they are served.
     pub pods_and_nodes: Option<(RestStore, RestStore)>,
+    /// ResourceQuotas (ResourceQuota), and where to report deletes for the quota
+    /// controller to count again (in the worker that runs it).
+    pub resource_quotas: Option<(
+        RestStore,
+        Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    )>,
 }
 
 /// The chain `config` selects. Plugins this server does not implement yet are named in
@@ -62,6 +73,14 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                 config.default_not_ready_toleration_seconds,
                 config.default_unreachable_toleration_seconds,
             ))),
+            "ResourceQuota" => {
+                if let Some((quotas, replenish)) = &sources.resource_quotas {
+                    plugins.push(Arc::new(resource_quota::ResourceQuota::new(
+                        quotas.clone(),
+                        replenish.clone(),
+                    )));
+                }
+            }
             "NodeRestriction" => {
                 if let Some((pods, nodes)) = &sources.pods_and_nodes {
                     plugins.push(Arc::new(NodeRestriction::new(pods.clone(), nodes.clone())));

@@ -212,9 +212,11 @@ impl NodeRestriction {
                     ));
                 }
             }
-            _ => return no(format!(
+            _ => {
+                return no(format!(
                 "node \"{node}\" can only create pods with a single owner reference set to itself"
-            )),
+            ))
+            }
         }
         if !s(pod, "/spec/serviceAccountName").is_empty() {
             return no(format!(

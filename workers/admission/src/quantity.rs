@@ -171,6 +171,14 @@ impl Quantity {
         div_ceil(self.nanos, 1_000_000)
     }
 
+    /// The difference, printed as `self` prints (upstream's `Sub`).
+    pub(crate) fn sub(self, other: Quantity) -> Quantity {
+        Quantity {
+            nanos: (self.nanos - other.nanos).clamp(-LIMIT, LIMIT),
+            format: self.format,
+        }
+    }
+
     /// The sum, printed as `self` prints (upstream's `Add`).
     pub(crate) fn add(self, other: Quantity) -> Quantity {
         Quantity {

@@ -51,6 +51,15 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
             priority_classes: None,
             limit_ranges: None,
             pods_and_nodes: None,
+            resource_quotas: Some((
+                RestStore::new(
+                    kas_admission::RESOURCE_QUOTAS,
+                    storage.clone(),
+                    config.min_request_timeout,
+                )
+                .with_cache(),
+                None,
+            )),
         },
     ));
     let crds = RestStore::new(crd::CRDS, storage.clone(), config.min_request_timeout)

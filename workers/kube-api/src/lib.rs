@@ -299,6 +299,17 @@ fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
     let Some(namespaces) = stores.get("", "v1", "namespaces").cloned() else {
         return;
     };
+    // The quota controller counts what quotas cover (upstream runs it in
+    // kube-controller-manager); admission tells it about deletes.
+    let (replenish, deleted) = tokio::sync::mpsc::unbounded_channel();
+    let quotas = stores.get("", "v1", "resourcequotas").cloned();
+    if let Some(quotas) = &quotas {
+        let counted = kas_admission::resource_quota::controller::Counted {
+            quotas: quotas.clone(),
+            stores: stores.all.clone(),
+        };
+        tokio::spawn(counted.run(deleted));
+    }
     let sources = kas_admission::Sources {
         namespaces,
         service_accounts: stores.get("", "v1", "serviceaccounts").cloned(),
@@ -310,6 +321,7 @@ fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
             .get("", "v1", "pods")
             .cloned()
             .zip(stores.get("", "v1", "nodes").cloned()),
+        resource_quotas: quotas.map(|q| (q, Some(replenish))),
     };
     let chain = Arc::new(kas_admission::chain(config, &sources));
     for s in &mut stores.all {
