@@ -10,6 +10,7 @@ mod default_tolerations;
 mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;
+mod pod_security;
 mod priority;
 mod quantity;
 pub mod resource_quota;
@@ -26,6 +27,7 @@ pub use default_tolerations::DefaultTolerationSeconds;
 pub use limit_ranger::LimitRanger;
 pub use namespace_lifecycle::NamespaceLifecycle;
 pub use node_restriction::NodeRestriction;
+pub use pod_security::PodSecurity;
 pub use priority::Priority;
 pub use service_account::ServiceAccount;
 pub use webhook::{compile_condition, Webhooks};
@@ -91,6 +93,14 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                     plugins.push(Arc::new(LimitRanger::new(ranges.clone())));
                 }
             }
+            "PodSecurity" => plugins.push(Arc::new(PodSecurity::new(
+                config.config_file.as_deref(),
+                sources.namespaces.clone(),
+                sources
+                    .pods_and_nodes
+                    .as_ref()
+                    .map(|(pods, _)| pods.clone()),
+            ))),
             "Priority" => {
                 if let Some(classes) = &sources.priority_classes {
                     plugins.push(Arc::new(Priority::new(classes.clone())));
