@@ -6,15 +6,20 @@
 
 #![forbid(unsafe_code)]
 
+mod always_pull_images;
+mod certificates;
 mod default_tolerations;
 mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;
+mod nodes_and_ingress;
 mod pod_security;
 mod priority;
 mod quantity;
 pub mod resource_quota;
+mod runtime_class;
 mod service_account;
+mod storage;
 mod webhook;
 
 use std::sync::Arc;
@@ -51,6 +56,9 @@ pub struct Sources {
     pub priority_classes: Option<RestStore>,
     /// LimitRanges (LimitRanger), where pods and LimitRanges are served.
     pub limit_ranges: Option<RestStore>,
+    /// Every store the worker serves, for plugins that read a kind of object (storage,
+    /// ingress and runtime classes).
+    pub served: Vec<RestStore>,
     /// Pods and Nodes (NodeRestriction), where they are served.
     pub pods_and_nodes: Option<(RestStore, RestStore)>,
     /// ResourceQuotas (ResourceQuota), and where to report deletes for the quota
@@ -59,6 +67,16 @@ pub struct Sources {
         RestStore,
         Option<tokio::sync::mpsc::UnboundedSender<String>>,
     )>,
+}
+
+impl Sources {
+    /// The served store of `group`/`plural` (its preferred version: the first listed).
+    fn store(&self, group: &str, plural: &str) -> Option<RestStore> {
+        self.served
+            .iter()
+            .find(|s| s.resource().group == group && s.resource().plural == plural)
+            .cloned()
+    }
 }
 
 /// The chain `config` selects. Plugins this server does not implement yet are named in
@@ -75,6 +93,38 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                 config.default_not_ready_toleration_seconds,
                 config.default_unreachable_toleration_seconds,
             ))),
+            "TaintNodesByCondition" => {
+                plugins.push(Arc::new(nodes_and_ingress::TaintNodesByCondition))
+            }
+            "StorageObjectInUseProtection" => {
+                plugins.push(Arc::new(storage::StorageObjectInUseProtection))
+            }
+            "AlwaysPullImages" => plugins.push(Arc::new(always_pull_images::AlwaysPullImages)),
+            "CertificateSubjectRestriction" => {
+                plugins.push(Arc::new(certificates::CertificateSubjectRestriction))
+            }
+            "DefaultStorageClass" => {
+                if let Some(classes) = sources.store("storage.k8s.io", "storageclasses") {
+                    plugins.push(Arc::new(storage::DefaultStorageClass::new(classes)));
+                }
+            }
+            "PersistentVolumeClaimResize" => {
+                if let Some(classes) = sources.store("storage.k8s.io", "storageclasses") {
+                    plugins.push(Arc::new(storage::PersistentVolumeClaimResize::new(classes)));
+                }
+            }
+            "DefaultIngressClass" => {
+                if let Some(classes) = sources.store("networking.k8s.io", "ingressclasses") {
+                    plugins.push(Arc::new(nodes_and_ingress::DefaultIngressClass::new(
+                        classes,
+                    )));
+                }
+            }
+            "RuntimeClass" => {
+                if let Some(classes) = sources.store("node.k8s.io", "runtimeclasses") {
+                    plugins.push(Arc::new(runtime_class::RuntimeClass::new(classes)));
+                }
+            }
             "ResourceQuota" => {
                 if let Some((quotas, replenish)) = &sources.resource_quotas {
                     plugins.push(Arc::new(resource_quota::ResourceQuota::new(

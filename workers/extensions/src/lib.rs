@@ -51,6 +51,7 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
             priority_classes: None,
             limit_ranges: None,
             pods_and_nodes: None,
+            served: Vec::new(),
             resource_quotas: Some((
                 RestStore::new(
                     kas_admission::RESOURCE_QUOTAS,
