@@ -6,6 +6,7 @@ mod namespace_lifecycle;
 mod node_restriction;
 mod pod_admission;
 mod pod_defaults;
+mod policies;
 mod resource_quota;
 mod service_account;
 mod webhooks;

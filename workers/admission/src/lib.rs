@@ -14,6 +14,7 @@ mod namespace_lifecycle;
 mod node_restriction;
 mod nodes_and_ingress;
 mod pod_security;
+mod policy;
 mod priority;
 mod quantity;
 pub mod resource_quota;
@@ -33,6 +34,7 @@ pub use limit_ranger::LimitRanger;
 pub use namespace_lifecycle::NamespaceLifecycle;
 pub use node_restriction::NodeRestriction;
 pub use pod_security::PodSecurity;
+pub use policy::{check_expression as check_policy_expression, ValidatingAdmissionPolicy};
 pub use priority::Priority;
 pub use service_account::ServiceAccount;
 pub use webhook::{compile_condition, Webhooks};
@@ -40,6 +42,9 @@ pub use webhook::{compile_condition, Webhooks};
 /// ResourceQuotas, for a worker that does not serve them but charges them.
 pub const RESOURCE_QUOTAS: Resource =
     Resource::new("", "v1", "resourcequotas", "resourcequota", "ResourceQuota");
+
+/// ConfigMaps, for a worker that does not serve them but reads them as policy params.
+pub const CONFIG_MAPS: Resource = Resource::new("", "v1", "configmaps", "configmap", "ConfigMap");
 
 /// Namespaces, for a worker that does not serve them but must look them up.
 pub const NAMESPACES: Resource =
@@ -67,6 +72,9 @@ pub struct Sources {
         RestStore,
         Option<tokio::sync::mpsc::UnboundedSender<String>>,
     )>,
+    /// The stores ValidatingAdmissionPolicy params are read from (and, where it is among
+    /// them, the policies' own store, whose status the plugin keeps).
+    pub policy_stores: Option<Vec<RestStore>>,
 }
 
 impl Sources {
@@ -168,6 +176,10 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
             "ValidatingAdmissionWebhook" => {
                 plugins.push(Arc::new(Webhooks::validating(sources.namespaces.clone())))
             }
+            "ValidatingAdmissionPolicy" => plugins.push(Arc::new(ValidatingAdmissionPolicy::new(
+                sources.namespaces.clone(),
+                sources.policy_stores.clone(),
+            ))),
             other => missing.push(other.to_owned()),
         }
     }

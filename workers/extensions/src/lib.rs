@@ -61,6 +61,13 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
                 .with_cache(),
                 None,
             )),
+            // ConfigMaps as ValidatingAdmissionPolicy params for custom resources (read
+            // from storage; other built-in kinds are served by kube-api only).
+            policy_stores: Some(vec![RestStore::new(
+                kas_admission::CONFIG_MAPS,
+                storage.clone(),
+                config.min_request_timeout,
+            )]),
         },
     ));
     let crds = RestStore::new(crd::CRDS, storage.clone(), config.min_request_timeout)

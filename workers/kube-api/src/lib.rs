@@ -323,6 +323,7 @@ fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
             .zip(stores.get("", "v1", "nodes").cloned()),
         resource_quotas: quotas.map(|q| (q, Some(replenish))),
         served: stores.all.clone(),
+        policy_stores: Some(stores.all.clone()),
     };
     let chain = Arc::new(kas_admission::chain(config, &sources));
     for s in &mut stores.all {

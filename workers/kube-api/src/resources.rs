@@ -298,6 +298,7 @@ pub const RESOURCES: &[Resource] = &[
         "ValidatingAdmissionPolicy",
         "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy",
     )
+    .strategy(validation::policy_defaults, validation::admission_policy)
     .cluster()
     .categories(API_EXT)
     .subresources(&["status"])
@@ -309,6 +310,10 @@ pub const RESOURCES: &[Resource] = &[
         "validatingadmissionpolicybinding",
         "ValidatingAdmissionPolicyBinding",
         "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding",
+    )
+    .strategy(
+        validation::binding_defaults,
+        validation::admission_policy_binding,
     )
     .cluster()
     .categories(API_EXT)

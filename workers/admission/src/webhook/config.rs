@@ -87,7 +87,7 @@ pub(crate) struct Hook {
     pub target: Target,
 }
 
-fn strings(v: &Value, key: &str) -> Vec<String> {
+pub(crate) fn strings(v: &Value, key: &str) -> Vec<String> {
     v.get(key)
         .and_then(Value::as_array)
         .into_iter()
@@ -97,17 +97,28 @@ fn strings(v: &Value, key: &str) -> Vec<String> {
         .collect()
 }
 
-fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
+pub(crate) fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
 /// A `metav1.LabelSelector` parsed; missing or empty selects everything.
-fn selector(v: Option<&Value>) -> Result<LabelSelector, String> {
+pub(crate) fn selector(v: Option<&Value>) -> Result<LabelSelector, String> {
     match v {
         Some(s) if s.is_object() => {
             LabelSelector::parse(&label_selector_string(s)).map_err(|e| e.message)
         }
         _ => Ok(LabelSelector::default()),
+    }
+}
+
+/// A rule (RuleWithOperations) as written; `scope` defaults to `*`.
+pub(crate) fn rule_of(r: &Value) -> Rule {
+    Rule {
+        operations: strings(r, "operations"),
+        groups: strings(r, "apiGroups"),
+        versions: strings(r, "apiVersions"),
+        resources: strings(r, "resources"),
+        scope: text(r, "scope").unwrap_or("*").to_owned(),
     }
 }
 
@@ -169,13 +180,7 @@ pub(crate) fn hooks_of(config: &Value) -> Vec<Arc<Hook>> {
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
-                .map(|r| Rule {
-                    operations: strings(r, "operations"),
-                    groups: strings(r, "apiGroups"),
-                    versions: strings(r, "apiVersions"),
-                    resources: strings(r, "resources"),
-                    scope: text(r, "scope").unwrap_or("*").to_owned(),
-                })
+                .map(rule_of)
                 .collect();
             let review_version = strings(w, "admissionReviewVersions")
                 .iter()

@@ -119,7 +119,7 @@ pub fn compile(expression: &str) -> Result<Program, String> {
 }
 
 /// A JSON value as CEL sees it.
-fn to_cel(v: &Value) -> Cel {
+pub(crate) fn to_cel(v: &Value) -> Cel {
     match v {
         Value::Null => Cel::Null,
         Value::Bool(b) => Cel::Bool(*b),
@@ -196,7 +196,7 @@ impl Conditions {
     }
 }
 
-fn cel_type(v: &Cel) -> &'static str {
+pub(crate) fn cel_type(v: &Cel) -> &'static str {
     match v {
         Cel::Int(_) => "int",
         Cel::UInt(_) => "uint",

@@ -11,10 +11,10 @@
 //! The configuration objects themselves (and the admission policies) are never sent to
 //! webhooks, so a broken webhook can always be removed.
 
-mod config;
-mod matching;
+pub(crate) mod config;
+pub(crate) mod matching;
 mod mutating;
-mod review;
+pub(crate) mod review;
 mod validating;
 
 use std::sync::Arc;

@@ -10,6 +10,7 @@ mod cron;
 mod endpoints;
 mod pod;
 mod pod_update;
+mod policies;
 mod quantity;
 mod selector;
 mod service;
@@ -21,6 +22,10 @@ pub(crate) use batch::{cronjob, job};
 pub(crate) use core_v1::{namespace, secret, serviceaccount};
 pub(crate) use endpoints::{endpoints, endpointslice, event, event_v1};
 pub(crate) use pod::pod;
+pub(crate) use policies::{
+    binding as admission_policy_binding, binding_defaults, policy as admission_policy,
+    policy_defaults,
+};
 pub(crate) use quantity::parse as parse_quantity;
 pub(crate) use service::service;
 pub(crate) use statefulset::statefulset;

@@ -224,7 +224,7 @@ fn has_wildcard_among_others(items: &[String]) -> bool {
     items.len() > 1 && items.iter().any(|i| i == "*")
 }
 
-fn rule(r: &Value, path: &str, out: &mut Vec<StatusCause>) {
+pub(super) fn rule(r: &Value, path: &str, out: &mut Vec<StatusCause>) {
     let f = |child: &str| format!("{path}.{child}");
     let ops = strs(r, "operations");
     if ops.is_empty() {

@@ -1,0 +1,396 @@
+//! ValidatingAdmissionPolicy, kube-apiserver's in-process CEL admission: every
+//! ValidatingAdmissionPolicyBinding applies its policy to the writes that the policy's
+//! `matchConstraints` and the binding's `matchResources` select; the policy's
+//! `matchConditions`, `variables`, `validations` and `auditAnnotations` are CEL over
+//! `object`, `oldObject`, `request`, `params` (the binding's `paramRef`), and
+//! `namespaceObject`; a failed validation refuses the write (Deny), becomes a `Warning`
+//! (Warn) or an audit annotation (Audit), as the binding's `validationActions` say.
+//! Errors (an expression that fails, a missing param) follow the policy's
+//! `failurePolicy`. Policies and bindings are followed from storage, so they take effect
+//! as soon as they are written. `authorizer` is declared but not offered: an expression
+//! that uses it fails to evaluate, and the failure policy decides.
+
+mod compile;
+mod eval;
+mod matching;
+mod model;
+mod params;
+mod source;
+mod status;
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kas_server::admission::{Plugin, Recorder, Request};
+use kas_server::rest::{HookFuture, RestStore};
+use kas_server::status::{Reason, Status, StatusCause};
+use serde_json::{json, Value};
+use tokio::sync::OnceCell;
+
+use eval::{Annotation, Decision, Inputs};
+use matching::NamespaceLabels;
+use model::{Action, Binding, MatchResources, Policy};
+use params::ParamStores;
+use source::Source;
+
+use crate::webhook::review;
+
+pub use compile_check::check_expression;
+
+/// The request's namespace, read when first needed.
+type NamespaceCell = OnceCell<Result<Option<Value>, String>>;
+
+/// How long a request waits for the policies and bindings to be listed once.
+const SYNC_WAIT: Duration = Duration::from_secs(10);
+/// The audit annotation of a failed validation under the Audit action.
+const VALIDATION_FAILURE: &str = "validation.policy.admission.k8s.io/validation_failure";
+
+/// The compile check the validation of policy objects uses.
+mod compile_check {
+    use super::compile::{check_source, Scope};
+
+    /// Whether `expression` of a policy compiles: `params` is declared when the policy
+    /// has a `paramKind`; `variables` are the names of the variables it may read (those
+    /// declared before it). The error is cel-go's `ERROR: <input>:l:c: ...`.
+    pub fn check_expression(
+        expression: &str,
+        params: bool,
+        variables: &[String],
+    ) -> Result<(), String> {
+        check_source(expression, Scope { params, variables })
+    }
+}
+
+/// The ValidatingAdmissionPolicy plugin.
+pub struct ValidatingAdmissionPolicy {
+    source: Arc<Source>,
+    namespaces: RestStore,
+    params: ParamStores,
+}
+
+/// A refusal found while dispatching.
+struct Denied {
+    policy: String,
+    binding: Option<String>,
+    message: String,
+    reason: Option<String>,
+}
+
+impl ValidatingAdmissionPolicy {
+    /// The plugin: policies and bindings followed in the storage of `namespaces` (which
+    /// also answers namespace selectors); params read from `stores`. Where `stores` holds
+    /// the policies' own store, each policy's status (observedGeneration, typeChecking) is
+    /// written there.
+    pub fn new(namespaces: RestStore, stores: Option<Vec<RestStore>>) -> ValidatingAdmissionPolicy {
+        let stores = stores.unwrap_or_default();
+        let own = stores
+            .iter()
+            .find(|s| {
+                let r = s.resource();
+                r.group == "admissionregistration.k8s.io" && r.plural == source::POLICIES
+            })
+            .cloned();
+        let compiled = own.map(status::start);
+        let source = Source::start(namespaces.storage().clone(), compiled);
+        ValidatingAdmissionPolicy {
+            source,
+            namespaces,
+            params: ParamStores::new(stores),
+        }
+    }
+
+    /// The namespace the request is in (or the Namespace it is about), read once.
+    async fn namespace_of<'c>(
+        &self,
+        req: &Request<'_>,
+        cell: &'c NamespaceCell,
+    ) -> &'c Result<Option<Value>, String> {
+        let name = match req.namespace.is_empty() {
+            true => req.name,
+            false => req.namespace,
+        };
+        cell.get_or_init(|| self.namespace(name)).await
+    }
+
+    /// The namespace `name`: the watch cache first, storage when the cache has not seen it.
+    async fn namespace(&self, name: &str) -> Result<Option<Value>, String> {
+        let found = match self.namespaces.read_cached("", name).await {
+            Ok(Some(ns)) => Some(ns),
+            Ok(None) => self
+                .namespaces
+                .read_latest("", name)
+                .await
+                .map_err(|e| e.message)?,
+            Err(e) => return Err(e.message),
+        };
+        Ok(found)
+    }
+
+    async fn dispatch(&self, req: &Request<'_>, obj: &Value, rec: &Recorder) -> Result<(), Status> {
+        let exempt = req.resource.group == "admissionregistration.k8s.io"
+            && matches!(
+                req.resource.plural,
+                "validatingwebhookconfigurations"
+                    | "mutatingwebhookconfigurations"
+                    | "validatingadmissionpolicies"
+                    | "validatingadmissionpolicybindings"
+                    | "mutatingadmissionpolicies"
+                    | "mutatingadmissionpolicybindings"
+            );
+        if exempt {
+            return Ok(());
+        }
+        if !self.source.wait_synced(SYNC_WAIT).await {
+            return Err(req.forbidden(obj, "not yet ready to handle request"));
+        }
+        let hooks = self.source.hooks();
+        if hooks.iter().all(|h| h.bindings.is_empty()) {
+            return Ok(());
+        }
+        let is_namespace = req.resource.group.is_empty() && req.resource.plural == "namespaces";
+        // The request's namespace: read at most once, and only when something needs it.
+        let ns_cell: NamespaceCell = OnceCell::new();
+        let mut inputs: Option<Inputs> = None;
+        let mut denied: Vec<Denied> = Vec::new();
+        let config_error =
+            |denied: &mut Vec<Denied>, policy: &Policy, binding: Option<&Binding>, e: String| {
+                if policy.fail_open {
+                    return;
+                }
+                let message = match binding {
+                    None => format!("failed to configure policy: {e}"),
+                    Some(_) => format!("failed to configure binding: {e}"),
+                };
+                denied.push(Denied {
+                    policy: policy.name.clone(),
+                    binding: binding.map(|b| b.name.clone()),
+                    message,
+                    reason: None,
+                });
+            };
+        for hook in hooks.iter().filter(|h| !h.bindings.is_empty()) {
+            let policy = &hook.policy;
+            let Some(constraints) = &policy.constraints else {
+                continue;
+            };
+            match self
+                .matches(constraints, req, obj, is_namespace, &ns_cell)
+                .await
+            {
+                Ok(true) => {}
+                Ok(false) => continue,
+                Err(e) => {
+                    config_error(&mut denied, policy, None, e);
+                    continue;
+                }
+            }
+            let mut collected: BTreeMap<String, Vec<String>> = BTreeMap::new();
+            for binding in &hook.bindings {
+                if let Some(resources) = &binding.resources {
+                    match self
+                        .matches(resources, req, obj, is_namespace, &ns_cell)
+                        .await
+                    {
+                        Ok(true) => {}
+                        Ok(false) => continue,
+                        Err(e) => {
+                            config_error(&mut denied, policy, Some(binding), e);
+                            continue;
+                        }
+                    }
+                }
+                let params = match self
+                    .params
+                    .collect(
+                        policy.param_kind.as_ref(),
+                        binding.param_ref.as_ref(),
+                        req.namespace,
+                    )
+                    .await
+                {
+                    Ok(p) => p,
+                    Err(e) => {
+                        config_error(&mut denied, policy, Some(binding), e);
+                        continue;
+                    }
+                };
+                if params.is_empty() {
+                    continue;
+                }
+                if inputs.is_none() {
+                    let ns = match (is_namespace, req.namespace.is_empty()) {
+                        (false, false) => match self.namespace_of(req, &ns_cell).await {
+                            Ok(ns) => ns.clone(),
+                            Err(e) => return Err(Status::internal(e)),
+                        },
+                        _ => None,
+                    };
+                    let mut request = review::request("", req, obj);
+                    if let Some(m) = request.as_object_mut() {
+                        m.remove("object");
+                        m.remove("oldObject");
+                    }
+                    let old = req.old_object.cloned().unwrap_or(Value::Null);
+                    inputs = Some(Inputs::new(obj, &old, &request, ns.as_ref()));
+                }
+                let Some(inputs) = inputs.as_ref() else {
+                    continue;
+                };
+                for param in &params {
+                    let outcome = eval::validate(policy, inputs, param);
+                    for (i, decision) in outcome.decisions {
+                        let Decision::Deny { message, reason } = decision else {
+                            continue;
+                        };
+                        self.act(binding, policy, i, message, reason, rec, &mut denied);
+                    }
+                    for a in outcome.annotations {
+                        match a {
+                            Annotation::Publish { key, value } => {
+                                let values = collected.entry(key).or_default();
+                                if !values.contains(&value) {
+                                    values.push(value);
+                                }
+                            }
+                            Annotation::Error(message) => denied.push(Denied {
+                                policy: policy.name.clone(),
+                                binding: Some(binding.name.clone()),
+                                message,
+                                reason: None,
+                            }),
+                        }
+                    }
+                }
+            }
+            for (key, values) in collected {
+                rec.annotate(format!("{}/{key}", policy.name), values.join(", "));
+            }
+        }
+        match denied.into_iter().next() {
+            Some(d) => Err(refusal(req, obj, d)),
+            None => Ok(()),
+        }
+    }
+
+    /// What the binding's actions make of a failed validation.
+    #[allow(clippy::too_many_arguments)]
+    fn act(
+        &self,
+        binding: &Binding,
+        policy: &Policy,
+        index: usize,
+        message: String,
+        reason: Option<String>,
+        rec: &Recorder,
+        denied: &mut Vec<Denied>,
+    ) {
+        for action in &binding.actions {
+            match action {
+                Action::Deny => denied.push(Denied {
+                    policy: policy.name.clone(),
+                    binding: Some(binding.name.clone()),
+                    message: message.clone(),
+                    reason: reason.clone(),
+                }),
+                Action::Warn => rec.warn(format!(
+                    "Validation failed for ValidatingAdmissionPolicy '{}' with binding '{}': {message}",
+                    policy.name, binding.name
+                )),
+                Action::Audit => {
+                    let actions: Vec<&str> = binding.actions.iter().map(|a| a.as_str()).collect();
+                    let value = json!([{
+                        "message": message,
+                        "policy": binding.policy,
+                        "binding": binding.name,
+                        "expressionIndex": index,
+                        "validationActions": actions,
+                    }]);
+                    rec.annotate(VALIDATION_FAILURE, value.to_string());
+                }
+            }
+        }
+    }
+
+    async fn matches(
+        &self,
+        m: &MatchResources,
+        req: &Request<'_>,
+        obj: &Value,
+        is_namespace: bool,
+        ns_cell: &NamespaceCell,
+    ) -> Result<bool, String> {
+        let needs_namespace = m.namespace_selector.as_ref().is_ok_and(|s| !s.is_empty());
+        let own = is_namespace
+            && req.subresource.is_empty()
+            && matches!(
+                req.operation,
+                kas_server::admission::Operation::Create | kas_server::admission::Operation::Update
+            );
+        if !needs_namespace || (req.namespace.is_empty() && !is_namespace) {
+            return matching::matches(m, req, obj, &NamespaceLabels::NotApplicable);
+        }
+        if own {
+            return matching::matches(m, req, obj, &NamespaceLabels::Found(Ok(obj)));
+        }
+        let labels = match self.namespace_of(req, ns_cell).await {
+            Ok(Some(ns)) => NamespaceLabels::Found(Ok(ns)),
+            Ok(None) => {
+                let name = if req.namespace.is_empty() {
+                    req.name
+                } else {
+                    req.namespace
+                };
+                NamespaceLabels::Found(Err(format!("namespaces \"{name}\" not found")))
+            }
+            Err(e) => NamespaceLabels::Found(Err(e.clone())),
+        };
+        matching::matches(m, req, obj, &labels)
+    }
+}
+
+/// The refusal of the first denial, as upstream builds it: a Forbidden error about the
+/// object whose reason is the validation's (Invalid when none) and code that reason's,
+/// the message also as a cause.
+fn refusal(req: &Request<'_>, obj: &Value, d: Denied) -> Status {
+    let message = match &d.binding {
+        Some(b) => format!(
+            "ValidatingAdmissionPolicy '{}' with binding '{b}' denied request: {}",
+            d.policy, d.message
+        ),
+        None => format!(
+            "ValidatingAdmissionPolicy '{}' denied request: {}",
+            d.policy, d.message
+        ),
+    };
+    let mut status = req.forbidden(obj, &message);
+    status.reason = match d.reason.as_deref() {
+        Some("Forbidden") => Reason::Forbidden,
+        Some("Unauthorized") => Reason::Unauthorized,
+        Some("RequestEntityTooLarge") => Reason::RequestEntityTooLarge,
+        _ => Reason::Invalid,
+    };
+    if let Some(details) = status.details.as_mut() {
+        details.causes.push(StatusCause {
+            reason: String::new(),
+            message,
+            field: String::new(),
+        });
+    }
+    status
+}
+
+impl Plugin for ValidatingAdmissionPolicy {
+    fn name(&self) -> &'static str {
+        "ValidatingAdmissionPolicy"
+    }
+
+    fn validate<'a>(
+        &'a self,
+        req: &'a Request<'a>,
+        obj: &'a Value,
+        rec: &'a Recorder,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        Box::pin(self.dispatch(req, obj, rec))
+    }
+}
