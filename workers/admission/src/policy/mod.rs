@@ -243,7 +243,7 @@ impl ValidatingAdmissionPolicy {
                         let Decision::Deny { message, reason } = decision else {
                             continue;
                         };
-                        self.act(binding, policy, i, message, reason, rec, &mut denied);
+                        act(binding, policy, i, message, reason, rec, &mut denied);
                     }
                     for a in outcome.annotations {
                         match a {
@@ -270,45 +270,6 @@ impl ValidatingAdmissionPolicy {
         match denied.into_iter().next() {
             Some(d) => Err(refusal(req, obj, d)),
             None => Ok(()),
-        }
-    }
-
-    /// What the binding's actions make of a failed validation.
-    #[allow(clippy::too_many_arguments)]
-    fn act(
-        &self,
-        binding: &Binding,
-        policy: &Policy,
-        index: usize,
-        message: String,
-        reason: Option<String>,
-        rec: &Recorder,
-        denied: &mut Vec<Denied>,
-    ) {
-        for action in &binding.actions {
-            match action {
-                Action::Deny => denied.push(Denied {
-                    policy: policy.name.clone(),
-                    binding: Some(binding.name.clone()),
-                    message: message.clone(),
-                    reason: reason.clone(),
-                }),
-                Action::Warn => rec.warn(format!(
-                    "Validation failed for ValidatingAdmissionPolicy '{}' with binding '{}': {message}",
-                    policy.name, binding.name
-                )),
-                Action::Audit => {
-                    let actions: Vec<&str> = binding.actions.iter().map(|a| a.as_str()).collect();
-                    let value = json!([{
-                        "message": message,
-                        "policy": binding.policy,
-                        "binding": binding.name,
-                        "expressionIndex": index,
-                        "validationActions": actions,
-                    }]);
-                    rec.annotate(VALIDATION_FAILURE, value.to_string());
-                }
-            }
         }
     }
 
@@ -346,6 +307,44 @@ impl ValidatingAdmissionPolicy {
             Err(e) => NamespaceLabels::Found(Err(e.clone())),
         };
         matching::matches(m, req, obj, &labels)
+    }
+}
+
+/// What the binding's actions make of a failed validation.
+#[allow(clippy::too_many_arguments)]
+fn act(
+    binding: &Binding,
+    policy: &Policy,
+    index: usize,
+    message: String,
+    reason: Option<String>,
+    rec: &Recorder,
+    denied: &mut Vec<Denied>,
+) {
+    for action in &binding.actions {
+        match action {
+            Action::Deny => denied.push(Denied {
+                policy: policy.name.clone(),
+                binding: Some(binding.name.clone()),
+                message: message.clone(),
+                reason: reason.clone(),
+            }),
+            Action::Warn => rec.warn(format!(
+                "Validation failed for ValidatingAdmissionPolicy '{}' with binding '{}': {message}",
+                policy.name, binding.name
+            )),
+            Action::Audit => {
+                let actions: Vec<&str> = binding.actions.iter().map(|a| a.as_str()).collect();
+                let value = json!([{
+                    "message": message,
+                    "policy": binding.policy,
+                    "binding": binding.name,
+                    "expressionIndex": index,
+                    "validationActions": actions,
+                }]);
+                rec.annotate(VALIDATION_FAILURE, value.to_string());
+            }
+        }
     }
 }
 
@@ -392,5 +391,82 @@ impl Plugin for ValidatingAdmissionPolicy {
         rec: &'a Recorder,
     ) -> HookFuture<'a, Result<(), Status>> {
         Box::pin(self.dispatch(req, obj, rec))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kas_server::admission::Operation;
+    use kas_server::rest::Resource;
+
+    const DEPLOYMENTS: Resource =
+        Resource::new("apps", "v1", "deployments", "deployment", "Deployment");
+
+    #[test]
+    fn actions_and_refusal() {
+        let policy = Policy::of(&json!({"metadata": {"name": "p"}, "spec": {}}));
+        let binding = Binding::of(&json!({"metadata": {"name": "b"},
+            "spec": {"policyName": "p", "validationActions": ["Deny", "Audit"]}}));
+        let rec = Recorder::default();
+        let mut denied = Vec::new();
+        act(
+            &binding,
+            &policy,
+            1,
+            "too many".into(),
+            Some("Forbidden".into()),
+            &rec,
+            &mut denied,
+        );
+        assert_eq!(denied.len(), 1);
+        let annotations = rec.annotations();
+        assert_eq!(annotations.len(), 1);
+        assert_eq!(annotations[0].0, VALIDATION_FAILURE);
+        let value: Value = serde_json::from_str(&annotations[0].1).unwrap_or_default();
+        assert_eq!(
+            value,
+            json!([{"message": "too many", "policy": "p", "binding": "b",
+                    "expressionIndex": 1, "validationActions": ["Deny", "Audit"]}])
+        );
+        let warn = Binding::of(&json!({"metadata": {"name": "w"},
+            "spec": {"policyName": "p", "validationActions": ["Warn"]}}));
+        act(&warn, &policy, 0, "hm".into(), None, &rec, &mut denied);
+        assert_eq!(
+            rec.take_warnings(),
+            ["Validation failed for ValidatingAdmissionPolicy 'p' with binding 'w': hm"]
+        );
+
+        let req = Request {
+            operation: Operation::Create,
+            resource: &DEPLOYMENTS,
+            subresource: "",
+            namespace: "default",
+            name: "web",
+            old_object: None,
+            user: None,
+            dry_run: false,
+            options: None,
+        };
+        let status = refusal(&req, &Value::Null, denied.remove(0));
+        assert_eq!(status.reason, Reason::Forbidden);
+        assert_eq!(
+            status.message,
+            "deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'p' with binding \
+             'b' denied request: too many"
+        );
+        let causes = status.details.map(|d| d.causes.len());
+        assert_eq!(causes, Some(1));
+        let config = Denied {
+            policy: "p".into(),
+            binding: None,
+            message: "failed to configure policy: x".into(),
+            reason: None,
+        };
+        let status = refusal(&req, &Value::Null, config);
+        assert_eq!(status.reason, Reason::Invalid);
+        assert!(status.message.ends_with(
+            "ValidatingAdmissionPolicy 'p' denied request: failed to configure policy: x"
+        ));
     }
 }
