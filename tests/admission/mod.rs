@@ -1,6 +1,7 @@
 //! Admission through kubectl: the plugin chain of `--enable-admission-plugins` /
 //! `--disable-admission-plugins` on clients' writes.
 
+mod certificates;
 mod class_defaults;
 mod namespace_lifecycle;
 mod node_restriction;

@@ -64,6 +64,8 @@ pub struct Sources {
     /// Every store the worker serves, for plugins that read a kind of object (storage,
     /// ingress and runtime classes).
     pub served: Vec<RestStore>,
+    /// The authorizer chain (the certificate plugins ask it about signers).
+    pub authorizer: Option<kas_authz::Authorizer>,
     /// Pods and Nodes (NodeRestriction), where they are served.
     pub pods_and_nodes: Option<(RestStore, RestStore)>,
     /// ResourceQuotas (ResourceQuota), and where to report deletes for the quota
@@ -108,6 +110,19 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                 plugins.push(Arc::new(storage::StorageObjectInUseProtection))
             }
             "AlwaysPullImages" => plugins.push(Arc::new(always_pull_images::AlwaysPullImages)),
+            name @ ("CertificateApproval" | "CertificateSigning" | "ClusterTrustBundleAttest") => {
+                if let Some(authz) = &sources.authorizer {
+                    let plugin = match name {
+                        "CertificateApproval" => "CertificateApproval",
+                        "CertificateSigning" => "CertificateSigning",
+                        _ => "ClusterTrustBundleAttest",
+                    };
+                    plugins.push(Arc::new(certificates::SignerPermission::new(
+                        authz.clone(),
+                        plugin,
+                    )));
+                }
+            }
             "CertificateSubjectRestriction" => {
                 plugins.push(Arc::new(certificates::CertificateSubjectRestriction))
             }

@@ -52,6 +52,7 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
             limit_ranges: None,
             pods_and_nodes: None,
             served: Vec::new(),
+            authorizer: None,
             resource_quotas: Some((
                 RestStore::new(
                     kas_admission::RESOURCE_QUOTAS,

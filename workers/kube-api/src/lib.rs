@@ -93,8 +93,8 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
             }
         }
     }
-    hooks_install(&mut stores.all, &control);
-    admission_install(&mut stores, &config.admission);
+    let authz = hooks_install(&mut stores.all, &control);
+    admission_install(&mut stores, &config.admission, authz);
     let stores = Arc::new(stores);
     bootstrap::start(
         &hooks,
@@ -295,7 +295,11 @@ async fn route(
 }
 
 /// Puts every store's clients' writes through the admission chain of the flags.
-fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
+fn admission_install(
+    stores: &mut Stores,
+    config: &kas_proto::AdmissionConfig,
+    authz: auth::Authorizer,
+) {
     let Some(namespaces) = stores.get("", "v1", "namespaces").cloned() else {
         return;
     };
@@ -323,6 +327,7 @@ fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
             .zip(stores.get("", "v1", "nodes").cloned()),
         resource_quotas: quotas.map(|q| (q, Some(replenish))),
         served: stores.all.clone(),
+        authorizer: Some(authz),
         policy_stores: Some(stores.all.clone()),
     };
     let chain = Arc::new(kas_admission::chain(config, &sources));
@@ -333,12 +338,12 @@ fn admission_install(stores: &mut Stores, config: &kas_proto::AdmissionConfig) {
 
 /// Attaches the hooks of the review APIs, tokens and pod subresources, and RBAC's
 /// escalation checks; both ask one authorizer chain.
-fn hooks_install(stores: &mut [RestStore], control: &Control) {
+fn hooks_install(stores: &mut [RestStore], control: &Control) -> auth::Authorizer {
     let config = control.config();
     let authz = auth::Authorizer::for_worker(config);
     authz.follow_reloads(control);
     let hooks = subresources::ApiHooks::new(config, authz.clone());
-    let escalation = std::sync::Arc::new(auth::EscalationHooks::new(authz));
+    let escalation = std::sync::Arc::new(auth::EscalationHooks::new(authz.clone()));
     for s in stores.iter_mut() {
         let r = s.resource();
         let wants = r.verbs == kas_server::rest::Verbs::CreateOnly
@@ -357,4 +362,5 @@ fn hooks_install(stores: &mut [RestStore], control: &Control) {
             .cloned()
             .collect(),
     );
+    authz
 }

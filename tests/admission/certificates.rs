@@ -1,0 +1,66 @@
+//! CertificateApproval: approving a CertificateSigningRequest needs `approve` on its
+//! signer (or the signer's domain), beyond the right to update the approval.
+
+use super::super::harness::kubectl::Kubectl;
+use super::super::harness::{require_tool, Server};
+use super::super::rbac::{as_token_user, until};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn approving_needs_the_signer() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(&tokens, "tok-ann,ann,1001\n").expect("write");
+    let server = Server::builder()
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .start()
+        .await;
+    let admin = Kubectl::new(&server);
+    let key = rcgen::KeyPair::generate().expect("key");
+    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+    params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, "dev");
+    let csr = params
+        .serialize_request(&key)
+        .expect("csr")
+        .pem()
+        .expect("pem");
+    use base64::Engine;
+    let request = base64::engine::general_purpose::STANDARD.encode(csr);
+    admin.ok_stdin(
+        &["create", "-f", "-"],
+        &format!("apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: dev\nspec:\n  request: {request}\n  signerName: example.com/team\n  usages: [client auth]\n"),
+    );
+    // Ann may update approvals, but not approve for this signer.
+    admin.ok_stdin(
+        &["apply", "-f", "-"],
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: csr-approver\nrules:\n- apiGroups: [certificates.k8s.io]\n  resources: [certificatesigningrequests]\n  verbs: [get, list]\n- apiGroups: [certificates.k8s.io]\n  resources: [certificatesigningrequests/approval]\n  verbs: [update]\n---\napiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRoleBinding\nmetadata:\n  name: ann-approves\nroleRef:\n  apiGroup: rbac.authorization.k8s.io\n  kind: ClusterRole\n  name: csr-approver\nsubjects:\n- kind: User\n  name: ann\n",
+    );
+    let out = as_token_user(&server, "tok-ann", &["certificate", "approve", "dev"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("certificatesigningrequests.certificates.k8s.io \"dev\" is forbidden: user not permitted to approve requests with signerName \"example.com/team\""),
+        "{out:?}"
+    );
+    // With `approve` on the signer's domain she may.
+    admin.ok_stdin(
+        &["apply", "-f", "-"],
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: ClusterRole\nmetadata:\n  name: csr-approver\nrules:\n- apiGroups: [certificates.k8s.io]\n  resources: [certificatesigningrequests]\n  verbs: [get, list]\n- apiGroups: [certificates.k8s.io]\n  resources: [certificatesigningrequests/approval]\n  verbs: [update]\n- apiGroups: [certificates.k8s.io]\n  resources: [signers]\n  resourceNames: [example.com/*]\n  verbs: [approve]\n",
+    );
+    until("ann approves", || {
+        as_token_user(&server, "tok-ann", &["certificate", "approve", "dev"])
+            .status
+            .success()
+    });
+    let conditions = admin.ok(&[
+        "get",
+        "csr",
+        "dev",
+        "-o",
+        "jsonpath={.status.conditions[0].type}",
+    ]);
+    assert_eq!(conditions, "Approved");
+}
