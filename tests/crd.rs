@@ -2,6 +2,8 @@
 //! extensions worker gives: killed while custom resources are written, the built-in API
 //! keeps serving and no acknowledged write is lost.
 
+#[path = "crd/conversion.rs"]
+mod conversion;
 mod harness;
 
 use std::time::{Duration, Instant};

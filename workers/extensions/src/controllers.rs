@@ -294,7 +294,14 @@ async fn cleanup(
     name: &str,
 ) -> Result<(), Status> {
     let opts = WriteOptions::server(MANAGER);
-    if let Some(store) = registry.stores_of(name).into_iter().next() {
+    // The storage version's store: its objects need no conversion, so a conversion
+    // webhook that is gone does not keep the CRD from going.
+    let stores = registry.stores_of(name);
+    let store = stores
+        .iter()
+        .find(|s| s.resource().storage_version.is_empty())
+        .or(stores.first());
+    if let Some(store) = store {
         loop {
             let (items, _) = store.list_objects("").await?;
             if items.is_empty() {

@@ -4,10 +4,10 @@
 //! columns, scale paths).
 
 use std::collections::HashSet;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use kas_crd::{ObjectValidator, Structural};
-use kas_server::rest::{DynColumn, NameRule, ObjectStrategy, Resource, ScalePaths};
+use kas_server::rest::{Converter, DynColumn, NameRule, ObjectStrategy, Resource, ScalePaths};
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
@@ -88,6 +88,8 @@ pub(crate) fn served_versions(crd: &Value) -> Vec<Served> {
     let key_path = intern(&format!("{group}/{plural}"));
     let short = intern_list(&strings(&names, "/shortNames"));
     let categories = intern_list(&strings(&names, "/categories"));
+    // One webhook client for every version of the CRD.
+    let converter = crate::conversion::WebhookConverter::of(crd).map(Arc::new);
     versions
         .iter()
         .filter(|v| v.get("served").and_then(Value::as_bool) != Some(false))
@@ -154,6 +156,7 @@ pub(crate) fn served_versions(crd: &Value) -> Vec<Served> {
                     schema,
                     columns,
                     scale,
+                    converter: converter.clone(),
                 },
             }
         })
@@ -167,6 +170,8 @@ pub(crate) struct CustomStrategy {
     schema: Option<ObjectValidator>,
     columns: Option<Vec<DynColumn>>,
     scale: Option<ScalePaths>,
+    /// The CRD's conversion webhook (strategy Webhook), shared by its versions.
+    converter: Option<Arc<crate::conversion::WebhookConverter>>,
 }
 
 const AGE_DESC: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
@@ -212,5 +217,9 @@ impl ObjectStrategy for CustomStrategy {
 
     fn scale(&self) -> Option<ScalePaths> {
         self.scale.clone()
+    }
+
+    fn converter(&self) -> Option<&dyn Converter> {
+        self.converter.as_deref().map(|c| c as &dyn Converter)
     }
 }

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 mod controllers;
+mod conversion;
 mod crd;
 mod custom;
 mod registry;

@@ -12,6 +12,7 @@
 //! outages answer 503.
 
 mod admit;
+mod convert;
 mod decode;
 mod managed;
 mod meta;
@@ -31,7 +32,9 @@ pub use resource::{
     no_defaults, no_validation, Column, Conversion, Defaults, NameRule, Resource, ScaleSpec,
     Validate, Verbs,
 };
-pub use strategy::{cell, json_path, set_path, DynColumn, ObjectStrategy, ScalePaths};
+pub use strategy::{
+    cell, json_path, set_path, ConvertFuture, Converter, DynColumn, ObjectStrategy, ScalePaths,
+};
 pub use table::age;
 pub use write::{HookFuture, Hooks, WriteOptions};
 

@@ -37,7 +37,11 @@ impl RestStore {
         let stored = self
             .read(&self.key(ns, name), name, ReadVersion::Latest)
             .await?;
-        Ok(self.present(with_revision(parse_stored(&stored)?, stored.revision)))
+        let obj = with_revision(parse_stored(&stored)?, stored.revision);
+        match self.converter() {
+            None => Ok(self.present(obj)),
+            Some(_) => self.present_one(obj).await,
+        }
     }
 
     /// The object `ns/name` as this worker's watch cache holds it (any recent version,
@@ -52,18 +56,27 @@ impl RestStore {
             },
             None => self.storage_get(&key, name).await?,
         };
-        stored
-            .map(|s| Ok(self.present(with_revision(parse_stored(&s)?, s.revision))))
-            .transpose()
+        let Some(s) = stored else {
+            return Ok(None);
+        };
+        let obj = with_revision(parse_stored(&s)?, s.revision);
+        match self.converter() {
+            None => Ok(Some(self.present(obj))),
+            Some(_) => self.present_one(obj).await.map(Some),
+        }
     }
 
     /// The object `ns/name` read from storage (a quorum read), `None` when there is none.
     pub async fn read_latest(&self, ns: &str, name: &str) -> Result<Option<Value>, Status> {
         let key = self.key(ns, name);
-        self.storage_get(&key, name)
-            .await?
-            .map(|s| Ok(self.present(with_revision(parse_stored(&s)?, s.revision))))
-            .transpose()
+        let Some(s) = self.storage_get(&key, name).await? else {
+            return Ok(None);
+        };
+        let obj = with_revision(parse_stored(&s)?, s.revision);
+        match self.converter() {
+            None => Ok(Some(self.present(obj))),
+            Some(_) => self.present_one(obj).await.map(Some),
+        }
     }
 
     async fn storage_get(&self, key: &str, name: &str) -> Result<Option<Stored>, Status> {
@@ -87,6 +100,19 @@ impl RestStore {
                 .await
                 .map_err(|e| storage_status(&self.resource, &e, ""))?;
             if let Outcome::Served(page) = served {
+                if self.converter().is_some() {
+                    let items = page
+                        .items
+                        .iter()
+                        .filter_map(|o| {
+                            let stored = o.stored();
+                            serde_json::from_slice::<Value>(&stored.value)
+                                .ok()
+                                .map(|v| with_revision(v, stored.revision))
+                        })
+                        .collect();
+                    return self.present_all(items, true).await;
+                }
                 return Ok(page
                     .items
                     .iter()
@@ -114,6 +140,18 @@ impl RestStore {
             )
             .await
             .map_err(|e| storage_status(&self.resource, &e, ""))?;
+        if self.converter().is_some() {
+            let items = page
+                .items
+                .iter()
+                .filter_map(|o| {
+                    serde_json::from_slice::<Value>(&o.value)
+                        .ok()
+                        .map(|v| with_revision(v, o.revision))
+                })
+                .collect();
+            return Ok((self.present_all(items, true).await?, page.revision));
+        }
         let items = page
             .items
             .iter()
@@ -155,7 +193,11 @@ impl RestStore {
             Some(s) => s,
             None => self.read(&key, name, version).await?,
         };
-        let obj = self.present(with_revision(parse_stored(&stored)?, stored.revision));
+        let obj = with_revision(parse_stored(&stored)?, stored.revision);
+        let obj = match self.converter() {
+            None => self.present(obj),
+            Some(_) => self.present_one(obj).await?,
+        };
         let out = match render {
             Render::Object => obj,
             Render::Table { include } => table::table(
@@ -225,7 +267,17 @@ impl RestStore {
                 .list_objects(&prefix, version, &opts, filter.as_deref())
                 .await
             {
-                Ok(Outcome::Served(page)) => return Ok(self.list_body(page)),
+                Ok(Outcome::Served(page)) => {
+                    let items = match self.converter() {
+                        None => page.items.iter().map(|o| self.encoded(o)).collect(),
+                        Some(_) => {
+                            let objs: Vec<&crate::cache::CachedObject> =
+                                page.items.iter().map(|o| &**o).collect();
+                            self.encoded_all(&objs, true).await?
+                        }
+                    };
+                    return Ok(self.list_body(page, items));
+                }
                 Ok(Outcome::Delegate(_)) => {}
                 Err(e) => return Err(storage_status(&self.resource, &e, "")),
             }
@@ -251,15 +303,29 @@ impl RestStore {
             (StorageError::Compacted { .. }, Some(_)) => StorageError::continue_expired(),
             _ => storage_status(&self.resource, &e, ""),
         })?;
-        let items: Vec<Value> = page
-            .items
-            .iter()
-            .filter_map(|o| {
-                serde_json::from_slice::<Value>(&o.value)
-                    .ok()
-                    .map(|v| self.present(with_revision(v, o.revision)))
-            })
-            .collect();
+        let items: Vec<Value> = match self.converter() {
+            None => page
+                .items
+                .iter()
+                .filter_map(|o| {
+                    serde_json::from_slice::<Value>(&o.value)
+                        .ok()
+                        .map(|v| self.present(with_revision(v, o.revision)))
+                })
+                .collect(),
+            Some(_) => {
+                let stored = page
+                    .items
+                    .iter()
+                    .filter_map(|o| {
+                        serde_json::from_slice::<Value>(&o.value)
+                            .ok()
+                            .map(|v| with_revision(v, o.revision))
+                    })
+                    .collect();
+                self.present_all(stored, true).await?
+            }
+        };
         let mut metadata = json!({"resourceVersion": page.revision.to_string()});
         if let Some(c) = &page.continue_token {
             metadata["continue"] = json!(c);
@@ -374,7 +440,11 @@ impl RestStore {
 
     /// A list response assembled from the cached objects' shared encodings: no object is
     /// parsed or serialized again.
-    fn list_body(&self, page: crate::cache::ObjectPage) -> Response<Body> {
+    fn list_body(
+        &self,
+        page: crate::cache::ObjectPage,
+        items: Vec<bytes::Bytes>,
+    ) -> Response<Body> {
         let mut metadata = json!({"resourceVersion": page.revision.to_string()});
         if let Some(c) = &page.continue_token {
             metadata["continue"] = json!(c);
@@ -382,7 +452,6 @@ impl RestStore {
         if let Some(n) = page.remaining {
             metadata["remainingItemCount"] = json!(n);
         }
-        let items: Vec<bytes::Bytes> = page.items.iter().map(|o| self.encoded(o)).collect();
         let size: usize = items.iter().map(|b| b.len() + 1).sum();
         let mut out = Vec::with_capacity(size + 256);
         out.extend_from_slice(b"{\"kind\":");

@@ -2,9 +2,29 @@
 //! validation against a schema, printer columns from JSONPath, and where `scale` reads
 //! and writes. Built-in resources describe theirs as static data in [`super::Resource`].
 
+use std::future::Future;
+use std::pin::Pin;
+
 use serde_json::{json, Value};
 
 use crate::status::StatusCause;
+
+/// What a [`Converter`] returns: the converted objects, or upstream's whole message.
+pub type ConvertFuture<'a> = Pin<Box<dyn Future<Output = Result<Vec<Value>, String>> + Send + 'a>>;
+
+/// Converts objects between the versions of a resource outside the process (a CRD's
+/// conversion webhook). The store calls it only for objects not already in the version
+/// it wants, all of a request's objects at once.
+pub trait Converter: Send + Sync {
+    /// `objects` converted to `api_version`, as many and in the same order; `list` when
+    /// they are a list's items (upstream's messages then name the list kind).
+    fn convert<'a>(
+        &'a self,
+        objects: Vec<Value>,
+        api_version: &'a str,
+        list: bool,
+    ) -> ConvertFuture<'a>;
+}
 
 /// A printer column whose cell is a JSONPath into the object.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +76,12 @@ pub trait ObjectStrategy: Send + Sync {
 
     /// The scale subresource's paths.
     fn scale(&self) -> Option<ScalePaths> {
+        None
+    }
+
+    /// The converter between versions, when it is not the store's apiVersion rewrite (a
+    /// CRD with `spec.conversion.strategy: Webhook`).
+    fn converter(&self) -> Option<&dyn Converter> {
         None
     }
 }

@@ -98,6 +98,50 @@ fn shared_object(o: &CachedObject, store: &RestStore) -> Bytes {
     store.encoded(o)
 }
 
+/// One event of a store with a converter (a CRD's conversion webhook): the object
+/// converted to the watched version first. A failed conversion is the stream's end.
+async fn converted_event(
+    store: &RestStore,
+    kind: &str,
+    stored: &Stored,
+    cached: Option<&CachedObject>,
+    render: Render,
+    media: Media,
+) -> Result<Option<Bytes>, Status> {
+    if let (Some(o), Render::Object, Media::Json) = (cached, render, media) {
+        let obj = store.encoded_all(&[o], false).await?;
+        return Ok(obj
+            .first()
+            .filter(|b| !b.is_empty())
+            .map(|b| line_raw(kind, b)));
+    }
+    let Ok(v) = serde_json::from_slice::<Value>(&stored.value) else {
+        return Ok(None);
+    };
+    let v = store.present_one(with_revision(v, stored.revision)).await?;
+    let out = match render {
+        Render::Object => v,
+        Render::Table { include } => table::table(
+            store.resource(),
+            store.dyn_columns().as_deref(),
+            std::slice::from_ref(&v),
+            include,
+            None,
+        ),
+        Render::Metadata => table::partial_metadata(&v),
+    };
+    Ok(frame(media, kind, &out))
+}
+
+/// What one turn of a watch loop has to send.
+enum Turn<T> {
+    /// These bytes, if any.
+    Send(Option<Bytes>),
+    /// An object event, encoded after the turn (converted first, for a store with a
+    /// converter).
+    Object(&'static str, T),
+}
+
 fn bookmark(media: Media, resource: &Resource, rev: i64, end: bool) -> Option<Bytes> {
     let mut meta = json!({"resourceVersion": rev.to_string()});
     if end {
@@ -172,16 +216,16 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
         let deadline = tokio::time::sleep(timeout);
         tokio::pin!(deadline);
         loop {
-            let out = tokio::select! {
+            let turn = tokio::select! {
                 ev = watch.next_event() => match ev {
-                    Ok(Some(CacheEvent::Added(o))) => event("ADDED", &o),
-                    Ok(Some(CacheEvent::Modified(o))) => event("MODIFIED", &o),
-                    Ok(Some(CacheEvent::Deleted(o))) => event("DELETED", &o),
+                    Ok(Some(CacheEvent::Added(o))) => Turn::Object("ADDED", o),
+                    Ok(Some(CacheEvent::Modified(o))) => Turn::Object("MODIFIED", o),
+                    Ok(Some(CacheEvent::Deleted(o))) => Turn::Object("DELETED", o),
                     Ok(Some(CacheEvent::Bookmark(rev))) if bookmarks && rev > 0 => {
-                        bookmark(media, &resource, rev, false)
+                        Turn::Send(bookmark(media, &resource, rev, false))
                     }
-                    Ok(Some(CacheEvent::InitialEventsEnd(rev))) => bookmark(media, &resource, rev, true),
-                    Ok(Some(_)) => None,
+                    Ok(Some(CacheEvent::InitialEventsEnd(rev))) => Turn::Send(bookmark(media, &resource, rev, true)),
+                    Ok(Some(_)) => Turn::Send(None),
                     Ok(None) => break,
                     Err(StorageError::Compacted { compacted, requested }) => {
                         let requested = if requested > 0 { requested } else { after };
@@ -197,9 +241,22 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
                     if watch.request_progress().await.is_err() {
                         break;
                     }
-                    None
+                    Turn::Send(None)
                 }
                 () = &mut deadline => break,
+            };
+            let out = match turn {
+                Turn::Send(out) => out,
+                Turn::Object(kind, o) if store.converter().is_none() => event(kind, &o),
+                Turn::Object(kind, o) => {
+                    match converted_event(&store, kind, o.stored(), Some(&o), render, media).await {
+                        Ok(out) => out,
+                        Err(status) => {
+                            let _ = tx.send_data(error_line(media, &status)).await;
+                            break;
+                        }
+                    }
+                }
             };
             if let Some(bytes) = out {
                 if tx.send_data(bytes).await.is_err() {
@@ -242,7 +299,18 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
             decode(o, &store, req.render).and_then(|v| frame(media, kind, &v))
         };
         for o in &initial {
-            if let Some(bytes) = event("ADDED", o) {
+            let out = match store.converter() {
+                None => event("ADDED", o),
+                Some(_) => match converted_event(&store, "ADDED", o, None, req.render, media).await
+                {
+                    Ok(out) => out,
+                    Err(status) => {
+                        let _ = tx.send_data(error_line(media, &status)).await;
+                        return;
+                    }
+                },
+            };
+            if let Some(bytes) = out {
                 if tx.send_data(bytes).await.is_err() {
                     return;
                 }
@@ -253,13 +321,13 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
         let deadline = tokio::time::sleep(req.timeout);
         tokio::pin!(deadline);
         loop {
-            let out = tokio::select! {
+            let turn = tokio::select! {
                 ev = watch.next() => match ev {
-                    Ok(Some(WatchEvent::Added(o))) if keep(&o) => event("ADDED", &o),
-                    Ok(Some(WatchEvent::Modified(o))) if keep(&o) => event("MODIFIED", &o),
-                    Ok(Some(WatchEvent::Deleted(o))) if keep(&o) => event("DELETED", &o),
-                    Ok(Some(WatchEvent::Progress(rev))) if req.bookmarks && rev > 0 => bookmark(media, &resource, rev, false),
-                    Ok(Some(_)) => None,
+                    Ok(Some(WatchEvent::Added(o))) if keep(&o) => Turn::Object("ADDED", o),
+                    Ok(Some(WatchEvent::Modified(o))) if keep(&o) => Turn::Object("MODIFIED", o),
+                    Ok(Some(WatchEvent::Deleted(o))) if keep(&o) => Turn::Object("DELETED", o),
+                    Ok(Some(WatchEvent::Progress(rev))) if req.bookmarks && rev > 0 => Turn::Send(bookmark(media, &resource, rev, false)),
+                    Ok(Some(_)) => Turn::Send(None),
                     Ok(None) => break,
                     Err(StorageError::Compacted { compacted, .. }) => {
                         let _ = tx.send_data(error_line(media, &StorageError::watch_expired(after, compacted))).await;
@@ -274,9 +342,22 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
                     if watch.request_progress().await.is_err() {
                         break;
                     }
-                    None
+                    Turn::Send(None)
                 }
                 () = &mut deadline => break,
+            };
+            let out = match turn {
+                Turn::Send(out) => out,
+                Turn::Object(kind, o) if store.converter().is_none() => event(kind, &o),
+                Turn::Object(kind, o) => {
+                    match converted_event(&store, kind, &o, None, req.render, media).await {
+                        Ok(out) => out,
+                        Err(status) => {
+                            let _ = tx.send_data(error_line(media, &status)).await;
+                            break;
+                        }
+                    }
+                }
             };
             if let Some(bytes) = out {
                 if tx.send_data(bytes).await.is_err() {

@@ -396,9 +396,13 @@ impl RestStore {
             if opts.dry_run {
                 return Ok(obj);
             }
-            let bytes = self.storage_bytes(&obj)?;
+            let (bytes, converted) = match self.converter() {
+                None => (self.storage_bytes(&obj)?, None),
+                Some(_) => self.to_storage(&obj).await?,
+            };
             match self.storage.create(&self.key(ns, &name), bytes, None).await {
-                Ok(rev) => return Ok(with_revision(obj, rev)),
+                Ok(rev) if converted.is_none() => return Ok(with_revision(obj, rev)),
+                Ok(rev) => return self.written(obj, converted, rev).await,
                 Err(StorageError::AlreadyExists) if !has_name => {
                     if let Some(h) = &self.hooks {
                         h.after_delete(self, &obj).await;
@@ -472,7 +476,10 @@ impl RestStore {
                 ));
             }
         }
-        let cur: Value = self.present(parse_stored(&current)?);
+        let cur: Value = match self.converter() {
+            None => self.present(parse_stored(&current)?),
+            Some(_) => self.present_for_write(parse_stored(&current)?).await?,
+        };
         let mut obj = match sub {
             "status" => {
                 let mut merged = cur.clone();
@@ -596,12 +603,18 @@ impl RestStore {
             }
             return Ok(with_revision(obj, gone.revision));
         }
-        let bytes = self.storage_bytes(&obj)?;
+        let (bytes, converted) = match self.converter() {
+            None => (self.storage_bytes(&obj)?, None),
+            Some(_) => self.to_storage(&obj).await?,
+        };
         let rev = self
             .storage
             .update(&key, bytes, current.revision, None)
             .await
             .map_err(|e| storage_status(&self.resource, &e, name))?;
+        if converted.is_some() {
+            return self.written(obj, converted, rev).await;
+        }
         Ok(with_revision(obj, rev))
     }
 
@@ -677,7 +690,11 @@ impl RestStore {
                 }
                 other => other?,
             };
-            let stored = self.present(with_revision(parse_stored(&current)?, current.revision));
+            let stored = with_revision(parse_stored(&current)?, current.revision);
+            let stored = match self.converter() {
+                None => self.present(stored),
+                Some(_) => self.present_for_write(stored).await?,
+            };
             let base = if sub == "scale" {
                 self.scale_of(&stored)
             } else {
@@ -848,7 +865,11 @@ impl RestStore {
             }
         }
         let current = self.read(&key, name, ReadVersion::Latest).await?;
-        let cur = self.present(with_revision(parse_stored(&current)?, current.revision));
+        let cur = with_revision(parse_stored(&current)?, current.revision);
+        let cur = match self.converter() {
+            None => self.present(cur),
+            Some(_) => self.present_for_write(cur).await?,
+        };
         let uid = str_at(&cur, "/metadata/uid").unwrap_or("").to_owned();
         if let Some(want) = pre_uid.filter(|u| *u != uid) {
             return Err(Status::new(
@@ -892,12 +913,18 @@ impl RestStore {
             if let Some(m) = meta::metadata_mut(&mut marked) {
                 m.remove("resourceVersion");
             }
-            let bytes = self.storage_bytes(&marked)?;
+            let (bytes, converted) = match self.converter() {
+                None => (self.storage_bytes(&marked)?, None),
+                Some(_) => self.to_storage(&marked).await?,
+            };
             let rev = self
                 .storage
                 .update(&key, bytes, current.revision, None)
                 .await
                 .map_err(|e| storage_status(&self.resource, &e, name))?;
+            if converted.is_some() {
+                return Ok((self.written(marked, converted, rev).await?, false));
+            }
             return Ok((with_revision(marked, rev), false));
         }
         if opts.dry_run {

@@ -1,0 +1,400 @@
+//! CRD conversion webhooks through kubectl: a Gadget CRD whose v1 (storage) has
+//! `spec.host` + `spec.port` and whose v2 has `spec.url`, converted by a small HTTPS
+//! webhook on 127.0.0.1 (its own CA, made with rcgen). Objects written in one version
+//! read back in the other, in gets, lists (one review for the list), watches and write
+//! answers; a webhook that is down or answers garbage fails that CRD's requests with a
+//! 500 naming the conversion, and nothing else.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use base64::Engine;
+use bytes::Bytes;
+use http::Method;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response};
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use serde_json::{json, Value};
+
+use super::harness::kubectl::Kubectl;
+use super::harness::{require_tool, Server};
+use super::wait_established;
+
+/// A conversion webhook on 127.0.0.1.
+struct Webhook {
+    addr: SocketAddr,
+    ca_b64: String,
+    /// Every (path, review) received, in order.
+    seen: Arc<Mutex<Vec<(String, Value)>>>,
+    tasks: Arc<Mutex<tokio::task::JoinSet<()>>>,
+}
+
+/// A Gadget's spec in `version`: v1 `{host, port}`, v2 `{url}`.
+fn convert_spec(spec: &Value, version: &str) -> Value {
+    match version {
+        "v2" => {
+            let host = spec["host"].as_str().unwrap_or("");
+            let port = spec["port"].as_i64().unwrap_or(0);
+            json!({"url": format!("http://{host}:{port}")})
+        }
+        _ => {
+            let url = spec["url"].as_str().unwrap_or("");
+            let rest = url.trim_start_matches("http://");
+            let (host, port) = rest.split_once(':').unwrap_or((rest, "0"));
+            json!({"host": host, "port": port.parse::<i64>().unwrap_or(0)})
+        }
+    }
+}
+
+/// The answer of `path` to `review`.
+fn answer(path: &str, review: &Value) -> Value {
+    if path == "/garbage" {
+        return json!({"hello": "world"});
+    }
+    let request = &review["request"];
+    let desired = request["desiredAPIVersion"].as_str().unwrap_or("");
+    let version = desired.rsplit('/').next().unwrap_or("");
+    let converted: Vec<Value> = request["objects"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|o| {
+            let mut out = o.clone();
+            out["apiVersion"] = json!(desired);
+            out["spec"] = convert_spec(&o["spec"], version);
+            out
+        })
+        .collect();
+    json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+           "response": {"uid": request["uid"], "result": {"status": "Success"},
+                        "convertedObjects": converted}})
+}
+
+impl Webhook {
+    async fn start() -> Webhook {
+        let ca_key = rcgen::KeyPair::generate().expect("key");
+        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
+        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+        let ca = ca_params.self_signed(&ca_key).expect("ca");
+        let issuer = rcgen::Issuer::new(ca_params, ca_key);
+        let key = rcgen::KeyPair::generate().expect("key");
+        let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).expect("params");
+        let cert = params.signed_by(&key, &issuer).expect("cert");
+        let mut tls = rustls::ServerConfig::builder_with_provider(Arc::new(
+            rustls::crypto::ring::default_provider(),
+        ))
+        .with_safe_default_protocol_versions()
+        .expect("versions")
+        .with_no_client_auth()
+        .with_single_cert(
+            vec![cert.der().clone()],
+            rustls::pki_types::PrivateKeyDer::try_from(key.serialize_der()).expect("key der"),
+        )
+        .expect("tls");
+        tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
+        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let seen: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
+        let tasks: Arc<Mutex<tokio::task::JoinSet<()>>> = Arc::default();
+        let (seen2, tasks2) = (seen.clone(), tasks.clone());
+        tasks.lock().expect("tasks").spawn(async move {
+            loop {
+                let Ok((tcp, _)) = listener.accept().await else {
+                    return;
+                };
+                let _ = tcp.set_nodelay(true);
+                let (acceptor, seen) = (acceptor.clone(), seen2.clone());
+                let conn = async move {
+                    let Ok(tls) = acceptor.accept(tcp).await else {
+                        return;
+                    };
+                    let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                        let seen = seen.clone();
+                        async move {
+                            let path = req.uri().path().to_owned();
+                            let query = req.uri().query().unwrap_or("").to_owned();
+                            let body = req.into_body().collect().await?.to_bytes();
+                            let review: Value = serde_json::from_slice(&body).unwrap_or_default();
+                            seen.lock()
+                                .expect("seen")
+                                .push((format!("{path}?{query}"), review.clone()));
+                            let out =
+                                serde_json::to_vec(&answer(&path, &review)).unwrap_or_default();
+                            Ok::<_, hyper::Error>(
+                                Response::builder()
+                                    .header("content-type", "application/json")
+                                    .body(Full::new(Bytes::from(out)))
+                                    .expect("response"),
+                            )
+                        }
+                    });
+                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
+                        .serve_connection(TokioIo::new(tls), service)
+                        .await;
+                };
+                tasks2.lock().expect("tasks").spawn(conn);
+            }
+        });
+        Webhook {
+            addr,
+            ca_b64: base64::engine::general_purpose::STANDARD.encode(ca.pem()),
+            seen,
+            tasks,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("https://{}{path}", self.addr)
+    }
+
+    fn reviews(&self) -> Vec<(String, Value)> {
+        self.seen.lock().expect("seen").clone()
+    }
+}
+
+impl Drop for Webhook {
+    fn drop(&mut self) {
+        if let Ok(mut t) = self.tasks.lock() {
+            t.abort_all();
+        }
+    }
+}
+
+/// A CRD `<plural>.conv.example.com` of kind `kind`, v1 (storage) and v2, converted by
+/// the webhook at `url`.
+fn crd(plural: &str, kind: &str, url: &str, ca: &str) -> String {
+    json!({
+        "apiVersion": "apiextensions.k8s.io/v1",
+        "kind": "CustomResourceDefinition",
+        "metadata": {"name": format!("{plural}.conv.example.com")},
+        "spec": {
+            "group": "conv.example.com",
+            "scope": "Namespaced",
+            "names": {"plural": plural, "singular": kind.to_lowercase(), "kind": kind},
+            "versions": [
+                {"name": "v1", "served": true, "storage": true,
+                 "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                     "spec": {"type": "object", "properties": {
+                         "host": {"type": "string"}, "port": {"type": "integer"}}}}}}},
+                {"name": "v2", "served": true, "storage": false,
+                 "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                     "spec": {"type": "object", "properties": {
+                         "url": {"type": "string"}}}}}}},
+            ],
+            "conversion": {"strategy": "Webhook", "webhook": {
+                "clientConfig": {"url": url, "caBundle": ca},
+                "conversionReviewVersions": ["v1"]}},
+        },
+    })
+    .to_string()
+}
+
+fn json_of(out: &str) -> Value {
+    serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversion_webhook_converts_reads_and_writes_between_versions() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let webhook = Webhook::start().await;
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        &crd(
+            "gadgets",
+            "Gadget",
+            &webhook.url("/convert"),
+            &webhook.ca_b64,
+        ),
+    );
+    wait_established(&k, "gadgets.conv.example.com");
+
+    // Created as v2: stored as v1 (the v1 read needs no conversion), answered as v2.
+    let created = k.ok_stdin(
+        &["create", "-o", "json", "-f", "-"],
+        "apiVersion: conv.example.com/v2\nkind: Gadget\nmetadata:\n  name: a\nspec:\n  url: http://example.org:8080\n",
+    );
+    let created = json_of(&created);
+    assert_eq!(created["apiVersion"], "conv.example.com/v2");
+    assert_eq!(created["spec"], json!({"url": "http://example.org:8080"}));
+    let first = webhook.reviews();
+    assert_eq!(first.len(), 2, "to storage and back: {first:?}");
+    assert!(
+        first[0].0.starts_with("/convert?timeout=30s"),
+        "{}",
+        first[0].0
+    );
+    assert_eq!(first[0].1["apiVersion"], "apiextensions.k8s.io/v1");
+    assert_eq!(
+        first[0].1["request"]["desiredAPIVersion"],
+        "conv.example.com/v1"
+    );
+    assert_eq!(
+        first[1].1["request"]["desiredAPIVersion"],
+        "conv.example.com/v2"
+    );
+
+    let v1 = json_of(&k.ok(&["get", "gadgets.v1.conv.example.com", "a", "-o", "json"]));
+    assert_eq!(v1["apiVersion"], "conv.example.com/v1");
+    assert_eq!(v1["spec"], json!({"host": "example.org", "port": 8080}));
+    let calls = webhook.reviews().len();
+    let v2 = json_of(&k.ok(&["get", "gadgets.v2.conv.example.com", "a", "-o", "json"]));
+    assert_eq!(v2["apiVersion"], "conv.example.com/v2");
+    assert_eq!(v2["spec"], json!({"url": "http://example.org:8080"}));
+    assert_eq!(v2["metadata"]["uid"], v1["metadata"]["uid"]);
+    assert_eq!(webhook.reviews().len(), calls + 1);
+
+    // A v1 write needs no call; a list through v2 converts both in one review.
+    let calls = webhook.reviews().len();
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        "apiVersion: conv.example.com/v1\nkind: Gadget\nmetadata:\n  name: b\nspec:\n  host: b.example\n  port: 9\n",
+    );
+    assert_eq!(webhook.reviews().len(), calls);
+    let list = server
+        .get("/apis/conv.example.com/v2/namespaces/default/gadgets")
+        .await;
+    assert_eq!(list.status, 200, "{}", list.text());
+    let list = list.json();
+    assert_eq!(list["apiVersion"], "conv.example.com/v2");
+    let urls: Vec<&str> = list["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["spec"]["url"].as_str())
+        .collect();
+    assert_eq!(urls, ["http://example.org:8080", "http://b.example:9"]);
+    let reviews = webhook.reviews();
+    assert_eq!(reviews.len(), calls + 1, "one review for the list");
+    let objects = &reviews[calls].1["request"]["objects"];
+    assert_eq!(objects.as_array().map(Vec::len), Some(2));
+    let table = k.ok(&["get", "gadgets.v2.conv.example.com"]);
+    assert!(table.contains('a') && table.contains('b'), "{table}");
+
+    // A patch through v2 lands in v1's shape.
+    k.ok(&[
+        "patch",
+        "gadgets.v2.conv.example.com",
+        "a",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"url":"http://other.example:7"}}"#,
+    ]);
+    let v1 = json_of(&k.ok(&["get", "gadgets.v1.conv.example.com", "a", "-o", "json"]));
+    assert_eq!(v1["spec"], json!({"host": "other.example", "port": 7}));
+
+    // A watch through v2 sees a change made through v1, converted.
+    let rv = list["metadata"]["resourceVersion"]
+        .as_str()
+        .unwrap_or("0")
+        .to_owned();
+    let path = format!(
+        "/apis/conv.example.com/v2/namespaces/default/gadgets?watch=true&resourceVersion={rv}&timeoutSeconds=2"
+    );
+    let watch = server.request(Method::GET, &path, b"", true, false);
+    let change = async {
+        k.ok(&["label", "gadgets.v1.conv.example.com", "b", "x=y"]);
+    };
+    let (w, ()) = tokio::join!(watch, change);
+    let text = w.expect("watch").text();
+    let events: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let labelled = events
+        .iter()
+        .find(|e| e["object"]["metadata"]["name"] == "b" && e["type"] == "MODIFIED")
+        .unwrap_or_else(|| panic!("no MODIFIED b: {text}"));
+    assert_eq!(labelled["object"]["apiVersion"], "conv.example.com/v2");
+    assert_eq!(labelled["object"]["spec"]["url"], "http://b.example:9");
+    assert_eq!(labelled["object"]["metadata"]["labels"]["x"], "y");
+
+    // The webhook down: that CRD's converted requests fail with a 500 naming the
+    // conversion; its storage version and everything else keep working.
+    drop(webhook);
+    let err = k.fails(&["get", "gadgets.v2.conv.example.com", "a"]);
+    assert!(
+        err.contains("conversion webhook for conv.example.com/v1, Kind=Gadget failed: Post"),
+        "{err}"
+    );
+    let reply = server
+        .get("/apis/conv.example.com/v2/namespaces/default/gadgets")
+        .await;
+    assert_eq!(reply.status, 500, "{}", reply.text());
+    let status = reply.json();
+    assert_eq!(status["reason"], "InternalError");
+    assert!(
+        status["message"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("conversion webhook for conv.example.com/v2, Kind=GadgetList failed: "),
+        "{status}"
+    );
+    // A watch whose events need converting ends with an ERROR event carrying the 500.
+    let watched = server
+        .request(
+            Method::GET,
+            "/apis/conv.example.com/v2/namespaces/default/gadgets?watch=true&resourceVersion=0&timeoutSeconds=5",
+            b"",
+            true,
+            false,
+        )
+        .await
+        .expect("watch");
+    let first: Value =
+        serde_json::from_str(watched.text().lines().next().unwrap_or("{}")).unwrap_or_default();
+    assert_eq!(first["type"], "ERROR", "{}", watched.text());
+    assert_eq!(first["object"]["code"], 500);
+    let err = k.fails_stdin(
+        &["create", "-f", "-"],
+        "apiVersion: conv.example.com/v2\nkind: Gadget\nmetadata:\n  name: c\nspec:\n  url: http://c:1\n",
+    );
+    assert!(
+        err.contains("Internal error occurred: conversion webhook for conv.example.com/v2, Kind=Gadget failed"),
+        "{err}"
+    );
+    let v1 = k.ok(&["get", "gadgets.v1.conv.example.com", "a", "-o", "name"]);
+    assert!(v1.contains("gadget.conv.example.com/a"), "{v1}");
+    k.ok(&["create", "configmap", "still-works"]);
+    k.ok(&["get", "configmap", "still-works"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhook_answering_garbage_fails_the_conversion() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let webhook = Webhook::start().await;
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        &crd("gizmos", "Gizmo", &webhook.url("/garbage"), &webhook.ca_b64),
+    );
+    wait_established(&k, "gizmos.conv.example.com");
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        "apiVersion: conv.example.com/v1\nkind: Gizmo\nmetadata:\n  name: g\nspec:\n  host: g\n  port: 1\n",
+    );
+    let reply = server
+        .get("/apis/conv.example.com/v2/namespaces/default/gizmos/g")
+        .await;
+    assert_eq!(reply.status, 500, "{}", reply.text());
+    let status = reply.json();
+    assert_eq!(status["reason"], "InternalError");
+    assert_eq!(
+        status["message"],
+        r#"conversion webhook for conv.example.com/v1, Kind=Gizmo failed: Object 'Kind' is missing in '{"hello":"world"}'"#
+    );
+    let err = k.fails(&["get", "gizmos.v2.conv.example.com", "g"]);
+    assert!(err.contains("conversion webhook for"), "{err}");
+    // The storage version needs no conversion.
+    k.ok(&["get", "gizmos.v1.conv.example.com", "g"]);
+}

@@ -1,0 +1,594 @@
+//! CRD conversion webhooks (`spec.conversion.strategy: Webhook`), as kube-apiserver
+//! 1.33's apiextensions-apiserver calls them: the objects not yet in the desired version
+//! go in one `ConversionReview` (apiextensions.k8s.io/v1, or v1beta1 when it comes first
+//! in `conversionReviewVersions`) POSTed to `clientConfig` (url, or a service by its
+//! `.svc` name) with the `caBundle`, `?timeout=30s` and one attempt bounded by 30 s; the
+//! answer must be a ConversionReview for this request (uid) that succeeded, with as many
+//! `convertedObjects`, in order, of the desired apiVersion and the same kind, name,
+//! namespace and uid. The metadata of each object is the original's with the converted
+//! object's labels and annotations. Failures carry upstream's messages
+//! ("conversion webhook for <group>/<version>, Kind=<kind> failed: …").
+
+use std::time::Duration;
+
+use base64::Engine;
+use kas_server::rest::{ConvertFuture, Converter};
+use kas_server::webhook::WebhookClient;
+use serde_json::{json, Map, Value};
+
+/// Upstream's limit on a conversion webhook call.
+const TIMEOUT: Duration = Duration::from_secs(30);
+
+fn text<'a>(v: &'a Value, p: &str) -> &'a str {
+    v.pointer(p).and_then(Value::as_str).unwrap_or("")
+}
+
+/// The conversion webhook of one CRD, shared by the stores of its versions.
+pub(crate) struct WebhookConverter {
+    /// The CRD's group.
+    group: String,
+    /// The CRD's kind.
+    kind: String,
+    /// Every version of the CRD, served or not (what objects may be stored in).
+    versions: Vec<String>,
+    /// The ConversionReview version sent: the first of `conversionReviewVersions` this
+    /// server speaks.
+    review_version: Option<&'static str>,
+    /// The client, or why there is none.
+    client: Result<WebhookClient, String>,
+}
+
+impl WebhookConverter {
+    /// The converter of `crd`, when its conversion strategy is Webhook.
+    pub(crate) fn of(crd: &Value) -> Option<WebhookConverter> {
+        if text(crd, "/spec/conversion/strategy") != "Webhook" {
+            return None;
+        }
+        let webhook = crd
+            .pointer("/spec/conversion/webhook")
+            .cloned()
+            .unwrap_or(Value::Null);
+        let review_version = webhook
+            .get("conversionReviewVersions")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .find_map(|v| match v {
+                "v1" => Some("v1"),
+                "v1beta1" => Some("v1beta1"),
+                _ => None,
+            });
+        let client_config = webhook.get("clientConfig").cloned().unwrap_or(Value::Null);
+        Some(WebhookConverter {
+            group: text(crd, "/spec/group").to_owned(),
+            kind: text(crd, "/spec/names/kind").to_owned(),
+            versions: crd
+                .pointer("/spec/versions")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|v| text(v, "/name").to_owned())
+                .collect(),
+            review_version,
+            client: client(&client_config),
+        })
+    }
+
+    fn gv(&self, version: &str) -> String {
+        format!("{}/{version}", self.group)
+    }
+
+    fn valid(&self, api_version: &str) -> bool {
+        self.versions.iter().any(|v| self.gv(v) == api_version)
+    }
+
+    /// What upstream's messages name: the object's group, version and kind, or the list's.
+    fn subject(&self, objects: &[Value], api_version: &str, list: bool) -> String {
+        if list {
+            return format!("{api_version}, Kind={}List", self.kind);
+        }
+        let first = objects.first().unwrap_or(&Value::Null);
+        format!(
+            "{}, Kind={}",
+            text(first, "/apiVersion"),
+            text(first, "/kind")
+        )
+    }
+
+    async fn call(
+        &self,
+        objects: Vec<Value>,
+        api_version: &str,
+        list: bool,
+    ) -> Result<Vec<Value>, String> {
+        if !self.valid(api_version) {
+            return Err(format!(
+                "request to convert CR to an invalid group/version: {api_version}"
+            ));
+        }
+        for (i, o) in objects.iter().enumerate() {
+            let from = text(o, "/apiVersion");
+            if !self.valid(from) {
+                return Err(match list {
+                    true => format!(
+                        "request to convert CR list failed, list index {i} has invalid group/version: {from}"
+                    ),
+                    false => format!("request to convert CR from an invalid group/version: {from}"),
+                });
+            }
+        }
+        let Some(review_version) = self.review_version else {
+            return Err("no supported conversion review versions".into());
+        };
+        let subject = self.subject(&objects, api_version, list);
+        let failed = |e: String| format!("conversion webhook for {subject} failed: {e}");
+        let client = self.client.as_ref().map_err(|e| failed(e.clone()))?;
+        let uid = uuid::Uuid::new_v4().to_string();
+        let review = review(review_version, &uid, api_version, &objects);
+        let answer = client
+            .post(&review)
+            .await
+            .map_err(|e| failed(e.to_string()))?;
+        let converted = converted_objects(review_version, &uid, answer).map_err(failed)?;
+        if converted.len() != objects.len() {
+            return Err(format!(
+                "conversion webhook for {subject} returned {} objects, expected {}",
+                converted.len(),
+                objects.len()
+            ));
+        }
+        objects
+            .iter()
+            .zip(converted)
+            .enumerate()
+            .map(|(i, (original, converted))| {
+                checked(original, converted, api_version).map_err(|e| e.message(&subject, i, list))
+            })
+            .collect()
+    }
+}
+
+impl Converter for WebhookConverter {
+    fn convert<'a>(
+        &'a self,
+        objects: Vec<Value>,
+        api_version: &'a str,
+        list: bool,
+    ) -> ConvertFuture<'a> {
+        Box::pin(self.call(objects, api_version, list))
+    }
+}
+
+/// The client of `clientConfig`: its url, or its service's in-cluster name (which only
+/// resolves where the cluster's DNS does, as for admission webhooks).
+fn client(config: &Value) -> Result<WebhookClient, String> {
+    let url = match config.get("url").and_then(Value::as_str) {
+        Some(url) => url.to_owned(),
+        None => {
+            let svc = config.get("service").unwrap_or(&Value::Null);
+            if svc.is_null() {
+                return Err("webhook has no clientConfig url or service".into());
+            }
+            let port = svc.get("port").and_then(Value::as_i64).unwrap_or(443);
+            format!(
+                "https://{}.{}.svc:{port}{}",
+                text(svc, "/name"),
+                text(svc, "/namespace"),
+                text(svc, "/path")
+            )
+        }
+    };
+    let ca = match config.get("caBundle").and_then(Value::as_str) {
+        None | Some("") => None,
+        Some(b64) => match base64::engine::general_purpose::STANDARD.decode(b64) {
+            Ok(pem) => Some(String::from_utf8_lossy(&pem).into_owned()),
+            Err(e) => return Err(format!("caBundle: {e}")),
+        },
+    };
+    WebhookClient::for_admission(&url, ca, TIMEOUT).map_err(|e| e.to_string())
+}
+
+/// The ConversionReview sent (`version` v1 or v1beta1).
+pub(crate) fn review(version: &str, uid: &str, api_version: &str, objects: &[Value]) -> Value {
+    json!({
+        "kind": "ConversionReview",
+        "apiVersion": format!("apiextensions.k8s.io/{version}"),
+        "request": {
+            "uid": uid,
+            "desiredAPIVersion": api_version,
+            "objects": objects,
+        },
+        "response": {"uid": "", "convertedObjects": null, "result": {"metadata": {}}},
+    })
+}
+
+/// The converted objects of a webhook's answer to request `uid`, or what is wrong with it.
+pub(crate) fn converted_objects(
+    version: &str,
+    uid: &str,
+    answer: Value,
+) -> Result<Vec<Value>, String> {
+    let api_version = text(&answer, "/apiVersion");
+    let kind = text(&answer, "/kind");
+    if kind.is_empty() {
+        return Err(format!("Object 'Kind' is missing in '{answer}'"));
+    }
+    if api_version.is_empty() {
+        return Err(format!("Object 'apiVersion' is missing in '{answer}'"));
+    }
+    let want = format!("apiextensions.k8s.io/{version}");
+    // v1beta1 answers were never checked for their type and uid; v1 answers are.
+    if version == "v1" && (api_version != want || kind != "ConversionReview") {
+        return Err(format!(
+            "expected webhook response of {want}, Kind=ConversionReview, got {}, Kind={kind}",
+            go_group_version(api_version)
+        ));
+    }
+    let Some(response) = answer.get("response").filter(|r| r.is_object()) else {
+        return Err("no response provided".into());
+    };
+    if version == "v1" {
+        let got = text(response, "/uid");
+        if got != uid {
+            return Err(format!("expected response.uid=\"{uid}\", got \"{got}\""));
+        }
+    }
+    let status = text(response, "/result/status");
+    if status != "Success" {
+        let message = text(response, "/result/message");
+        if !message.is_empty() {
+            return Err(message.to_owned());
+        }
+        return Err(format!(
+            "response.result.status was '{status}', not 'Success'"
+        ));
+    }
+    Ok(response
+        .get("convertedObjects")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default())
+}
+
+/// How Go prints a group/version parsed from an apiVersion (`/v1` for a group-less one in
+/// a GroupVersionKind).
+fn go_group_version(api_version: &str) -> String {
+    match api_version.split_once('/') {
+        Some(_) => api_version.to_owned(),
+        None => format!("/{api_version}"),
+    }
+}
+
+/// What is wrong with one converted object, worded per upstream's single-object and
+/// list messages.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Invalid {
+    /// Not an object with a kind.
+    Object(String),
+    /// Another group/version than asked.
+    GroupVersion { expected: String, got: String },
+    /// Another kind than sent.
+    Kind { expected: String, got: String },
+    /// Another name, namespace or uid.
+    Meta(String),
+    /// Metadata that cannot be restored.
+    Metadata(String),
+}
+
+impl Invalid {
+    fn message(&self, subject: &str, index: usize, list: bool) -> String {
+        let at = match list {
+            true => format!("conversion webhook for {subject} returned invalid converted object at index {index}"),
+            false => format!("conversion webhook for {subject} returned invalid object at index 0"),
+        };
+        match self {
+            Invalid::Object(e) if list => format!("{at}: {e}"),
+            Invalid::Object(e) => e.clone(),
+            Invalid::GroupVersion { expected, got } => {
+                format!("{at}: invalid groupVersion (expected {expected}, received {got})")
+            }
+            Invalid::Kind { expected, got } => {
+                format!("{at}: invalid kind (expected {expected}, received {got})")
+            }
+            Invalid::Meta(e) if list => format!("{at}: {e}"),
+            Invalid::Meta(e) => {
+                format!("conversion webhook for {subject} returned invalid object: {e}")
+            }
+            Invalid::Metadata(e) if list => format!(
+                "conversion webhook for {subject} returned invalid metadata in object at index {index}: {e}"
+            ),
+            Invalid::Metadata(e) => {
+                format!("conversion webhook for {subject} returned invalid metadata: {e}")
+            }
+        }
+    }
+}
+
+/// Go's `%T` of a JSON value decoded into `interface{}` (unstructured).
+fn go_type(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "<nil>",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "int64",
+        Value::Number(_) => "float64",
+        Value::String(_) => "string",
+        Value::Array(_) => "[]interface {}",
+        Value::Object(_) => "map[string]interface {}",
+    }
+}
+
+/// `converted` checked against `original` and `api_version`, with the original's
+/// metadata and the converted labels and annotations.
+pub(crate) fn checked(
+    original: &Value,
+    mut converted: Value,
+    api_version: &str,
+) -> Result<Value, Invalid> {
+    let Some(obj) = converted.as_object() else {
+        return Err(Invalid::Object(format!(
+            "Object 'Kind' is missing in '{converted}'"
+        )));
+    };
+    if obj
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .is_empty()
+    {
+        return Err(Invalid::Object(format!(
+            "Object 'Kind' is missing in '{converted}'"
+        )));
+    }
+    let got = text(&converted, "/apiVersion");
+    if got != api_version {
+        return Err(Invalid::GroupVersion {
+            expected: api_version.to_owned(),
+            got: got.to_owned(),
+        });
+    }
+    let (want_kind, got_kind) = (text(original, "/kind"), text(&converted, "/kind"));
+    if want_kind != got_kind {
+        return Err(Invalid::Kind {
+            expected: want_kind.to_owned(),
+            got: got_kind.to_owned(),
+        });
+    }
+    for (field, what) in [("name", "name"), ("namespace", "namespace"), ("uid", "UID")] {
+        let p = format!("/metadata/{field}");
+        let (a, b) = (text(original, &p), text(&converted, &p));
+        if a != b {
+            return Err(Invalid::Meta(format!(
+                "must have the same {what}: {a} != {b}"
+            )));
+        }
+    }
+    let meta = restored_metadata(original, &converted).map_err(Invalid::Metadata)?;
+    if let Some(o) = converted.as_object_mut() {
+        o.insert("metadata".into(), Value::Object(meta));
+    }
+    Ok(converted)
+}
+
+/// The original's metadata with the converted object's labels and annotations.
+fn restored_metadata(original: &Value, converted: &Value) -> Result<Map<String, Value>, String> {
+    let response = match converted.get("metadata") {
+        None => return Err("missing metadata in converted object".into()),
+        Some(Value::Object(m)) => m,
+        Some(other) => {
+            return Err(format!(
+                "invalid metadata of type {} in converted object",
+                go_type(other)
+            ))
+        }
+    };
+    let mut meta = match original.get("metadata") {
+        Some(Value::Object(m)) => m.clone(),
+        None => Map::new(),
+        Some(other) => {
+            return Err(format!(
+                "invalid metadata of type {} in input object",
+                go_type(other)
+            ))
+        }
+    };
+    for field in ["labels", "annotations"] {
+        let given = match response.get(field) {
+            None | Some(Value::Null) => {
+                meta.remove(field);
+                continue;
+            }
+            Some(Value::Object(m)) => m,
+            Some(other) => {
+                return Err(format!(
+                    "invalid metadata.{field} of type {} in converted object",
+                    go_type(other)
+                ))
+            }
+        };
+        match meta.get(field) {
+            None | Some(Value::Null) | Some(Value::Object(_)) => {}
+            Some(other) => {
+                return Err(format!(
+                    "invalid metadata.{field} of type {} in original object",
+                    go_type(other)
+                ))
+            }
+        }
+        if let Some((k, v)) = given.iter().find(|(_, v)| !v.is_string()) {
+            return Err(format!(
+                "metadata.{field}[{k}] must be a string, but is {} in converted object",
+                go_type(v)
+            ));
+        }
+        meta.insert(field.into(), Value::Object(given.clone()));
+    }
+    Ok(meta)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn widget(version: &str, name: &str) -> Value {
+        json!({"apiVersion": format!("example.com/{version}"), "kind": "Widget",
+               "metadata": {"name": name, "namespace": "default", "uid": "u-1",
+                            "resourceVersion": "7", "labels": {"a": "b"}},
+               "spec": {"host": "h", "port": 80}})
+    }
+
+    fn crd(review_versions: Value) -> Value {
+        json!({"spec": {"group": "example.com", "names": {"kind": "Widget"},
+            "versions": [{"name": "v1"}, {"name": "v2"}],
+            "conversion": {"strategy": "Webhook", "webhook": {
+                "clientConfig": {"url": "https://127.0.0.1:1/convert"},
+                "conversionReviewVersions": review_versions}}}})
+    }
+
+    #[test]
+    fn only_webhook_strategies_get_a_converter() {
+        assert!(
+            WebhookConverter::of(&json!({"spec": {"conversion": {"strategy": "None"}}})).is_none()
+        );
+        let c = WebhookConverter::of(&crd(json!(["v2", "v1beta1", "v1"]))).expect("webhook");
+        assert_eq!(c.review_version, Some("v1beta1"));
+        assert!(c.client.is_ok());
+        let c = WebhookConverter::of(&crd(json!(["v3"]))).expect("webhook");
+        assert_eq!(c.review_version, None);
+    }
+
+    #[test]
+    fn the_review_carries_the_objects_and_the_desired_version() {
+        let r = review("v1", "id-1", "example.com/v2", &[widget("v1", "a")]);
+        assert_eq!(r["apiVersion"], "apiextensions.k8s.io/v1");
+        assert_eq!(r["kind"], "ConversionReview");
+        assert_eq!(r["request"]["uid"], "id-1");
+        assert_eq!(r["request"]["desiredAPIVersion"], "example.com/v2");
+        assert_eq!(r["request"]["objects"][0]["metadata"]["name"], "a");
+        let r = review("v1beta1", "id-1", "example.com/v2", &[]);
+        assert_eq!(r["apiVersion"], "apiextensions.k8s.io/v1beta1");
+    }
+
+    fn answer(uid: &str, objects: Vec<Value>) -> Value {
+        json!({"apiVersion": "apiextensions.k8s.io/v1", "kind": "ConversionReview",
+               "response": {"uid": uid, "result": {"status": "Success"},
+                            "convertedObjects": objects}})
+    }
+
+    #[test]
+    fn answers_are_checked_as_upstream_checks_them() {
+        let ok = converted_objects("v1", "u", answer("u", vec![widget("v2", "a")]));
+        assert_eq!(ok.map(|o| o.len()), Ok(1));
+        assert_eq!(
+            converted_objects("v1", "u", json!({"hello": "world"})),
+            Err(r#"Object 'Kind' is missing in '{"hello":"world"}'"#.into())
+        );
+        assert_eq!(
+            converted_objects("v1", "u", answer("other", vec![])),
+            Err(r#"expected response.uid="u", got "other""#.into())
+        );
+        let mut wrong = answer("u", vec![]);
+        wrong["apiVersion"] = json!("v1");
+        assert_eq!(
+            converted_objects("v1", "u", wrong),
+            Err("expected webhook response of apiextensions.k8s.io/v1, Kind=ConversionReview, got /v1, Kind=ConversionReview".into())
+        );
+        let mut failed = answer("u", vec![]);
+        failed["response"]["result"] = json!({"status": "Failure", "message": "no way"});
+        assert_eq!(converted_objects("v1", "u", failed), Err("no way".into()));
+        let mut failed = answer("u", vec![]);
+        failed["response"]["result"] = json!({});
+        assert_eq!(
+            converted_objects("v1", "u", failed),
+            Err("response.result.status was '', not 'Success'".into())
+        );
+        let mut none = answer("u", vec![]);
+        if let Some(o) = none.as_object_mut() {
+            o.remove("response");
+        }
+        assert_eq!(
+            converted_objects("v1", "u", none),
+            Err("no response provided".into())
+        );
+        // v1beta1 answers are not checked for their uid.
+        let mut beta = answer("other", vec![]);
+        beta["apiVersion"] = json!("apiextensions.k8s.io/v1beta1");
+        assert_eq!(converted_objects("v1beta1", "u", beta), Ok(vec![]));
+    }
+
+    #[test]
+    fn converted_objects_keep_their_metadata_but_labels_and_annotations() {
+        let original = widget("v1", "a");
+        let mut converted = json!({"apiVersion": "example.com/v2", "kind": "Widget",
+            "metadata": {"name": "a", "namespace": "default", "uid": "u-1",
+                         "resourceVersion": "999", "labels": {"c": "d"},
+                         "annotations": {"x": "y"}},
+            "spec": {"url": "http://h:80"}});
+        let out = checked(&original, converted.clone(), "example.com/v2").expect("ok");
+        assert_eq!(out["metadata"]["resourceVersion"], "7");
+        assert_eq!(out["metadata"]["labels"], json!({"c": "d"}));
+        assert_eq!(out["metadata"]["annotations"], json!({"x": "y"}));
+        assert_eq!(out["spec"], json!({"url": "http://h:80"}));
+
+        let wrong = checked(&original, converted.clone(), "example.com/v3").expect_err("gv");
+        assert_eq!(
+            wrong.message("example.com/v1, Kind=Widget", 0, false),
+            "conversion webhook for example.com/v1, Kind=Widget returned invalid object at index 0: invalid groupVersion (expected example.com/v3, received example.com/v2)"
+        );
+        converted["metadata"]["name"] = json!("b");
+        let renamed = checked(&original, converted.clone(), "example.com/v2").expect_err("name");
+        assert_eq!(
+            renamed.message("example.com/v2, Kind=WidgetList", 3, true),
+            "conversion webhook for example.com/v2, Kind=WidgetList returned invalid converted object at index 3: must have the same name: a != b"
+        );
+        converted["metadata"]["name"] = json!("a");
+        converted["metadata"]["labels"] = json!({"n": 1});
+        let bad = checked(&original, converted.clone(), "example.com/v2").expect_err("labels");
+        assert_eq!(
+            bad.message("example.com/v1, Kind=Widget", 0, false),
+            "conversion webhook for example.com/v1, Kind=Widget returned invalid metadata: metadata.labels[n] must be a string, but is int64 in converted object"
+        );
+        converted["kind"] = json!("Gadget");
+        let kind = checked(&original, converted, "example.com/v2").expect_err("kind");
+        assert_eq!(
+            kind,
+            Invalid::Kind {
+                expected: "Widget".into(),
+                got: "Gadget".into()
+            }
+        );
+        let garbage = checked(&original, json!("nope"), "example.com/v2").expect_err("garbage");
+        assert!(garbage
+            .message("s", 1, true)
+            .starts_with("conversion webhook for s returned invalid converted object at index 1: Object 'Kind' is missing"));
+    }
+
+    #[tokio::test]
+    async fn invalid_versions_and_a_webhook_down_fail_with_upstreams_words() {
+        let c = WebhookConverter::of(&crd(json!(["v1"]))).expect("webhook");
+        let e = c
+            .call(vec![widget("v1", "a")], "example.com/v9", false)
+            .await
+            .expect_err("invalid target");
+        assert_eq!(
+            e,
+            "request to convert CR to an invalid group/version: example.com/v9"
+        );
+        let e = c
+            .call(vec![widget("v7", "a")], "example.com/v2", true)
+            .await
+            .expect_err("invalid source");
+        assert_eq!(
+            e,
+            "request to convert CR list failed, list index 0 has invalid group/version: example.com/v7"
+        );
+        let e = c
+            .call(vec![widget("v1", "a")], "example.com/v2", false)
+            .await
+            .expect_err("nothing listens on port 1");
+        assert!(
+            e.starts_with("conversion webhook for example.com/v1, Kind=Widget failed: Post \"https://127.0.0.1:1/convert?timeout=30s\""),
+            "{e}"
+        );
+    }
+}
