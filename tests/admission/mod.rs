@@ -5,6 +5,7 @@ mod certificates;
 mod class_defaults;
 mod namespace_lifecycle;
 mod node_restriction;
+mod owner_references;
 mod pod_admission;
 mod pod_defaults;
 mod policies;

@@ -13,6 +13,7 @@ mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;
 mod nodes_and_ingress;
+mod owner_references;
 mod pod_security;
 mod policy;
 mod priority;
@@ -121,6 +122,16 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                         authz.clone(),
                         plugin,
                     )));
+                }
+            }
+            "OwnerReferencesPermissionEnforcement" => {
+                if let Some(authz) = &sources.authorizer {
+                    plugins.push(Arc::new(
+                        owner_references::OwnerReferencesPermissionEnforcement::new(
+                            authz.clone(),
+                            sources.served.clone(),
+                        ),
+                    ));
                 }
             }
             "CertificateSubjectRestriction" => {
