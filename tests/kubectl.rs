@@ -612,7 +612,11 @@ spec:
         serde_json::from_str(&k.ok(&args)).expect("json")
     };
     let node = get(&["node", "bare-node"]);
-    assert_eq!(node["spec"], serde_json::json!({}));
+    // TaintNodesByCondition taints a new node until it is seen ready, as upstream's.
+    assert_eq!(
+        node["spec"],
+        serde_json::json!({"taints": [{"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"}]})
+    );
     assert_eq!(
         node["status"]["daemonEndpoints"],
         serde_json::json!({"kubeletEndpoint": {"Port": 0}})
