@@ -25,6 +25,23 @@ pub struct Answer {
     pub body: Bytes,
     /// `Content-Type` of every response.
     pub content_type: HeaderValue,
+    /// Answer AdmissionReviews instead: allow each, echoing its uid (a no-op admission
+    /// webhook).
+    pub admission_review: bool,
+}
+
+/// The allowing answer to an AdmissionReview request body.
+fn allow(review: &[u8]) -> Bytes {
+    let uid = serde_json::from_slice::<serde_json::Value>(review)
+        .ok()
+        .and_then(|r| r.pointer("/request/uid").cloned())
+        .unwrap_or_default();
+    let answer = serde_json::json!({
+        "apiVersion": "admission.k8s.io/v1",
+        "kind": "AdmissionReview",
+        "response": {"uid": uid, "allowed": true},
+    });
+    Bytes::from(answer.to_string())
 }
 
 /// Accepts connections on `listener` until the future is dropped. Per-connection
@@ -50,10 +67,17 @@ pub async fn serve(listener: TcpListener, tls: Arc<ServerConfig>, answer: Answer
             let Ok(stream) = acceptor.accept(tcp).await else {
                 return;
             };
-            let service = service_fn(move |_req: Request<Incoming>| {
+            let service = service_fn(move |req: Request<Incoming>| {
                 let answer = answer.clone();
                 async move {
-                    let mut resp = Response::new(Full::new(answer.body.clone()));
+                    let body = if answer.admission_review {
+                        use http_body_util::BodyExt;
+                        let review = req.into_body().collect().await.map(|b| b.to_bytes());
+                        allow(&review.unwrap_or_default())
+                    } else {
+                        answer.body.clone()
+                    };
+                    let mut resp = Response::new(Full::new(body));
                     resp.headers_mut()
                         .insert(CONTENT_TYPE, answer.content_type.clone());
                     Ok::<_, Infallible>(resp)

@@ -239,6 +239,7 @@ mod tests {
         let answer = Answer {
             body: Bytes::from_static(b"{\"kind\":\"APIVersions\"}"),
             content_type: HeaderValue::from_static("application/json"),
+            admission_review: false,
         };
         let server = tokio::spawn(serve(
             listener,

@@ -44,6 +44,9 @@ struct Cli {
     /// Tokio worker threads (default: one per CPU).
     #[arg(long)]
     threads: Option<usize>,
+    /// Answer AdmissionReviews (allow, echoing the uid): a no-op admission webhook.
+    #[arg(long)]
+    admission_review: bool,
 }
 
 fn main() -> Result<()> {
@@ -66,6 +69,7 @@ fn main() -> Result<()> {
     let answer = Answer {
         body,
         content_type: HeaderValue::from_str(&cli.content_type).context("--content-type")?,
+        admission_review: cli.admission_review,
     };
 
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
