@@ -146,12 +146,12 @@ pub(crate) fn validate(o: &Options, errs: &mut Vec<FlagError>) -> AdmissionFlags
                 || (DEFAULT_ON.contains(&plugin) && !disable.iter().any(|n| n == plugin))
         }
     };
-    let plugins = ORDERED_PLUGINS.iter().copied().filter(|p| on(p)).collect();
+    let plugins: Vec<&'static str> = ORDERED_PLUGINS.iter().copied().filter(|p| on(p)).collect();
 
     const CONFIG: &str = "--admission-control-config-file";
     let config_file = o.admission_control_config_file.as_ref().and_then(|path| {
         match std::fs::read_to_string(path) {
-            Ok(text) => Some((path.clone(), text)),
+            Ok(text) => Some((path.clone(), absolute_plugin_paths(path, text))),
             Err(e) => {
                 errs.push(error(
                     CONFIG,
@@ -161,6 +161,14 @@ pub(crate) fn validate(o: &Options, errs: &mut Vec<FlagError>) -> AdmissionFlags
             }
         }
     });
+    if let Some((_, text)) = &config_file {
+        if let Err(e) = kas_admission::check_config_file(text, &plugins) {
+            errs.push(error(
+                CONFIG,
+                format!("failed to initialize admission: {e}"),
+            ));
+        }
+    }
 
     AdmissionFlags {
         plugins,
@@ -169,6 +177,36 @@ pub(crate) fn validate(o: &Options, errs: &mut Vec<FlagError>) -> AdmissionFlags
         default_unreachable_toleration_seconds: o.default_unreachable_toleration_seconds,
         allow_privileged: o.allow_privileged,
     }
+}
+
+/// The AdmissionConfiguration `text` of the file at `path` with each plugin's relative
+/// `path` made absolute against the file's directory, as kube-apiserver resolves them
+/// (the workers read them from elsewhere); the text unchanged when it does not parse.
+fn absolute_plugin_paths(path: &std::path::Path, text: String) -> String {
+    let Ok(mut doc) = serde_yaml_ng::from_str::<serde_json::Value>(&text) else {
+        return text;
+    };
+    let dir = path.parent().unwrap_or(std::path::Path::new("."));
+    let mut changed = false;
+    if let Some(plugins) = doc
+        .get_mut("plugins")
+        .and_then(serde_json::Value::as_array_mut)
+    {
+        for p in plugins {
+            let Some(rel) = p.get("path").and_then(serde_json::Value::as_str) else {
+                continue;
+            };
+            if !rel.is_empty() && std::path::Path::new(rel).is_relative() {
+                let abs = dir.join(rel).display().to_string();
+                p["path"] = serde_json::Value::String(abs);
+                changed = true;
+            }
+        }
+    }
+    if !changed {
+        return text;
+    }
+    serde_json::to_string(&doc).unwrap_or(text)
 }
 
 #[cfg(test)]
@@ -183,6 +221,36 @@ mod tests {
         let mut errs = Vec::new();
         let flags = validate(&o, &mut errs);
         (flags, errs.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn pod_security_configuration_checked_at_start_with_paths_from_the_file() {
+        let dir = tempfile::tempdir().expect("dir");
+        let admission = dir.path().join("admission.yaml");
+        std::fs::write(
+            &admission,
+            "apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n- name: PodSecurity\n  path: psa.yaml\n",
+        )
+        .expect("write");
+        let psa = dir.path().join("psa.yaml");
+        std::fs::write(&psa, "apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\ndefaults:\n  enforce: strict\n").expect("write");
+        let flag = format!("--admission-control-config-file={}", admission.display());
+        let (_, errs) = check(&[&flag]);
+        assert!(
+            errs.iter().any(|e| e.contains(
+                "failed to initialize admission: couldn't init admission plugin \"PodSecurity\""
+            ) && e.contains("strict")),
+            "{errs:?}"
+        );
+        std::fs::write(&psa, "apiVersion: pod-security.admission.config.k8s.io/v1\nkind: PodSecurityConfiguration\ndefaults:\n  enforce: baseline\n").expect("write");
+        let (flags, errs) = check(&[&flag]);
+        assert!(errs.is_empty(), "{errs:?}");
+        let (_, text) = flags.config_file.expect("read");
+        assert!(text.contains(&psa.display().to_string()), "{text}");
+        // Disabled, PodSecurity's part is not looked at.
+        std::fs::write(&psa, "nonsense: [").expect("write");
+        let (_, errs) = check(&[&flag, "--disable-admission-plugins=PodSecurity"]);
+        assert!(errs.is_empty(), "{errs:?}");
     }
 
     #[test]

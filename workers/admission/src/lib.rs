@@ -90,6 +90,17 @@ impl Sources {
     }
 }
 
+/// Checks the plugins' parts of an `--admission-control-config-file` text (the
+/// PodSecurity configuration), as kube-apiserver does before it serves: `Err` names the
+/// plugin and what is wrong.
+pub fn check_config_file(text: &str, plugins: &[&str]) -> Result<(), String> {
+    if plugins.contains(&"PodSecurity") {
+        pod_security::check_config(text)
+            .map_err(|e| format!("couldn't init admission plugin \"PodSecurity\": {e}"))?;
+    }
+    Ok(())
+}
+
 /// The chain `config` selects. Plugins this server does not implement yet are named in
 /// the log once, at start, and skipped.
 pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {

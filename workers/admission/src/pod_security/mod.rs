@@ -586,3 +586,8 @@ impl Plugin for PodSecurity {
 
 #[cfg(test)]
 mod tests;
+
+/// Checks the PodSecurity configuration in an AdmissionConfiguration text.
+pub(crate) fn check_config(text: &str) -> Result<(), String> {
+    config::load(Some(text)).map(|_| ())
+}
