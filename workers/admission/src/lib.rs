@@ -17,7 +17,8 @@ mod owner_references;
 mod pod_security;
 mod policy;
 mod priority;
-mod quantity;
+/// Quantities, as kas-schema decodes and canonicalizes them.
+pub(crate) use kas_schema::quantity;
 pub mod resource_quota;
 mod runtime_class;
 mod service_account;

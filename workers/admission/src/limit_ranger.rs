@@ -359,7 +359,7 @@ fn resources(c: &Value, field: &str) -> ResourceList {
 
 fn add_into(total: &mut ResourceList, more: &ResourceList) {
     for (k, v) in more {
-        let sum = total.get(k).map_or(*v, |t| t.add(*v));
+        let sum = total.get(k).map_or(*v, |t| *t + *v);
         total.insert(k.clone(), sum);
     }
 }

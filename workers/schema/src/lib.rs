@@ -73,7 +73,7 @@ mod generated;
 mod json;
 mod protobuf;
 mod protobuf_encode;
-mod quantity;
+pub mod quantity;
 mod raw;
 mod types;
 mod zero;

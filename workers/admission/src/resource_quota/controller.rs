@@ -107,7 +107,7 @@ impl Counted {
                 }
                 for (k, v) in usage(&group, &plural, &obj) {
                     if let Some(t) = totals.get_mut(&k) {
-                        *t = t.add(v);
+                        *t = *t + v;
                     }
                 }
             }

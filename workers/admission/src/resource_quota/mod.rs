@@ -99,7 +99,7 @@ fn delta(req: &Request<'_>, obj: &Value) -> Usage {
         for (k, v) in new.iter_mut() {
             if let Some(before) = old.get(k) {
                 *v = if *v > *before {
-                    v.sub(*before)
+                    *v - *before
                 } else {
                     Quantity::zero(crate::quantity::Format::DecimalSI)
                 };
@@ -164,7 +164,7 @@ impl ResourceQuota {
         let mut exceeded = Vec::new();
         let mut new_used = used.clone();
         for (k, v) in &requested {
-            let now = used.get(k).map_or(*v, |u| u.add(*v));
+            let now = used.get(k).map_or(*v, |u| *u + *v);
             if hard.get(k).is_some_and(|h| now > *h) {
                 exceeded.push(k.clone());
             }
@@ -237,7 +237,7 @@ impl ResourceQuota {
             }
             let mut used = list(&quota, "/status/used");
             for (k, v) in requested {
-                let now = used.get(&k).map_or(v, |u| u.add(v));
+                let now = used.get(&k).map_or(v, |u| *u + v);
                 used.insert(k, now);
             }
             let used: serde_json::Map<String, Value> = used

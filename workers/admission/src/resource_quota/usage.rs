@@ -28,7 +28,7 @@ fn count(n: usize) -> Quantity {
 
 fn add(usage: &mut Usage, name: &str, q: Quantity) {
     let sum = match usage.get(name) {
-        Some(have) => have.add(q),
+        Some(have) => *have + q,
         None => q,
     };
     usage.insert(name.to_owned(), sum);
@@ -72,7 +72,7 @@ fn containers_total(
             let Some(q) = Quantity::of(v) else { continue };
             let merged = match (out.get(name), largest) {
                 (Some(have), true) => (*have).max(q),
-                (Some(have), false) => have.add(q),
+                (Some(have), false) => *have + q,
                 (None, _) => q,
             };
             out.insert(name.clone(), merged);
@@ -96,7 +96,7 @@ fn pod_resources(pod: &Value, kind: &str) -> BTreeMap<String, Quantity> {
         for (name, v) in overhead {
             if let Some(q) = Quantity::of(v) {
                 let merged = match total.get(name) {
-                    Some(have) => have.add(q),
+                    Some(have) => *have + q,
                     None => q,
                 };
                 total.insert(name.clone(), merged);
