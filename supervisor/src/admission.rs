@@ -161,13 +161,12 @@ pub(crate) fn validate(o: &Options, errs: &mut Vec<FlagError>) -> AdmissionFlags
             }
         }
     });
-    if let Some((_, text)) = &config_file {
-        if let Err(e) = kas_admission::check_config_file(text, &plugins) {
-            errs.push(error(
-                CONFIG,
-                format!("failed to initialize admission: {e}"),
-            ));
-        }
+    let text = config_file.as_ref().map(|(_, t)| t.as_str());
+    if let Err(e) = kas_admission::check_config_file(text, &plugins) {
+        errs.push(error(
+            CONFIG,
+            format!("failed to initialize admission: {e}"),
+        ));
     }
 
     AdmissionFlags {
@@ -254,6 +253,15 @@ mod tests {
     }
 
     #[test]
+    fn event_rate_limit_needs_its_configuration() {
+        let (_, errs) = check(&["--enable-admission-plugins=EventRateLimit"]);
+        assert!(
+            errs.iter().any(|e| e.contains("couldn't init admission plugin \"EventRateLimit\": limits: Invalid value: \"null\": must not be empty")),
+            "{errs:?}"
+        );
+    }
+
+    #[test]
     fn tables_agree() {
         assert_eq!(ORDERED_PLUGINS.len(), 36);
         assert_eq!(DEFAULT_ON.len(), 22);
@@ -285,13 +293,13 @@ mod tests {
         let (flags, errs) = check(&[
             "--enable-admission-plugins=NodeRestriction",
             "--enable-admission-plugins",
-            "AlwaysPullImages,EventRateLimit",
+            "AlwaysPullImages,OwnerReferencesPermissionEnforcement",
         ]);
         assert!(errs.is_empty(), "{errs:?}");
         for p in [
             "NodeRestriction",
             "AlwaysPullImages",
-            "EventRateLimit",
+            "OwnerReferencesPermissionEnforcement",
             "ServiceAccount",
         ] {
             assert!(flags.plugins.contains(&p), "{p}");

@@ -9,6 +9,7 @@
 mod always_pull_images;
 mod certificates;
 mod default_tolerations;
+mod event_rate_limit;
 mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;
@@ -94,10 +95,14 @@ impl Sources {
 /// Checks the plugins' parts of an `--admission-control-config-file` text (the
 /// PodSecurity configuration), as kube-apiserver does before it serves: `Err` names the
 /// plugin and what is wrong.
-pub fn check_config_file(text: &str, plugins: &[&str]) -> Result<(), String> {
-    if plugins.contains(&"PodSecurity") {
+pub fn check_config_file(text: Option<&str>, plugins: &[&str]) -> Result<(), String> {
+    if let (Some(text), true) = (text, plugins.contains(&"PodSecurity")) {
         pod_security::check_config(text)
             .map_err(|e| format!("couldn't init admission plugin \"PodSecurity\": {e}"))?;
+    }
+    if plugins.contains(&"EventRateLimit") {
+        event_rate_limit::load(text)
+            .map_err(|e| format!("couldn't init admission plugin \"EventRateLimit\": {e}"))?;
     }
     Ok(())
 }
@@ -136,6 +141,11 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                     )));
                 }
             }
+            "EventRateLimit" => match event_rate_limit::load(config.config_file.as_deref()) {
+                Ok(plugin) => plugins.push(Arc::new(plugin)),
+                // The supervisor refuses to start with a configuration that does not load.
+                Err(e) => tracing::error!(error = %e, "EventRateLimit not configured"),
+            },
             "OwnerReferencesPermissionEnforcement" => {
                 if let Some(authz) = &sources.authorizer {
                     plugins.push(Arc::new(
