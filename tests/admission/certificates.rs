@@ -4,6 +4,7 @@
 use super::super::harness::kubectl::Kubectl;
 use super::super::harness::{require_tool, Server};
 use super::super::rbac::{as_token_user, until};
+use super::csr_request;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn approving_needs_the_signer() {
@@ -18,18 +19,7 @@ async fn approving_needs_the_signer() {
         .start()
         .await;
     let admin = Kubectl::new(&server);
-    let key = rcgen::KeyPair::generate().expect("key");
-    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
-    params
-        .distinguished_name
-        .push(rcgen::DnType::CommonName, "dev");
-    let csr = params
-        .serialize_request(&key)
-        .expect("csr")
-        .pem()
-        .expect("pem");
-    use base64::Engine;
-    let request = base64::engine::general_purpose::STANDARD.encode(csr);
+    let request = csr_request("dev", &[]);
     admin.ok_stdin(
         &["create", "-f", "-"],
         &format!("apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: dev\nspec:\n  request: {request}\n  signerName: example.com/team\n  usages: [client auth]\n"),

@@ -5,6 +5,7 @@
 
 use super::super::harness::kubectl::Kubectl;
 use super::super::harness::{require_tool, Server};
+use super::csr_request;
 
 fn get(k: &Kubectl, args: &[&str]) -> serde_json::Value {
     let mut all = vec!["get"];
@@ -152,21 +153,7 @@ async fn defaults_and_restrictions() {
     assert_eq!(p["spec"]["containers"][0]["imagePullPolicy"], "Always");
 
     // No system:masters client certificates through the CSR API.
-    let key = rcgen::KeyPair::generate().expect("key");
-    let mut params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
-    params
-        .distinguished_name
-        .push(rcgen::DnType::CommonName, "mallory");
-    params
-        .distinguished_name
-        .push(rcgen::DnType::OrganizationName, "system:masters");
-    let csr = params
-        .serialize_request(&key)
-        .expect("csr")
-        .pem()
-        .expect("pem");
-    use base64::Engine;
-    let request = base64::engine::general_purpose::STANDARD.encode(csr);
+    let request = csr_request("mallory", &["system:masters"]);
     let err = k.fails_stdin(
         &["create", "-f", "-"],
         &format!("apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: evil\nspec:\n  request: {request}\n  signerName: kubernetes.io/kube-apiserver-client\n  usages: [client auth]\n"),

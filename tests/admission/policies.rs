@@ -27,45 +27,68 @@ spec:
         image: nginx
 "#;
 
-const REPLICA_LIMIT: &str = r#"
+/// A ValidatingAdmissionPolicy `name` matching `operations` on `resource` of `group`
+/// v1, the rest of its spec (`rest`: YAML lines, matchConstraints' or spec's) after that.
+fn policy(name: &str, group: &str, resource: &str, operations: &[&str], rest: &str) -> String {
+    let operations = operations
+        .iter()
+        .map(|o| format!("\"{o}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        r#"
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicy
 metadata:
-  name: replica-limit
+  name: {name}
 spec:
   matchConstraints:
     resourceRules:
-    - apiGroups: ["apps"]
+    - apiGroups: ["{group}"]
       apiVersions: ["v1"]
-      operations: ["CREATE", "UPDATE"]
-      resources: ["deployments"]
-  validations:
-  - expression: "object.spec.replicas <= 5"
-"#;
+      operations: [{operations}]
+      resources: ["{resource}"]
+{rest}"#
+    )
+}
 
-const REPLICA_LIMIT_BINDING: &str = r#"
+/// A ValidatingAdmissionPolicyBinding `name` of `policy` with `actions`, then `rest`
+/// (YAML lines of its spec).
+fn binding(name: &str, policy: &str, actions: &str, rest: &str) -> String {
+    format!(
+        r#"
 apiVersion: admissionregistration.k8s.io/v1
 kind: ValidatingAdmissionPolicyBinding
 metadata:
-  name: replica-limit-binding
+  name: {name}
 spec:
-  policyName: replica-limit
-  validationActions: [Deny]
-"#;
+  policyName: {policy}
+  validationActions: [{actions}]
+{rest}"#
+    )
+}
 
-const TEAM_LABEL: &str = r#"
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: team-label
-spec:
-  matchConstraints:
-    resourceRules:
-    - apiGroups: ["apps"]
-      apiVersions: ["v1"]
-      operations: ["CREATE"]
-      resources: ["deployments"]
-  variables:
+/// At most five replicas, on creates and updates of deployments.
+fn replica_limit() -> String {
+    policy(
+        "replica-limit",
+        "apps",
+        "deployments",
+        &["CREATE", "UPDATE"],
+        r#"  validations:
+  - expression: "object.spec.replicas <= 5"
+"#,
+    )
+}
+
+/// A team label wanted on created deployments (Warn and Audit), the replicas annotated.
+fn team_label() -> String {
+    let policy = policy(
+        "team-label",
+        "apps",
+        "deployments",
+        &["CREATE"],
+        r#"  variables:
   - name: labels
     expression: "has(object.metadata.labels) ? object.metadata.labels : {}"
   validations:
@@ -74,15 +97,11 @@ spec:
   auditAnnotations:
   - key: replicas
     valueExpression: "string(object.spec.replicas)"
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: team-label-binding
-spec:
-  policyName: team-label
-  validationActions: [Warn, Audit]
-"#;
+"#,
+    );
+    let binding = binding("team-label-binding", "team-label", "Warn, Audit", "");
+    format!("{policy}---{binding}")
+}
 
 /// Runs kubectl until `done` holds for (success, stdout, stderr), up to 10 s.
 fn poll(k: &Kubectl, args: &[&str], done: impl Fn(bool, &str, &str) -> bool) -> (String, Duration) {
@@ -121,7 +140,7 @@ async fn deny_warn_and_audit() {
     let Some((_server, k)) = setup().await else {
         return;
     };
-    k.ok_stdin(&["apply", "-f", "-"], REPLICA_LIMIT);
+    k.ok_stdin(&["apply", "-f", "-"], &replica_limit());
     k.ok(&[
         "create",
         "deployment",
@@ -129,7 +148,10 @@ async fn deny_warn_and_audit() {
         "--image=nginx",
         "--replicas=6",
     ]);
-    k.ok_stdin(&["apply", "-f", "-"], REPLICA_LIMIT_BINDING);
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        &binding("replica-limit-binding", "replica-limit", "Deny", ""),
+    );
     let written = Instant::now();
     let big = DEPLOYMENT.replace("NAME", "big").replace("REPLICAS", "6");
     let create = ["create", "-f", "-", "--dry-run=server"];
@@ -189,7 +211,7 @@ async fn deny_warn_and_audit() {
     assert!(log.contains("422 Unprocessable Entity"), "{log}");
 
     // Warn and Audit: the write goes through, with a warning.
-    k.ok_stdin(&["apply", "-f", "-"], TEAM_LABEL);
+    k.ok_stdin(&["apply", "-f", "-"], &team_label());
     let warning = "Warning: Validation failed for ValidatingAdmissionPolicy 'team-label' with \
                    binding 'team-label-binding': deployment web has no team label";
     let args = [
@@ -234,21 +256,17 @@ async fn deny_warn_and_audit() {
     assert!(took < Duration::from_millis(1500), "{took:?}");
 }
 
-const PARAM_LIMIT: &str = r#"
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: param-limit
-spec:
-  paramKind:
+/// At most `data.max` of the ConfigMap default/limits replicas, outside the sandbox
+/// namespace, denied without the ConfigMap.
+fn param_limit() -> String {
+    let policy = policy(
+        "param-limit",
+        "apps",
+        "deployments",
+        &["CREATE", "UPDATE"],
+        r#"  paramKind:
     apiVersion: v1
     kind: ConfigMap
-  matchConstraints:
-    resourceRules:
-    - apiGroups: ["apps"]
-      apiVersions: ["v1"]
-      operations: ["CREATE", "UPDATE"]
-      resources: ["deployments"]
   matchConditions:
   - name: not-sandbox
     expression: "object.metadata.namespace != 'sandbox'"
@@ -256,51 +274,40 @@ spec:
   - expression: "object.spec.replicas <= int(params.data.max)"
     messageExpression: "'replicas must be at most ' + params.data.max"
     reason: Forbidden
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: param-limit-binding
-spec:
-  policyName: param-limit
-  validationActions: [Deny]
-  paramRef:
+"#,
+    );
+    let binding = binding(
+        "param-limit-binding",
+        "param-limit",
+        "Deny",
+        r#"  paramRef:
     name: limits
     namespace: default
     parameterNotFoundAction: Deny
-"#;
+"#,
+    );
+    format!("{policy}---{binding}")
+}
 
 /// A policy on labelled ConfigMaps whose expression fails at run time.
 fn runtime_error(name: &str, failure_policy: &str) -> String {
-    format!(
-        r#"
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicy
-metadata:
-  name: {name}
-spec:
-  failurePolicy: {failure_policy}
-  matchConstraints:
-    resourceRules:
-    - apiGroups: [""]
-      apiVersions: ["v1"]
-      operations: ["CREATE"]
-      resources: ["configmaps"]
-    objectSelector:
+    let policy = policy(
+        name,
+        "",
+        "configmaps",
+        &["CREATE"],
+        &format!(
+            r#"    objectSelector:
       matchLabels:
         test: {name}
+  failurePolicy: {failure_policy}
   validations:
   - expression: "object.spec.nope == 1"
----
-apiVersion: admissionregistration.k8s.io/v1
-kind: ValidatingAdmissionPolicyBinding
-metadata:
-  name: {name}
-spec:
-  policyName: {name}
-  validationActions: [Deny]
 "#
-    )
+        ),
+    );
+    let binding = binding(name, name, "Deny", "");
+    format!("{policy}---{binding}")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -310,7 +317,7 @@ async fn params_conditions_and_failure_policies() {
     };
     k.ok(&["create", "configmap", "limits", "--from-literal=max=3"]);
     k.ok(&["create", "namespace", "sandbox"]);
-    k.ok_stdin(&["apply", "-f", "-"], PARAM_LIMIT);
+    k.ok_stdin(&["apply", "-f", "-"], &param_limit());
     let create = [
         "create",
         "deployment",
@@ -384,7 +391,7 @@ async fn params_conditions_and_failure_policies() {
     k.ok_stdin(&["create", "-f", "-"], &labelled("ignores"));
 
     // An expression that does not compile is refused at create.
-    let broken = REPLICA_LIMIT
+    let broken = replica_limit()
         .replace("replica-limit", "broken")
         .replace("object.spec.replicas <= 5", "object.spec.replicas <=");
     let err = k.fails_stdin(&["apply", "-f", "-"], &broken);
@@ -394,7 +401,7 @@ async fn params_conditions_and_failure_policies() {
     );
     let err = k.fails_stdin(
         &["apply", "-f", "-"],
-        &REPLICA_LIMIT.replace("object.spec.replicas <= 5", "params.max > 1"),
+        &replica_limit().replace("object.spec.replicas <= 5", "params.max > 1"),
     );
     assert!(err.contains("undeclared reference to 'params'"), "{err}");
 

@@ -3,30 +3,19 @@
 //! says how it answers: refuse names starting with "bad", add a label, answer late,
 //! answer garbage, answer for another request.
 
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use base64::Engine;
 use bytes::Bytes;
 use http::Method;
 use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::{Request, Response};
+use hyper::Request;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
+use super::super::harness::https::ReviewWebhook;
 use super::super::harness::kubectl::Kubectl;
 use super::super::harness::{require_tool, Server};
-
-/// An admission webhook on 127.0.0.1.
-struct Webhook {
-    addr: SocketAddr,
-    ca_b64: String,
-    /// Every (path?query, review) received, in order.
-    seen: Arc<Mutex<Vec<(String, Value)>>>,
-    tasks: Arc<Mutex<tokio::task::JoinSet<()>>>,
-}
 
 /// The answer of `path` to `review`.
 fn answer(path: &str, review: &Value) -> Value {
@@ -72,106 +61,15 @@ fn answer(path: &str, review: &Value) -> Value {
     json!({"apiVersion": review["apiVersion"], "kind": "AdmissionReview", "response": response})
 }
 
-impl Webhook {
-    async fn start() -> Webhook {
-        let ca_key = rcgen::KeyPair::generate().expect("key");
-        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
-        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-        let ca = ca_params.self_signed(&ca_key).expect("ca");
-        let issuer = rcgen::Issuer::new(ca_params, ca_key);
-        let key = rcgen::KeyPair::generate().expect("key");
-        let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).expect("params");
-        let cert = params.signed_by(&key, &issuer).expect("cert");
-        let mut tls = rustls::ServerConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .expect("versions")
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![cert.der().clone()],
-            rustls::pki_types::PrivateKeyDer::try_from(key.serialize_der()).expect("key der"),
-        )
-        .expect("tls");
-        tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let seen: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
-        let tasks: Arc<Mutex<tokio::task::JoinSet<()>>> = Arc::default();
-        let (seen2, tasks2) = (seen.clone(), tasks.clone());
-        tasks.lock().expect("tasks").spawn(async move {
-            loop {
-                let Ok((tcp, _)) = listener.accept().await else {
-                    return;
-                };
-                let _ = tcp.set_nodelay(true);
-                let (acceptor, seen) = (acceptor.clone(), seen2.clone());
-                let conn = async move {
-                    let Ok(tls) = acceptor.accept(tcp).await else {
-                        return;
-                    };
-                    let service = hyper::service::service_fn(move |req: Request<Incoming>| {
-                        let seen = seen.clone();
-                        async move {
-                            let path = req.uri().path().to_owned();
-                            let query = req.uri().query().unwrap_or("").to_owned();
-                            let body = req.into_body().collect().await?.to_bytes();
-                            let review: Value = serde_json::from_slice(&body).unwrap_or_default();
-                            seen.lock()
-                                .expect("seen")
-                                .push((format!("{path}?{query}"), review.clone()));
-                            if path == "/slow" {
-                                tokio::time::sleep(Duration::from_secs(5)).await;
-                            }
-                            let out =
-                                serde_json::to_vec(&answer(&path, &review)).unwrap_or_default();
-                            Ok::<_, hyper::Error>(
-                                Response::builder()
-                                    .header("content-type", "application/json")
-                                    .body(Full::new(Bytes::from(out)))
-                                    .expect("response"),
-                            )
-                        }
-                    });
-                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(tls), service)
-                        .await;
-                };
-                tasks2.lock().expect("tasks").spawn(conn);
-            }
-        });
-        Webhook {
-            addr,
-            ca_b64: base64::engine::general_purpose::STANDARD.encode(ca.pem()),
-            seen,
-            tasks,
+/// The admission webhook on 127.0.0.1: answers as [`answer`], `/slow` five seconds late.
+async fn start_webhook() -> ReviewWebhook {
+    ReviewWebhook::start(|path, review| async move {
+        if path == "/slow" {
+            tokio::time::sleep(Duration::from_secs(5)).await;
         }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("https://{}{path}", self.addr)
-    }
-
-    fn reviews(&self, path: &str) -> Vec<(String, Value)> {
-        self.seen
-            .lock()
-            .expect("seen")
-            .iter()
-            .filter(|(p, _)| p.starts_with(&format!("{path}?")))
-            .cloned()
-            .collect()
-    }
-}
-
-impl Drop for Webhook {
-    fn drop(&mut self) {
-        if let Ok(mut t) = self.tasks.lock() {
-            t.abort_all();
-        }
-    }
+        answer(&path, &review)
+    })
+    .await
 }
 
 /// One webhook of a configuration, as YAML list item (JSON is YAML).
@@ -214,11 +112,11 @@ fn until(limit: Duration, what: &str, mut check: impl FnMut() -> bool) -> Durati
     start.elapsed()
 }
 
-async fn setup() -> Option<(Server, Kubectl, Webhook)> {
+async fn setup() -> Option<(Server, Kubectl, ReviewWebhook)> {
     if !require_tool("kubectl") {
         return None;
     }
-    let webhook = Webhook::start().await;
+    let webhook = start_webhook().await;
     let server = Server::builder().start().await;
     let k = Kubectl::new(&server);
     Some((server, k, webhook))
@@ -238,7 +136,7 @@ async fn validating_webhook_refuses_and_warns() {
         vec![hook(
             "deny-bad.example.com",
             &webhook.url("/deny-bad"),
-            &webhook.ca_b64,
+            &webhook.ca_bundle(),
             json!({"timeoutSeconds": 5}),
         )],
     );
@@ -321,7 +219,7 @@ async fn validating_webhook_refuses_and_warns() {
         vec![hook(
             "broken.example.com",
             "http://127.0.0.1/x?a=b",
-            &webhook.ca_b64,
+            &webhook.ca_bundle(),
             json!({"timeoutSeconds": 60, "admissionReviewVersions": ["v9"],
                    "sideEffects": "Some",
                    "matchConditions": [{"name": "c", "expression": "object.x =="}]}),
@@ -347,7 +245,7 @@ async fn validating_webhook_refuses_and_warns() {
         vec![hook(
             "selective.example.com",
             &webhook.url("/deny"),
-            &webhook.ca_b64,
+            &webhook.ca_bundle(),
             json!({"namespaceSelector": {"matchLabels": {"webhooks": "on"}},
                    "matchConditions": [{"name": "cond-names",
                        "expression": "object.metadata.name.startsWith('cond')"}]}),
@@ -400,13 +298,13 @@ async fn mutating_webhook_adds_a_label() {
             hook(
                 "again.example.com",
                 &webhook.url("/allow"),
-                &webhook.ca_b64,
+                &webhook.ca_bundle(),
                 json!({"reinvocationPolicy": "IfNeeded"}),
             ),
             hook(
                 "label.example.com",
                 &webhook.url("/label"),
-                &webhook.ca_b64,
+                &webhook.ca_bundle(),
                 json!({}),
             ),
         ],
@@ -462,7 +360,7 @@ async fn failing_webhooks_and_failure_policy() {
         }
         v
     };
-    let ca = &webhook.ca_b64;
+    let ca = &webhook.ca_bundle();
     let config = configuration(
         "ValidatingWebhookConfiguration",
         "failing",

@@ -5,30 +5,13 @@
 //! answers; a webhook that is down or answers garbage fails that CRD's requests with a
 //! 500 naming the conversion, and nothing else.
 
-use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
-
-use base64::Engine;
-use bytes::Bytes;
 use http::Method;
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::{Request, Response};
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
+use super::harness::https::ReviewWebhook;
 use super::harness::kubectl::Kubectl;
 use super::harness::{require_tool, Server};
 use super::wait_established;
-
-/// A conversion webhook on 127.0.0.1.
-struct Webhook {
-    addr: SocketAddr,
-    ca_b64: String,
-    /// Every (path, review) received, in order.
-    seen: Arc<Mutex<Vec<(String, Value)>>>,
-    tasks: Arc<Mutex<tokio::task::JoinSet<()>>>,
-}
 
 /// A Gadget's spec in `version`: v1 `{host, port}`, v2 `{url}`.
 fn convert_spec(spec: &Value, version: &str) -> Value {
@@ -71,99 +54,6 @@ fn answer(path: &str, review: &Value) -> Value {
                         "convertedObjects": converted}})
 }
 
-impl Webhook {
-    async fn start() -> Webhook {
-        let ca_key = rcgen::KeyPair::generate().expect("key");
-        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
-        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-        let ca = ca_params.self_signed(&ca_key).expect("ca");
-        let issuer = rcgen::Issuer::new(ca_params, ca_key);
-        let key = rcgen::KeyPair::generate().expect("key");
-        let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).expect("params");
-        let cert = params.signed_by(&key, &issuer).expect("cert");
-        let mut tls = rustls::ServerConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .expect("versions")
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![cert.der().clone()],
-            rustls::pki_types::PrivateKeyDer::try_from(key.serialize_der()).expect("key der"),
-        )
-        .expect("tls");
-        tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let seen: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
-        let tasks: Arc<Mutex<tokio::task::JoinSet<()>>> = Arc::default();
-        let (seen2, tasks2) = (seen.clone(), tasks.clone());
-        tasks.lock().expect("tasks").spawn(async move {
-            loop {
-                let Ok((tcp, _)) = listener.accept().await else {
-                    return;
-                };
-                let _ = tcp.set_nodelay(true);
-                let (acceptor, seen) = (acceptor.clone(), seen2.clone());
-                let conn = async move {
-                    let Ok(tls) = acceptor.accept(tcp).await else {
-                        return;
-                    };
-                    let service = hyper::service::service_fn(move |req: Request<Incoming>| {
-                        let seen = seen.clone();
-                        async move {
-                            let path = req.uri().path().to_owned();
-                            let query = req.uri().query().unwrap_or("").to_owned();
-                            let body = req.into_body().collect().await?.to_bytes();
-                            let review: Value = serde_json::from_slice(&body).unwrap_or_default();
-                            seen.lock()
-                                .expect("seen")
-                                .push((format!("{path}?{query}"), review.clone()));
-                            let out =
-                                serde_json::to_vec(&answer(&path, &review)).unwrap_or_default();
-                            Ok::<_, hyper::Error>(
-                                Response::builder()
-                                    .header("content-type", "application/json")
-                                    .body(Full::new(Bytes::from(out)))
-                                    .expect("response"),
-                            )
-                        }
-                    });
-                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(tls), service)
-                        .await;
-                };
-                tasks2.lock().expect("tasks").spawn(conn);
-            }
-        });
-        Webhook {
-            addr,
-            ca_b64: base64::engine::general_purpose::STANDARD.encode(ca.pem()),
-            seen,
-            tasks,
-        }
-    }
-
-    fn url(&self, path: &str) -> String {
-        format!("https://{}{path}", self.addr)
-    }
-
-    fn reviews(&self) -> Vec<(String, Value)> {
-        self.seen.lock().expect("seen").clone()
-    }
-}
-
-impl Drop for Webhook {
-    fn drop(&mut self) {
-        if let Ok(mut t) = self.tasks.lock() {
-            t.abort_all();
-        }
-    }
-}
-
 /// A CRD `<plural>.conv.example.com` of kind `kind`, v1 (storage) and v2, converted by
 /// the webhook at `url`.
 fn crd(plural: &str, kind: &str, url: &str, ca: &str) -> String {
@@ -193,28 +83,33 @@ fn crd(plural: &str, kind: &str, url: &str, ca: &str) -> String {
     .to_string()
 }
 
+/// kubectl against a new server where the CRD `<plural>.conv.example.com` is
+/// established, converted by a new webhook (answering as [`answer`]) at `path`; None
+/// without kubectl.
+async fn setup(plural: &str, kind: &str, path: &str) -> Option<(Server, Kubectl, ReviewWebhook)> {
+    if !require_tool("kubectl") {
+        return None;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let webhook = ReviewWebhook::start(|path, review| async move { answer(&path, &review) }).await;
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        &crd(plural, kind, &webhook.url(path), &webhook.ca_bundle()),
+    );
+    wait_established(&k, &format!("{plural}.conv.example.com"));
+    Some((server, k, webhook))
+}
+
 fn json_of(out: &str) -> Value {
     serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_conversion_webhook_converts_reads_and_writes_between_versions() {
-    if !require_tool("kubectl") {
+    let Some((server, k, webhook)) = setup("gadgets", "Gadget", "/convert").await else {
         return;
-    }
-    let server = Server::builder().start().await;
-    let k = Kubectl::new(&server);
-    let webhook = Webhook::start().await;
-    k.ok_stdin(
-        &["apply", "-f", "-"],
-        &crd(
-            "gadgets",
-            "Gadget",
-            &webhook.url("/convert"),
-            &webhook.ca_b64,
-        ),
-    );
-    wait_established(&k, "gadgets.conv.example.com");
+    };
 
     // Created as v2: stored as v1 (the v1 read needs no conversion), answered as v2.
     let created = k.ok_stdin(
@@ -224,7 +119,7 @@ async fn a_conversion_webhook_converts_reads_and_writes_between_versions() {
     let created = json_of(&created);
     assert_eq!(created["apiVersion"], "conv.example.com/v2");
     assert_eq!(created["spec"], json!({"url": "http://example.org:8080"}));
-    let first = webhook.reviews();
+    let first = webhook.seen();
     assert_eq!(first.len(), 2, "to storage and back: {first:?}");
     assert!(
         first[0].0.starts_with("/convert?timeout=30s"),
@@ -244,20 +139,20 @@ async fn a_conversion_webhook_converts_reads_and_writes_between_versions() {
     let v1 = json_of(&k.ok(&["get", "gadgets.v1.conv.example.com", "a", "-o", "json"]));
     assert_eq!(v1["apiVersion"], "conv.example.com/v1");
     assert_eq!(v1["spec"], json!({"host": "example.org", "port": 8080}));
-    let calls = webhook.reviews().len();
+    let calls = webhook.seen().len();
     let v2 = json_of(&k.ok(&["get", "gadgets.v2.conv.example.com", "a", "-o", "json"]));
     assert_eq!(v2["apiVersion"], "conv.example.com/v2");
     assert_eq!(v2["spec"], json!({"url": "http://example.org:8080"}));
     assert_eq!(v2["metadata"]["uid"], v1["metadata"]["uid"]);
-    assert_eq!(webhook.reviews().len(), calls + 1);
+    assert_eq!(webhook.seen().len(), calls + 1);
 
     // A v1 write needs no call; a list through v2 converts both in one review.
-    let calls = webhook.reviews().len();
+    let calls = webhook.seen().len();
     k.ok_stdin(
         &["create", "-f", "-"],
         "apiVersion: conv.example.com/v1\nkind: Gadget\nmetadata:\n  name: b\nspec:\n  host: b.example\n  port: 9\n",
     );
-    assert_eq!(webhook.reviews().len(), calls);
+    assert_eq!(webhook.seen().len(), calls);
     let list = server
         .get("/apis/conv.example.com/v2/namespaces/default/gadgets")
         .await;
@@ -271,7 +166,7 @@ async fn a_conversion_webhook_converts_reads_and_writes_between_versions() {
         .filter_map(|i| i["spec"]["url"].as_str())
         .collect();
     assert_eq!(urls, ["http://example.org:8080", "http://b.example:9"]);
-    let reviews = webhook.reviews();
+    let reviews = webhook.seen();
     assert_eq!(reviews.len(), calls + 1, "one review for the list");
     let objects = &reviews[calls].1["request"]["objects"];
     assert_eq!(objects.as_array().map(Vec::len), Some(2));
@@ -368,17 +263,9 @@ async fn a_conversion_webhook_converts_reads_and_writes_between_versions() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_webhook_answering_garbage_fails_the_conversion() {
-    if !require_tool("kubectl") {
+    let Some((server, k, _webhook)) = setup("gizmos", "Gizmo", "/garbage").await else {
         return;
-    }
-    let server = Server::builder().start().await;
-    let k = Kubectl::new(&server);
-    let webhook = Webhook::start().await;
-    k.ok_stdin(
-        &["apply", "-f", "-"],
-        &crd("gizmos", "Gizmo", &webhook.url("/garbage"), &webhook.ca_b64),
-    );
-    wait_established(&k, "gizmos.conv.example.com");
+    };
     k.ok_stdin(
         &["create", "-f", "-"],
         "apiVersion: conv.example.com/v1\nkind: Gizmo\nmetadata:\n  name: g\nspec:\n  host: g\n  port: 1\n",

@@ -1,9 +1,11 @@
 //! Black-box test harness: starts the real `kube-apiserver` binary on a free port with its
 //! own temp data dir, polls for readiness (never sleeps for a state it can poll), and talks
-//! to it over TLS with the generated admin client certificate, or with kubectl.
+//! to it over TLS with the generated admin client certificate, or with kubectl; `https`
+//! serves the HTTPS webhooks and OIDC issuers tests point it at.
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod https;
 pub mod kubectl;
 
 use std::collections::BTreeMap;

@@ -3,7 +3,7 @@
 //! set, and sign ID tokens (ES256, P-256 keys made here) with `jsonwebtoken`.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::path::Path;
 use std::process::Output;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -14,9 +14,9 @@ use bytes::Bytes;
 use http_body_util::Full;
 use hyper::body::Incoming;
 use hyper::{Request, Response};
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
+use super::harness::https::HttpsServer;
 use super::harness::kubectl::Kubectl;
 use super::harness::{alive, require_tool, Server, BIN};
 
@@ -50,98 +50,51 @@ impl SigningKey {
 /// HTTPS issuers on one 127.0.0.1 port: `https://127.0.0.1:<port>/<name>` serves
 /// `/.well-known/openid-configuration` and `/keys` under that path.
 struct Issuers {
-    addr: SocketAddr,
-    ca_pem: String,
+    server: HttpsServer,
     /// Issuer name → the JWKs it publishes.
     keys: Arc<Mutex<HashMap<String, Vec<Value>>>>,
-    tasks: Arc<Mutex<tokio::task::JoinSet<()>>>,
 }
 
 impl Issuers {
     async fn start() -> Issuers {
-        let ca_key = rcgen::KeyPair::generate().expect("key");
-        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
-        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-        let ca = ca_params.self_signed(&ca_key).expect("ca");
-        let issuer = rcgen::Issuer::new(ca_params, ca_key);
-        let key = rcgen::KeyPair::generate().expect("key");
-        let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).expect("params");
-        let cert = params.signed_by(&key, &issuer).expect("cert");
-        let mut tls = rustls::ServerConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .expect("versions")
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![cert.der().clone()],
-            rustls::pki_types::PrivateKeyDer::try_from(key.serialize_der()).expect("key der"),
-        )
-        .expect("tls");
-        tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = listener.local_addr().expect("addr");
         let keys: Arc<Mutex<HashMap<String, Vec<Value>>>> = Arc::default();
-        let tasks: Arc<Mutex<tokio::task::JoinSet<()>>> = Arc::default();
-        let (keys2, tasks2) = (keys.clone(), tasks.clone());
-        tasks.lock().expect("tasks").spawn(async move {
-            loop {
-                let Ok((tcp, _)) = listener.accept().await else {
-                    return;
-                };
-                let (acceptor, keys) = (acceptor.clone(), keys2.clone());
-                let conn = async move {
-                    let Ok(tls) = acceptor.accept(tcp).await else {
-                        return;
+        let keys2 = keys.clone();
+        let server = HttpsServer::start_with(move |addr| {
+            move |req: Request<Incoming>| {
+                let keys = keys2.clone();
+                async move {
+                    let path = req.uri().path().trim_start_matches('/').to_owned();
+                    let (name, rest) = path.split_once('/').unwrap_or((&path, ""));
+                    let base = format!("https://{addr}/{name}");
+                    let body = match rest {
+                        ".well-known/openid-configuration" => Some(json!({
+                            "issuer": base, "jwks_uri": format!("{base}/keys"),
+                            "id_token_signing_alg_values_supported": ["ES256"]})),
+                        "keys" => keys
+                            .lock()
+                            .expect("keys")
+                            .get(name)
+                            .map(|k| json!({"keys": k})),
+                        _ => None,
                     };
-                    let service = hyper::service::service_fn(move |req: Request<Incoming>| {
-                        let keys = keys.clone();
-                        async move {
-                            let path = req.uri().path().trim_start_matches('/').to_owned();
-                            let (name, rest) = path.split_once('/').unwrap_or((&path, ""));
-                            let base = format!("https://{addr}/{name}");
-                            let body = match rest {
-                                ".well-known/openid-configuration" => Some(json!({
-                                    "issuer": base, "jwks_uri": format!("{base}/keys"),
-                                    "id_token_signing_alg_values_supported": ["ES256"]})),
-                                "keys" => keys
-                                    .lock()
-                                    .expect("keys")
-                                    .get(name)
-                                    .map(|k| json!({"keys": k})),
-                                _ => None,
-                            };
-                            let resp = match body {
-                                Some(b) => Response::builder()
-                                    .header("content-type", "application/json")
-                                    .body(Full::new(Bytes::from(b.to_string()))),
-                                None => Response::builder()
-                                    .status(404)
-                                    .body(Full::new(Bytes::from_static(b"404 page not found"))),
-                            };
-                            Ok::<_, hyper::Error>(resp.expect("response"))
-                        }
-                    });
-                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(tls), service)
-                        .await;
-                };
-                tasks2.lock().expect("tasks").spawn(conn);
+                    let resp = match body {
+                        Some(b) => Response::builder()
+                            .header("content-type", "application/json")
+                            .body(Full::new(Bytes::from(b.to_string()))),
+                        None => Response::builder()
+                            .status(404)
+                            .body(Full::new(Bytes::from_static(b"404 page not found"))),
+                    };
+                    Ok::<_, hyper::Error>(resp.expect("response"))
+                }
             }
-        });
-        Issuers {
-            addr,
-            ca_pem: ca.pem(),
-            keys,
-            tasks,
-        }
+        })
+        .await;
+        Issuers { server, keys }
     }
 
     fn url(&self, name: &str) -> String {
-        format!("https://{}/{name}", self.addr)
+        self.server.url(&format!("/{name}"))
     }
 
     fn publish(&self, name: &str, keys: &[&SigningKey]) {
@@ -153,8 +106,58 @@ impl Issuers {
 
     /// Closes the listener and every connection: the issuers are down.
     fn stop(&self) {
-        self.tasks.lock().expect("tasks").abort_all();
+        self.server.stop();
     }
+
+    /// Starts a server taking ID tokens of the issuer at `url` for the client id
+    /// `kubernetes`, trusting the issuers' CA (written in `dir`), with `args` besides.
+    async fn start_server(&self, dir: &Path, url: &str, args: &[&str]) -> Server {
+        let ca = dir.join("oidc-ca.pem");
+        std::fs::write(&ca, self.server.ca_pem()).expect("write");
+        let mut builder = Server::builder()
+            .arg(format!("--oidc-issuer-url={url}"))
+            .arg("--oidc-client-id=kubernetes")
+            .arg(format!("--oidc-ca-file={}", ca.display()));
+        for arg in args {
+            builder = builder.arg(*arg);
+        }
+        builder.start().await
+    }
+}
+
+/// An issuer `a` publishing the key `k1`, and a server taking its tokens.
+struct IssuerA {
+    issuers: Issuers,
+    k1: SigningKey,
+    /// The issuer's URL.
+    url: String,
+    server: Server,
+    /// Holds the CA file.
+    dir: tempfile::TempDir,
+}
+
+impl IssuerA {
+    /// Starts both, the server with `args` besides the issuer's flags.
+    async fn start(args: &[&str]) -> IssuerA {
+        let issuers = Issuers::start().await;
+        let k1 = SigningKey::new("k1");
+        issuers.publish("a", &[&k1]);
+        let dir = tempfile::tempdir().expect("dir");
+        let url = issuers.url("a");
+        let server = issuers.start_server(dir.path(), &url, args).await;
+        IssuerA {
+            issuers,
+            k1,
+            url,
+            server,
+            dir,
+        }
+    }
+}
+
+/// An ID token's claims: of `iss` for `kubernetes`, about `sub`, valid ten minutes.
+fn id_claims(iss: &str, sub: &str) -> Value {
+    json!({"iss": iss, "aud": "kubernetes", "sub": sub, "exp": now() + 600, "iat": now()})
 }
 
 fn now() -> u64 {
@@ -220,23 +223,19 @@ async fn oidc_flags() {
     if !require_tool("kubectl") {
         return;
     }
-    let issuers = Issuers::start().await;
-    let k1 = SigningKey::new("k1");
-    issuers.publish("a", &[&k1]);
-    let dir = tempfile::tempdir().expect("dir");
-    let ca = dir.path().join("oidc-ca.pem");
-    std::fs::write(&ca, &issuers.ca_pem).expect("write");
-    let url = issuers.url("a");
-    let server = Server::builder()
-        .arg(format!("--oidc-issuer-url={url}"))
-        .arg("--oidc-client-id=kubernetes")
-        .arg(format!("--oidc-ca-file={}", ca.display()))
-        .arg("--oidc-groups-claim=groups")
-        .arg("--oidc-groups-prefix=oidc:")
-        .arg("--oidc-signing-algs=ES256")
-        .arg("--oidc-required-claim=hd=example.com")
-        .start()
-        .await;
+    let IssuerA {
+        issuers,
+        k1,
+        url,
+        server,
+        dir: _dir,
+    } = IssuerA::start(&[
+        "--oidc-groups-claim=groups",
+        "--oidc-groups-prefix=oidc:",
+        "--oidc-signing-algs=ES256",
+        "--oidc-required-claim=hd=example.com",
+    ])
+    .await;
     let claims = |extra: Value| {
         let mut c = json!({"iss": url, "aud": "kubernetes", "sub": "jane", "hd": "example.com",
             "groups": ["dev"], "exp": now() + 600, "iat": now(), "jti": "id-1"});
@@ -329,7 +328,8 @@ async fn authentication_config_with_two_issuers() {
     issuers.publish("two", &[&k2]);
     let dir = tempfile::tempdir().expect("dir");
     let ca: String = issuers
-        .ca_pem
+        .server
+        .ca_pem()
         .lines()
         .map(|l| format!("      {l}\n"))
         .collect();
@@ -471,23 +471,14 @@ fn bad_authentication_config_refuses_the_start() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn token_review_of_oidc_tokens() {
     use super::token_review::{refused, review, API_AUDIENCE};
-    let issuers = Issuers::start().await;
-    let k1 = SigningKey::new("k1");
-    issuers.publish("a", &[&k1]);
-    let dir = tempfile::tempdir().expect("dir");
-    let ca = dir.path().join("oidc-ca.pem");
-    std::fs::write(&ca, &issuers.ca_pem).expect("write");
-    let url = issuers.url("a");
-    let server = Server::builder()
-        .arg(format!("--oidc-issuer-url={url}"))
-        .arg("--oidc-client-id=kubernetes")
-        .arg(format!("--oidc-ca-file={}", ca.display()))
-        .arg("--oidc-signing-algs=ES256")
-        .arg("--oidc-username-prefix=oidc:")
-        .start()
-        .await;
-    let claims = json!({"iss": url, "aud": "kubernetes", "sub": "jane",
-        "exp": now() + 600, "iat": now()});
+    let IssuerA {
+        issuers: _issuers,
+        k1,
+        url,
+        server,
+        dir: _dir,
+    } = IssuerA::start(&["--oidc-signing-algs=ES256", "--oidc-username-prefix=oidc:"]).await;
+    let claims = id_claims(&url, "jane");
     let token = k1.sign(&claims);
     let start = Instant::now();
     loop {
@@ -575,19 +566,18 @@ async fn es512_id_tokens() {
         .expect("keys")
         .insert("es".to_owned(), vec![big.jwk(), small.jwk.clone()]);
     let dir = tempfile::tempdir().expect("dir");
-    let ca = dir.path().join("oidc-ca.pem");
-    std::fs::write(&ca, &issuers.ca_pem).expect("write");
     let url = issuers.url("es");
-    let server = Server::builder()
-        .arg(format!("--oidc-issuer-url={url}"))
-        .arg("--oidc-client-id=kubernetes")
-        .arg(format!("--oidc-ca-file={}", ca.display()))
-        .arg("--oidc-signing-algs=ES256,ES512")
-        .arg("--oidc-username-prefix=-")
-        .start()
+    let server = issuers
+        .start_server(
+            dir.path(),
+            &url,
+            &[
+                "--oidc-signing-algs=ES256,ES512",
+                "--oidc-username-prefix=-",
+            ],
+        )
         .await;
-    let claims = json!({"iss": url, "aud": "kubernetes", "sub": "ada",
-        "exp": now() + 600, "iat": now()});
+    let claims = id_claims(&url, "ada");
     let token = big.sign(&claims);
     until("the ES512 token is accepted", || {
         whoami(&server, &token).is_some()
@@ -608,12 +598,8 @@ async fn es512_id_tokens() {
     assert!(refused(&server, &tampered.join(".")), "tampered token");
 
     // Where only ES256 is allowed, ES512 tokens are refused.
-    let strict = Server::builder()
-        .arg(format!("--oidc-issuer-url={url}"))
-        .arg("--oidc-client-id=kubernetes")
-        .arg(format!("--oidc-ca-file={}", ca.display()))
-        .arg("--oidc-signing-algs=ES256")
-        .start()
+    let strict = issuers
+        .start_server(dir.path(), &url, &["--oidc-signing-algs=ES256"])
         .await;
     let es256 = small.sign(&claims);
     until("the strict server takes ES256 tokens", || {

@@ -2,31 +2,14 @@
 //! small HTTPS webhook on 127.0.0.1 (its own CA, made with rcgen) that answers
 //! TokenReviews and SubjectAccessReviews from a table, and can be stopped.
 
-use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use base64::Engine;
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper::body::Incoming;
-use hyper::{Request, Response};
-use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::{json, Value};
 
+use super::harness::https::ReviewWebhook;
 use super::harness::kubectl::Kubectl;
 use super::harness::{alive, require_tool, Server, BIN};
-
-/// A webhook on 127.0.0.1: `/authn` answers TokenReviews, `/authz` SubjectAccessReviews.
-struct Webhook {
-    addr: SocketAddr,
-    ca_pem: String,
-    /// Every review received, in order.
-    seen: Arc<Mutex<Vec<(String, Value)>>>,
-    tasks: Arc<Mutex<tokio::task::JoinSet<()>>>,
-}
 
 /// The token table: token → the user it is (None: refused).
 fn token_user(token: &str) -> Option<Value> {
@@ -65,116 +48,20 @@ fn answer(path: &str, review: &Value) -> Value {
     out
 }
 
-impl Webhook {
-    async fn start() -> Webhook {
-        let ca_key = rcgen::KeyPair::generate().expect("key");
-        let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
-        ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
-        let ca = ca_params.self_signed(&ca_key).expect("ca");
-        let issuer = rcgen::Issuer::new(ca_params, ca_key);
-        let key = rcgen::KeyPair::generate().expect("key");
-        let params = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned()]).expect("params");
-        let cert = params.signed_by(&key, &issuer).expect("cert");
-        let tls = rustls::ServerConfig::builder_with_provider(Arc::new(
-            rustls::crypto::ring::default_provider(),
-        ))
-        .with_safe_default_protocol_versions()
-        .expect("versions")
-        .with_no_client_auth()
-        .with_single_cert(
-            vec![cert.der().clone()],
-            rustls::pki_types::PrivateKeyDer::try_from(key.serialize_der()).expect("key der"),
-        )
-        .expect("tls");
-        let mut tls = tls;
-        tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
-        let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
-        let addr = listener.local_addr().expect("addr");
-        let seen: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
-        let tasks: Arc<Mutex<tokio::task::JoinSet<()>>> = Arc::default();
-        let (seen2, tasks2) = (seen.clone(), tasks.clone());
-        tasks.lock().expect("tasks").spawn(async move {
-            loop {
-                let Ok((tcp, _)) = listener.accept().await else {
-                    return;
-                };
-                let (acceptor, seen) = (acceptor.clone(), seen2.clone());
-                let conn = async move {
-                    let Ok(tls) = acceptor.accept(tcp).await else {
-                        return;
-                    };
-                    let service = hyper::service::service_fn(move |req: Request<Incoming>| {
-                        let seen = seen.clone();
-                        async move {
-                            let path = req.uri().path().to_owned();
-                            let query = req.uri().query().unwrap_or("").to_owned();
-                            let body = req.into_body().collect().await?.to_bytes();
-                            let review: Value = serde_json::from_slice(&body).unwrap_or_default();
-                            seen.lock()
-                                .expect("seen")
-                                .push((format!("{path}?{query}"), review.clone()));
-                            // `/slow/...`: answers as `/...`, ten seconds late.
-                            let path = match path.strip_prefix("/slow") {
-                                Some(rest) => {
-                                    tokio::time::sleep(Duration::from_secs(10)).await;
-                                    rest.to_owned()
-                                }
-                                None => path,
-                            };
-                            let out =
-                                serde_json::to_vec(&answer(&path, &review)).unwrap_or_default();
-                            Ok::<_, hyper::Error>(
-                                Response::builder()
-                                    .header("content-type", "application/json")
-                                    .body(Full::new(Bytes::from(out)))
-                                    .expect("response"),
-                            )
-                        }
-                    });
-                    let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(tls), service)
-                        .await;
-                };
-                tasks2.lock().expect("tasks").spawn(conn);
+/// A webhook on 127.0.0.1: `/authn` answers TokenReviews, `/authz` SubjectAccessReviews;
+/// `/slow/...` answers as `/...`, ten seconds late.
+async fn start_webhook() -> ReviewWebhook {
+    ReviewWebhook::start(|path, review| async move {
+        let path = match path.strip_prefix("/slow") {
+            Some(rest) => {
+                tokio::time::sleep(Duration::from_secs(10)).await;
+                rest.to_owned()
             }
-        });
-        Webhook {
-            addr,
-            ca_pem: ca.pem(),
-            seen,
-            tasks,
-        }
-    }
-
-    /// Closes the listener and every connection: the webhook is down.
-    fn stop(&self) {
-        self.tasks.lock().expect("tasks").abort_all();
-    }
-
-    /// A kubeconfig for `path` on this webhook, written in `dir`.
-    fn kubeconfig(&self, dir: &Path, path: &str) -> PathBuf {
-        let file = dir.join(format!("{}.kubeconfig", path.trim_start_matches('/')));
-        let ca = base64::engine::general_purpose::STANDARD.encode(&self.ca_pem);
-        let text = format!(
-            "apiVersion: v1\nkind: Config\nclusters:\n- name: webhook\n  cluster:\n    server: https://{}{path}\n    certificate-authority-data: {ca}\nusers:\n- name: apiserver\n  user:\n    token: apiserver-secret\ncontexts:\n- name: webhook\n  context: {{cluster: webhook, user: apiserver}}\ncurrent-context: webhook\n",
-            self.addr
-        );
-        std::fs::write(&file, text).expect("write kubeconfig");
-        file
-    }
-
-    fn reviews(&self, path: &str) -> Vec<Value> {
-        self.seen
-            .lock()
-            .expect("seen")
-            .iter()
-            .filter(|(p, _)| p.starts_with(path))
-            .map(|(_, v)| v.clone())
-            .collect()
-    }
+            None => path,
+        };
+        answer(&path, &review)
+    })
+    .await
 }
 
 /// kubectl as a user with only a bearer token.
@@ -226,7 +113,7 @@ async fn webhook_token_authentication() {
     if !require_tool("kubectl") {
         return;
     }
-    let webhook = Webhook::start().await;
+    let webhook = start_webhook().await;
     let dir = tempfile::tempdir().expect("dir");
     let tokens = dir.path().join("tokens.csv");
     std::fs::write(&tokens, "tok-alice,alice,1001\n").expect("write");
@@ -250,7 +137,7 @@ async fn webhook_token_authentication() {
             "groups": ["webhook-users", "system:authenticated"],
             "extra": {"scopes": ["read", "write"]}})
     );
-    let sent = webhook.reviews("/authn");
+    let sent = webhook.bodies("/authn");
     assert_eq!(
         sent[0],
         json!({"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview",
@@ -259,9 +146,7 @@ async fn webhook_token_authentication() {
             "status": {"user": {}}})
     );
     assert!(webhook
-        .seen
-        .lock()
-        .expect("seen")
+        .seen()
         .iter()
         .all(|(p, _)| p == "/authn?timeout=30s"));
 
@@ -272,7 +157,7 @@ async fn webhook_token_authentication() {
     let alice = as_token_user(&server, "tok-alice", &["auth", "whoami"]);
     assert!(alice.status.success(), "{alice:?}");
     assert!(!webhook
-        .reviews("/authn")
+        .bodies("/authn")
         .iter()
         .any(|r| r["spec"]["token"] == "tok-alice"));
 
@@ -354,7 +239,7 @@ async fn webhook_authorizer() {
     if !require_tool("kubectl") {
         return;
     }
-    let webhook = Webhook::start().await;
+    let webhook = start_webhook().await;
     let dir = tempfile::tempdir().expect("dir");
     let tokens = dir.path().join("tokens.csv");
     std::fs::write(&tokens, "tok-bob,bob,1002\n").expect("write");
@@ -409,7 +294,7 @@ async fn webhook_authorizer() {
         "no - the webhook says no deleting pods"
     );
 
-    let reviews = webhook.reviews("/authz");
+    let reviews = webhook.bodies("/authz");
     let list_review = reviews
         .iter()
         .find(|r| r["spec"]["resourceAttributes"]["verb"] == "list")
@@ -442,7 +327,7 @@ async fn webhook_authorizer() {
         err.contains("InternalError")
             && err.contains("Internal Server Error")
             && err.contains("/api/v1/namespaces/default/pods?limit=500")
-            && err.contains(&format!("https://{}/authz?timeout=30s", webhook.addr)),
+            && err.contains(&format!("https://{}/authz?timeout=30s", webhook.addr())),
         "{bob:?}"
     );
     println!("with the webhook down, a request it would decide failed in {took:?}: {err}");
@@ -465,7 +350,7 @@ async fn authorization_config_file() {
     if !require_tool("kubectl") {
         return;
     }
-    let webhook = Webhook::start().await;
+    let webhook = start_webhook().await;
     let dir = tempfile::tempdir().expect("dir");
     let tokens = dir.path().join("tokens.csv");
     std::fs::write(&tokens, "tok-bob,bob,1002\n").expect("write");
@@ -507,7 +392,7 @@ async fn authorization_config_file() {
         ],
     );
     assert!(selected.status.success(), "{selected:?}");
-    let reviews = webhook.reviews("/authz");
+    let reviews = webhook.bodies("/authz");
     assert!(!reviews.is_empty());
     assert!(
         reviews
@@ -576,7 +461,7 @@ async fn slow_authorization_webhook_times_out() {
     if !require_tool("kubectl") {
         return;
     }
-    let webhook = Webhook::start().await;
+    let webhook = start_webhook().await;
     let dir = tempfile::tempdir().expect("dir");
     let tokens = dir.path().join("tokens.csv");
     std::fs::write(&tokens, "tok-bob,bob,1002\n").expect("write");
@@ -625,7 +510,7 @@ async fn slow_authorization_webhook_times_out() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn token_review_of_webhook_tokens() {
     use super::token_review::{refused, review, API_AUDIENCE};
-    let webhook = Webhook::start().await;
+    let webhook = start_webhook().await;
     let dir = tempfile::tempdir().expect("dir");
     let server = Server::builder()
         .arg(format!(
@@ -646,7 +531,7 @@ async fn token_review_of_webhook_tokens() {
     let custom = review(&server, "tok-jane", &["custom"]).await;
     assert_eq!(custom["status"], refused("invalid bearer token"));
     let asked: Vec<Value> = webhook
-        .reviews("/authn")
+        .bodies("/authn")
         .iter()
         .map(|r| r["spec"]["audiences"].clone())
         .collect();
