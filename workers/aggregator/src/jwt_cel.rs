@@ -10,9 +10,10 @@
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, OnceLock};
 
-use cel::common::ast::{EntryExpr, Expr, LiteralValue};
+use cel::common::ast::{Expr, LiteralValue};
 use cel::parser::Expression;
 use cel::{Context, Env, Program, Value};
+use kas_cel::{children, depth};
 use serde_json::Value as Json;
 
 /// The variable an expression sees.
@@ -237,49 +238,6 @@ fn undeclared(expr: &Expression, var: &str) -> Option<String> {
         stack.extend(children(e));
     }
     None
-}
-
-fn depth(expr: &Expression) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(expr, 1usize)];
-    while let Some((e, d)) = stack.pop() {
-        deepest = deepest.max(d);
-        stack.extend(children(e).into_iter().map(|c| (c, d + 1)));
-    }
-    deepest
-}
-
-fn children(e: &Expression) -> Vec<&Expression> {
-    match &e.expr {
-        Expr::Call(call) => call
-            .target
-            .as_deref()
-            .into_iter()
-            .chain(&call.args)
-            .collect(),
-        Expr::Comprehension(c) => vec![
-            &c.iter_range,
-            &c.accu_init,
-            &c.loop_cond,
-            &c.loop_step,
-            &c.result,
-        ],
-        Expr::List(list) => list.elements.iter().collect(),
-        Expr::Map(map) => entry_children(&map.entries),
-        Expr::Struct(s) => entry_children(&s.entries),
-        Expr::Select(select) => vec![&*select.operand],
-        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => Vec::new(),
-    }
-}
-
-fn entry_children(entries: &[cel::common::ast::IdedEntryExpr]) -> Vec<&Expression> {
-    entries
-        .iter()
-        .flat_map(|entry| match &entry.expr {
-            EntryExpr::MapEntry(m) => vec![&m.key, &m.value],
-            EntryExpr::StructField(f) => vec![&f.value],
-        })
-        .collect()
 }
 
 #[cfg(test)]

@@ -4,11 +4,8 @@
 //! field, a non-boolean result) is an error, which the webhook's failure policy turns
 //! into its decision, as upstream's.
 
-use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 
-use cel::objects::{Key, Map};
 use cel::{Context, Program, Value};
 use serde_json::Value as Json;
 
@@ -36,28 +33,6 @@ pub fn compile_condition(expression: &str) -> Result<(), String> {
     .unwrap_or_else(|_| Err("the expression cannot be compiled".to_owned()))
 }
 
-/// A JSON value as CEL sees it.
-fn to_cel(v: &Json) -> Value {
-    match v {
-        Json::Null => Value::Null,
-        Json::Bool(b) => Value::Bool(*b),
-        Json::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => Value::Int(i),
-            (None, Some(u), _) => Value::UInt(u),
-            (_, _, f) => Value::Float(f.unwrap_or(0.0)),
-        },
-        Json::String(s) => Value::String(Arc::new(s.clone())),
-        Json::Array(a) => Value::List(Arc::new(a.iter().map(to_cel).collect())),
-        Json::Object(o) => {
-            let map: HashMap<Key, Value> = o
-                .iter()
-                .map(|(k, v)| (Key::String(Arc::new(k.clone())), to_cel(v)))
-                .collect();
-            Value::Map(Map { map: Arc::new(map) })
-        }
-    }
-}
-
 impl MatchConditions {
     /// Compiles `expressions` (checked by the supervisor already; one that does not
     /// compile here never matches).
@@ -81,7 +56,7 @@ impl MatchConditions {
     /// names the condition that could not be evaluated.
     pub(crate) fn matches(&self, request: &Json) -> Result<bool, String> {
         let mut ctx = Context::default();
-        ctx.add_variable_from_value("request", to_cel(request));
+        ctx.add_variable_from_value("request", kas_cel::json_to_cel(request));
         for (expression, program) in &self.programs {
             let result = catch_unwind(AssertUnwindSafe(|| program.execute(&ctx)))
                 .map_err(|_| format!("matchConditions expression {expression:?} failed"))?;

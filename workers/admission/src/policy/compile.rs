@@ -9,9 +9,9 @@ use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::{Arc, OnceLock};
 
-use cel::common::ast::{EntryExpr, Expr};
-use cel::parser::Expression;
+use cel::common::ast::Expr;
 use cel::{extensions, Env, Program};
+use kas_cel::{children, depth};
 
 /// The deepest expression tree accepted: the crate's evaluator recurses once per level
 /// (as the CRD rules, which found ~50 levels fit a 2 MiB stack in a debug build).
@@ -169,50 +169,6 @@ fn indent(error: &str) -> String {
         })
         .collect();
     lines.join("\n")
-}
-
-/// The children of a node (the tree may be deep: walks never recurse).
-fn children(e: &Expression) -> Vec<&Expression> {
-    match &e.expr {
-        Expr::Call(call) => call
-            .target
-            .as_deref()
-            .into_iter()
-            .chain(&call.args)
-            .collect(),
-        Expr::Comprehension(c) => vec![
-            &c.iter_range,
-            &c.accu_init,
-            &c.loop_cond,
-            &c.loop_step,
-            &c.result,
-        ],
-        Expr::List(list) => list.elements.iter().collect(),
-        Expr::Map(map) => entries(&map.entries),
-        Expr::Struct(s) => entries(&s.entries),
-        Expr::Select(select) => vec![&*select.operand],
-        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => Vec::new(),
-    }
-}
-
-fn entries(entries: &[cel::common::ast::IdedEntryExpr]) -> Vec<&Expression> {
-    entries
-        .iter()
-        .flat_map(|entry| match &entry.expr {
-            EntryExpr::MapEntry(m) => vec![&m.key, &m.value],
-            EntryExpr::StructField(f) => vec![&f.value],
-        })
-        .collect()
-}
-
-fn depth(expr: &Expression) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(expr, 1usize)];
-    while let Some((e, d)) = stack.pop() {
-        deepest = deepest.max(d);
-        stack.extend(children(e).into_iter().map(|c| (c, d + 1)));
-    }
-    deepest
 }
 
 struct Facts {

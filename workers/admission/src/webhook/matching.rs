@@ -6,11 +6,8 @@
 //! `object`, `oldObject` and `request` (`authorizer` is not offered: an expression
 //! using it fails to evaluate, and the failure policy decides).
 
-use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::Arc;
 
-use cel::objects::{Key, Map};
 use cel::{Context, Program, Value as Cel};
 use kas_server::admission::{Operation, Request};
 use serde_json::Value;
@@ -119,26 +116,8 @@ pub fn compile(expression: &str) -> Result<Program, String> {
 }
 
 /// A JSON value as CEL sees it.
-pub(crate) fn to_cel(v: &Value) -> Cel {
-    match v {
-        Value::Null => Cel::Null,
-        Value::Bool(b) => Cel::Bool(*b),
-        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
-            (Some(i), _, _) => Cel::Int(i),
-            (None, Some(u), _) => Cel::UInt(u),
-            (_, _, f) => Cel::Float(f.unwrap_or(0.0)),
-        },
-        Value::String(s) => Cel::String(Arc::new(s.clone())),
-        Value::Array(a) => Cel::List(Arc::new(a.iter().map(to_cel).collect())),
-        Value::Object(o) => {
-            let map: HashMap<Key, Cel> = o
-                .iter()
-                .map(|(k, v)| (Key::String(Arc::new(k.clone())), to_cel(v)))
-                .collect();
-            Cel::Map(Map { map: Arc::new(map) })
-        }
-    }
-}
+/// A JSON value as a CEL value.
+pub(crate) use kas_cel::json_to_cel as to_cel;
 
 impl Conditions {
     /// Compiles `(name, expression)` pairs.

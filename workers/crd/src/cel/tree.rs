@@ -1,7 +1,7 @@
 //! Walks over a parsed expression that don't recurse (the tree may be deep before its
 //! depth is checked): its depth, its children, and the length bound of constant lists.
 
-use cel::common::ast::{EntryExpr, Expr, LiteralValue};
+use cel::common::ast::{Expr, LiteralValue};
 use cel::parser::Expression;
 
 /// An upper bound on the length of a list computed from constants only: one per node,
@@ -19,50 +19,4 @@ pub(crate) fn constant_length(expr: &Expression) -> u64 {
     total
 }
 
-/// The depth of the expression tree, found without recursion (the tree may be deep).
-pub(crate) fn depth(expr: &Expression) -> usize {
-    let mut deepest = 0;
-    let mut stack = vec![(expr, 1usize)];
-    while let Some((e, d)) = stack.pop() {
-        deepest = deepest.max(d);
-        stack.extend(children(e).into_iter().map(|c| (c, d + 1)));
-    }
-    deepest
-}
-
-pub(crate) fn children(e: &Expression) -> Vec<&Expression> {
-    match &e.expr {
-        Expr::Call(call) => call
-            .target
-            .as_deref()
-            .into_iter()
-            .chain(&call.args)
-            .collect(),
-        Expr::Comprehension(c) => vec![
-            &c.iter_range,
-            &c.accu_init,
-            &c.loop_cond,
-            &c.loop_step,
-            &c.result,
-        ],
-        Expr::List(list) => list.elements.iter().collect(),
-        Expr::Map(map) => map
-            .entries
-            .iter()
-            .flat_map(|entry| match &entry.expr {
-                EntryExpr::MapEntry(m) => vec![&m.key, &m.value],
-                EntryExpr::StructField(f) => vec![&f.value],
-            })
-            .collect(),
-        Expr::Struct(s) => s
-            .entries
-            .iter()
-            .flat_map(|entry| match &entry.expr {
-                EntryExpr::MapEntry(m) => vec![&m.key, &m.value],
-                EntryExpr::StructField(f) => vec![&f.value],
-            })
-            .collect(),
-        Expr::Select(select) => vec![&*select.operand],
-        Expr::Ident(_) | Expr::Literal(_) | Expr::Unspecified => Vec::new(),
-    }
-}
+pub(crate) use kas_cel::{children, depth};
