@@ -1,10 +1,16 @@
 //! The CEL pieces shared by the CRD validation rules (`kas-crd`), the authorization
 //! webhooks' match conditions (`kas-authz`), the JWT claim mappings (the aggregator) and
-//! admission (webhook match conditions, ValidatingAdmissionPolicy): a JSON value as a CEL
-//! value, and walks over a parsed expression that do not recurse, since an expression may
-//! be nested deeply before its depth is checked.
+//! admission (webhook match conditions, ValidatingAdmissionPolicy): Kubernetes' CEL
+//! environment ([`library`]: the standard library, the strings, lists and math extensions,
+//! the list functions and the `quantity`, `ip` and `cidr` libraries), a JSON value as a
+//! CEL value, and walks over a parsed expression that do not recurse, since an expression
+//! may be nested deeply before its depth is checked.
 
 #![forbid(unsafe_code)]
+
+mod ip;
+pub mod library;
+mod quantity;
 
 use std::collections::HashMap;
 use std::sync::Arc;

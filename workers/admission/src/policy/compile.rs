@@ -7,10 +7,10 @@
 
 use std::collections::HashSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 use cel::common::ast::Expr;
-use cel::{extensions, Env, Program};
+use cel::{Env, Program};
 use kas_cel::{children, depth};
 
 /// The deepest expression tree accepted: the crate's evaluator recurses once per level
@@ -44,18 +44,11 @@ const BASE_NAMES: &[&str] = &[
     "dyn",
 ];
 
-/// The shared environment; `None` if the crate refused a declaration.
+/// Kubernetes' CEL environment (the standard library, the strings, lists and math
+/// extensions, the list functions, `quantity`, `ip` and `cidr`); `None` if the crate
+/// refused a declaration.
 pub(crate) fn env() -> Option<Arc<Env>> {
-    static ENV: OnceLock<Option<Arc<Env>>> = OnceLock::new();
-    ENV.get_or_init(|| {
-        let mut env = Env::stdlib();
-        let built = env
-            .add_extension(extensions::strings)
-            .and_then(|_| env.add_extension(extensions::lists))
-            .and_then(|_| env.add_extension(extensions::math));
-        built.ok().map(|_| Arc::new(env))
-    })
-    .clone()
+    kas_cel::library::env()
 }
 
 /// What the expressions of one policy may refer to.

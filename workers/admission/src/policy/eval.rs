@@ -563,6 +563,27 @@ mod tests {
     }
 
     #[test]
+    fn kubernetes_libraries_are_offered() {
+        // quantity, cidr/ip and the list functions, as upstream offers policies.
+        let p = policy(json!({"validations": [
+            {"expression": "quantity(object.spec.limit).isLessThan(quantity('1Gi'))"},
+            {"expression": "cidr('10.0.0.0/8').containsIP(object.spec.ip)"},
+            {"expression": "[1, 2, 3].isSorted() && [1, 2, 3].sum() == 6"}
+        ]}));
+        let admitted = |obj: &Value| -> Vec<bool> {
+            validate(&p, &inputs(obj), &Value::Null)
+                .decisions
+                .iter()
+                .map(|(_, d)| format!("{d:?}") == "Admit")
+                .collect()
+        };
+        let ok = json!({"spec": {"limit": "512Mi", "ip": "10.1.2.3"}});
+        assert_eq!(admitted(&ok), [true, true, true]);
+        let over = json!({"spec": {"limit": "2Gi", "ip": "192.168.0.1"}});
+        assert_eq!(admitted(&over), [false, false, true]);
+    }
+
+    #[test]
     fn costs_are_bounded() {
         let containers: Vec<Value> = (0..60).map(|i| json!({"name": format!("c{i}")})).collect();
         let obj = json!({"spec": {"containers": containers}});

@@ -7,9 +7,9 @@ use cel::common::ast::{operators, EntryExpr, Expr, LiteralValue};
 use cel::parser::Expression;
 use serde_json::Value as Json;
 
-use super::library::{LINEAR_FUNCTIONS, QUADRATIC_FUNCTIONS};
 use super::tree::{children, constant_length};
 use super::value::{escape_property, is_struct};
+use kas_cel::library::{LINEAR_FUNCTIONS, QUADRATIC_FUNCTIONS};
 
 /// What is statically known of a value's type.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,10 +7,9 @@
 //! schema, and a static bound on the work a rule may do given the size of its input.
 
 mod check;
-mod ip;
-mod library;
-mod quantity;
 mod tree;
+
+use kas_cel::library;
 mod value;
 
 #[cfg(test)]

@@ -11,7 +11,7 @@ use cel::{extensions, Env, ExecutionError, Value};
 
 /// Functions whose cost grows with the size of their receiver or argument (used by the
 /// cost bound in `check`).
-pub(crate) const LINEAR_FUNCTIONS: &[&str] = &[
+pub const LINEAR_FUNCTIONS: &[&str] = &[
     "@in",
     "_==_",
     "_!=_",
@@ -41,7 +41,7 @@ pub(crate) const LINEAR_FUNCTIONS: &[&str] = &[
 
 /// Functions whose cost, or the size of whose result, grows with the square of their
 /// input (`s.replace('', s)`, a long separator in `join`).
-pub(crate) const QUADRATIC_FUNCTIONS: &[&str] = &[
+pub const QUADRATIC_FUNCTIONS: &[&str] = &[
     "distinct",
     "sort",
     "@sortByAssociatedKeys",
@@ -51,7 +51,7 @@ pub(crate) const QUADRATIC_FUNCTIONS: &[&str] = &[
 
 /// The shared environment; `None` if the crate refused a declaration, which
 /// `compile` reports as an error rather than panicking.
-pub(crate) fn env() -> Option<Arc<Env>> {
+pub fn env() -> Option<Arc<Env>> {
     static ENV: OnceLock<Option<Arc<Env>>> = OnceLock::new();
     ENV.get_or_init(|| build().ok().map(Arc::new)).clone()
 }
@@ -62,7 +62,7 @@ pub(crate) fn env() -> Option<Arc<Env>> {
 ///
 /// `lists.range` is left out: it builds up to a million elements from a constant, which
 /// the cost bound (driven by the input's size) would not see.
-pub(crate) fn is_function(env: &Arc<Env>, name: &str) -> bool {
+pub fn is_function(env: &Arc<Env>, name: &str) -> bool {
     if name == "lists.range" {
         return false;
     }
@@ -75,8 +75,8 @@ fn build() -> Result<Env, cel::DeclarationError> {
     env.add_extension(extensions::strings)?;
     env.add_extension(extensions::lists)?;
     env.add_extension(extensions::math)?;
-    super::quantity::register(&mut env)?;
-    super::ip::register(&mut env)?;
+    crate::quantity::register(&mut env)?;
+    crate::ip::register(&mut env)?;
     env.add_member_overload("isSorted", "list_is_sorted", LIST_TYPE, vec![], is_sorted)?;
     env.add_member_overload("sum", "list_sum", LIST_TYPE, vec![], sum)?;
     env.add_member_overload("min", "list_min", LIST_TYPE, vec![], min)?;
