@@ -151,21 +151,14 @@ async fn impersonation_needs_the_impersonate_verb() {
         return;
     };
     // The admin (system:masters) may impersonate anyone; alice may do nothing herself.
-    // Her review is allowed by the bootstrap policy's system:basic-user binding, which the
-    // front door's RBAC cache learns by watch: on a loaded machine it may arrive a moment
-    // after /readyz (as with kube-apiserver's informers), so the first review is polled.
-    let args = [
+    let whoami = k.ok(&[
         "auth",
         "whoami",
         "--as=alice",
         "--as-group=devs",
         "-o",
         "json",
-    ];
-    until("the bootstrap policy is in the RBAC cache", || {
-        k.run(&args).status.success()
-    });
-    let whoami = k.ok(&args);
+    ]);
     let review: serde_json::Value = serde_json::from_str(&whoami).expect("json");
     assert_eq!(review["status"]["userInfo"]["username"], "alice");
     assert_eq!(

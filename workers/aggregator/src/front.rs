@@ -64,7 +64,9 @@ impl InFlight {
 
 /// The authorizer chain of `--authorization-mode`. With RBAC, its objects come from a
 /// cache kept by watches, and readiness waits for the first read (`informer-sync`, as
-/// kube-apiserver's).
+/// kube-apiserver's) taken once the kube-api worker is ready: the bootstrap policy it
+/// writes at start is then decided over from the first request `/readyz` lets through,
+/// not a watch event later.
 fn authorizer(control: &Control, hooks: &PostStartHooks) -> kas_authz::Authorizer {
     let config = control.config();
     let authorizer = kas_authz::Authorizer::for_worker(config);
@@ -72,8 +74,18 @@ fn authorizer(control: &Control, hooks: &PostStartHooks) -> kas_authz::Authorize
     if kas_authz::Authorizer::uses_rbac(&config.authorization_modes) {
         hooks.set_check("informer-sync", Err("RBAC objects not read yet".into()));
         let (hooks, synced) = (hooks.clone(), authorizer.clone());
+        let mut peers = control.peers();
         tokio::spawn(async move {
             synced.synced().await;
+            let kube_api_ready = |p: &Vec<kas_proto::PeerStatus>| {
+                p.iter().any(|s| {
+                    s.role == kas_proto::WorkerRole::KubeApi
+                        && s.state == kas_proto::PeerState::Ready
+                })
+            };
+            if peers.wait_for(kube_api_ready).await.is_ok() {
+                synced.relist_rbac().await;
+            }
             hooks.set_check("informer-sync", Ok(()));
         });
     }

@@ -27,6 +27,7 @@ pub struct PolicyCache {
     /// The objects of each kind by key, what the policy is built from.
     objects: Mutex<[BTreeMap<String, Value>; 4]>,
     synced: Synced,
+    relist: Arc<tokio::sync::Notify>,
 }
 
 impl PolicyCache {
@@ -34,12 +35,14 @@ impl PolicyCache {
     /// objects (retrying until storage answers). Until then the policy is empty.
     pub fn start(config: StorageConfig) -> Arc<PolicyCache> {
         let (synced, tx) = Synced::new();
+        let relist = Arc::new(tokio::sync::Notify::new());
         let cache = Arc::new(PolicyCache {
             policy: RwLock::new(Arc::new(Policy::default())),
             objects: Mutex::default(),
             synced,
+            relist: relist.clone(),
         });
-        follow::start(&cache, config, tx);
+        follow::start(&cache, config, tx, relist);
         cache
     }
 
@@ -54,6 +57,16 @@ impl PolicyCache {
     /// Waits until the objects have been listed once.
     pub async fn synced(&self) {
         self.synced.wait().await;
+    }
+
+    /// Lists the objects again and waits until that listing is in force: what was
+    /// written before the call is then decided over, whatever the watch has delivered.
+    pub async fn relist(&self) {
+        // A first listing under way may have read before the call: the one the request
+        // causes after it is waited for then.
+        let done = self.synced.listings().max(1);
+        self.relist.notify_one();
+        self.synced.wait_past(done).await;
     }
 
     fn publish(&self, objects: &[BTreeMap<String, Value>; 4]) {

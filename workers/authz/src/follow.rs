@@ -12,7 +12,7 @@ use kas_server::storage::{
     ListOptions, ReadVersion, Storage, StorageConfig, StorageError, WatchEvent,
 };
 use serde_json::Value;
-use tokio::sync::watch;
+use tokio::sync::{watch, Notify};
 
 /// How long to wait before listing again after storage failed.
 const RETRY: Duration = Duration::from_secs(1);
@@ -35,35 +35,52 @@ pub(crate) trait Follower: Send + Sync + 'static {
     fn apply(&self, resource: usize, key: &str, object: Option<Value>);
 }
 
-/// Whether the follower has listed once.
+/// How many times the follower has listed everything (0: not yet).
 #[derive(Debug, Clone)]
-pub(crate) struct Synced(watch::Receiver<bool>);
+pub(crate) struct Synced(watch::Receiver<u64>);
 
 impl Synced {
-    /// A flag not yet set, and what sets it (given to [`start`]).
-    pub(crate) fn new() -> (Synced, watch::Sender<bool>) {
-        let (tx, rx) = watch::channel(false);
+    /// A count at zero, and what counts (given to [`start`]).
+    pub(crate) fn new() -> (Synced, watch::Sender<u64>) {
+        let (tx, rx) = watch::channel(0);
         (Synced(rx), tx)
     }
 
     /// Waits until the objects have been listed once.
     pub(crate) async fn wait(&self) {
+        self.wait_past(0).await;
+    }
+
+    /// The listings so far.
+    pub(crate) fn listings(&self) -> u64 {
+        *self.0.borrow()
+    }
+
+    /// Waits until a listing after the `n`th is done.
+    pub(crate) async fn wait_past(&self, n: u64) {
         let mut rx = self.0.clone();
-        let _ = rx.wait_for(|s| *s).await;
+        let _ = rx.wait_for(|s| *s > n).await;
     }
 }
 
-/// Starts following storage for `follower` (retrying until storage answers), setting
-/// `synced` once everything is listed; ends when the follower is dropped.
+/// Starts following storage for `follower` (retrying until storage answers), counting
+/// each complete listing in `synced`; `relist` makes it list everything again at once.
+/// Ends when the follower is dropped.
 pub(crate) fn start<F: Follower>(
     follower: &Arc<F>,
     config: StorageConfig,
-    synced: watch::Sender<bool>,
+    synced: watch::Sender<u64>,
+    relist: Arc<Notify>,
 ) {
-    tokio::spawn(run(Arc::downgrade(follower), config, synced));
+    tokio::spawn(run(Arc::downgrade(follower), config, synced, relist));
 }
 
-async fn run<F: Follower>(follower: Weak<F>, config: StorageConfig, synced: watch::Sender<bool>) {
+async fn run<F: Follower>(
+    follower: Weak<F>,
+    config: StorageConfig,
+    synced: watch::Sender<u64>,
+    relist: Arc<Notify>,
+) {
     let storage = loop {
         match Storage::new(&config).await {
             Ok(s) => break s,
@@ -77,12 +94,15 @@ async fn run<F: Follower>(follower: Weak<F>, config: StorageConfig, synced: watc
         }
     };
     loop {
-        let outcome = follow(&follower, &storage, &synced).await;
+        let outcome = follow(&follower, &storage, &synced, &relist).await;
         if follower.upgrade().is_none() {
             return;
         }
-        if let Err(e) = outcome {
-            tracing::warn!(error = %e, "{} cache: listing again", F::WHAT);
+        match outcome {
+            // Asked to list again: at once.
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "{} cache: listing again", F::WHAT),
         }
         tokio::time::sleep(RETRY).await;
     }
@@ -101,13 +121,15 @@ type Events = SelectAll<
     >,
 >;
 
+/// Lists, then follows the watches; `Ok(true)` when asked to list again.
 async fn follow<F: Follower>(
     follower: &Weak<F>,
     storage: &Storage,
-    synced: &watch::Sender<bool>,
-) -> Result<(), StorageError> {
+    synced: &watch::Sender<u64>,
+    relist: &Notify,
+) -> Result<bool, StorageError> {
     let Some(resources) = follower.upgrade().map(|f| f.resources()) else {
-        return Ok(());
+        return Ok(false);
     };
     let mut listed = Vec::with_capacity(resources.len());
     let mut prefixes = Vec::with_capacity(resources.len());
@@ -134,12 +156,19 @@ async fn follow<F: Follower>(
         prefixes.push(prefix);
     }
     let Some(f) = follower.upgrade() else {
-        return Ok(());
+        return Ok(false);
     };
     f.reset(listed);
     drop(f);
-    synced.send_replace(true);
-    while let Some((i, event)) = events.next().await {
+    synced.send_modify(|n| *n += 1);
+    loop {
+        let next = tokio::select! {
+            next = events.next() => next,
+            () = relist.notified() => return Ok(true),
+        };
+        let Some((i, event)) = next else {
+            return Ok(false);
+        };
         let (key, object) = match event? {
             Some(WatchEvent::Added(o)) | Some(WatchEvent::Modified(o)) => {
                 let object = parse(&o.value);
@@ -150,15 +179,14 @@ async fn follow<F: Follower>(
             }
             Some(WatchEvent::Deleted(o)) => (o.key, None),
             Some(WatchEvent::Progress(_)) => continue,
-            None => return Ok(()),
+            None => return Ok(false),
         };
         let Some(key) = key.strip_prefix(&prefixes[i]) else {
             continue;
         };
         let Some(f) = follower.upgrade() else {
-            return Ok(());
+            return Ok(false);
         };
         f.apply(i, key, object);
     }
-    Ok(())
 }

@@ -297,6 +297,15 @@ impl Authorizer {
         });
     }
 
+    /// Lists the RBAC objects again, when RBAC follows the cluster, and waits until that
+    /// listing is in force: what was written before the call is decided over.
+    pub async fn relist_rbac(&self) {
+        let chain = self.chain.load_full();
+        if let Rbac::Cached(cache) = &chain.rbac {
+            cache.relist().await;
+        }
+    }
+
     /// Waits until the objects RBAC and Node decide over have been read once (at once
     /// without caches).
     pub async fn synced(&self) {

@@ -267,14 +267,14 @@ impl NodeGraph {
             graph: RwLock::default(),
             synced,
         });
-        follow::start(&graph, config, tx);
+        follow::start(&graph, config, tx, Arc::default());
         graph
     }
 
     /// A graph fed by hand (tests, fixed objects), already synced.
     pub(crate) fn fixed() -> NodeGraph {
         let (synced, tx) = Synced::new();
-        tx.send_replace(true);
+        tx.send_replace(1);
         NodeGraph {
             graph: RwLock::default(),
             synced,
