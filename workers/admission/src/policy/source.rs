@@ -5,17 +5,15 @@
 //! bindings), rebuilt on every change.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock, Weak};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
-use kas_server::storage::{ListOptions, ReadVersion, Storage, StorageError, WatchEvent};
+use kas_server::storage::Storage;
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 
 use super::model::{Binding, Policy};
 
-/// How long to wait before listing again after storage failed.
-const RETRY: Duration = Duration::from_secs(1);
 pub(crate) const POLICIES: &str = "validatingadmissionpolicies";
 pub(crate) const BINDINGS: &str = "validatingadmissionpolicybindings";
 
@@ -57,8 +55,9 @@ impl Source {
             compiled,
             synced: [prx, brx],
         });
-        tokio::spawn(run(Arc::downgrade(&source), POLICIES, storage.clone(), ptx));
-        tokio::spawn(run(Arc::downgrade(&source), BINDINGS, storage, btx));
+        let what = "admission policies";
+        crate::follow::start(&source, POLICIES, storage.clone(), ptx, what);
+        crate::follow::start(&source, BINDINGS, storage, btx, what);
         source
     }
 
@@ -193,64 +192,13 @@ fn name_of(o: &Value) -> String {
         .to_owned()
 }
 
-async fn run(
-    source: Weak<Source>,
-    resource: &'static str,
-    storage: Storage,
-    synced: watch::Sender<bool>,
-) {
-    loop {
-        let outcome = follow(&source, resource, &storage, &synced).await;
-        if source.upgrade().is_none() {
-            return;
-        }
-        if let Err(e) = outcome {
-            tracing::warn!(error = %e, resource, "admission policies: listing again");
-        }
-        tokio::time::sleep(RETRY).await;
+impl crate::follow::Follower for Source {
+    fn reset(&self, resource: &str, objects: Vec<Value>) {
+        Source::reset(self, resource, objects);
     }
-}
 
-async fn follow(
-    source: &Weak<Source>,
-    resource: &'static str,
-    storage: &Storage,
-    synced: &watch::Sender<bool>,
-) -> Result<(), StorageError> {
-    let prefix = storage.list_prefix(resource, None);
-    let page = storage
-        .list(&prefix, ReadVersion::Latest, &ListOptions::default(), None)
-        .await?;
-    let objects = page
-        .items
-        .iter()
-        .filter_map(|o| serde_json::from_slice::<Value>(&o.value).ok())
-        .collect();
-    let mut w = storage.watch(&prefix, page.revision).await?;
-    match source.upgrade() {
-        Some(s) => s.reset(resource, objects),
-        None => return Ok(()),
-    }
-    synced.send_replace(true);
-    loop {
-        let (key, object) = match w.next().await? {
-            Some(WatchEvent::Added(o)) | Some(WatchEvent::Modified(o)) => {
-                match serde_json::from_slice::<Value>(&o.value) {
-                    Ok(v) => (o.key, Some(v)),
-                    Err(_) => continue,
-                }
-            }
-            Some(WatchEvent::Deleted(o)) => (o.key, None),
-            Some(WatchEvent::Progress(_)) => continue,
-            None => return Ok(()),
-        };
-        let Some(name) = key.strip_prefix(&prefix) else {
-            continue;
-        };
-        let Some(s) = source.upgrade() else {
-            return Ok(());
-        };
-        s.apply(resource, name.trim_start_matches('/'), object);
+    fn apply(&self, resource: &str, name: &str, object: Option<Value>) {
+        Source::apply(self, resource, name, object);
     }
 }
 

@@ -5,20 +5,18 @@
 //! A configuration takes effect as soon as the watch delivers it.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock, Weak};
+use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use base64::Engine;
 use kas_server::selectors::{label_selector_string, LabelSelector};
-use kas_server::storage::{ListOptions, ReadVersion, Storage, StorageError, WatchEvent};
+use kas_server::storage::Storage;
 use kas_server::webhook::WebhookClient;
 use serde_json::Value;
 use tokio::sync::watch;
 
 use super::matching::Conditions;
 
-/// How long to wait before listing again after storage failed.
-const RETRY: Duration = Duration::from_secs(1);
 /// `timeoutSeconds` when a webhook does not say.
 pub(crate) const DEFAULT_TIMEOUT: u64 = 10;
 
@@ -239,7 +237,13 @@ impl Source {
             all: RwLock::new(Arc::new(Vec::new())),
             synced: rx,
         });
-        tokio::spawn(run(Arc::downgrade(&source), kind, storage, tx));
+        crate::follow::start(
+            &source,
+            kind.resource(),
+            storage,
+            tx,
+            "webhook configurations",
+        );
         source
     }
 
@@ -301,59 +305,13 @@ impl Source {
     }
 }
 
-async fn run(source: Weak<Source>, kind: Kind, storage: Storage, synced: watch::Sender<bool>) {
-    loop {
-        let outcome = follow(&source, kind, &storage, &synced).await;
-        if source.upgrade().is_none() {
-            return;
-        }
-        if let Err(e) = outcome {
-            tracing::warn!(error = %e, resource = kind.resource(), "webhook configurations: listing again");
-        }
-        tokio::time::sleep(RETRY).await;
+impl crate::follow::Follower for Source {
+    fn reset(&self, _resource: &str, configs: Vec<Value>) {
+        Source::reset(self, configs);
     }
-}
 
-async fn follow(
-    source: &Weak<Source>,
-    kind: Kind,
-    storage: &Storage,
-    synced: &watch::Sender<bool>,
-) -> Result<(), StorageError> {
-    let prefix = storage.list_prefix(kind.resource(), None);
-    let page = storage
-        .list(&prefix, ReadVersion::Latest, &ListOptions::default(), None)
-        .await?;
-    let configs = page
-        .items
-        .iter()
-        .filter_map(|o| serde_json::from_slice::<Value>(&o.value).ok())
-        .collect();
-    let mut w = storage.watch(&prefix, page.revision).await?;
-    match source.upgrade() {
-        Some(s) => s.reset(configs),
-        None => return Ok(()),
-    }
-    synced.send_replace(true);
-    loop {
-        let (key, object) = match w.next().await? {
-            Some(WatchEvent::Added(o)) | Some(WatchEvent::Modified(o)) => {
-                match serde_json::from_slice::<Value>(&o.value) {
-                    Ok(v) => (o.key, Some(v)),
-                    Err(_) => continue,
-                }
-            }
-            Some(WatchEvent::Deleted(o)) => (o.key, None),
-            Some(WatchEvent::Progress(_)) => continue,
-            None => return Ok(()),
-        };
-        let Some(name) = key.strip_prefix(&prefix) else {
-            continue;
-        };
-        let Some(s) = source.upgrade() else {
-            return Ok(());
-        };
-        s.apply(name.trim_start_matches('/'), object);
+    fn apply(&self, _resource: &str, name: &str, config: Option<Value>) {
+        Source::apply(self, name, config);
     }
 }
 
