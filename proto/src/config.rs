@@ -113,6 +113,12 @@ pub struct WorkerConfig {
     /// `--authentication-config`'s `anonymous` paths: when not empty, anonymous requests
     /// (with `anonymous_auth`) are allowed on these paths only.
     pub anonymous_paths: Vec<String>,
+    /// `--enable-aggregator-routing`: a service reference (remote APIService, webhook)
+    /// resolves to one of the service's endpoints rather than its cluster IP.
+    pub enable_aggregator_routing: bool,
+    /// `--proxy-client-cert-file` / `--proxy-client-key-file`: the client certificate
+    /// presented to remote API servers.
+    pub proxy_client: Option<ClientCertificate>,
 }
 
 impl WorkerConfig {
@@ -128,6 +134,15 @@ impl WorkerConfig {
             .filter(|r| *r != WorkerRole::Storage || self.etcd_servers.is_empty())
             .collect()
     }
+}
+
+/// A client certificate chain and its private key, PEM.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientCertificate {
+    /// The certificate chain.
+    pub cert_pem: String,
+    /// The private key.
+    pub key_pem: String,
 }
 
 /// The secure listener's TLS and HTTP settings.

@@ -15,7 +15,9 @@ mod requestheader;
 mod role;
 mod webhook;
 
-pub use config::{AdmissionConfig, CertFiles, SecureServing, TlsVersion, WorkerConfig};
+pub use config::{
+    AdmissionConfig, CertFiles, ClientCertificate, SecureServing, TlsVersion, WorkerConfig,
+};
 pub use context::{RequestContext, RequestInfo, UserInfo, CONTEXT_HEADER};
 pub use control::{
     AuthorizationChain, CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus,
@@ -35,7 +37,7 @@ pub use webhook::{
 /// Version of the control protocol. The supervisor and a worker exchange it first and
 /// refuse to talk when it differs (they are the same binary, so this guards against a
 /// binary replaced on disk while the supervisor runs).
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;
 
 /// File descriptor at which a worker finds its control socket (inherited from the supervisor).
 pub const CONTROL_FD: i32 = 3;

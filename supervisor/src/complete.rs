@@ -249,6 +249,13 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
             .as_ref()
             .map(|a| a.paths.clone())
             .unwrap_or_default(),
+        enable_aggregator_routing: v.enable_aggregator_routing,
+        proxy_client: v.outbound_certs.proxy_client.as_ref().map(|p| {
+            kas_proto::ClientCertificate {
+                cert_pem: p.cert_pem.clone(),
+                key_pem: p.key_pem.clone(),
+            }
+        }),
     };
 
     Ok(CompletedOptions {

@@ -199,7 +199,6 @@ pub(crate) const IGNORED: &[Ignored] = &[
     f("coordinated-leadership-lease-duration", Duration, MISC),
     f("coordinated-leadership-renew-deadline", Duration, MISC),
     f("coordinated-leadership-retry-period", Duration, MISC),
-    f("enable-aggregator-routing", Bool, MISC),
     f("endpoint-reconciler-type", Str, MISC),
     f("kubernetes-service-node-port", Int, MISC),
     f("max-connection-bytes-per-sec", Int, MISC),

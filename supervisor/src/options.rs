@@ -373,6 +373,10 @@ pub(crate) struct Options {
     #[arg(long, help_heading = MISC, value_name = "duration", default_value = "5s")]
     pub(crate) kubelet_timeout: String,
 
+    /// Turns on aggregator routing requests to endpoints IP rather than cluster IP.
+    #[arg(long, help_heading = MISC, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
+    pub(crate) enable_aggregator_routing: bool,
+
     /// Client certificate used to prove the identity of the aggregator or kube-apiserver
     /// when it must call out during a request (aggregated API servers, admission webhooks).
     /// It is expected to be signed by the --requestheader-client-ca-file CA.

@@ -42,6 +42,8 @@ pub(crate) struct Validated {
     pub(crate) request_timeout: Duration,
     pub(crate) shutdown_delay: Duration,
     pub(crate) shutdown_send_retry_after: bool,
+    /// `--enable-aggregator-routing`: services resolve to endpoints, not cluster IPs.
+    pub(crate) enable_aggregator_routing: bool,
     pub(crate) etcd_servers: Vec<String>,
     pub(crate) etcd_prefix: String,
     pub(crate) etcd_cafile: Option<PathBuf>,
@@ -76,10 +78,6 @@ pub(crate) struct Validated {
     /// The admission flags and `--allow-privileged`, resolved.
     pub(crate) admission: crate::admission::AdmissionFlags,
     /// `--kubelet-*` and `--proxy-client-*`, files read (used once this server calls out).
-    #[expect(
-        dead_code,
-        reason = "carried for kubelet and APIService proxying, which come later"
-    )]
     pub(crate) outbound_certs: crate::outbound_certs::OutboundCerts,
     /// `--service-account-issuer`, defaulted; the first one signs.
     pub(crate) service_account_issuers: Vec<String>,
@@ -432,6 +430,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         request_timeout,
         shutdown_delay,
         shutdown_send_retry_after: o.shutdown_send_retry_after,
+        enable_aggregator_routing: o.enable_aggregator_routing,
         etcd_servers: o.etcd_servers.clone(),
         etcd_prefix: o.etcd_prefix.clone(),
         etcd_cafile: o.etcd_cafile.clone(),
