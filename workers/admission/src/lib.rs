@@ -10,7 +10,6 @@ mod always_pull_images;
 mod certificates;
 mod default_tolerations;
 mod event_rate_limit;
-mod follow;
 mod limit_ranger;
 mod namespace_lifecycle;
 mod node_restriction;

@@ -1,5 +1,5 @@
 //! The RBAC objects of the cluster in memory, kept current by one etcd watch per kind
-//! (Role, ClusterRole, RoleBinding, ClusterRoleBinding; see [`follow`](crate::follow)),
+//! (Role, ClusterRole, RoleBinding, ClusterRoleBinding; see [`follow`](kas_server::follow)),
 //! as upstream's RBAC authorizer reads informers: a decision never reads storage. After
 //! a change the next request sees a new [`Policy`], built once per change and shared.
 
@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use kas_server::storage::StorageConfig;
 use serde_json::Value;
 
-use crate::follow::{self, Follower, Synced};
 use crate::Policy;
+use kas_server::follow::{self, Follower, Synced};
 
 /// The storage paths of the four kinds, in [`Policy::new`]'s order.
 const KINDS: [&str; 4] = [

@@ -11,7 +11,6 @@
 mod aggregation;
 mod cache;
 mod covers;
-mod follow;
 mod match_conditions;
 mod node;
 mod node_graph;

@@ -9,9 +9,9 @@ use std::sync::{Arc, RwLock, RwLockReadGuard};
 use kas_server::storage::StorageConfig;
 use serde_json::Value;
 
-use crate::follow::{self, Follower, Synced};
 use crate::node_graph::{Graph, Kind};
 use crate::str_at;
+use kas_server::follow::{self, Follower, Synced};
 
 /// The followed resources, by index.
 const RESOURCES: [&str; 4] = [

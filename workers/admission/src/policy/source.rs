@@ -8,14 +8,17 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
+use kas_server::follow::{self, Follower, Synced};
 use kas_server::storage::Storage;
 use serde_json::Value;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::mpsc;
 
 use super::model::{Binding, Policy};
 
 pub(crate) const POLICIES: &str = "validatingadmissionpolicies";
 pub(crate) const BINDINGS: &str = "validatingadmissionpolicybindings";
+/// What the source follows, in the order its listings come.
+const FOLLOWED: [&str; 2] = [POLICIES, BINDINGS];
 
 /// A policy and the bindings that name it.
 #[derive(Debug)]
@@ -37,7 +40,7 @@ pub(crate) struct Source {
     hooks: RwLock<Arc<Vec<Hook>>>,
     /// Policies (re)compiled, for the status writer.
     compiled: Option<mpsc::UnboundedSender<(Arc<Policy>, Value)>>,
-    synced: [watch::Receiver<bool>; 2],
+    synced: Synced,
 }
 
 impl Source {
@@ -47,32 +50,30 @@ impl Source {
         storage: Storage,
         compiled: Option<mpsc::UnboundedSender<(Arc<Policy>, Value)>>,
     ) -> Arc<Source> {
-        let (ptx, prx) = watch::channel(false);
-        let (btx, brx) = watch::channel(false);
+        let (synced, tx) = Synced::new();
         let source = Arc::new(Source {
             state: RwLock::new(State::default()),
             hooks: RwLock::new(Arc::new(Vec::new())),
             compiled,
-            synced: [prx, brx],
+            synced,
         });
-        let what = "admission policies";
-        crate::follow::start(&source, POLICIES, storage.clone(), ptx, what);
-        crate::follow::start(&source, BINDINGS, storage, btx, what);
+        follow::start_on(&source, storage, tx, Arc::default());
         source
     }
 
     /// A source holding `policies` and `bindings` (tests).
     #[cfg(test)]
     pub(crate) fn fixed(policies: &[Value], bindings: &[Value]) -> Arc<Source> {
-        let (_tx, rx) = watch::channel(true);
+        let (synced, tx) = Synced::new();
+        tx.send_replace(1);
         let source = Arc::new(Source {
             state: RwLock::new(State::default()),
             hooks: RwLock::new(Arc::new(Vec::new())),
             compiled: None,
-            synced: [rx.clone(), rx],
+            synced,
         });
-        source.reset(POLICIES, policies.to_vec());
-        source.reset(BINDINGS, bindings.to_vec());
+        Source::reset(&source, POLICIES, policies.to_vec());
+        Source::reset(&source, BINDINGS, bindings.to_vec());
         source
     }
 
@@ -86,16 +87,10 @@ impl Source {
 
     /// Waits (up to `limit`) until both kinds have been listed once.
     pub(crate) async fn wait_synced(&self, limit: Duration) -> bool {
-        let wait = async {
-            for rx in &self.synced {
-                let mut rx = rx.clone();
-                if rx.wait_for(|s| *s).await.is_err() {
-                    return false;
-                }
-            }
-            true
-        };
-        tokio::time::timeout(limit, wait).await.unwrap_or(false)
+        tokio::time::timeout(limit, self.synced.wait())
+            .await
+            .is_ok()
+            && self.synced.listings() > 0
     }
 
     fn rebuild(&self, state: &State) {
@@ -192,13 +187,27 @@ fn name_of(o: &Value) -> String {
         .to_owned()
 }
 
-impl crate::follow::Follower for Source {
-    fn reset(&self, resource: &str, objects: Vec<Value>) {
-        Source::reset(self, resource, objects);
+impl Follower for Source {
+    const WHAT: &'static str = "admission policies";
+
+    fn resources(&self) -> &'static [&'static str] {
+        &FOLLOWED
     }
 
-    fn apply(&self, resource: &str, name: &str, object: Option<Value>) {
-        Source::apply(self, resource, name, object);
+    fn reset(&self, listed: Vec<Vec<(String, Value)>>) {
+        for (resource, objects) in FOLLOWED.iter().zip(listed) {
+            Source::reset(
+                self,
+                resource,
+                objects.into_iter().map(|(_, o)| o).collect(),
+            );
+        }
+    }
+
+    fn apply(&self, resource: usize, name: &str, object: Option<Value>) {
+        if let Some(resource) = FOLLOWED.get(resource) {
+            Source::apply(self, resource, name, object);
+        }
     }
 }
 

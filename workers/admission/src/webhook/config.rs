@@ -9,11 +9,11 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use base64::Engine;
+use kas_server::follow::{self, Follower, Synced};
 use kas_server::selectors::{label_selector_string, LabelSelector};
 use kas_server::storage::Storage;
 use kas_server::webhook::WebhookClient;
 use serde_json::Value;
-use tokio::sync::watch;
 
 use super::matching::Conditions;
 
@@ -30,11 +30,11 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
-    /// The storage path of the configurations.
-    fn resource(self) -> &'static str {
+    /// The storage path of the configurations (as a follower's one resource).
+    fn resources(self) -> &'static [&'static str] {
         match self {
-            Kind::Mutating => "mutatingwebhookconfigurations",
-            Kind::Validating => "validatingwebhookconfigurations",
+            Kind::Mutating => &["mutatingwebhookconfigurations"],
+            Kind::Validating => &["validatingwebhookconfigurations"],
         }
     }
 }
@@ -225,38 +225,36 @@ pub(crate) struct Source {
     by_config: RwLock<BTreeMap<String, Vec<Arc<Hook>>>>,
     /// Every webhook in order, rebuilt when a configuration changes.
     all: RwLock<Arc<Vec<Arc<Hook>>>>,
-    synced: watch::Receiver<bool>,
+    kind: Kind,
+    synced: Synced,
 }
 
 impl Source {
     /// A source following the configurations of `kind` in `storage` (started now).
     pub(crate) fn start(kind: Kind, storage: Storage) -> Arc<Source> {
-        let (tx, rx) = watch::channel(false);
+        let (synced, tx) = Synced::new();
         let source = Arc::new(Source {
             by_config: RwLock::new(BTreeMap::new()),
             all: RwLock::new(Arc::new(Vec::new())),
-            synced: rx,
+            kind,
+            synced,
         });
-        crate::follow::start(
-            &source,
-            kind.resource(),
-            storage,
-            tx,
-            "webhook configurations",
-        );
+        follow::start_on(&source, storage, tx, Arc::default());
         source
     }
 
     /// A source holding `configs` (tests).
     #[cfg(test)]
     pub(crate) fn fixed(configs: &[Value]) -> Arc<Source> {
-        let (_tx, rx) = watch::channel(true);
+        let (synced, tx) = Synced::new();
+        tx.send_replace(1);
         let source = Arc::new(Source {
             by_config: RwLock::new(BTreeMap::new()),
             all: RwLock::new(Arc::new(Vec::new())),
-            synced: rx,
+            kind: Kind::Validating,
+            synced,
         });
-        source.reset(configs.to_vec());
+        Source::reset(&source, configs.to_vec());
         source
     }
 
@@ -270,10 +268,10 @@ impl Source {
 
     /// Waits (up to `limit`) until the configurations have been listed once.
     pub(crate) async fn wait_synced(&self, limit: Duration) -> bool {
-        let mut rx = self.synced.clone();
-        tokio::time::timeout(limit, rx.wait_for(|s| *s))
+        tokio::time::timeout(limit, self.synced.wait())
             .await
-            .is_ok_and(|r| r.is_ok())
+            .is_ok()
+            && self.synced.listings() > 0
     }
 
     fn rebuild(&self, by_config: &BTreeMap<String, Vec<Arc<Hook>>>) {
@@ -305,12 +303,19 @@ impl Source {
     }
 }
 
-impl crate::follow::Follower for Source {
-    fn reset(&self, _resource: &str, configs: Vec<Value>) {
-        Source::reset(self, configs);
+impl Follower for Source {
+    const WHAT: &'static str = "webhook configurations";
+
+    fn resources(&self) -> &'static [&'static str] {
+        self.kind.resources()
     }
 
-    fn apply(&self, _resource: &str, name: &str, config: Option<Value>) {
+    fn reset(&self, mut listed: Vec<Vec<(String, Value)>>) {
+        let configs = listed.pop().unwrap_or_default();
+        Source::reset(self, configs.into_iter().map(|(_, c)| c).collect());
+    }
+
+    fn apply(&self, _resource: usize, name: &str, config: Option<Value>) {
         Source::apply(self, name, config);
     }
 }

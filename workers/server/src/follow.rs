@@ -1,0 +1,205 @@
+//! Keeping objects of the cluster in memory from storage, as upstream's components read
+//! informers: list every followed resource, then follow one etcd watch per resource
+//! from the listing's revision; when a watch fails, list again. What the objects become
+//! (RBAC's compiled policy, the Node authorizer's graph, admission webhooks and policies,
+//! service addresses) is the [`Follower`]'s business; a request never reads storage
+//! for them.
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use crate::storage::{ListOptions, ReadVersion, Storage, StorageConfig, StorageError, WatchEvent};
+use futures_util::stream::{self, SelectAll, StreamExt};
+use serde_json::Value;
+use tokio::sync::{watch, Notify};
+
+/// How long to wait before listing again after storage failed.
+const RETRY: Duration = Duration::from_secs(1);
+
+/// What a cache does with the objects it follows.
+pub trait Follower: Send + Sync + 'static {
+    /// For logs: what is being followed.
+    const WHAT: &'static str;
+
+    /// The storage paths of the followed resources (`pods`, `clusterroles`, …); events
+    /// name a resource by its index here.
+    fn resources(&self) -> &'static [&'static str];
+
+    /// A fresh listing: `listed[i]` holds every object of resource `i` as (key relative
+    /// to the resource's prefix, object). Replaces everything known before.
+    fn reset(&self, listed: Vec<Vec<(String, Value)>>);
+
+    /// Object `key` (relative to the prefix) of resource `resource` was created or
+    /// changed (`Some`), or deleted (`None`).
+    fn apply(&self, resource: usize, key: &str, object: Option<Value>);
+}
+
+/// How many times the follower has listed everything (0: not yet).
+#[derive(Debug, Clone)]
+pub struct Synced(watch::Receiver<u64>);
+
+impl Synced {
+    /// A count at zero, and what counts (given to [`start`]).
+    pub fn new() -> (Synced, watch::Sender<u64>) {
+        let (tx, rx) = watch::channel(0);
+        (Synced(rx), tx)
+    }
+
+    /// Waits until the objects have been listed once.
+    pub async fn wait(&self) {
+        self.wait_past(0).await;
+    }
+
+    /// The listings so far.
+    pub fn listings(&self) -> u64 {
+        *self.0.borrow()
+    }
+
+    /// Waits until a listing after the `n`th is done.
+    pub async fn wait_past(&self, n: u64) {
+        let mut rx = self.0.clone();
+        let _ = rx.wait_for(|s| *s > n).await;
+    }
+}
+
+/// Starts following storage for `follower` (retrying until storage answers), counting
+/// each complete listing in `synced`; `relist` makes it list everything again at once.
+/// Ends when the follower is dropped.
+pub fn start<F: Follower>(
+    follower: &Arc<F>,
+    config: StorageConfig,
+    synced: watch::Sender<u64>,
+    relist: Arc<Notify>,
+) {
+    let follower = Arc::downgrade(follower);
+    tokio::spawn(async move {
+        let storage = loop {
+            match Storage::new(&config).await {
+                Ok(s) => break s,
+                Err(e) => {
+                    if follower.upgrade().is_none() {
+                        return;
+                    }
+                    tracing::debug!(error = %e, "{} cache: storage not reachable yet", F::WHAT);
+                    tokio::time::sleep(RETRY).await;
+                }
+            }
+        };
+        run(follower, storage, synced, relist).await;
+    });
+}
+
+/// [`start`] for a caller that already holds a [`Storage`] client (one of a worker's
+/// REST stores), so no second client is made.
+pub fn start_on<F: Follower>(
+    follower: &Arc<F>,
+    storage: Storage,
+    synced: watch::Sender<u64>,
+    relist: Arc<Notify>,
+) {
+    tokio::spawn(run(Arc::downgrade(follower), storage, synced, relist));
+}
+
+async fn run<F: Follower>(
+    follower: Weak<F>,
+    storage: Storage,
+    synced: watch::Sender<u64>,
+    relist: Arc<Notify>,
+) {
+    loop {
+        let outcome = follow(&follower, &storage, &synced, &relist).await;
+        if follower.upgrade().is_none() {
+            return;
+        }
+        match outcome {
+            // Asked to list again: at once.
+            Ok(true) => continue,
+            Ok(false) => {}
+            Err(e) => tracing::warn!(error = %e, "{} cache: listing again", F::WHAT),
+        }
+        tokio::time::sleep(RETRY).await;
+    }
+}
+
+fn parse(value: &[u8]) -> Option<Value> {
+    serde_json::from_slice(value).ok()
+}
+
+type Events = SelectAll<
+    std::pin::Pin<
+        Box<
+            dyn futures_util::Stream<Item = (usize, Result<Option<WatchEvent>, StorageError>)>
+                + Send,
+        >,
+    >,
+>;
+
+/// Lists, then follows the watches; `Ok(true)` when asked to list again.
+async fn follow<F: Follower>(
+    follower: &Weak<F>,
+    storage: &Storage,
+    synced: &watch::Sender<u64>,
+    relist: &Notify,
+) -> Result<bool, StorageError> {
+    let Some(resources) = follower.upgrade().map(|f| f.resources()) else {
+        return Ok(false);
+    };
+    let mut listed = Vec::with_capacity(resources.len());
+    let mut prefixes = Vec::with_capacity(resources.len());
+    let mut events: Events = SelectAll::new();
+    for (i, resource) in resources.iter().enumerate() {
+        let prefix = storage.list_prefix(resource, None);
+        let page = storage
+            .list(&prefix, ReadVersion::Latest, &ListOptions::default(), None)
+            .await?;
+        let objects = page
+            .items
+            .iter()
+            .filter_map(|item| {
+                let key = item.key.strip_prefix(&prefix)?;
+                Some((key.to_owned(), parse(&item.value)?))
+            })
+            .collect();
+        listed.push(objects);
+        let w = storage.watch(&prefix, page.revision).await?;
+        events.push(Box::pin(stream::unfold(w, move |mut w| async move {
+            let event = w.next().await;
+            Some(((i, event), w))
+        })));
+        prefixes.push(prefix);
+    }
+    let Some(f) = follower.upgrade() else {
+        return Ok(false);
+    };
+    f.reset(listed);
+    drop(f);
+    synced.send_modify(|n| *n += 1);
+    loop {
+        let next = tokio::select! {
+            next = events.next() => next,
+            () = relist.notified() => return Ok(true),
+        };
+        let Some((i, event)) = next else {
+            return Ok(false);
+        };
+        let (key, object) = match event? {
+            Some(WatchEvent::Added(o)) | Some(WatchEvent::Modified(o)) => {
+                let object = parse(&o.value);
+                if object.is_none() {
+                    continue;
+                }
+                (o.key, object)
+            }
+            Some(WatchEvent::Deleted(o)) => (o.key, None),
+            Some(WatchEvent::Progress(_)) => continue,
+            None => return Ok(false),
+        };
+        let Some(key) = key.strip_prefix(&prefixes[i]) else {
+            continue;
+        };
+        let Some(f) = follower.upgrade() else {
+            return Ok(false);
+        };
+        f.apply(i, key, object);
+    }
+}
