@@ -648,6 +648,7 @@ spec:
 }
 
 mod admission;
+mod aggregation;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
 #[path = "security/front_proxy.rs"]

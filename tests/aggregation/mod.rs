@@ -1,0 +1,4 @@
+//! The aggregator: apiregistration.k8s.io, autoregistration and remote APIServices.
+
+mod extension_control;
+mod extension_server;
