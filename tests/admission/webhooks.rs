@@ -503,3 +503,5 @@ async fn failing_webhooks_and_failure_policy() {
     eprintln!("one no-op validating webhook: median {w:?} per request with, {wo:?} without, {added:?} added");
     assert!(added < Duration::from_millis(20), "added {added:?}");
 }
+
+mod services;

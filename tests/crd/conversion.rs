@@ -285,3 +285,67 @@ async fn a_webhook_answering_garbage_fails_the_conversion() {
     // The storage version needs no conversion.
     k.ok(&["get", "gizmos.v1.conv.example.com", "g"]);
 }
+
+/// A conversion webhook named by `clientConfig.service`: an ExternalName service for
+/// `localhost` (cluster IP routing, the default) reaches it as
+/// `https://conv.convs.svc:<port>/convert`, the name its certificate carries; a CRD
+/// whose service does not exist fails its conversions with upstream's message.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conversion_webhook_named_by_a_service() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let webhook = ReviewWebhook::start_named(&["conv.convs.svc"], |path, review| async move {
+        answer(&path, &review)
+    })
+    .await;
+    let port = webhook.addr().port();
+    k.ok(&["create", "namespace", "convs"]);
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        &json!({"apiVersion": "v1", "kind": "Service",
+                "metadata": {"name": "conv", "namespace": "convs"},
+                "spec": {"type": "ExternalName", "externalName": "localhost"}})
+        .to_string(),
+    );
+    let by_service = |plural: &str, kind: &str, service: Value| {
+        let mut crd: Value =
+            serde_json::from_str(&crd(plural, kind, "", &webhook.ca_bundle())).expect("crd");
+        crd["spec"]["conversion"]["webhook"]["clientConfig"] =
+            json!({"service": service, "caBundle": webhook.ca_bundle()});
+        k.ok_stdin(&["apply", "-f", "-"], &crd.to_string());
+        wait_established(&k, &format!("{plural}.conv.example.com"));
+    };
+    by_service(
+        "widgets",
+        "Widget",
+        json!({"namespace": "convs", "name": "conv", "port": port, "path": "/convert"}),
+    );
+    by_service(
+        "doodads",
+        "Doodad",
+        json!({"namespace": "convs", "name": "nope", "path": "/convert"}),
+    );
+
+    let created = json_of(&k.ok_stdin(
+        &["create", "-o", "json", "-f", "-"],
+        "apiVersion: conv.example.com/v2\nkind: Widget\nmetadata:\n  name: w\nspec:\n  url: http://example.org:80\n",
+    ));
+    assert_eq!(created["spec"], json!({"url": "http://example.org:80"}));
+    let seen = webhook.seen();
+    assert_eq!(seen.len(), 2, "to storage and back: {seen:?}");
+    assert_eq!(seen[0].0, "/convert?timeout=30s");
+    let v1 = json_of(&k.ok(&["get", "widgets.v1.conv.example.com", "w", "-o", "json"]));
+    assert_eq!(v1["spec"], json!({"host": "example.org", "port": 80}));
+
+    let err = k.fails_stdin(
+        &["create", "-f", "-"],
+        "apiVersion: conv.example.com/v2\nkind: Doodad\nmetadata:\n  name: d\nspec:\n  url: http://example.org:80\n",
+    );
+    assert!(
+        err.contains("Internal error occurred: conversion webhook for conv.example.com/v2, Kind=Doodad failed: Post \"https://nope.convs.svc:443/convert?timeout=30s\": service \"nope\" not found"),
+        "{err}"
+    );
+}

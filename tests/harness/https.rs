@@ -1,6 +1,7 @@
 //! A small HTTPS server on 127.0.0.1 for tests to point the apiserver at (an admission,
 //! authentication, authorization or conversion webhook, an OIDC issuer): its own CA made
-//! with rcgen, a serving certificate for 127.0.0.1 and localhost, h2 and http/1.1, each
+//! with rcgen, a serving certificate for 127.0.0.1 and localhost (and any DNS names the
+//! caller adds, such as a service's `<name>.<namespace>.svc`), h2 and http/1.1, each
 //! request handed to the caller's async handler. [`ReviewWebhook`] is such a server
 //! answering JSON reviews and keeping what it was sent.
 
@@ -46,15 +47,27 @@ impl HttpsServer {
         H: Fn(Request<Incoming>) -> F + Send + Sync + 'static,
         F: Future<Output = Answer> + Send + 'static,
     {
+        HttpsServer::start_named(&[], make).await
+    }
+
+    /// [`HttpsServer::start_with`], the serving certificate also naming `dns_names`.
+    pub async fn start_named<H, F>(
+        dns_names: &[&str],
+        make: impl FnOnce(SocketAddr) -> H,
+    ) -> HttpsServer
+    where
+        H: Fn(Request<Incoming>) -> F + Send + Sync + 'static,
+        F: Future<Output = Answer> + Send + 'static,
+    {
         let ca_key = rcgen::KeyPair::generate().expect("key");
         let mut ca_params = rcgen::CertificateParams::new(Vec::<String>::new()).expect("params");
         ca_params.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
         let ca = ca_params.self_signed(&ca_key).expect("ca");
         let issuer = rcgen::Issuer::new(ca_params, ca_key);
         let key = rcgen::KeyPair::generate().expect("key");
-        let params =
-            rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
-                .expect("params");
+        let mut names = vec!["127.0.0.1".to_owned(), "localhost".to_owned()];
+        names.extend(dns_names.iter().map(|n| (*n).to_owned()));
+        let params = rcgen::CertificateParams::new(names).expect("params");
         let cert = params.signed_by(&key, &issuer).expect("cert");
         let mut tls = rustls::ServerConfig::builder_with_provider(Arc::new(
             rustls::crypto::ring::default_provider(),
@@ -161,23 +174,34 @@ impl ReviewWebhook {
         A: Fn(String, Value) -> F + Send + Sync + 'static,
         F: Future<Output = Value> + Send + 'static,
     {
+        ReviewWebhook::start_named(&[], answer).await
+    }
+
+    /// [`ReviewWebhook::start`], the serving certificate also naming `dns_names`.
+    pub async fn start_named<A, F>(dns_names: &[&str], answer: A) -> ReviewWebhook
+    where
+        A: Fn(String, Value) -> F + Send + Sync + 'static,
+        F: Future<Output = Value> + Send + 'static,
+    {
         let seen: Arc<Mutex<Vec<(String, Value)>>> = Arc::default();
         let (seen2, answer) = (seen.clone(), Arc::new(answer));
-        let server = HttpsServer::start(move |req: Request<Incoming>| {
-            let (seen, answer) = (seen2.clone(), answer.clone());
-            async move {
-                let path = req.uri().path().to_owned();
-                let query = req.uri().query().unwrap_or("").to_owned();
-                let body = req.into_body().collect().await?.to_bytes();
-                let review: Value = serde_json::from_slice(&body).unwrap_or_default();
-                seen.lock()
-                    .expect("seen")
-                    .push((format!("{path}?{query}"), review.clone()));
-                let out = serde_json::to_vec(&answer(path, review).await).unwrap_or_default();
-                Ok(Response::builder()
-                    .header("content-type", "application/json")
-                    .body(Full::new(Bytes::from(out)))
-                    .expect("response"))
+        let server = HttpsServer::start_named(dns_names, |_| {
+            move |req: Request<Incoming>| {
+                let (seen, answer) = (seen2.clone(), answer.clone());
+                async move {
+                    let path = req.uri().path().to_owned();
+                    let query = req.uri().query().unwrap_or("").to_owned();
+                    let body = req.into_body().collect().await?.to_bytes();
+                    let review: Value = serde_json::from_slice(&body).unwrap_or_default();
+                    seen.lock()
+                        .expect("seen")
+                        .push((format!("{path}?{query}"), review.clone()));
+                    let out = serde_json::to_vec(&answer(path, review).await).unwrap_or_default();
+                    Ok(Response::builder()
+                        .header("content-type", "application/json")
+                        .body(Full::new(Bytes::from(out)))
+                        .expect("response"))
+                }
             }
         })
         .await;

@@ -80,6 +80,9 @@ pub struct Sources {
     /// The stores ValidatingAdmissionPolicy params are read from (and, where it is among
     /// them, the policies' own store, whose status the plugin keeps).
     pub policy_stores: Option<Vec<RestStore>>,
+    /// Resolves the service references of webhooks (`clientConfig.service`); without
+    /// it they are called by their `<name>.<namespace>.svc` names.
+    pub services: Option<Arc<kas_server::service_resolver::ServiceResolver>>,
 }
 
 impl Sources {
@@ -218,12 +221,14 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                     plugins.push(Arc::new(ServiceAccount::new(accounts.clone())));
                 }
             }
-            "MutatingAdmissionWebhook" => {
-                plugins.push(Arc::new(Webhooks::mutating(sources.namespaces.clone())))
-            }
-            "ValidatingAdmissionWebhook" => {
-                plugins.push(Arc::new(Webhooks::validating(sources.namespaces.clone())))
-            }
+            "MutatingAdmissionWebhook" => plugins.push(Arc::new(Webhooks::mutating(
+                sources.namespaces.clone(),
+                sources.services.clone(),
+            ))),
+            "ValidatingAdmissionWebhook" => plugins.push(Arc::new(Webhooks::validating(
+                sources.namespaces.clone(),
+                sources.services.clone(),
+            ))),
             "ValidatingAdmissionPolicy" => plugins.push(Arc::new(ValidatingAdmissionPolicy::new(
                 sources.namespaces.clone(),
                 sources.policy_stores.clone(),

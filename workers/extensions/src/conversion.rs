@@ -9,10 +9,13 @@
 //! object's labels and annotations. Failures carry upstream's messages
 //! ("conversion webhook for <group>/<version>, Kind=<kind> failed: …").
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use base64::Engine;
 use kas_server::rest::{ConvertFuture, Converter};
+use kas_server::service_resolver::connect::ServiceDial;
+use kas_server::service_resolver::ServiceResolver;
 use kas_server::webhook::WebhookClient;
 use serde_json::{json, Map, Value};
 
@@ -40,7 +43,11 @@ pub(crate) struct WebhookConverter {
 
 impl WebhookConverter {
     /// The converter of `crd`, when its conversion strategy is Webhook.
-    pub(crate) fn of(crd: &Value) -> Option<WebhookConverter> {
+    /// Its service reference is resolved by `services` (by its DNS name without one).
+    pub(crate) fn of(
+        crd: &Value,
+        services: Option<&Arc<ServiceResolver>>,
+    ) -> Option<WebhookConverter> {
         if text(crd, "/spec/conversion/strategy") != "Webhook" {
             return None;
         }
@@ -71,7 +78,7 @@ impl WebhookConverter {
                 .map(|v| text(v, "/name").to_owned())
                 .collect(),
             review_version,
-            client: client(&client_config),
+            client: client(&client_config, services),
         })
     }
 
@@ -160,25 +167,18 @@ impl Converter for WebhookConverter {
     }
 }
 
-/// The client of `clientConfig`: its url, or its service's in-cluster name (which only
-/// resolves where the cluster's DNS does, as for admission webhooks).
-fn client(config: &Value) -> Result<WebhookClient, String> {
-    let url = match config.get("url").and_then(Value::as_str) {
-        Some(url) => url.to_owned(),
-        None => {
-            let svc = config.get("service").unwrap_or(&Value::Null);
-            if svc.is_null() {
-                return Err("webhook has no clientConfig url or service".into());
-            }
-            let port = svc.get("port").and_then(Value::as_i64).unwrap_or(443);
-            format!(
-                "https://{}.{}.svc:{port}{}",
-                text(svc, "/name"),
-                text(svc, "/namespace"),
-                text(svc, "/path")
-            )
-        }
-    };
+/// The client of `clientConfig`: its url, or its service (`<name>.<namespace>.svc`, the
+/// name its certificate must carry) dialled where `services` resolves it at each
+/// connection, as upstream's webhook client manager (without a resolver: by that name).
+fn client(
+    config: &Value,
+    services: Option<&Arc<ServiceResolver>>,
+) -> Result<WebhookClient, String> {
+    let url = config.get("url").and_then(Value::as_str);
+    let svc = config.get("service").filter(|s| !s.is_null());
+    if url.is_none() && svc.is_none() {
+        return Err("webhook has no clientConfig url or service".into());
+    }
     let ca = match config.get("caBundle").and_then(Value::as_str) {
         None | Some("") => None,
         Some(b64) => match base64::engine::general_purpose::STANDARD.decode(b64) {
@@ -186,7 +186,37 @@ fn client(config: &Value) -> Result<WebhookClient, String> {
             Err(e) => return Err(format!("caBundle: {e}")),
         },
     };
-    WebhookClient::for_admission(&url, ca, TIMEOUT).map_err(|e| e.to_string())
+    let made = match (url, svc, services) {
+        (Some(url), _, _) => WebhookClient::for_admission(url, ca, TIMEOUT),
+        (None, Some(svc), Some(services)) => {
+            let port = service_port(svc)?;
+            let dial = ServiceDial::new(
+                services.clone(),
+                text(svc, "/namespace"),
+                text(svc, "/name"),
+                port,
+            );
+            WebhookClient::for_service(Arc::new(dial), text(svc, "/path"), ca, TIMEOUT)
+        }
+        (None, Some(svc), None) => {
+            let port = service_port(svc)?;
+            let url = format!(
+                "https://{}.{}.svc:{port}{}",
+                text(svc, "/name"),
+                text(svc, "/namespace"),
+                text(svc, "/path")
+            );
+            WebhookClient::for_admission(&url, ca, TIMEOUT)
+        }
+        (None, None, _) => return Err("webhook has no clientConfig url or service".into()),
+    };
+    made.map_err(|e| e.to_string())
+}
+
+/// `service.port`, 443 when not given (validation keeps it in 1–65535).
+fn service_port(svc: &Value) -> Result<u16, String> {
+    let port = svc.get("port").and_then(Value::as_i64).unwrap_or(443);
+    u16::try_from(port).map_err(|_| format!("invalid service port {port}"))
 }
 
 /// The ConversionReview sent (`version` v1 or v1beta1).
@@ -448,13 +478,21 @@ mod tests {
     #[test]
     fn only_webhook_strategies_get_a_converter() {
         assert!(
-            WebhookConverter::of(&json!({"spec": {"conversion": {"strategy": "None"}}})).is_none()
+            WebhookConverter::of(&json!({"spec": {"conversion": {"strategy": "None"}}}), None)
+                .is_none()
         );
-        let c = WebhookConverter::of(&crd(json!(["v2", "v1beta1", "v1"]))).expect("webhook");
+        let c = WebhookConverter::of(&crd(json!(["v2", "v1beta1", "v1"])), None).expect("webhook");
         assert_eq!(c.review_version, Some("v1beta1"));
         assert!(c.client.is_ok());
-        let c = WebhookConverter::of(&crd(json!(["v3"]))).expect("webhook");
+        let c = WebhookConverter::of(&crd(json!(["v3"])), None).expect("webhook");
         assert_eq!(c.review_version, None);
+        // A service reference's port out of range: no client (validation prevents it).
+        let service = json!({"service": {"namespace": "ns", "name": "s", "port": 70000}});
+        assert_eq!(
+            client(&service, None).err(),
+            Some("invalid service port 70000".to_owned())
+        );
+        assert!(client(&json!({}), None).is_err());
     }
 
     #[test]
@@ -565,7 +603,7 @@ mod tests {
 
     #[tokio::test]
     async fn invalid_versions_and_a_webhook_down_fail_with_upstreams_words() {
-        let c = WebhookConverter::of(&crd(json!(["v1"]))).expect("webhook");
+        let c = WebhookConverter::of(&crd(json!(["v1"])), None).expect("webhook");
         let e = c
             .call(vec![widget("v1", "a")], "example.com/v9", false)
             .await

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use kas_crd::{ObjectValidator, Structural};
 use kas_server::rest::{Converter, DynColumn, NameRule, ObjectStrategy, Resource, ScalePaths};
+use kas_server::service_resolver::ServiceResolver;
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
@@ -65,7 +66,8 @@ pub(crate) struct Served {
 }
 
 /// The served versions of a CRD.
-pub(crate) fn served_versions(crd: &Value) -> Vec<Served> {
+/// (Its conversion webhook's service reference is resolved by `services`.)
+pub(crate) fn served_versions(crd: &Value, services: &Arc<ServiceResolver>) -> Vec<Served> {
     let group = s(crd, "/spec/group");
     let names = crd.pointer("/spec/names").cloned().unwrap_or(Value::Null);
     let plural = s(&names, "/plural");
@@ -89,7 +91,7 @@ pub(crate) fn served_versions(crd: &Value) -> Vec<Served> {
     let short = intern_list(&strings(&names, "/shortNames"));
     let categories = intern_list(&strings(&names, "/categories"));
     // One webhook client for every version of the CRD.
-    let converter = crate::conversion::WebhookConverter::of(crd).map(Arc::new);
+    let converter = crate::conversion::WebhookConverter::of(crd, Some(services)).map(Arc::new);
     versions
         .iter()
         .filter(|v| v.get("served").and_then(Value::as_bool) != Some(false))

@@ -44,6 +44,9 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
         config.min_request_timeout,
     )
     .with_cache();
+    // Webhooks' service references (admission, CRD conversion) resolve over the
+    // cluster's Services and Endpoints.
+    let services = kas_server::service_resolver::ServiceResolver::start(&config, storage.clone());
     let admission = Arc::new(kas_admission::chain(
         &config.admission,
         &kas_admission::Sources {
@@ -70,13 +73,14 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
                 storage.clone(),
                 config.min_request_timeout,
             )]),
+            services: Some(services.clone()),
         },
     ));
     let crds = RestStore::new(crd::CRDS, storage.clone(), config.min_request_timeout)
         .with_cache()
         .with_admission(admission.clone());
     informers.done();
-    let registry = Registry::new(storage, config.min_request_timeout, admission);
+    let registry = Registry::new(storage, config.min_request_timeout, admission, services);
     tokio::spawn(controllers::run(
         crds.clone(),
         registry.clone(),

@@ -9,6 +9,7 @@ use std::time::Duration;
 use kas_server::discovery;
 use kas_server::encode::Prepared;
 use kas_server::rest::{Resource, RestStore};
+use kas_server::service_resolver::ServiceResolver;
 use kas_server::storage::Storage;
 use serde_json::{json, Value};
 
@@ -30,6 +31,8 @@ pub(crate) struct Registry {
     min_request_timeout: Duration,
     /// The admission chain every custom resource's writes pass.
     admission: Arc<kas_server::admission::Chain>,
+    /// Resolves conversion webhooks' service references.
+    services: Arc<ServiceResolver>,
     inner: RwLock<Inner>,
 }
 
@@ -125,11 +128,13 @@ impl Registry {
         storage: Storage,
         min_request_timeout: Duration,
         admission: Arc<kas_server::admission::Chain>,
+        services: Arc<ServiceResolver>,
     ) -> Arc<Registry> {
         let registry = Arc::new(Registry {
             storage,
             min_request_timeout,
             admission,
+            services,
             inner: RwLock::new(Inner::default()),
         });
         registry.rebuild(&[]);
@@ -242,7 +247,7 @@ impl Registry {
                 built.insert(name, rv);
                 continue;
             }
-            for v in custom::served_versions(crd) {
+            for v in custom::served_versions(crd, &self.services) {
                 let key = (
                     v.resource.group.to_owned(),
                     v.resource.version.to_owned(),

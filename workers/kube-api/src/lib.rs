@@ -94,7 +94,9 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
         }
     }
     let authz = hooks_install(&mut stores.all, &control);
-    admission_install(&mut stores, &config.admission, authz);
+    // Webhooks' service references resolve over the cluster's Services and Endpoints.
+    let services = kas_server::service_resolver::ServiceResolver::start(&config, storage.clone());
+    admission_install(&mut stores, &config.admission, authz, services);
     let stores = Arc::new(stores);
     bootstrap::start(
         &hooks,
@@ -299,6 +301,7 @@ fn admission_install(
     stores: &mut Stores,
     config: &kas_proto::AdmissionConfig,
     authz: auth::Authorizer,
+    services: Arc<kas_server::service_resolver::ServiceResolver>,
 ) {
     let Some(namespaces) = stores.get("", "v1", "namespaces").cloned() else {
         return;
@@ -329,6 +332,7 @@ fn admission_install(
         served: stores.all.clone(),
         authorizer: Some(authz),
         policy_stores: Some(stores.all.clone()),
+        services: Some(services),
     };
     let chain = Arc::new(kas_admission::chain(config, &sources));
     for s in &mut stores.all {

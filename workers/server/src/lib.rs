@@ -22,6 +22,7 @@ pub mod negotiate;
 pub mod request_info;
 pub mod rest;
 pub mod selectors;
+pub mod service_resolver;
 pub mod status;
 pub mod storage;
 pub mod webhook;

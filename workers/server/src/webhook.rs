@@ -27,6 +27,8 @@ use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use rustls::{DigitallySignedStruct, RootCertStore, SignatureScheme};
 use serde_json::Value;
 
+use crate::service_resolver::connect::{ServiceConnector, ServiceDial};
+
 /// Upstream's `defaultRequestTimeout`: the whole of one attempt, body included.
 pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 /// The most a webhook answer may weigh.
@@ -101,7 +103,7 @@ impl WebhookError {
     }
 }
 
-type HttpsClient = Client<HttpsConnector<HttpConnector>, Full<Bytes>>;
+type HttpsClient = Client<HttpsConnector<ServiceConnector>, Full<Bytes>>;
 
 /// A client for one webhook.
 #[derive(Clone)]
@@ -124,6 +126,14 @@ impl std::fmt::Debug for WebhookClient {
 impl WebhookClient {
     /// A client for the webhook `config` describes, with upstream's timeout and backoff.
     pub fn new(config: &WebhookClientConfig) -> Result<WebhookClient, WebhookError> {
+        WebhookClient::dialling(config, None)
+    }
+
+    /// [`WebhookClient::new`], dialling `service` where it resolves when it is given.
+    fn dialling(
+        config: &WebhookClientConfig,
+        service: Option<Arc<ServiceDial>>,
+    ) -> Result<WebhookClient, WebhookError> {
         let err = |message: String| WebhookError::Config {
             file: config.file.clone(),
             message,
@@ -149,6 +159,10 @@ impl WebhookClient {
         let mut http = HttpConnector::new();
         http.enforce_http(false);
         http.set_nodelay(true);
+        let http = match service {
+            Some(s) => ServiceConnector::via(http, s),
+            None => ServiceConnector::direct(http),
+        };
         let connector = builder.enable_all_versions().wrap_connector(http);
         let client = Client::builder(TokioExecutor::new())
             .pool_idle_timeout(Duration::from_secs(90))
@@ -178,6 +192,29 @@ impl WebhookClient {
         ca_pem: Option<String>,
         timeout: Duration,
     ) -> Result<WebhookClient, WebhookError> {
+        WebhookClient::for_admission_via(url, ca_pem, timeout, None)
+    }
+
+    /// [`WebhookClient::for_admission`] for a `clientConfig.service`: the request goes to
+    /// `https://<name>.<namespace>.svc:<port><path>`, whose name the serving certificate
+    /// must carry, over a connection to wherever the service resolves at each dial (a
+    /// resolution failure is the call's failure), as upstream's webhook client manager.
+    pub fn for_service(
+        service: Arc<ServiceDial>,
+        path: &str,
+        ca_pem: Option<String>,
+        timeout: Duration,
+    ) -> Result<WebhookClient, WebhookError> {
+        let url = service.url(path);
+        WebhookClient::for_admission_via(&url, ca_pem, timeout, Some(service))
+    }
+
+    fn for_admission_via(
+        url: &str,
+        ca_pem: Option<String>,
+        timeout: Duration,
+        service: Option<Arc<ServiceDial>>,
+    ) -> Result<WebhookClient, WebhookError> {
         let config = WebhookClientConfig {
             file: url.to_owned(),
             server: url.to_owned(),
@@ -187,7 +224,7 @@ impl WebhookClient {
             client_cert_key_pem: None,
             bearer_token: None,
         };
-        let mut client = WebhookClient::new(&config)?;
+        let mut client = WebhookClient::dialling(&config, service)?;
         let secs = timeout.as_secs() + u64::from(timeout.subsec_nanos() > 0);
         let with_query = with_timeout_query(url, Duration::from_secs(secs));
         client.uri = with_query.parse().map_err(|e| WebhookError::Config {

@@ -11,6 +11,8 @@ use std::time::Duration;
 use base64::Engine;
 use kas_server::follow::{self, Follower, Synced};
 use kas_server::selectors::{label_selector_string, LabelSelector};
+use kas_server::service_resolver::connect::ServiceDial;
+use kas_server::service_resolver::ServiceResolver;
 use kas_server::storage::Storage;
 use kas_server::webhook::WebhookClient;
 use serde_json::Value;
@@ -129,7 +131,7 @@ pub(crate) fn client_url(client: &Value) -> Result<String, String> {
         Some(svc) => {
             let name = text(svc, "name").unwrap_or("");
             let ns = text(svc, "namespace").unwrap_or("");
-            let port = svc.get("port").and_then(Value::as_i64).unwrap_or(443);
+            let port = service_port(svc)?;
             let path = text(svc, "path").unwrap_or("");
             Ok(format!("https://{name}.{ns}.svc:{port}{path}"))
         }
@@ -137,7 +139,15 @@ pub(crate) fn client_url(client: &Value) -> Result<String, String> {
     }
 }
 
-fn target(client: &Value, timeout: Duration) -> Target {
+/// `service.port`, 443 when not given (validation keeps it in 1–65535).
+fn service_port(svc: &Value) -> Result<u16, String> {
+    let port = svc.get("port").and_then(Value::as_i64).unwrap_or(443);
+    u16::try_from(port).map_err(|_| format!("invalid service port {port}"))
+}
+
+/// The client of `clientConfig`: its URL, or its service dialled where `services`
+/// resolves it (by its DNS name when there is no resolver).
+fn target(client: &Value, timeout: Duration, services: Option<&Arc<ServiceResolver>>) -> Target {
     let url = match client_url(client) {
         Ok(u) => u,
         Err(e) => return Target::Unusable(e),
@@ -149,14 +159,31 @@ fn target(client: &Value, timeout: Duration) -> Target {
             Err(e) => return Target::Unusable(format!("caBundle: {e}")),
         },
     };
-    match WebhookClient::for_admission(&url, ca, timeout) {
+    let made = match (text(client, "url"), client.get("service"), services) {
+        (None, Some(svc), Some(resolver)) => {
+            let port = match service_port(svc) {
+                Ok(p) => p,
+                Err(e) => return Target::Unusable(e),
+            };
+            let dial = ServiceDial::new(
+                resolver.clone(),
+                text(svc, "namespace").unwrap_or(""),
+                text(svc, "name").unwrap_or(""),
+                port,
+            );
+            let path = text(svc, "path").unwrap_or("");
+            WebhookClient::for_service(Arc::new(dial), path, ca, timeout)
+        }
+        _ => WebhookClient::for_admission(&url, ca, timeout),
+    };
+    match made {
         Ok(c) => Target::Client(Box::new(c)),
         Err(e) => Target::Unusable(e.to_string()),
     }
 }
 
 /// The webhooks of one configuration object, in order.
-pub(crate) fn hooks_of(config: &Value) -> Vec<Arc<Hook>> {
+pub(crate) fn hooks_of(config: &Value, services: Option<&Arc<ServiceResolver>>) -> Vec<Arc<Hook>> {
     let configuration = config
         .pointer("/metadata/name")
         .and_then(Value::as_str)
@@ -212,7 +239,11 @@ pub(crate) fn hooks_of(config: &Value) -> Vec<Arc<Hook>> {
                 review_version,
                 reinvoke: text(w, "reinvocationPolicy") == Some("IfNeeded"),
                 conditions: Conditions::compile(&conditions),
-                target: target(w.get("clientConfig").unwrap_or(&Value::Null), timeout),
+                target: target(
+                    w.get("clientConfig").unwrap_or(&Value::Null),
+                    timeout,
+                    services,
+                ),
             })
         })
         .collect()
@@ -226,17 +257,25 @@ pub(crate) struct Source {
     /// Every webhook in order, rebuilt when a configuration changes.
     all: RwLock<Arc<Vec<Arc<Hook>>>>,
     kind: Kind,
+    /// Resolves `clientConfig.service` references.
+    services: Option<Arc<ServiceResolver>>,
     synced: Synced,
 }
 
 impl Source {
-    /// A source following the configurations of `kind` in `storage` (started now).
-    pub(crate) fn start(kind: Kind, storage: Storage) -> Arc<Source> {
+    /// A source following the configurations of `kind` in `storage` (started now); their
+    /// service references are resolved by `services`.
+    pub(crate) fn start(
+        kind: Kind,
+        storage: Storage,
+        services: Option<Arc<ServiceResolver>>,
+    ) -> Arc<Source> {
         let (synced, tx) = Synced::new();
         let source = Arc::new(Source {
             by_config: RwLock::new(BTreeMap::new()),
             all: RwLock::new(Arc::new(Vec::new())),
             kind,
+            services,
             synced,
         });
         follow::start_on(&source, storage, tx, Arc::default());
@@ -252,6 +291,7 @@ impl Source {
             by_config: RwLock::new(BTreeMap::new()),
             all: RwLock::new(Arc::new(Vec::new())),
             kind: Kind::Validating,
+            services: None,
             synced,
         });
         Source::reset(&source, configs.to_vec());
@@ -286,7 +326,10 @@ impl Source {
             m.clear();
             for c in &configs {
                 let name = c.pointer("/metadata/name").and_then(Value::as_str);
-                m.insert(name.unwrap_or("").to_owned(), hooks_of(c));
+                m.insert(
+                    name.unwrap_or("").to_owned(),
+                    hooks_of(c, self.services.as_ref()),
+                );
             }
             self.rebuild(&m);
         }
@@ -295,7 +338,7 @@ impl Source {
     fn apply(&self, name: &str, config: Option<Value>) {
         if let Ok(mut m) = self.by_config.write() {
             match config {
-                Some(c) => m.insert(name.to_owned(), hooks_of(&c)),
+                Some(c) => m.insert(name.to_owned(), hooks_of(&c, self.services.as_ref())),
                 None => m.remove(name),
             };
             self.rebuild(&m);
@@ -360,6 +403,10 @@ mod tests {
         assert_eq!(
             client_url(&json!({"service": {"namespace": "ns", "name": "svc", "path": "/v"}})),
             Ok("https://svc.ns.svc:443/v".to_owned())
+        );
+        assert_eq!(
+            client_url(&json!({"service": {"namespace": "ns", "name": "svc", "port": 70000}})),
+            Err("invalid service port 70000".to_owned())
         );
         source.apply("a", None);
         assert_eq!(source.hooks().len(), 1);

@@ -22,6 +22,7 @@ use std::time::Duration;
 
 use kas_server::admission::{Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
+use kas_server::service_resolver::ServiceResolver;
 use kas_server::status::Status;
 use serde_json::Value;
 
@@ -43,9 +44,10 @@ pub struct Webhooks {
 
 impl Webhooks {
     /// MutatingAdmissionWebhook: the configurations are followed in the storage of
-    /// `namespaces`, which also answers namespace selectors.
-    pub fn mutating(namespaces: RestStore) -> Webhooks {
-        let source = Source::start(Kind::Mutating, namespaces.storage().clone());
+    /// `namespaces`, which also answers namespace selectors; `services` resolves the
+    /// webhooks' service references (without it they are called by their DNS names).
+    pub fn mutating(namespaces: RestStore, services: Option<Arc<ServiceResolver>>) -> Webhooks {
+        let source = Source::start(Kind::Mutating, namespaces.storage().clone(), services);
         Webhooks {
             kind: Kind::Mutating,
             source,
@@ -54,8 +56,8 @@ impl Webhooks {
     }
 
     /// ValidatingAdmissionWebhook, as [`Webhooks::mutating`].
-    pub fn validating(namespaces: RestStore) -> Webhooks {
-        let source = Source::start(Kind::Validating, namespaces.storage().clone());
+    pub fn validating(namespaces: RestStore, services: Option<Arc<ServiceResolver>>) -> Webhooks {
+        let source = Source::start(Kind::Validating, namespaces.storage().clone(), services);
         Webhooks {
             kind: Kind::Validating,
             source,
