@@ -41,6 +41,16 @@ async fn only_the_front_proxy_certificate_vouches_for_identity_headers() {
     assert_eq!(s.extra["scopes"], ["read", "write"]);
     assert_eq!(s.extra["acme.com/project"], ["p1"]);
     assert_eq!(s.client_cn.as_deref(), Some("front-proxy-client"));
+    // Bodies are kept too, once read.
+    let r = c
+        .send_json(Method::POST, NS_FLUNDERS, &flunder("kept"))
+        .await;
+    assert_eq!(r.status, 201);
+    let post = ext.wait_seen(|s| s.method == Method::POST).await;
+    assert_eq!(
+        serde_json::from_slice::<Value>(&post.body).ok(),
+        Some(flunder("kept"))
+    );
 
     let unauthorized = |r: &Reply| {
         assert_eq!(r.status, 401, "{}", r.text());
@@ -204,6 +214,99 @@ async fn hang_garbage_and_slow_modes() {
 
     ext.normal();
     assert_eq!(c.get("/apis").await.json()["kind"], "APIGroupList");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fail_drop_and_endless_modes() {
+    let (_pki, ext, c) = start().await;
+
+    ext.set_mode(Mode::Fail(503));
+    let r = c.get("/apis").await;
+    assert_eq!(r.status, 503);
+    assert_eq!(r.json()["reason"], "ServiceUnavailable");
+    ext.set_mode(Mode::Fail(403));
+    assert_eq!(c.get("/healthz").await.json()["code"], 403);
+
+    ext.set_mode(Mode::Drop);
+    let dropped = c.request(Method::GET, "/apis", ADMIN, b"").await;
+    assert!(dropped.is_err(), "{:?}", dropped.map(|r| r.status));
+
+    // A response that never ends: the client gives up, the server is unharmed.
+    ext.set_mode(Mode::Endless);
+    let t = Instant::now();
+    let endless = c
+        .request_within(
+            Duration::from_millis(500),
+            Method::GET,
+            NS_FLUNDERS,
+            ADMIN,
+            b"",
+        )
+        .await;
+    assert_eq!(
+        endless.map(|r| r.status).map_err(|e| e.kind()),
+        Err(std::io::ErrorKind::TimedOut)
+    );
+    assert!(t.elapsed() < Duration::from_secs(5));
+    ext.normal();
+    assert_eq!(c.get(NS_FLUNDERS).await.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_echo_subresource_upgrades_and_echoes_bytes() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let (_pki, ext, c) = start().await;
+    let echo = "/apis/wardle.example.com/v1alpha1/namespaces/ns1/flunders/one/echo";
+    let up = c
+        .upgrade(
+            echo,
+            "SPDY/3.1",
+            &[
+                ("x-remote-user", "alice"),
+                ("x-stream-protocol-version", "v4.channel.k8s.io"),
+                ("x-stream-protocol-version", "v3.channel.k8s.io"),
+            ],
+        )
+        .await
+        .expect("upgrade");
+    assert_eq!(up.status, StatusCode::SWITCHING_PROTOCOLS);
+    assert_eq!(up.headers["upgrade"], "SPDY/3.1");
+    assert_eq!(up.headers["x-stream-protocol-version"], "v4.channel.k8s.io");
+    let mut io = up.io.expect("upgraded");
+    io.write_all(b"hello through the tunnel")
+        .await
+        .expect("write");
+    let mut back = [0u8; 24];
+    tokio::time::timeout(Duration::from_secs(10), io.read_exact(&mut back))
+        .await
+        .expect("echo in time")
+        .expect("read");
+    assert_eq!(&back, b"hello through the tunnel");
+    assert_eq!(ext.seen_at(echo)[0].user.as_deref(), Some("alice"));
+
+    // Websocket is echoed too; without an Upgrade it is a 400, without a user a 401.
+    let ws = c
+        .upgrade(
+            echo,
+            "websocket",
+            &[
+                ("x-remote-user", "a"),
+                (
+                    "sec-websocket-protocol",
+                    "v5.channel.k8s.io, base64.channel.k8s.io",
+                ),
+            ],
+        )
+        .await
+        .expect("upgrade");
+    assert_eq!(ws.status, StatusCode::SWITCHING_PROTOCOLS);
+    assert_eq!(ws.headers["sec-websocket-protocol"], "v5.channel.k8s.io");
+    let r = c.get(echo).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(r.json()["message"], "Upgrade request required");
+    let r = c.upgrade(echo, "SPDY/3.1", &[]).await.expect("upgrade");
+    assert_eq!(r.status, 401);
+    assert!(r.io.is_none());
 }
 
 #[test]

@@ -15,10 +15,10 @@ pub mod reply;
 pub mod rest;
 pub mod store;
 pub mod table;
+pub mod upgrade;
 pub mod watch;
 
 use std::collections::BTreeMap;
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -33,12 +33,13 @@ use rustls::server::danger::ClientCertVerifier;
 use serde_json::Value;
 use tokio::task::JoinSet;
 
+use crate::harness::READY_TIMEOUT;
 use auth::{identity_from, judge_peer, verifier_for, AnyClientCert, Peer};
 use reply::{bad_request, method_not_allowed, not_found_path, parse_query, respond, status, Call};
 
 // Re-exported for tests; a test binary that uses none of them must not warn.
 #[allow(unused_imports)]
-pub use client::{ExtClient, WatchStream};
+pub use client::{ExtClient, Upgrade, WatchStream};
 #[allow(unused_imports)]
 pub use pki::{apiservice_yaml, Ca, FrontProxyPki, Reach, Registration};
 
@@ -66,6 +67,13 @@ pub enum Mode {
     Garbage,
     /// As `Normal`, after waiting this long.
     Slow(Duration),
+    /// A Status with this code (`500`, `403`, …) for every request.
+    Fail(u16),
+    /// Reads the request and closes the connection without an answer.
+    Drop,
+    /// 200 with a JSON list that never ends (64 KiB chunks as fast as the client reads),
+    /// for bounds on a proxied response's size and time.
+    Endless,
 }
 
 /// One request as the server saw it.
@@ -84,6 +92,10 @@ pub struct Seen {
     pub client_cn: Option<String>,
     pub version: http::Version,
     pub headers: HeaderMap,
+    /// The request body, once read (empty until then, and for requests refused before).
+    pub body: Bytes,
+    /// The request's number, from 0 at start.
+    pub seq: u64,
 }
 
 type Body = Either<Full<Bytes>, Channel<Bytes>>;
@@ -93,6 +105,7 @@ pub(crate) type Resp = Response<Body>;
 pub(crate) struct Shared {
     mode: Mutex<Mode>,
     seen: Mutex<Vec<Seen>>,
+    next_seq: std::sync::atomic::AtomicU64,
     store: store::Store,
     verifier: Arc<dyn ClientCertVerifier>,
     allowed_names: Vec<String>,
@@ -145,6 +158,7 @@ impl Builder {
         let shared = Arc::new(Shared {
             mode: Mutex::new(Mode::Normal),
             seen: Mutex::default(),
+            next_seq: Default::default(),
             store: store::Store::default(),
             verifier: verifier_for(&self.front_proxy_ca),
             allowed_names: self.allowed_names,
@@ -258,6 +272,26 @@ impl ExtensionServer {
             .collect()
     }
 
+    /// Polls until a request `pred` holds for arrives (as the body is read, for bodies);
+    /// panics after [`READY_TIMEOUT`].
+    pub async fn wait_seen(&self, pred: impl Fn(&Seen) -> bool) -> Seen {
+        let deadline = Instant::now() + READY_TIMEOUT;
+        loop {
+            if let Some(s) = self.seen().into_iter().find(|s| pred(s)) {
+                return s;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no such request; seen: {:?}",
+                self.seen()
+                    .iter()
+                    .map(|s| format!("{} {}", s.method, s.path))
+                    .collect::<Vec<_>>()
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     pub fn clear_seen(&self) {
         self.shared.seen.lock().expect("seen").clear();
     }
@@ -364,10 +398,10 @@ async fn serve_conn(
     let peer = judge_peer(&shared, tls.get_ref().1.peer_certificates());
     let service = hyper::service::service_fn(move |req| {
         let (shared, peer) = (shared.clone(), peer.clone());
-        async move { Ok::<_, Infallible>(handle(shared, peer, req).await) }
+        async move { handle(shared, peer, req).await }
     });
     let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-        .serve_connection(TokioIo::new(tls), service)
+        .serve_connection_with_upgrades(TokioIo::new(tls), service)
         .await;
 }
 
@@ -383,8 +417,13 @@ async fn stopped(shared: &Shared) {
     let _ = rx.changed().await;
 }
 
-async fn handle(shared: Arc<Shared>, peer: Peer, req: Request<Incoming>) -> Resp {
-    let (parts, body) = req.into_parts();
+/// An answer, or `Err` to close the connection without one ([`Mode::Drop`]).
+async fn handle(
+    shared: Arc<Shared>,
+    peer: Peer,
+    req: Request<Incoming>,
+) -> Result<Resp, std::io::Error> {
+    let (mut parts, body) = req.into_parts();
     let path = parts.uri.path().to_owned();
     let path_and_query = parts
         .uri
@@ -395,6 +434,9 @@ async fn handle(shared: Arc<Shared>, peer: Peer, req: Request<Incoming>) -> Resp
         Peer::Proxy(_) => identity_from(&parts.headers),
         _ => None,
     };
+    let seq = shared
+        .next_seq
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     shared.seen.lock().expect("seen").push(Seen {
         method: parts.method.clone(),
         path: path_and_query,
@@ -415,48 +457,76 @@ async fn handle(shared: Arc<Shared>, peer: Peer, req: Request<Incoming>) -> Resp
         },
         version: parts.version,
         headers: parts.headers.clone(),
+        body: Bytes::new(),
+        seq,
     });
     let mode = *shared.mode.lock().expect("mode");
     match mode {
         Mode::Normal => {}
         Mode::Hang => {
             stopped(&shared).await;
-            return status(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "ServiceUnavailable",
-                "stopped",
-            );
+            return Err(std::io::Error::other("stopped while hanging"));
         }
         Mode::Garbage => {
-            return respond(
+            return Ok(respond(
                 StatusCode::OK,
                 "application/json",
                 Bytes::from_static(b"<html>this is not JSON{"),
-            )
+            ))
         }
         Mode::Slow(d) => tokio::time::sleep(d).await,
+        Mode::Fail(code) => {
+            let code = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+            let reason = code
+                .canonical_reason()
+                .unwrap_or("Failure")
+                .replace(' ', "");
+            return Ok(status(code, &reason, "failing as the test asked"));
+        }
+        Mode::Drop => return Err(std::io::Error::other("dropped as the test asked")),
+        Mode::Endless => return Ok(endless(&shared)),
     }
     // Health checks are always allowed, anonymous or not, as upstream's defaults do.
     if is_health(&path) {
-        return respond(StatusCode::OK, "text/plain; charset=utf-8", "ok".into());
+        return Ok(respond(
+            StatusCode::OK,
+            "text/plain; charset=utf-8",
+            "ok".into(),
+        ));
     }
     let Some(identity) = identity else {
-        return status(StatusCode::UNAUTHORIZED, "Unauthorized", "Unauthorized");
+        return Ok(status(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized",
+            "Unauthorized",
+        ));
     };
+    if let Some(resp) = upgrade::echo(&shared, &path, &mut parts) {
+        return Ok(resp);
+    }
     let body = match Limited::new(body, MAX_BODY).collect().await {
         Ok(b) => b.to_bytes(),
         Err(e)
             if e.downcast_ref::<http_body_util::LengthLimitError>()
                 .is_some() =>
         {
-            return status(
+            return Ok(status(
                 StatusCode::PAYLOAD_TOO_LARGE,
                 "RequestEntityTooLarge",
                 "Request entity too large: limit is 3145728",
-            )
+            ))
         }
-        Err(e) => return bad_request(&format!("reading the request body: {e}")),
+        Err(e) => return Ok(bad_request(&format!("reading the request body: {e}"))),
     };
+    if let Some(s) = shared
+        .seen
+        .lock()
+        .expect("seen")
+        .iter_mut()
+        .find(|s| s.seq == seq)
+    {
+        s.body = body.clone();
+    }
     let call = Call {
         method: parts.method,
         path,
@@ -465,7 +535,35 @@ async fn handle(shared: Arc<Shared>, peer: Peer, req: Request<Incoming>) -> Resp
         body,
         identity,
     };
-    route(&shared, call).await
+    Ok(route(&shared, call).await)
+}
+
+/// [`Mode::Endless`]'s answer: a list whose items never stop coming.
+fn endless(shared: &Shared) -> Resp {
+    let (mut tx, body) = Channel::<Bytes>::new(4);
+    let mut stop = shared.generation.subscribe();
+    tokio::spawn(async move {
+        let chunk = Bytes::from("{},".repeat(64 * 1024 / 3));
+        if tx
+            .send_data(Bytes::from_static(b"{\"kind\":\"FlunderList\",\"items\":["))
+            .await
+            .is_err()
+        {
+            return;
+        }
+        loop {
+            tokio::select! {
+                _ = stop.changed() => return,
+                sent = tx.send_data(chunk.clone()) => if sent.is_err() { return },
+            }
+        }
+    });
+    let mut resp = Response::new(Either::Right(body));
+    resp.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    resp
 }
 
 async fn route(shared: &Shared, call: Call) -> Resp {

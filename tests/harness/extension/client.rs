@@ -120,7 +120,7 @@ impl ExtClient {
             let (mut send, conn) = hyper::client::conn::http1::handshake(io)
                 .await
                 .map_err(std::io::Error::other)?;
-            tokio::spawn(conn);
+            tokio::spawn(conn.with_upgrades());
             send.send_request(req).await
         };
         resp.map_err(std::io::Error::other)
@@ -183,6 +183,37 @@ impl ExtClient {
             .unwrap_or_else(|e| panic!("{method} {path}: {e}"))
     }
 
+    /// An upgrade request over HTTP/1.1 (`Connection: Upgrade`, `Upgrade: protocol`, plus
+    /// `headers`): the answer and, on a 101, the upgraded connection.
+    pub async fn upgrade(
+        &self,
+        path: &str,
+        protocol: &str,
+        headers: &[(&str, &str)],
+    ) -> std::io::Result<Upgrade> {
+        let mut all = vec![("connection", "Upgrade"), ("upgrade", protocol)];
+        all.extend_from_slice(headers);
+        let resp = tokio::time::timeout(REQUEST_TIMEOUT, self.send(Method::GET, path, &all, b""))
+            .await
+            .map_err(|_| {
+                std::io::Error::new(std::io::ErrorKind::TimedOut, "upgrade timed out")
+            })??;
+        let (status, headers) = (resp.status(), resp.headers().clone());
+        let io = if status == http::StatusCode::SWITCHING_PROTOCOLS {
+            let upgraded = hyper::upgrade::on(resp)
+                .await
+                .map_err(std::io::Error::other)?;
+            Some(TokioIo::new(upgraded))
+        } else {
+            None
+        };
+        Ok(Upgrade {
+            status,
+            headers,
+            io,
+        })
+    }
+
     /// Starts a watch (`path` carries `?watch=1` and any selectors); the stream of events.
     pub async fn watch(
         &self,
@@ -202,6 +233,14 @@ impl ExtClient {
             buf: Vec::new(),
         })
     }
+}
+
+/// The answer to an upgrade request.
+pub struct Upgrade {
+    pub status: http::StatusCode,
+    pub headers: http::HeaderMap,
+    /// The upgraded connection (AsyncRead + AsyncWrite), on a 101.
+    pub io: Option<TokioIo<hyper::upgrade::Upgraded>>,
 }
 
 /// A watch response read one JSON line at a time.
