@@ -1,4 +1,5 @@
 //! The aggregator: apiregistration.k8s.io, autoregistration and remote APIServices.
 
+mod apiservices;
 mod extension_control;
 mod extension_server;

@@ -82,6 +82,9 @@ pub(crate) async fn direct(
     if crate::token_review::is_token_review(req.method(), &ctx.info) {
         return crate::token_review::answer(front, &ctx, req).await;
     }
+    if crate::apiservices::owns(&path) {
+        return crate::apiservices::serve(front, ctx, req).await;
+    }
     match owner(front, &path) {
         Some(role) => match proxy(front, role, &ctx, req).await {
             Ok(resp) => resp,

@@ -141,6 +141,8 @@ pub(crate) struct Front {
     pub(crate) token_webhook: Option<crate::authn_webhook::TokenWebhook>,
     /// `--oidc-*` or `--authentication-config`: JWT issuers' tokens.
     pub(crate) jwt: crate::jwt_authn::JwtAuthenticators,
+    /// apiregistration.k8s.io: the APIService store and autoregistration.
+    pub(crate) apiservices: crate::apiservices::ApiServices,
 }
 
 impl Front {
@@ -184,6 +186,7 @@ impl Front {
                 .as_ref()
                 .map(|w| crate::authn_webhook::TokenWebhook::new(w, &config.api_audiences)),
             jwt: crate::jwt_authn::JwtAuthenticators::new(&config.jwt),
+            apiservices: Default::default(),
             config,
             control,
         });
@@ -430,6 +433,7 @@ async fn learn_routes(front: Arc<Front>, hook: HookHandle) {
         };
         if !changed.is_empty() {
             let complete = refresh_routes(&front, &changed).await;
+            front.apiservices.routes_changed();
             if complete {
                 if let Some(h) = hook.take() {
                     tracing::info!("learnt routes from every back-end worker");

@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+mod apiservices;
 mod authn;
 mod authn_webhook;
 mod chain;
@@ -37,12 +38,16 @@ pub enum Error {
     /// The inherited listener is unusable.
     #[error("secure listener: {0}")]
     Listener(#[source] std::io::Error),
+    /// Storage (for APIServices) cannot be set up.
+    #[error(transparent)]
+    Storage(#[from] kas_server::Error),
 }
 
 /// Runs the aggregator on the inherited `listener` until the supervisor stops it.
 pub async fn run(control: Control, listener: std::net::TcpListener) -> Result<(), Error> {
     tls::install_default_provider();
     let front = front::Front::new(control)?;
+    apiservices::start(&front).await?;
     let start = kas_server::certfiles::CertSnapshot::from_config(&front.config);
     let watched = front.clone();
     kas_server::certfiles::watch(front.config.cert_files.clone(), start, move |snap| {

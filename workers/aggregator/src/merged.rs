@@ -11,7 +11,7 @@ use kas_openapi::MergedDocument;
 use kas_proto::WorkerRole;
 use kas_server::body::{self, Body};
 use kas_server::encode::Prepared;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use crate::front::{Front, CHAIN};
 
@@ -81,6 +81,9 @@ fn merged_groups(front: &Front) -> Value {
                 .collect()
         })
         .unwrap_or_default();
+    // kube-aggregator lists its own group first, the others by APIService priority.
+    let mut groups = crate::apiservices::sorted_groups(groups, false);
+    groups.insert(0, front.apiservices.legacy_group());
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
 }
 
@@ -95,15 +98,19 @@ fn merged_aggregated(front: &Front) -> Value {
                 .filter_map(|role| r.aggregated.get(role))
                 .flatten()
                 .cloned()
+                .chain([front.apiservices.aggregated_group()])
                 .collect()
         })
         .unwrap_or_default();
+    // Aggregated discovery sorts every group by priority, apiregistration.k8s.io (which
+    // has no APIService) at the default one.
+    let items = crate::apiservices::sorted_groups(items, true);
     kas_server::discovery::aggregated_list(items)
 }
 
-/// `/openapi/v2` with the custom resources' definitions and paths merged into the
-/// built-in document; None when no custom resource is served (the built-in document is
-/// then served by its worker as it is).
+/// `/openapi/v2`: the built-in document with apiregistration.k8s.io's and the custom
+/// resources' definitions and paths merged in; None when the kube-api worker's document
+/// cannot be had.
 pub(crate) async fn openapi_v2(front: &Front, headers: &HeaderMap) -> Option<Response<Body>> {
     let at = epoch(front);
     let doc = match front.merged.v2.get(at) {
@@ -117,26 +124,27 @@ pub(crate) async fn openapi_v2(front: &Front, headers: &HeaderMap) -> Option<Res
 }
 
 async fn build_v2(front: &Front) -> Option<MergedDocument> {
-    if !front.peer_serving(WorkerRole::Extensions) {
-        return None;
+    let mut others = Vec::new();
+    if front.peer_serving(WorkerRole::Extensions) {
+        let custom = front
+            .fetch_json(WorkerRole::Extensions, "/openapi/v2", "application/json")
+            .await;
+        others.extend(custom);
     }
-    let custom = front
-        .fetch_json(WorkerRole::Extensions, "/openapi/v2", "application/json")
-        .await?;
-    let custom_paths = custom.get("paths").and_then(Value::as_object)?;
-    if custom_paths.is_empty() {
-        return None;
-    }
+    let own = front.apiservices.openapi_v2_blocking().await;
+    others.extend(own);
     let mut doc = front
         .fetch_json(WorkerRole::KubeApi, "/openapi/v2", "application/json")
         .await?;
-    for key in ["definitions", "paths"] {
-        if let (Some(into), Some(from)) = (
-            doc.get_mut(key).and_then(Value::as_object_mut),
-            custom.get(key).and_then(Value::as_object),
-        ) {
-            for (k, v) in from {
-                into.entry(k.clone()).or_insert_with(|| v.clone());
+    for other in &others {
+        for key in ["definitions", "paths"] {
+            if let (Some(into), Some(from)) = (
+                doc.get_mut(key).and_then(Value::as_object_mut),
+                other.get(key).and_then(Value::as_object),
+            ) {
+                for (k, v) in from {
+                    into.entry(k.clone()).or_insert_with(|| v.clone());
+                }
             }
         }
     }
@@ -166,7 +174,7 @@ pub(crate) async fn openapi_v3_index(front: &Front, headers: &HeaderMap) -> Resp
 }
 
 async fn build_v3_index(front: &Front) -> MergedDocument {
-    let mut paths = Map::new();
+    let mut paths = front.apiservices.openapi_v3_paths();
     for role in CHAIN {
         if !front.peer_serving(role) {
             continue;
