@@ -6,11 +6,12 @@
 //! * `default/kubernetes` port 443 is this server itself (the loopback resolver);
 //! * with `--enable-aggregator-routing` (endpoint routing), a ready address of the
 //!   service's Endpoints object whose port has the name of the service port numbered
-//!   `port` (1.33 reads Endpoints; EndpointSlices only from 1.34);
+//!   `port` (1.33 reads Endpoints; [`EndpointSource::EndpointSlices`] reads the
+//!   service's EndpointSlices as 1.34 does, primary IP family first);
 //! * without it (cluster IP routing), `spec.clusterIP` and the service port, or for an
 //!   `ExternalName` service `spec.externalName` and `port`.
 //!
-//! Services and Endpoints are followed from storage ([`crate::follow`]), so resolving
+//! Services and Endpoints (or EndpointSlices) are followed from storage ([`crate::follow`]), so resolving
 //! never reads storage. Failures carry upstream's messages. [`connect`] dials a resolved
 //! service for an HTTPS client that still verifies the service's DNS name.
 
@@ -28,10 +29,22 @@ use tokio::sync::Notify;
 use crate::follow::{self, Follower, Synced};
 use crate::storage::Storage;
 
-/// The storage paths followed: Services, then Endpoints.
-const FOLLOWED: [&str; 2] = ["services/specs", "services/endpoints"];
+/// The storage paths followed: Services, then the endpoint objects.
+const WITH_ENDPOINTS: [&str; 2] = ["services/specs", "services/endpoints"];
+const WITH_SLICES: [&str; 2] = ["services/specs", "endpointslices"];
 const SERVICES: usize = 0;
 const ENDPOINTS: usize = 1;
+/// The label naming an EndpointSlice's service.
+const SERVICE_NAME_LABEL: &str = "kubernetes.io/service-name";
+
+/// Which objects endpoint routing reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndpointSource {
+    /// core/v1 Endpoints, as kube-apiserver 1.33.
+    Endpoints,
+    /// discovery.k8s.io/v1 EndpointSlices labelled with the service's name, as 1.34.
+    EndpointSlices,
+}
 
 /// How a service reference becomes an address (`--enable-aggregator-routing`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,6 +131,8 @@ struct Service {
     external_name: String,
     /// (port, name) of each service port.
     ports: Vec<(i64, String)>,
+    /// `spec.ipFamilies[0]`: which slices are tried first.
+    primary_family: String,
 }
 
 impl Service {
@@ -144,6 +159,7 @@ impl Service {
             cluster_ip: text("/spec/clusterIP"),
             external_name: text("/spec/externalName"),
             ports,
+            primary_family: text("/spec/ipFamilies/0"),
         }
     }
 
@@ -201,23 +217,100 @@ fn subsets_of(o: &Value) -> Vec<Subset> {
         .collect()
 }
 
+/// An EndpointSlice as resolution needs it.
+#[derive(Debug, Clone, PartialEq)]
+struct Slice {
+    address_type: String,
+    /// (name, port) of each port; either may be unset.
+    ports: Vec<(Option<String>, Option<i64>)>,
+    /// (first address, ready condition) of each endpoint with an address.
+    endpoints: Vec<(String, Option<bool>)>,
+}
+
+impl Slice {
+    fn of(o: &Value) -> Slice {
+        let list = |k: &str| {
+            o.get(k)
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default()
+        };
+        Slice {
+            address_type: o
+                .get("addressType")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_owned(),
+            ports: list("ports")
+                .iter()
+                .map(|p| {
+                    let name = p.get("name").and_then(Value::as_str).map(str::to_owned);
+                    (name, p.get("port").and_then(Value::as_i64))
+                })
+                .collect(),
+            endpoints: list("endpoints")
+                .iter()
+                .filter_map(|e| {
+                    let address = e.pointer("/addresses/0").and_then(Value::as_str)?;
+                    let ready = e.pointer("/conditions/ready").and_then(Value::as_bool);
+                    Some((address.to_owned(), ready))
+                })
+                .collect(),
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct Objects {
     /// "namespace/name" → service.
     services: HashMap<String, Service>,
     /// "namespace/name" → the Endpoints object's subsets.
     endpoints: HashMap<String, Vec<Subset>>,
+    /// "namespace/service" → "namespace/slice" → the service's EndpointSlices.
+    slices: HashMap<String, HashMap<String, Slice>>,
+    /// "namespace/slice" → "namespace/service", to forget a slice that changes service.
+    slice_owner: HashMap<String, String>,
 }
 
 impl Objects {
-    fn put(&mut self, resource: usize, key: &str, object: Option<&Value>) {
-        match (resource, object) {
-            (SERVICES, Some(o)) => drop(self.services.insert(key.to_owned(), Service::of(o))),
-            (SERVICES, None) => drop(self.services.remove(key)),
-            (ENDPOINTS, Some(o)) => drop(self.endpoints.insert(key.to_owned(), subsets_of(o))),
-            (ENDPOINTS, None) => drop(self.endpoints.remove(key)),
+    fn put(&mut self, source: EndpointSource, resource: usize, key: &str, object: Option<&Value>) {
+        match (resource, source, object) {
+            (SERVICES, _, Some(o)) => drop(self.services.insert(key.to_owned(), Service::of(o))),
+            (SERVICES, _, None) => drop(self.services.remove(key)),
+            (ENDPOINTS, EndpointSource::Endpoints, Some(o)) => {
+                drop(self.endpoints.insert(key.to_owned(), subsets_of(o)))
+            }
+            (ENDPOINTS, EndpointSource::Endpoints, None) => drop(self.endpoints.remove(key)),
+            (ENDPOINTS, EndpointSource::EndpointSlices, o) => self.put_slice(key, o),
             _ => {}
         }
+    }
+
+    fn put_slice(&mut self, key: &str, object: Option<&Value>) {
+        if let Some(owner) = self.slice_owner.remove(key) {
+            if let Some(of_service) = self.slices.get_mut(&owner) {
+                of_service.remove(key);
+                if of_service.is_empty() {
+                    self.slices.remove(&owner);
+                }
+            }
+        }
+        let Some(o) = object else {
+            return;
+        };
+        let service = o
+            .pointer("/metadata/labels")
+            .and_then(|l| l.get(SERVICE_NAME_LABEL))
+            .and_then(Value::as_str);
+        let (Some(service), Some((namespace, _))) = (service, key.split_once('/')) else {
+            return;
+        };
+        let owner = format!("{namespace}/{service}");
+        self.slices
+            .entry(owner.clone())
+            .or_default()
+            .insert(key.to_owned(), Slice::of(o));
+        self.slice_owner.insert(key.to_owned(), owner);
     }
 }
 
@@ -225,6 +318,7 @@ impl Objects {
 #[derive(Debug)]
 pub struct ServiceResolver {
     routing: Routing,
+    source: EndpointSource,
     /// This server's own address, for `default/kubernetes:443`.
     loopback: SocketAddr,
     objects: RwLock<Objects>,
@@ -239,20 +333,24 @@ impl ServiceResolver {
         let loopback = loopback(config.serving.bind_address, config.serving.port);
         ServiceResolver::start_with(
             Routing::from_flag(config.enable_aggregator_routing),
+            EndpointSource::Endpoints,
             loopback,
             storage,
         )
     }
 
-    /// A resolver with this `routing` and `loopback` address, following `storage`.
+    /// A resolver with this `routing` (reading `source` for endpoint routing) and
+    /// `loopback` address, following `storage`.
     pub fn start_with(
         routing: Routing,
+        source: EndpointSource,
         loopback: SocketAddr,
         storage: Storage,
     ) -> Arc<ServiceResolver> {
         let (synced, tx) = Synced::new();
         let resolver = Arc::new(ServiceResolver {
             routing,
+            source,
             loopback,
             objects: RwLock::new(Objects::default()),
             synced,
@@ -263,11 +361,12 @@ impl ServiceResolver {
 
     /// A resolver over objects given by hand (tests).
     #[cfg(test)]
-    fn fixed(routing: Routing, loopback: SocketAddr) -> ServiceResolver {
+    fn fixed(routing: Routing, source: EndpointSource, loopback: SocketAddr) -> ServiceResolver {
         let (synced, tx) = Synced::new();
         tx.send_replace(1);
         ServiceResolver {
             routing,
+            source,
             loopback,
             objects: RwLock::new(Objects::default()),
             synced,
@@ -305,9 +404,14 @@ impl ServiceResolver {
             .services
             .get(&key)
             .ok_or_else(|| ResolveError::ServiceNotFound(name.to_owned()))?;
-        match self.routing {
-            Routing::Endpoints => by_endpoints(service, objects.endpoints.get(&key), name, port),
-            Routing::ClusterIp => by_cluster_ip(service, name, port),
+        match (self.routing, self.source) {
+            (Routing::Endpoints, EndpointSource::Endpoints) => {
+                by_endpoints(service, objects.endpoints.get(&key), name, port)
+            }
+            (Routing::Endpoints, EndpointSource::EndpointSlices) => {
+                by_slices(service, objects.slices.get(&key), name, port)
+            }
+            (Routing::ClusterIp, _) => by_cluster_ip(service, name, port),
         }
     }
 }
@@ -360,6 +464,58 @@ fn by_endpoints(
     Err(ResolveError::NoEndpoints(name.to_owned()))
 }
 
+/// 1.34's ResolveEndpoint: the service's slices of its primary IP family first (each
+/// group in random order), in each the first port named as the service port with a
+/// number and endpoints, from a random endpoint on the first ready one (unset counts as
+/// ready), its first address.
+fn by_slices(
+    service: &Service,
+    slices: Option<&HashMap<String, Slice>>,
+    name: &str,
+    port: i32,
+) -> Result<Endpoint, ResolveError> {
+    if !service.routable() {
+        return Err(ResolveError::UnsupportedType(service.kind.clone()));
+    }
+    let port_name = service.port_name(port, name)?;
+    let mut ordered: Vec<(bool, usize, &Slice)> = slices
+        .into_iter()
+        .flat_map(HashMap::values)
+        .map(|s| {
+            (
+                s.address_type != service.primary_family,
+                random_below(usize::MAX),
+                s,
+            )
+        })
+        .collect();
+    if ordered.is_empty() {
+        return Err(ResolveError::NoEndpoints(name.to_owned()));
+    }
+    // Only several slices with a known primary family are reordered, as upstream.
+    if ordered.len() > 1 && !service.primary_family.is_empty() {
+        ordered.sort_by_key(|(other_family, random, _)| (*other_family, *random));
+    }
+    for (_, _, slice) in ordered {
+        for (slice_port_name, number) in &slice.ports {
+            let (Some(slice_port_name), Some(number)) = (slice_port_name, number) else {
+                continue;
+            };
+            if slice_port_name != port_name || slice.endpoints.is_empty() {
+                continue;
+            }
+            let start = random_below(slice.endpoints.len());
+            for i in 0..slice.endpoints.len() {
+                let (address, ready) = &slice.endpoints[(start + i) % slice.endpoints.len()];
+                if ready.unwrap_or(true) {
+                    return Ok(Endpoint::of(address, port_u16(*number)));
+                }
+            }
+        }
+    }
+    Err(ResolveError::NoEndpoints(name.to_owned()))
+}
+
 /// A port as validation keeps it (1–65535); anything else dials port 0 and fails there.
 fn port_u16(port: i64) -> u16 {
     u16::try_from(port).unwrap_or(0)
@@ -390,14 +546,17 @@ impl Follower for ServiceResolver {
     const WHAT: &'static str = "service resolver";
 
     fn resources(&self) -> &'static [&'static str] {
-        &FOLLOWED
+        match self.source {
+            EndpointSource::Endpoints => &WITH_ENDPOINTS,
+            EndpointSource::EndpointSlices => &WITH_SLICES,
+        }
     }
 
     fn reset(&self, listed: Vec<Vec<(String, Value)>>) {
         let mut fresh = Objects::default();
         for (resource, objects) in listed.into_iter().enumerate() {
             for (key, object) in objects {
-                fresh.put(resource, &key, Some(&object));
+                fresh.put(self.source, resource, &key, Some(&object));
             }
         }
         *self.objects.write().unwrap_or_else(|e| e.into_inner()) = fresh;
@@ -405,7 +564,7 @@ impl Follower for ServiceResolver {
 
     fn apply(&self, resource: usize, key: &str, object: Option<Value>) {
         let mut objects = self.objects.write().unwrap_or_else(|e| e.into_inner());
-        objects.put(resource, key, object.as_ref());
+        objects.put(self.source, resource, key, object.as_ref());
     }
 }
 

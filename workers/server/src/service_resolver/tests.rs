@@ -4,7 +4,11 @@ use serde_json::json;
 const LOOPBACK: &str = "127.0.0.1:6443";
 
 fn resolver(routing: Routing) -> ServiceResolver {
-    let r = ServiceResolver::fixed(routing, LOOPBACK.parse().expect("addr"));
+    let r = ServiceResolver::fixed(
+        routing,
+        EndpointSource::Endpoints,
+        LOOPBACK.parse().expect("addr"),
+    );
     r.reset(vec![
         vec![
             ("ns/hook".into(), json!({"spec": {"type": "ClusterIP", "clusterIP": "10.0.0.7",
@@ -249,3 +253,87 @@ async fn a_dial_goes_where_the_service_resolves() {
 }
 
 use hyper_util::client::legacy::connect::HttpConnector;
+
+fn slice(service: &str, family: &str, port: Value, endpoints: Value) -> Value {
+    json!({"metadata": {"labels": {"kubernetes.io/service-name": service}},
+           "addressType": family, "ports": [port], "endpoints": endpoints})
+}
+
+#[test]
+fn endpoint_slices_as_1_34() {
+    let r = ServiceResolver::fixed(
+        Routing::Endpoints,
+        EndpointSource::EndpointSlices,
+        LOOPBACK.parse().expect("addr"),
+    );
+    r.reset(vec![
+        vec![(
+            "ns/hook".into(),
+            json!({"spec": {"type": "ClusterIP", "clusterIP": "10.0.0.7", "ipFamilies": ["IPv4"],
+                "ports": [{"name": "https", "port": 443}, {"name": "other", "port": 80}]}}),
+        )],
+        vec![
+            // The secondary family: only tried after the primary one.
+            (
+                "ns/hook-v6".into(),
+                slice(
+                    "hook",
+                    "IPv6",
+                    json!({"name": "https", "port": 1}),
+                    json!([{"addresses": ["fd00::1"]}]),
+                ),
+            ),
+            (
+                "ns/hook-v4".into(),
+                slice(
+                    "hook",
+                    "IPv4",
+                    json!({"name": "https", "port": 8443}),
+                    json!([{"addresses": ["10.1.0.1"], "conditions": {"ready": false}},
+                       {"addresses": ["127.0.0.1", "10.9.9.9"], "conditions": {"ready": true}}]),
+                ),
+            ),
+            // A port without a name never matches (upstream skips a nil name).
+            (
+                "ns/hook-unnamed".into(),
+                slice(
+                    "hook",
+                    "IPv4",
+                    json!({"port": 80}),
+                    json!([{"addresses": ["10.1.0.3"]}]),
+                ),
+            ),
+            (
+                "ns/stray".into(),
+                json!({"addressType": "IPv4", "endpoints": []}),
+            ),
+        ],
+    ]);
+    for _ in 0..20 {
+        assert_eq!(r.resolve("ns", "hook", 443), Ok(addr("127.0.0.1:8443")));
+    }
+    assert_eq!(
+        r.resolve("ns", "hook", 80),
+        Err(ResolveError::NoEndpoints("hook".into()))
+    );
+    // The slice of the primary family goes: the other family answers.
+    r.apply(ENDPOINTS, "ns/hook-v4", None);
+    assert_eq!(r.resolve("ns", "hook", 443), Ok(addr("[fd00::1]:1")));
+    // A slice relabelled to another service leaves this one.
+    r.apply(
+        ENDPOINTS,
+        "ns/hook-v6",
+        Some(slice(
+            "other",
+            "IPv6",
+            json!({"name": "https", "port": 1}),
+            json!([]),
+        )),
+    );
+    r.apply(ENDPOINTS, "ns/hook-unnamed", None);
+    assert_eq!(
+        r.resolve("ns", "hook", 443),
+        Err(ResolveError::NoEndpoints("hook".into()))
+    );
+    assert_eq!(r.resources(), &WITH_SLICES);
+}
