@@ -9,8 +9,8 @@ use http::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use super::super::harness::extension::{
-    apiservice_yaml, table, Ca, ExtClient, ExtensionServer, FrontProxyPki, Mode, Reach,
-    Registration,
+    apiservice_yaml, routable_ip, table, Ca, ExtClient, ExtensionServer, FrontProxyPki, Mode,
+    Reach, Registration,
 };
 use super::super::harness::{Reply, Server};
 use super::extension_server::{flunder, start, ADMIN, NS_FLUNDERS};
@@ -379,6 +379,31 @@ async fn registration_manifests_parse_as_the_objects_to_apply() {
     assert_eq!(only.len(), 1);
     assert_eq!(only[0]["spec"]["insecureSkipTLSVerify"], true);
     assert!(only[0]["spec"].get("caBundle").is_none());
+
+    // Endpoints name the server's own address: one other hosts would accept.
+    let Some(ip) = routable_ip() else {
+        eprintln!("no routable address: the Endpoints form is not checked");
+        return;
+    };
+    let routed = ExtensionServer::builder(&pki).host(ip).start().await;
+    assert_eq!(routed.addr().ip(), ip);
+    let eps = docs(&apiservice_yaml(&routed, Reach::Endpoints));
+    let kinds: Vec<&str> = eps.iter().filter_map(|d| d["kind"].as_str()).collect();
+    assert_eq!(kinds, ["Namespace", "Service", "Endpoints", "APIService"]);
+    let subset = &eps[2]["subsets"][0];
+    assert_eq!(subset["addresses"][0]["ip"], ip.to_string());
+    assert_eq!(
+        subset["ports"][0],
+        json!({"name": "https", "port": routed.port(), "protocol": "TCP"})
+    );
+    assert_eq!(eps[2]["metadata"]["name"], "api");
+    // It answers there, with a certificate for the Service's name.
+    let r = routed
+        .client(&pki)
+        .server_name("api.wardle.svc")
+        .get("/apis")
+        .await;
+    assert_eq!(r.status, 200);
 }
 
 #[test]
@@ -414,7 +439,8 @@ async fn server_under_test_takes_the_front_proxy_flags() {
     let server = Server::builder().front_proxy(&pki, None).start().await;
     let ca = std::fs::read_to_string(server.pki("ca.crt")).expect("server ca");
     let (cert, key) = pki.client_pem();
-    let proxy = ExtClient::new(server.port, &ca, Some((cert, key)));
+    let local = std::net::SocketAddr::from(([127, 0, 0, 1], server.port));
+    let proxy = ExtClient::new(local, &ca, Some((cert, key)));
     let review = json!({"apiVersion": "authentication.k8s.io/v1", "kind": "SelfSubjectReview"});
     let r = proxy
         .request(
@@ -435,4 +461,26 @@ async fn server_under_test_takes_the_front_proxy_flags() {
     assert_eq!(user["username"], "alice");
     assert_eq!(user["uid"], "uid-7");
     assert_eq!(user["extra"]["scopes"], json!(["s1"]));
+
+    // Endpoints may not name 127.0.0.1 (as upstream); the routable address is taken.
+    let admin = (
+        std::fs::read_to_string(server.pki("admin.crt")).expect("admin cert"),
+        std::fs::read_to_string(server.pki("admin.key")).expect("admin key"),
+    );
+    let admin = ExtClient::new(local, &ca, Some(admin));
+    let endpoints = |ip: &str| {
+        json!({"apiVersion": "v1", "kind": "Endpoints", "metadata": {"name": "api"},
+               "subsets": [{"addresses": [{"ip": ip}], "ports": [{"name": "https", "port": 8443}]}]})
+    };
+    let path = "/api/v1/namespaces/default/endpoints";
+    let r = admin
+        .send_json(Method::POST, path, &endpoints("127.0.0.1"))
+        .await;
+    assert_eq!(r.status, 422, "{}", r.text());
+    if let Some(ip) = routable_ip() {
+        let r = admin
+            .send_json(Method::POST, path, &endpoints(&ip.to_string()))
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
 }

@@ -19,7 +19,7 @@ pub mod upgrade;
 pub mod watch;
 
 use std::collections::BTreeMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -55,6 +55,20 @@ pub const SERVICE_NAME: &str = "api";
 
 /// Requests larger than this are refused (413), as a real server bounds what it reads.
 const MAX_BODY: usize = 3 << 20;
+
+/// A local address other hosts' rules accept as an endpoint (not loopback, link-local or
+/// unspecified): the one the kernel would send from towards a documentation address.
+/// Nothing is sent. `None` on a machine with loopback only.
+pub fn routable_ip() -> Option<IpAddr> {
+    let socket = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
+    socket.connect("192.0.2.1:9").ok()?;
+    let ip = socket.local_addr().ok()?.ip();
+    let link_local = match ip {
+        IpAddr::V4(v4) => v4.is_link_local(),
+        IpAddr::V6(_) => true,
+    };
+    (!ip.is_loopback() && !ip.is_unspecified() && !link_local).then_some(ip)
+}
 
 /// How the server answers every request (health checks included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +134,7 @@ pub struct Builder {
     allowed_names: Vec<String>,
     dns_names: Vec<String>,
     port: u16,
+    host: IpAddr,
 }
 
 impl Builder {
@@ -137,6 +152,14 @@ impl Builder {
         self
     }
 
+    /// Listen on this address instead of 127.0.0.1, e.g. [`routable_ip`]: Endpoints may
+    /// not name a loopback address, so a test that routes through Endpoints needs one.
+    /// The serving certificate names it too.
+    pub fn host(mut self, ip: IpAddr) -> Self {
+        self.host = ip;
+        self
+    }
+
     /// Listen on this port (0: any free one).
     pub fn port(mut self, port: u16) -> Self {
         self.port = port;
@@ -146,6 +169,9 @@ impl Builder {
     pub async fn start(self) -> ExtensionServer {
         let ca = Ca::new("wardle-ca");
         let mut sans = vec!["127.0.0.1".to_owned(), "localhost".to_owned()];
+        if !self.host.is_loopback() {
+            sans.push(self.host.to_string());
+        }
         sans.extend(self.dns_names);
         let (cert, key) = ca.serving_der(SERVICE_NAME, &sans);
         let mut tls = rustls::ServerConfig::builder_with_provider(provider())
@@ -166,6 +192,7 @@ impl Builder {
             started: Instant::now(),
         });
         let server = ExtensionServer {
+            host: self.host,
             port: Mutex::new(self.port),
             ca_pem: ca.pem().to_owned(),
             acceptor: tokio_rustls::TlsAcceptor::from(Arc::new(tls)),
@@ -183,6 +210,7 @@ fn provider() -> Arc<rustls::crypto::CryptoProvider> {
 
 /// The running extension server; it stops when dropped.
 pub struct ExtensionServer {
+    host: IpAddr,
     port: Mutex<u16>,
     ca_pem: String,
     acceptor: tokio_rustls::TlsAcceptor,
@@ -199,6 +227,7 @@ impl ExtensionServer {
             allowed_names: vec![pki::CLIENT_CN.to_owned()],
             dns_names: vec![format!("{SERVICE_NAME}.{SERVICE_NAMESPACE}.svc")],
             port: 0,
+            host: IpAddr::from([127, 0, 0, 1]),
         }
     }
 
@@ -217,10 +246,10 @@ impl ExtensionServer {
     }
 
     pub fn addr(&self) -> SocketAddr {
-        SocketAddr::from(([127, 0, 0, 1], self.port()))
+        SocketAddr::new(self.host, self.port())
     }
 
-    /// `https://127.0.0.1:<port><path>`.
+    /// `https://<host>:<port><path>`.
     pub fn url(&self, path: &str) -> String {
         format!("https://{}{path}", self.addr())
     }
@@ -324,10 +353,14 @@ impl ExtensionServer {
         let wanted = self.port();
         let deadline = Instant::now() + Duration::from_secs(10);
         let listener = loop {
-            match tokio::net::TcpListener::bind(("127.0.0.1", wanted)).await {
+            match tokio::net::TcpListener::bind((self.host, wanted)).await {
                 Ok(l) => break l,
                 Err(e) => {
-                    assert!(Instant::now() < deadline, "bind 127.0.0.1:{wanted}: {e}");
+                    assert!(
+                        Instant::now() < deadline,
+                        "bind {}:{wanted}: {e}",
+                        self.host
+                    );
                     tokio::time::sleep(Duration::from_millis(10)).await;
                 }
             }
@@ -359,18 +392,18 @@ impl ExtensionServer {
     /// A client presenting `pki`'s front-proxy client certificate.
     pub fn client(&self, pki: &FrontProxyPki) -> ExtClient {
         let (cert, key) = pki.client_pem();
-        ExtClient::new(self.port(), &self.ca_pem, Some((cert, key)))
+        ExtClient::new(self.addr(), &self.ca_pem, Some((cert, key)))
     }
 
     /// A client presenting no certificate.
     pub fn anonymous_client(&self) -> ExtClient {
-        ExtClient::new(self.port(), &self.ca_pem, None)
+        ExtClient::new(self.addr(), &self.ca_pem, None)
     }
 
     /// A client presenting this certificate and key (PEM).
     pub fn client_with(&self, cert_pem: &str, key_pem: &str) -> ExtClient {
         ExtClient::new(
-            self.port(),
+            self.addr(),
             &self.ca_pem,
             Some((cert_pem.to_owned(), key_pem.to_owned())),
         )

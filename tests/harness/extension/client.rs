@@ -19,7 +19,7 @@ use crate::harness::{Reply, REQUEST_TIMEOUT};
 /// A client of one extension server (a fresh connection per request).
 #[derive(Clone)]
 pub struct ExtClient {
-    port: u16,
+    addr: std::net::SocketAddr,
     ca_pem: String,
     identity: Option<(String, String)>,
     h2: bool,
@@ -27,9 +27,14 @@ pub struct ExtClient {
 }
 
 impl ExtClient {
-    pub(crate) fn new(port: u16, ca_pem: &str, identity: Option<(String, String)>) -> ExtClient {
+    /// A client of the server at `addr` whose serving certificate `ca_pem` signed.
+    pub fn new(
+        addr: std::net::SocketAddr,
+        ca_pem: &str,
+        identity: Option<(String, String)>,
+    ) -> ExtClient {
         ExtClient {
-            port,
+            addr,
             ca_pem: ca_pem.to_owned(),
             identity,
             h2: false,
@@ -88,7 +93,7 @@ impl ExtClient {
         headers: &[(&str, &str)],
         body: &[u8],
     ) -> std::io::Result<http::Response<Incoming>> {
-        let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await?;
+        let tcp = tokio::net::TcpStream::connect(self.addr).await?;
         let name = ServerName::try_from(self.server_name.clone()).map_err(std::io::Error::other)?;
         let tls = tokio_rustls::TlsConnector::from(self.tls())
             .connect(name, tcp)
@@ -96,8 +101,8 @@ impl ExtClient {
         let io = TokioIo::new(tls);
         let mut req = Request::builder()
             .method(method)
-            .uri(format!("https://localhost:{}{path}", self.port))
-            .header("host", format!("localhost:{}", self.port));
+            .uri(format!("https://localhost:{}{path}", self.addr.port()))
+            .header("host", format!("localhost:{}", self.addr.port()));
         let typed = headers
             .iter()
             .any(|(k, _)| k.eq_ignore_ascii_case("content-type"));

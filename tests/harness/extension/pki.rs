@@ -189,8 +189,13 @@ impl ServerBuilder {
 /// How the Service of a [`Registration`] reaches the extension server.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Reach {
-    /// A ClusterIP Service (port 443, named `https`) and an EndpointSlice with
-    /// 127.0.0.1:<port>: what `--enable-aggregator-routing=true` dials.
+    /// A ClusterIP Service (port 443, named `https`) and v1 Endpoints with the server's
+    /// address and port: what kube-apiserver 1.33 dials with
+    /// `--enable-aggregator-routing=true`. Endpoints may not name a loopback address:
+    /// start the server on [`routable_ip`](super::routable_ip) for this.
+    Endpoints,
+    /// The same Service with an EndpointSlice instead (what 1.34 reads); EndpointSlices
+    /// may name 127.0.0.1.
     EndpointSlice,
     /// An ExternalName Service naming `localhost`; the APIService's port is the server's.
     ExternalName,
@@ -207,6 +212,8 @@ pub struct Registration {
     pub namespace: String,
     pub service: String,
     pub port: u16,
+    /// The address the Endpoints or EndpointSlice name (the server's).
+    pub address: String,
     /// base64 PEM; `None` leaves `caBundle` out.
     pub ca_bundle: Option<String>,
     pub insecure_skip_tls_verify: bool,
@@ -226,6 +233,7 @@ impl Registration {
             namespace: SERVICE_NAMESPACE.to_owned(),
             service: SERVICE_NAME.to_owned(),
             port: ext.port(),
+            address: ext.addr().ip().to_string(),
             ca_bundle: Some(ext.ca_bundle()),
             insecure_skip_tls_verify: false,
             group_priority_minimum: 1000,
@@ -254,25 +262,38 @@ impl Registration {
                      spec:\n  type: ExternalName\n  externalName: localhost\n  ports:\n  \
                      - name: https\n    port: {port}\n    protocol: TCP\n"
                 ),
-                Reach::EndpointSlice | Reach::NoEndpoints => format!(
+                Reach::Endpoints | Reach::EndpointSlice | Reach::NoEndpoints => format!(
                     "apiVersion: v1\nkind: Service\nmetadata:\n  name: {svc}\n  namespace: {ns}\n\
                      spec:\n  ports:\n  - name: https\n    port: 443\n    protocol: TCP\n    \
                      targetPort: {port}\n"
                 ),
             });
+            let ip = &self.address;
             if self.reach == Reach::EndpointSlice {
+                let family = if self.address.contains(':') {
+                    "IPv6"
+                } else {
+                    "IPv4"
+                };
                 docs.push(format!(
                     "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  \
-                     name: {svc}-loopback\n  namespace: {ns}\n  labels:\n    \
-                     kubernetes.io/service-name: {svc}\naddressType: IPv4\nports:\n\
+                     name: {svc}-direct\n  namespace: {ns}\n  labels:\n    \
+                     kubernetes.io/service-name: {svc}\naddressType: {family}\nports:\n\
                      - name: https\n  port: {port}\n  protocol: TCP\nendpoints:\n\
-                     - addresses: [\"127.0.0.1\"]\n  conditions:\n    ready: true\n"
+                     - addresses: [\"{ip}\"]\n  conditions:\n    ready: true\n"
+                ));
+            }
+            if self.reach == Reach::Endpoints {
+                docs.push(format!(
+                    "apiVersion: v1\nkind: Endpoints\nmetadata:\n  name: {svc}\n  namespace: {ns}\n\
+                     subsets:\n- addresses:\n  - ip: \"{ip}\"\n  ports:\n  - name: https\n    \
+                     port: {port}\n    protocol: TCP\n"
                 ));
             }
         }
         let service_port = match self.reach {
             Reach::ExternalName => port,
-            Reach::EndpointSlice | Reach::NoEndpoints => 443,
+            Reach::Endpoints | Reach::EndpointSlice | Reach::NoEndpoints => 443,
         };
         let mut spec = format!(
             "  group: {}\n  version: {}\n  groupPriorityMinimum: {}\n  versionPriority: {}\n  \
