@@ -2,4 +2,5 @@
 
 mod apiservices;
 mod extension_control;
+mod extension_kubectl;
 mod extension_server;

@@ -319,3 +319,28 @@ impl Registration {
 pub fn apiservice_yaml(ext: &ExtensionServer, reach: Reach) -> String {
     Registration::for_server(ext, reach).yaml()
 }
+
+impl ExtensionServer {
+    /// A kubeconfig in `dir` for kubectl straight to this server, presenting `pki`'s
+    /// front-proxy certificate (start the server with
+    /// [`direct_user`](super::Builder::direct_user) so such requests have a user).
+    pub fn kubeconfig(&self, pki: &FrontProxyPki, dir: &Path) -> PathBuf {
+        use base64::Engine;
+        let b64 = |s: &str| base64::engine::general_purpose::STANDARD.encode(s);
+        let (cert, key) = pki.client_pem();
+        let path = dir.join("wardle.kubeconfig");
+        let text = format!(
+            "apiVersion: v1\nkind: Config\nclusters:\n- name: wardle\n  cluster:\n    \
+             server: {}\n    certificate-authority-data: {}\nusers:\n- name: proxy\n  user:\n    \
+             client-certificate-data: {}\n    client-key-data: {}\ncontexts:\n- name: wardle\n  \
+             context: {{cluster: wardle, user: proxy, namespace: default}}\n\
+             current-context: wardle\n",
+            self.url(""),
+            self.ca_bundle(),
+            b64(&cert),
+            b64(&key)
+        );
+        std::fs::write(&path, text).expect("write kubeconfig");
+        path
+    }
+}
