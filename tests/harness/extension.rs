@@ -10,6 +10,7 @@ pub mod api;
 pub mod auth;
 pub mod client;
 pub mod fields;
+pub mod modes;
 pub mod pki;
 pub mod reply;
 pub mod rest;
@@ -41,6 +42,8 @@ use reply::{bad_request, method_not_allowed, not_found_path, parse_query, respon
 #[allow(unused_imports)]
 pub use client::{ExtClient, Upgrade, WatchStream};
 #[allow(unused_imports)]
+pub use modes::Mode;
+#[allow(unused_imports)]
 pub use pki::{apiservice_yaml, Ca, FrontProxyPki, Reach, Registration};
 
 /// The group and version the server serves.
@@ -68,26 +71,6 @@ pub fn routable_ip() -> Option<IpAddr> {
         IpAddr::V6(_) => true,
     };
     (!ip.is_loopback() && !ip.is_unspecified() && !link_local).then_some(ip)
-}
-
-/// How the server answers every request (health checks included).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Mode {
-    /// As an API server does.
-    Normal,
-    /// Reads the request and never answers (until stopped).
-    Hang,
-    /// 200 with a body that is not JSON (`Content-Type: application/json` all the same).
-    Garbage,
-    /// As `Normal`, after waiting this long.
-    Slow(Duration),
-    /// A Status with this code (`500`, `403`, …) for every request.
-    Fail(u16),
-    /// Reads the request and closes the connection without an answer.
-    Drop,
-    /// 200 with a JSON list that never ends (64 KiB chunks as fast as the client reads),
-    /// for bounds on a proxied response's size and time.
-    Endless,
 }
 
 /// One request as the server saw it.
@@ -457,12 +440,6 @@ fn is_health(path: &str) -> bool {
         .any(|p| path == *p || path.starts_with(&format!("{p}/")))
 }
 
-/// Waits until the server stops (the generation changes).
-async fn stopped(shared: &Shared) {
-    let mut rx = shared.generation.subscribe();
-    let _ = rx.changed().await;
-}
-
 /// An answer, or `Err` to close the connection without one ([`Mode::Drop`]).
 async fn handle(
     shared: Arc<Shared>,
@@ -513,30 +490,8 @@ async fn handle(
         seq,
     });
     let mode = *shared.mode.lock().expect("mode");
-    match mode {
-        Mode::Normal => {}
-        Mode::Hang => {
-            stopped(&shared).await;
-            return Err(std::io::Error::other("stopped while hanging"));
-        }
-        Mode::Garbage => {
-            return Ok(respond(
-                StatusCode::OK,
-                "application/json",
-                Bytes::from_static(b"<html>this is not JSON{"),
-            ))
-        }
-        Mode::Slow(d) => tokio::time::sleep(d).await,
-        Mode::Fail(code) => {
-            let code = StatusCode::from_u16(code).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
-            let reason = code
-                .canonical_reason()
-                .unwrap_or("Failure")
-                .replace(' ', "");
-            return Ok(status(code, &reason, "failing as the test asked"));
-        }
-        Mode::Drop => return Err(std::io::Error::other("dropped as the test asked")),
-        Mode::Endless => return Ok(endless(&shared)),
+    if let Some(answer) = modes::misbehave(&shared, mode).await {
+        return answer;
     }
     // Health checks are always allowed, anonymous or not, as upstream's defaults do.
     if is_health(&path) {
@@ -588,34 +543,6 @@ async fn handle(
         identity,
     };
     Ok(route(&shared, call).await)
-}
-
-/// [`Mode::Endless`]'s answer: a list whose items never stop coming.
-fn endless(shared: &Shared) -> Resp {
-    let (mut tx, body) = Channel::<Bytes>::new(4);
-    let mut stop = shared.generation.subscribe();
-    tokio::spawn(async move {
-        let chunk = Bytes::from("{},".repeat(64 * 1024 / 3));
-        if tx
-            .send_data(Bytes::from_static(b"{\"kind\":\"FlunderList\",\"items\":["))
-            .await
-            .is_err()
-        {
-            return;
-        }
-        loop {
-            tokio::select! {
-                _ = stop.changed() => return,
-                sent = tx.send_data(chunk.clone()) => if sent.is_err() { return },
-            }
-        }
-    });
-    let mut resp = Response::new(Either::Right(body));
-    resp.headers_mut().insert(
-        http::header::CONTENT_TYPE,
-        http::HeaderValue::from_static("application/json"),
-    );
-    resp
 }
 
 async fn route(shared: &Shared, call: Call) -> Resp {
