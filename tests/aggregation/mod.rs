@@ -4,3 +4,4 @@ mod apiservices;
 mod extension_control;
 mod extension_kubectl;
 mod extension_server;
+mod remote;

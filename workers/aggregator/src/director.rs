@@ -85,6 +85,15 @@ pub(crate) async fn direct(
     if crate::apiservices::owns(&path) {
         return crate::apiservices::serve(front, ctx, req).await;
     }
+    if let Some(target) = front.remotes.target_for(&path) {
+        return crate::remote::proxy::forward(front, &target, &ctx, req).await;
+    }
+    if read_only && owner(front, &path).is_none() {
+        if let Some(doc) = remote_group_path(&path).and_then(|g| front.remotes.group_document(g)) {
+            let doc = kas_server::encode::Prepared::new(doc);
+            return kas_server::discovery::respond(req.headers(), &doc, None);
+        }
+    }
     match owner(front, &path) {
         Some(role) => match proxy(front, role, &ctx, req).await {
             Ok(resp) => resp,
@@ -104,6 +113,12 @@ fn owner(front: &Front, path: &str) -> Option<WorkerRole> {
         .or_else(|| path.strip_prefix("/openapi/v3/apis/"))?;
     let group = rest.split('/').next()?;
     front.routes.read().ok()?.groups.get(group).copied()
+}
+
+/// The group of a group discovery path (`/apis/<group>`).
+fn remote_group_path(path: &str) -> Option<&str> {
+    let group = path.strip_prefix("/apis/")?.trim_end_matches('/');
+    (!group.is_empty() && !group.contains('/')).then_some(group)
 }
 
 fn unavailable(role: WorkerRole) -> Status {

@@ -141,6 +141,12 @@ pub(crate) struct Front {
     pub(crate) token_webhook: Option<crate::authn_webhook::TokenWebhook>,
     /// `--oidc-*` or `--authentication-config`: JWT issuers' tokens.
     pub(crate) jwt: crate::jwt_authn::JwtAuthenticators,
+    /// The remote APIServices, followed from storage, and where requests to them go.
+    pub(crate) remotes: Arc<crate::remote::Remotes>,
+    /// Notified when a proxied request could not reach its remote server.
+    pub(crate) remote_failures: Notify,
+    /// Services and their endpoints, once storage is reachable.
+    pub(crate) services: std::sync::OnceLock<Arc<kas_server::service_resolver::ServiceResolver>>,
     /// apiregistration.k8s.io: the APIService store and autoregistration.
     pub(crate) apiservices: crate::apiservices::ApiServices,
 }
@@ -186,6 +192,12 @@ impl Front {
                 .as_ref()
                 .map(|w| crate::authn_webhook::TokenWebhook::new(w, &config.api_audiences)),
             jwt: crate::jwt_authn::JwtAuthenticators::new(&config.jwt),
+            remotes: crate::remote::Remotes::start(
+                kas_server::storage::StorageConfig::for_worker(&config),
+                config.proxy_client.clone(),
+            ),
+            remote_failures: Notify::new(),
+            services: std::sync::OnceLock::new(),
             apiservices: Default::default(),
             config,
             control,
@@ -193,6 +205,8 @@ impl Front {
         tokio::spawn(report_health(front.clone()));
         tokio::spawn(follow_shutdown_phases(front.clone()));
         tokio::spawn(learn_routes(front.clone(), discovery_hook));
+        tokio::spawn(crate::remote::available::run(front.clone()));
+        tokio::spawn(crate::remote::discovery::run(front.clone()));
         Ok(front)
     }
 

@@ -21,6 +21,7 @@ mod jwt_file;
 mod jwt_reload;
 mod merged;
 mod oidc;
+mod remote;
 mod serve;
 pub mod tls;
 mod token_review;

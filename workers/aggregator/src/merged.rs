@@ -84,6 +84,8 @@ fn merged_groups(front: &Front) -> Value {
     // kube-aggregator lists its own group first, the others by APIService priority.
     let mut groups = crate::apiservices::sorted_groups(groups, false);
     groups.insert(0, front.apiservices.legacy_group());
+    let remote = front.remotes.legacy_groups(&|g| served_locally(front, g));
+    let groups = front.remotes.merge_groups(groups, "/name", remote);
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
 }
 
@@ -105,7 +107,22 @@ fn merged_aggregated(front: &Front) -> Value {
     // Aggregated discovery sorts every group by priority, apiregistration.k8s.io (which
     // has no APIService) at the default one.
     let items = crate::apiservices::sorted_groups(items, true);
+    let remote = front
+        .remotes
+        .aggregated_groups(&|g| served_locally(front, g));
+    let items = front.remotes.merge_groups(items, "/metadata/name", remote);
     kas_server::discovery::aggregated_list(items)
+}
+
+/// Whether a back end or the aggregator itself serves `group`: its remote APIServices
+/// then do not make a group of their own.
+fn served_locally(front: &Front, group: &str) -> bool {
+    group == "apiregistration.k8s.io"
+        || front
+            .routes
+            .read()
+            .map(|r| r.groups.contains_key(group))
+            .unwrap_or(false)
 }
 
 /// `/openapi/v2`: the built-in document with apiregistration.k8s.io's and the custom
@@ -133,6 +150,13 @@ async fn build_v2(front: &Front) -> Option<MergedDocument> {
     }
     let own = front.apiservices.openapi_v2_blocking().await;
     others.extend(own);
+    others.extend(
+        front
+            .remotes
+            .openapi_v2_documents()
+            .iter()
+            .map(|d| Value::clone(d)),
+    );
     let mut doc = front
         .fetch_json(WorkerRole::KubeApi, "/openapi/v2", "application/json")
         .await?;
@@ -187,6 +211,9 @@ async fn build_v3_index(front: &Front) -> MergedDocument {
                 paths.extend(p.clone());
             }
         }
+    }
+    for (k, v) in front.remotes.openapi_v3_paths() {
+        paths.entry(k).or_insert(v);
     }
     MergedDocument::new(&json!({ "paths": paths }))
 }

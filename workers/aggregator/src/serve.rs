@@ -99,7 +99,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                     Ok::<_, std::convert::Infallible>(chain::handle(front, conn_info, req).await)
                 }
             });
-            let conn = builder.serve_connection(TokioIo::new(tls), service);
+            let conn = builder.serve_connection_with_upgrades(TokioIo::new(tls), service);
             if let Err(e) = watcher.watch(conn.into_owned()).await {
                 tracing::debug!(%peer, error = %e, "connection ended with an error");
             }

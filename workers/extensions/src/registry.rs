@@ -62,38 +62,9 @@ fn prepared(docs: HashMap<String, Value>) -> HashMap<String, Prepared> {
         .collect()
 }
 
-/// Kubernetes' version priority: GA > beta > alpha > other, higher numbers first.
-fn version_rank(v: &str) -> (u8, u32, u32, String) {
-    let Some(rest) = v.strip_prefix('v') else {
-        return (0, 0, 0, v.to_owned());
-    };
-    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-    let Ok(major) = digits.parse::<u32>() else {
-        return (0, 0, 0, v.to_owned());
-    };
-    let tail = &rest[digits.len()..];
-    if tail.is_empty() {
-        return (3, major, 0, String::new());
-    }
-    for (prefix, rank) in [("beta", 2u8), ("alpha", 1u8)] {
-        if let Some(n) = tail.strip_prefix(prefix) {
-            if let Ok(minor) = n.parse::<u32>() {
-                return (rank, major, minor, String::new());
-            }
-        }
-    }
-    (0, 0, 0, v.to_owned())
-}
-
 /// Sorts versions most preferred first.
 fn sort_versions(vs: &mut [String]) {
-    vs.sort_by(|a, b| {
-        let (ra, rb) = (version_rank(a), version_rank(b));
-        rb.0.cmp(&ra.0)
-            .then(rb.1.cmp(&ra.1))
-            .then(rb.2.cmp(&ra.2))
-            .then(ra.3.cmp(&rb.3))
-    });
+    vs.sort_by(|a, b| kas_server::discovery::compare_versions(a, b));
 }
 
 fn established(crd: &Value) -> bool {

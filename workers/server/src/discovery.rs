@@ -125,3 +125,36 @@ pub fn aggregated_list(groups: Vec<Value>) -> Value {
         "items": groups,
     })
 }
+
+/// Kubernetes' version priority: GA > beta > alpha > other, higher numbers first.
+fn version_rank(v: &str) -> (u8, u32, u32, &str) {
+    let Some(rest) = v.strip_prefix('v') else {
+        return (0, 0, 0, v);
+    };
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let Ok(major) = rest[..digits].parse::<u32>() else {
+        return (0, 0, 0, v);
+    };
+    let tail = &rest[digits..];
+    if tail.is_empty() {
+        return (3, major, 0, "");
+    }
+    for (prefix, rank) in [("beta", 2u8), ("alpha", 1u8)] {
+        if let Some(n) = tail.strip_prefix(prefix) {
+            if let Ok(minor) = n.parse::<u32>() {
+                return (rank, major, minor, "");
+            }
+        }
+    }
+    (0, 0, 0, v)
+}
+
+/// Orders two API versions most preferred first (`v2` < `v1` < `v1beta1` < `v1alpha1`
+/// < others by name), as Kubernetes sorts a group's versions.
+pub fn compare_versions(a: &str, b: &str) -> std::cmp::Ordering {
+    let (ra, rb) = (version_rank(a), version_rank(b));
+    rb.0.cmp(&ra.0)
+        .then(rb.1.cmp(&ra.1))
+        .then(rb.2.cmp(&ra.2))
+        .then(ra.3.cmp(rb.3))
+}

@@ -46,6 +46,9 @@ pub enum Reason {
     Timeout,
     /// 500 with a server timeout while talking to storage.
     ServerTimeout,
+    /// 502: a server this one proxies to answered what may not be passed on. Kubernetes
+    /// has no reason for it (the wire reason is empty, `StatusReasonUnknown`).
+    BadGateway,
 }
 
 impl Reason {
@@ -70,6 +73,7 @@ impl Reason {
             Reason::ServiceUnavailable => "ServiceUnavailable",
             Reason::Timeout => "Timeout",
             Reason::ServerTimeout => "ServerTimeout",
+            Reason::BadGateway => "",
         }
     }
 
@@ -91,6 +95,7 @@ impl Reason {
             Reason::InternalError | Reason::ServerTimeout => 500,
             Reason::ServiceUnavailable => 503,
             Reason::Timeout => 504,
+            Reason::BadGateway => 502,
         }
     }
 }
@@ -147,6 +152,7 @@ struct Wire<'a> {
     metadata: Empty,
     status: &'static str,
     message: &'a str,
+    #[serde(skip_serializing_if = "str::is_empty")]
     reason: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     details: Option<&'a StatusDetails>,

@@ -470,7 +470,7 @@ fn status_error(code: StatusCode, body: &[u8], retry_after: bool) -> WebhookErro
 }
 
 /// The rustls client configuration a kubeconfig cluster and user ask for.
-fn tls_config(config: &WebhookClientConfig) -> Result<rustls::ClientConfig, String> {
+pub fn tls_config(config: &WebhookClientConfig) -> Result<rustls::ClientConfig, String> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     let builder = rustls::ClientConfig::builder_with_provider(provider.clone())
         .with_safe_default_protocol_versions()

@@ -189,7 +189,7 @@ pub(crate) fn metadata_mut(object: &mut Value) -> Option<&mut serde_json::Map<St
 }
 
 /// The current time as kube-apiserver writes timestamps (RFC 3339, seconds, UTC).
-pub(crate) fn now() -> String {
+pub fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()
 }
 

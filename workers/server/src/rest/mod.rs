@@ -26,7 +26,7 @@ mod write;
 
 pub use kas_schema::FieldValidation;
 pub use meta::{
-    forbidden, invalid, invalid_value, not_supported, random_suffix, required, too_long,
+    forbidden, invalid, invalid_value, not_supported, now, random_suffix, required, too_long,
 };
 pub use resource::{
     no_defaults, no_validation, Column, Conversion, Defaults, NameRule, Resource, ScaleSpec,

@@ -328,12 +328,14 @@ pub struct ServiceResolver {
 impl ServiceResolver {
     /// A resolver as the worker's configuration asks (routing from
     /// `--enable-aggregator-routing`, loopback from the secure serving address), following
-    /// `storage` from now on.
+    /// `storage` from now on. Endpoint routing reads EndpointSlices, as kube-apiserver
+    /// does from 1.34 (1.33 read the deprecated v1 Endpoints): a slice may name a
+    /// loopback address, so a single host can register a server on 127.0.0.1.
     pub fn start(config: &WorkerConfig, storage: Storage) -> Arc<ServiceResolver> {
         let loopback = loopback(config.serving.bind_address, config.serving.port);
         ServiceResolver::start_with(
             Routing::from_flag(config.enable_aggregator_routing),
-            EndpointSource::Endpoints,
+            EndpointSource::EndpointSlices,
             loopback,
             storage,
         )

@@ -1,0 +1,434 @@
+//! Remote APIServices end to end: the test's extension server (wardle) registered behind a
+//! Service, driven with kubectl through the aggregator — availability, discovery, CRUD,
+//! the identity the extension server is told, and what happens when it goes away, hangs
+//! or answers garbage.
+
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use super::super::harness::extension::{ExtensionServer, FrontProxyPki, Reach, Registration};
+use super::super::harness::kubectl::Kubectl;
+use super::super::harness::{require_tool, Server};
+
+/// An EndpointSlice of the registration's Service: 127.0.0.1 at `port`, the port named
+/// `port_name` (what `--enable-aggregator-routing=true` dials; Endpoints may not name a
+/// loopback address, EndpointSlices may).
+fn slice_yaml(reg: &Registration, port: u16, port_name: &str) -> String {
+    format!(
+        "apiVersion: discovery.k8s.io/v1\nkind: EndpointSlice\nmetadata:\n  name: {svc}-loopback\n\
+         \x20 namespace: {ns}\n  labels:\n    kubernetes.io/service-name: {svc}\naddressType: IPv4\n\
+         ports:\n- name: {port_name}\n  port: {port}\n  protocol: TCP\nendpoints:\n\
+         - addresses: [\"127.0.0.1\"]\n  conditions:\n    ready: true\n",
+        svc = reg.service,
+        ns = reg.namespace,
+    )
+}
+
+/// A server under test acting as front proxy, an extension server, and kubectl.
+async fn setup(routing: bool) -> Option<(Server, Kubectl, ExtensionServer, FrontProxyPki)> {
+    if !require_tool("kubectl") {
+        return None;
+    }
+    let pki = FrontProxyPki::new();
+    let server = Server::builder()
+        .front_proxy(&pki, Some(routing))
+        .start()
+        .await;
+    let ext = ExtensionServer::start(&pki).await;
+    let k = Kubectl::new(&server);
+    Some((server, k, ext, pki))
+}
+
+/// Registers `ext` (reached through an EndpointSlice) and waits until it is Available.
+fn register(k: &Kubectl, ext: &ExtensionServer) -> Registration {
+    let reg = Registration::for_server(ext, Reach::EndpointSlice);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "apply: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_condition(k, &reg.name(), "True", None);
+    reg
+}
+
+/// Polls the APIService's Available condition until it has `status` (and `reason`).
+fn wait_condition(k: &Kubectl, name: &str, status: &str, reason: Option<&str>) -> Value {
+    let start = Instant::now();
+    loop {
+        let out = k.run(&["get", "apiservice", name, "-o", "json"]);
+        if out.status.success() {
+            let o: Value = serde_json::from_slice(&out.stdout).expect("json");
+            let available = o["status"]["conditions"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .find(|c| c["type"] == "Available")
+                .cloned()
+                .unwrap_or(Value::Null);
+            if available["status"] == status && reason.is_none_or(|r| available["reason"] == r) {
+                return available;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "{name} never became {status} {reason:?}: {available}"
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+const FLUNDER: &str = r#"
+apiVersion: wardle.example.com/v1alpha1
+kind: Flunder
+metadata:
+  name: first
+  namespace: default
+spec:
+  reference: none
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_remote_group_is_served_through_the_aggregator() {
+    let Some((server, k, ext, _pki)) = setup(true).await else {
+        return;
+    };
+    let reg = register(&k, &ext);
+    let row = k.ok(&["get", "apiservice", &reg.name()]);
+    assert!(row.contains("wardle/api") && row.contains("True"), "{row}");
+
+    // Discovery: legacy group document, the group in /apis, kubectl api-resources.
+    let group: Value = serde_json::from_str(&k.ok(&["get", "--raw", "/apis/wardle.example.com"]))
+        .expect("group json");
+    assert_eq!(group["kind"], "APIGroup", "{group}");
+    assert_eq!(
+        group["preferredVersion"]["groupVersion"],
+        "wardle.example.com/v1alpha1"
+    );
+    let apis: Value = serde_json::from_str(&k.ok(&["get", "--raw", "/apis"])).expect("apis");
+    assert!(
+        apis["groups"]
+            .as_array()
+            .is_some_and(|g| g.iter().any(|g| g["name"] == "wardle.example.com")),
+        "{apis}"
+    );
+    let start = Instant::now();
+    loop {
+        let resources = k.ok(&["api-resources", "--api-group=wardle.example.com"]);
+        if resources.contains("flunders") && resources.contains("fischers") {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "api-resources never listed the remote kinds:\n{resources}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+
+    // CRUD through the proxy, as the admin.
+    ext.clear_seen();
+    let out = k.run_stdin(&["create", "-f", "-"], FLUNDER);
+    assert!(
+        out.status.success(),
+        "create: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let got: Value =
+        serde_json::from_str(&k.ok(&["get", "flunder", "first", "-o", "json"])).expect("json");
+    assert_eq!(got["kind"], "Flunder");
+    assert_eq!(got["metadata"]["name"], "first");
+    let listed = k.ok(&["get", "flunders"]);
+    assert!(listed.contains("first"), "{listed}");
+    let seen = ext.seen();
+    let create = seen
+        .iter()
+        .find(|s| s.method == "POST")
+        .expect("the create reached the extension server");
+    assert_eq!(
+        create.user.as_deref(),
+        Some("kubernetes-admin"),
+        "{create:?}"
+    );
+    assert!(
+        create.groups.iter().any(|g| g == "system:masters"),
+        "{create:?}"
+    );
+    k.ok(&["delete", "flunder", "first"]);
+    assert!(ext.objects("flunders").is_empty());
+
+    // A user without rights is refused by the aggregator before the remote hears of it.
+    ext.clear_seen();
+    let out = k.run(&["get", "flunders", "--as=nobody"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("forbidden"), "{err}");
+    assert!(ext
+        .seen_at("/apis/wardle.example.com/v1alpha1/namespaces/default/flunders")
+        .is_empty());
+    drop(server);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_extension_server_that_goes_away_costs_only_its_group() {
+    let Some((_server, k, ext, _pki)) = setup(true).await else {
+        return;
+    };
+    let reg = register(&k, &ext);
+    k.ok(&["get", "flunders"]);
+
+    ext.stop().await;
+    let down = wait_condition(&k, &reg.name(), "False", Some("FailedDiscoveryCheck"));
+    let message = down["message"].as_str().unwrap_or("");
+    assert!(
+        message.starts_with("failing or missing response from https://127.0.0.1:"),
+        "{message}"
+    );
+    let out = k.run(&["get", "flunders"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ServiceUnavailable") || err.contains("unable to handle"),
+        "{err}"
+    );
+    // Built-in resources keep answering.
+    k.ok(&["get", "namespaces"]);
+    let row = k.ok(&["get", "apiservice", &reg.name()]);
+    assert!(row.contains("False (FailedDiscoveryCheck)"), "{row}");
+
+    ext.restart().await;
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    k.ok(&["get", "flunders"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn availability_reasons_as_upstream_words_them() {
+    let Some((_server, k, ext, _pki)) = setup(true).await else {
+        return;
+    };
+    // No Service at all.
+    let mut reg = Registration::for_server(&ext, Reach::NoEndpoints);
+    reg.with_service = false;
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c = wait_condition(&k, &reg.name(), "False", Some("ServiceNotFound"));
+    assert_eq!(c["message"], "service/api in \"wardle\" is not present");
+
+    // The Service without Endpoints.
+    let reg = Registration::for_server(&ext, Reach::NoEndpoints);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c = wait_condition(&k, &reg.name(), "False", Some("EndpointsNotFound"));
+    assert_eq!(
+        c["message"],
+        "cannot find endpointslices for service/api in \"wardle\""
+    );
+
+    // Endpoints, but on another port name.
+    let wrong = slice_yaml(&reg, ext.port(), "other");
+    let out = k.run_stdin(&["apply", "-f", "-"], &wrong);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c = wait_condition(&k, &reg.name(), "False", Some("MissingEndpoints"));
+    assert_eq!(
+        c["message"],
+        "endpointslices for service/api in \"wardle\" have no addresses with port name \"https\""
+    );
+
+    // A server answering garbage fails discovery; the right endpoints make it Available.
+    ext.garbage();
+    let out = k.run_stdin(
+        &["apply", "-f", "-"],
+        &slice_yaml(&reg, ext.port(), "https"),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    ext.normal();
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_external_name_service_is_reached_by_cluster_ip_routing() {
+    let Some((_server, k, ext, _pki)) = setup(false).await else {
+        return;
+    };
+    let reg = Registration::for_server(&ext, Reach::ExternalName);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    let out = k.run_stdin(&["create", "-f", "-"], FLUNDER);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(ext.objects("flunders").len(), 1);
+}
+
+/// The same remote group through kube-rs: discovery finds it, and typed-less CRUD and a
+/// watch go through the proxy.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kube_rs_sees_the_remote_group() {
+    use futures_util::StreamExt;
+    use kube::api::{
+        Api, DeleteParams, DynamicObject, ListParams, PostParams, WatchEvent, WatchParams,
+    };
+    use kube::discovery::{ApiResource, Discovery, Scope};
+
+    let Some((server, k, ext, _pki)) = setup(false).await else {
+        return;
+    };
+    let reg = Registration::for_server(&ext, Reach::ExternalName);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+
+    let config = kube::Config::from_custom_kubeconfig(
+        kube::config::Kubeconfig::read_from(server.kubeconfig()).expect("kubeconfig"),
+        &kube::config::KubeConfigOptions::default(),
+    )
+    .await
+    .expect("config");
+    let client = kube::Client::try_from(config).expect("client");
+    let start = Instant::now();
+    let (resource, caps) = loop {
+        let discovery = Discovery::new(client.clone())
+            .filter(&["wardle.example.com"])
+            .run()
+            .await
+            .expect("discovery");
+        let found = discovery
+            .groups()
+            .flat_map(|g| g.recommended_resources())
+            .find(|(r, _)| r.plural == "flunders");
+        if let Some(found) = found {
+            break found;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no flunders in discovery"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    assert_eq!(resource.group, "wardle.example.com");
+    assert_eq!(resource.version, "v1alpha1");
+    assert_eq!(caps.scope, Scope::Namespaced);
+
+    let api: Api<DynamicObject> =
+        Api::namespaced_with(client, "default", &ApiResource { ..resource });
+    let mut events = api
+        .watch(&WatchParams::default(), "0")
+        .await
+        .expect("watch")
+        .boxed();
+    let flunder: DynamicObject = serde_json::from_str(
+        &serde_json::to_string(&serde_yaml_ng::from_str::<Value>(FLUNDER).expect("yaml"))
+            .expect("json"),
+    )
+    .expect("object");
+    let created = api
+        .create(&PostParams::default(), &flunder)
+        .await
+        .expect("create");
+    assert_eq!(created.metadata.name.as_deref(), Some("first"));
+    let got = api.get("first").await.expect("get");
+    assert_eq!(got.data["spec"]["reference"], "none");
+    let listed = api.list(&ListParams::default()).await.expect("list");
+    assert_eq!(listed.items.len(), 1);
+    let event = tokio::time::timeout(Duration::from_secs(20), events.next())
+        .await
+        .expect("an event in time")
+        .expect("an event")
+        .expect("a good event");
+    assert!(
+        matches!(&event, WatchEvent::Added(o) if o.metadata.name.as_deref() == Some("first")),
+        "{event:?}"
+    );
+    api.delete("first", &DeleteParams::default())
+        .await
+        .expect("delete");
+    let missing = api.get("first").await.expect_err("gone");
+    assert!(matches!(missing, kube::Error::Api(s) if s.code == 404));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hanging_or_misconfigured_extension_server_costs_only_its_group() {
+    let Some((_server, k, ext, _pki)) = setup(false).await else {
+        return;
+    };
+    let reg = Registration::for_server(&ext, Reach::ExternalName);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+
+    // A caBundle that holds no certificate: client-go's words in the condition.
+    use base64::Engine as _;
+    let mut bad = Registration::for_server(&ext, Reach::ExternalName);
+    bad.version = "v1beta1".into();
+    bad.with_service = false;
+    bad.ca_bundle = Some(base64::engine::general_purpose::STANDARD.encode("not a certificate"));
+    let out = k.run_stdin(&["apply", "-f", "-"], &bad.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c = wait_condition(&k, &bad.name(), "False", Some("FailedDiscoveryCheck"));
+    assert_eq!(
+        c["message"],
+        "unable to load root certificates: unable to parse bytes as PEM block"
+    );
+
+    // A server that stops answering: its requests time out, nothing else waits.
+    ext.hang();
+    let started = Instant::now();
+    let out = k.run(&["get", "flunders", "--request-timeout=2s"]);
+    assert!(!out.status.success());
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let started = Instant::now();
+    k.ok(&["get", "namespaces"]);
+    k.ok(&["get", "--raw", "/apis"]);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "built-in requests slowed: {:?}",
+        started.elapsed()
+    );
+    let c = wait_condition(&k, &reg.name(), "False", Some("FailedDiscoveryCheck"));
+    assert!(
+        c["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("wardle.example.com/v1alpha1")),
+        "{c}"
+    );
+    ext.normal();
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    k.ok(&["get", "flunders"]);
+}
