@@ -369,6 +369,9 @@ async fn registration_manifests_parse_as_the_objects_to_apply() {
     assert_eq!(external.len(), 3);
     assert_eq!(external[1]["spec"]["type"], "ExternalName");
     assert_eq!(external[1]["spec"]["externalName"], "localhost");
+    let mut by_ip = Registration::for_server(&ext, Reach::ExternalName);
+    by_ip.external_name = "127.0.0.1".to_owned();
+    assert_eq!(docs(&by_ip.yaml())[1]["spec"]["externalName"], "127.0.0.1");
     assert_eq!(external[2]["spec"]["service"]["port"], ext.port());
 
     let mut reg = Registration::for_server(&ext, Reach::NoEndpoints);

@@ -197,7 +197,9 @@ pub enum Reach {
     /// The same Service with an EndpointSlice instead (what 1.34 reads); EndpointSlices
     /// may name 127.0.0.1.
     EndpointSlice,
-    /// An ExternalName Service naming `localhost`; the APIService's port is the server's.
+    /// An ExternalName Service naming [`Registration::external_name`] (`localhost`); the
+    /// APIService's port is the server's. Dialled with `--enable-aggregator-routing=false`
+    /// (with it on, upstream refuses the ExternalName type).
     ExternalName,
     /// The Service alone, no endpoints (for the `MissingEndpoints` condition).
     NoEndpoints,
@@ -214,6 +216,9 @@ pub struct Registration {
     pub port: u16,
     /// The address the Endpoints or EndpointSlice name (the server's).
     pub address: String,
+    /// The host an ExternalName Service names (`localhost`; the server listens on IPv4
+    /// only, so name its address where localhost may resolve to ::1 first).
+    pub external_name: String,
     /// base64 PEM; `None` leaves `caBundle` out.
     pub ca_bundle: Option<String>,
     pub insecure_skip_tls_verify: bool,
@@ -234,6 +239,7 @@ impl Registration {
             service: SERVICE_NAME.to_owned(),
             port: ext.port(),
             address: ext.addr().ip().to_string(),
+            external_name: "localhost".to_owned(),
             ca_bundle: Some(ext.ca_bundle()),
             insecure_skip_tls_verify: false,
             group_priority_minimum: 1000,
@@ -259,8 +265,9 @@ impl Registration {
             docs.push(match self.reach {
                 Reach::ExternalName => format!(
                     "apiVersion: v1\nkind: Service\nmetadata:\n  name: {svc}\n  namespace: {ns}\n\
-                     spec:\n  type: ExternalName\n  externalName: localhost\n  ports:\n  \
-                     - name: https\n    port: {port}\n    protocol: TCP\n"
+                     spec:\n  type: ExternalName\n  externalName: {}\n  ports:\n  \
+                     - name: https\n    port: {port}\n    protocol: TCP\n",
+                    self.external_name
                 ),
                 Reach::Endpoints | Reach::EndpointSlice | Reach::NoEndpoints => format!(
                     "apiVersion: v1\nkind: Service\nmetadata:\n  name: {svc}\n  namespace: {ns}\n\
