@@ -104,8 +104,7 @@ fn merged_aggregated(front: &Front) -> Value {
                 .collect()
         })
         .unwrap_or_default();
-    // Aggregated discovery sorts every group by priority, apiregistration.k8s.io (which
-    // has no APIService) at the default one.
+    // Aggregated discovery sorts every group by priority, apiregistration.k8s.io first.
     let items = crate::apiservices::sorted_groups(items, true);
     let remote = front
         .remotes

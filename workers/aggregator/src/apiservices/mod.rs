@@ -196,8 +196,8 @@ fn not_found() -> Response<Body> {
 }
 
 /// `groups` (APIGroups, or APIGroupDiscovery items when `aggregated`) in `/apis` order:
-/// by group priority (the built-in table's, or a custom resource group's; this group's
-/// own is aggregated discovery's default), then by name.
+/// by group priority (the built-in table's, or a custom resource group's; this group
+/// first), then by name.
 pub(crate) fn sorted_groups(groups: Vec<Value>, aggregated: bool) -> Vec<Value> {
     let mut keyed: Vec<(String, i64, Value)> = groups
         .into_iter()
@@ -220,7 +220,7 @@ pub(crate) fn sorted_groups(groups: Vec<Value>, aggregated: bool) -> Vec<Value> 
                 .filter_map(|v| v.get("version").and_then(Value::as_str))
                 .collect();
             let fallback = if name == GROUP {
-                priorities::UNSET
+                priorities::APIREGISTRATION
             } else {
                 priorities::CUSTOM
             };
@@ -230,4 +230,79 @@ pub(crate) fn sorted_groups(groups: Vec<Value>, aggregated: bool) -> Vec<Value> 
         .collect();
     keyed.sort_by(|a, b| priorities::compare_groups((&a.0, a.1), (&b.0, b.1)));
     keyed.into_iter().map(|(_, _, g)| g).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_of_the_group() {
+        for path in [
+            "/apis/apiregistration.k8s.io",
+            "/apis/apiregistration.k8s.io/",
+            "/apis/apiregistration.k8s.io/v1/apiservices/v1.apps/status",
+            "/openapi/v3/apis/apiregistration.k8s.io/v1",
+        ] {
+            assert!(owns(path), "{path}");
+        }
+        for path in [
+            "/apis",
+            "/apis/apiregistration.k8s.io.example.com/v1",
+            "/apis/apps/v1",
+            "/openapi/v3",
+        ] {
+            assert!(!owns(path), "{path}");
+        }
+    }
+
+    #[test]
+    fn apis_order() {
+        let legacy = |name: &str, versions: &[&str]| {
+            let vs: Vec<Value> = versions.iter().map(|v| json!({"version": v})).collect();
+            json!({"name": name, "versions": vs})
+        };
+        let groups = vec![
+            legacy("apps", &["v1"]),
+            legacy("zeta.example.com", &["v1"]),
+            legacy("apiextensions.k8s.io", &["v1"]),
+            legacy("admissionregistration.k8s.io", &["v1"]),
+            legacy("alpha.example.com", &["v1"]),
+        ];
+        let names = |gs: &[Value], at: &str| -> Vec<String> {
+            gs.iter()
+                .filter_map(|g| g.pointer(at).and_then(Value::as_str).map(str::to_owned))
+                .collect()
+        };
+        let sorted = sorted_groups(groups, false);
+        assert_eq!(
+            names(&sorted, "/name"),
+            [
+                "apps",
+                "admissionregistration.k8s.io",
+                "apiextensions.k8s.io",
+                "alpha.example.com",
+                "zeta.example.com"
+            ]
+        );
+        let api = ApiServices::default();
+        let aggregated = vec![
+            discovery::aggregated_group("zeta.example.com", vec![("v1", vec![])]),
+            api.aggregated_group(),
+            discovery::aggregated_group("apps", vec![("v1", vec![])]),
+            discovery::aggregated_group("alpha.example.com", vec![("v1", vec![])]),
+        ];
+        let sorted = sorted_groups(aggregated, true);
+        assert_eq!(
+            names(&sorted, "/metadata/name"),
+            [
+                "apiregistration.k8s.io",
+                "apps",
+                "alpha.example.com",
+                "zeta.example.com"
+            ]
+        );
+        assert_eq!(api.legacy_group()["name"], GROUP);
+        assert!(api.legacy_group().get("kind").is_none());
+    }
 }

@@ -75,9 +75,9 @@ const BUILT_IN: &[(&str, &str, Priority)] = &[
 /// a low group priority, versions then sorted as Kubernetes versions.
 pub(crate) const CUSTOM: Priority = p(1000, 100);
 
-/// What aggregated discovery gives a group-version nobody set a priority for
-/// (apiregistration.k8s.io itself among them).
-pub(crate) const UNSET: Priority = p(1000, 15);
+/// apiregistration.k8s.io's own place in aggregated discovery: above every APIService
+/// (kube-aggregator's discovery manager sets it so that the group comes first).
+pub(crate) const APIREGISTRATION: Priority = p(20001, 0);
 
 /// The built-in priority of `group/version`, if it is a built-in one.
 pub(crate) fn built_in(group: &str, version: &str) -> Option<Priority> {
@@ -118,17 +118,17 @@ mod tests {
             ("apiextensions.k8s.io", 16700),
             ("apps", 17800),
             ("admissionregistration.k8s.io", 16700),
-            ("apiregistration.k8s.io", 1000),
+            ("apiregistration.k8s.io", 20001),
         ];
         groups.sort_by(|a, b| compare_groups(*a, *b));
         let names: Vec<&str> = groups.iter().map(|g| g.0).collect();
         assert_eq!(
             names,
             [
+                "apiregistration.k8s.io",
                 "apps",
                 "admissionregistration.k8s.io",
                 "apiextensions.k8s.io",
-                "apiregistration.k8s.io",
                 "stable.example.com"
             ]
         );
