@@ -432,3 +432,52 @@ async fn a_hanging_or_misconfigured_extension_server_costs_only_its_group() {
     wait_condition(&k, &reg.name(), "True", Some("Passed"));
     k.ok(&["get", "flunders"]);
 }
+
+/// An upgraded connection (exec-like, SPDY/3.1) passes through the aggregator to the
+/// remote server and back, byte for byte.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_upgraded_connection_passes_through() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    let Some((server, k, ext, _pki)) = setup(false).await else {
+        return;
+    };
+    let reg = Registration::for_server(&ext, Reach::ExternalName);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+
+    let read = |f: &str| std::fs::read_to_string(server.pki(f)).expect("pki file");
+    let client = super::super::harness::extension::ExtClient::new(
+        std::net::SocketAddr::from(([127, 0, 0, 1], server.port)),
+        &read("ca.crt"),
+        Some((read("admin.crt"), read("admin.key"))),
+    );
+    let path = "/apis/wardle.example.com/v1alpha1/namespaces/default/flunders/first/echo";
+    let upgrade = client
+        .upgrade(
+            path,
+            "SPDY/3.1",
+            &[("x-stream-protocol-version", "v4.channel.k8s.io")],
+        )
+        .await
+        .expect("upgrade");
+    assert_eq!(upgrade.status, http::StatusCode::SWITCHING_PROTOCOLS);
+    let mut io = upgrade.io.expect("upgraded connection");
+    io.write_all(b"hello through the aggregator")
+        .await
+        .expect("write");
+    let mut back = [0u8; 28];
+    tokio::time::timeout(Duration::from_secs(10), io.read_exact(&mut back))
+        .await
+        .expect("echo in time")
+        .expect("read");
+    assert_eq!(&back, b"hello through the aggregator");
+    let seen = ext.seen_at(path);
+    assert_eq!(seen.len(), 1);
+    assert_eq!(seen[0].user.as_deref(), Some("kubernetes-admin"));
+}
