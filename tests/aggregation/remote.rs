@@ -481,3 +481,58 @@ async fn an_upgraded_connection_passes_through() {
     assert_eq!(seen.len(), 1);
     assert_eq!(seen[0].user.as_deref(), Some("kubernetes-admin"));
 }
+
+/// The aggregator worker killed: the supervisor restarts it, and its remote APIServices
+/// come back from storage; the extension server keeps its objects.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restarted_aggregator_proxies_again() {
+    let Some((server, k, ext, _pki)) = setup(false).await else {
+        return;
+    };
+    let reg = Registration::for_server(&ext, Reach::ExternalName);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    let out = k.run_stdin(&["create", "-f", "-"], FLUNDER);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    let before = server.workers()["aggregator"];
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(before as i32),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .expect("kill the aggregator");
+    let start = Instant::now();
+    loop {
+        let out = k.run(&[
+            "get",
+            "flunder",
+            "first",
+            "-o",
+            "name",
+            "--request-timeout=2s",
+        ]);
+        if out.status.success() {
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout).trim(),
+                "flunder.wardle.example.com/first"
+            );
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "the remote group never came back: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert_ne!(server.workers().get("aggregator").copied(), Some(before));
+}
