@@ -309,6 +309,28 @@ async fn the_echo_subresource_upgrades_and_echoes_bytes() {
     assert!(r.io.is_none());
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn kept_alive_connections_and_recording_off_for_load() {
+    let (_pki, ext, c) = start().await;
+    ext.set_recording(false);
+    for client in [c.clone(), c.clone().http2()] {
+        let mut conn = client.conn(ADMIN);
+        for _ in 0..100 {
+            let r = conn.get(NS_FLUNDERS).await.expect("get");
+            assert_eq!(r.status, 200);
+        }
+    }
+    assert!(ext.seen().is_empty());
+    ext.set_recording(true);
+    let mut conn = c.conn(ADMIN);
+    assert_eq!(conn.get("/apis").await.expect("get").status, 200);
+    assert_eq!(ext.seen().len(), 1);
+    // After a restart the connection is dialled again.
+    ext.restart().await;
+    let _ = conn.get("/apis").await;
+    assert_eq!(conn.get("/apis").await.expect("re-dialled").status, 200);
+}
+
 #[test]
 fn pki_flags_and_registration_manifests() {
     let pki = FrontProxyPki::new();

@@ -40,7 +40,7 @@ use reply::{bad_request, method_not_allowed, not_found_path, parse_query, respon
 
 // Re-exported for tests; a test binary that uses none of them must not warn.
 #[allow(unused_imports)]
-pub use client::{ExtClient, Upgrade, WatchStream};
+pub use client::{ExtClient, ExtConn, Upgrade, WatchStream};
 #[allow(unused_imports)]
 pub use modes::Mode;
 #[allow(unused_imports)]
@@ -103,6 +103,8 @@ pub(crate) struct Shared {
     mode: Mutex<Mode>,
     seen: Mutex<Vec<Seen>>,
     next_seq: std::sync::atomic::AtomicU64,
+    /// Off for benchmarks: nothing is kept per request.
+    recording: std::sync::atomic::AtomicBool,
     store: store::Store,
     verifier: Arc<dyn ClientCertVerifier>,
     allowed_names: Vec<String>,
@@ -179,6 +181,7 @@ impl Builder {
             mode: Mutex::new(Mode::Normal),
             seen: Mutex::default(),
             next_seq: Default::default(),
+            recording: std::sync::atomic::AtomicBool::new(true),
             store: store::Store::default(),
             verifier: verifier_for(&self.front_proxy_ca),
             allowed_names: self.allowed_names,
@@ -315,6 +318,14 @@ impl ExtensionServer {
             );
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
+    }
+
+    /// Whether requests are kept for [`ExtensionServer::seen`] (on at start; off for
+    /// benchmarks, so memory does not grow with the request count).
+    pub fn set_recording(&self, on: bool) {
+        self.shared
+            .recording
+            .store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub fn clear_seen(&self) {
@@ -466,29 +477,32 @@ async fn handle(
     let seq = shared
         .next_seq
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    shared.seen.lock().expect("seen").push(Seen {
-        method: parts.method.clone(),
-        path: path_and_query,
-        user: identity.as_ref().map(|i| i.user.clone()),
-        uid: identity.as_ref().and_then(|i| i.uid.clone()),
-        groups: identity
-            .as_ref()
-            .map(|i| i.groups.clone())
-            .unwrap_or_default(),
-        extra: identity
-            .as_ref()
-            .map(|i| i.extra.clone())
-            .unwrap_or_default(),
-        client_cn: match &peer {
-            Peer::Proxy(cn) => Some(cn.clone()),
-            Peer::Refused(cn) => cn.clone(),
-            Peer::None => None,
-        },
-        version: parts.version,
-        headers: parts.headers.clone(),
-        body: Bytes::new(),
-        seq,
-    });
+    let recording = shared.recording.load(std::sync::atomic::Ordering::Relaxed);
+    if recording {
+        shared.seen.lock().expect("seen").push(Seen {
+            method: parts.method.clone(),
+            path: path_and_query,
+            user: identity.as_ref().map(|i| i.user.clone()),
+            uid: identity.as_ref().and_then(|i| i.uid.clone()),
+            groups: identity
+                .as_ref()
+                .map(|i| i.groups.clone())
+                .unwrap_or_default(),
+            extra: identity
+                .as_ref()
+                .map(|i| i.extra.clone())
+                .unwrap_or_default(),
+            client_cn: match &peer {
+                Peer::Proxy(cn) => Some(cn.clone()),
+                Peer::Refused(cn) => cn.clone(),
+                Peer::None => None,
+            },
+            version: parts.version,
+            headers: parts.headers.clone(),
+            body: Bytes::new(),
+            seq,
+        });
+    }
     let mode = *shared.mode.lock().expect("mode");
     if let Some(answer) = modes::misbehave(&shared, mode).await {
         return answer;
@@ -525,14 +539,16 @@ async fn handle(
         }
         Err(e) => return Ok(bad_request(&format!("reading the request body: {e}"))),
     };
-    if let Some(s) = shared
-        .seen
-        .lock()
-        .expect("seen")
-        .iter_mut()
-        .find(|s| s.seq == seq)
-    {
-        s.body = body.clone();
+    if recording {
+        if let Some(s) = shared
+            .seen
+            .lock()
+            .expect("seen")
+            .iter_mut()
+            .find(|s| s.seq == seq)
+        {
+            s.body = body.clone();
+        }
     }
     let call = Call {
         method: parts.method,

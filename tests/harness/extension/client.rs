@@ -219,6 +219,20 @@ impl ExtClient {
         })
     }
 
+    /// A persistent connection (re-dialled after a failure), for load loops and
+    /// benchmarks; every request carries `headers`.
+    pub fn conn(&self, headers: &[(&str, &str)]) -> ExtConn {
+        ExtConn {
+            client: self.clone(),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            h1: None,
+            h2: None,
+        }
+    }
+
     /// Starts a watch (`path` carries `?watch=1` and any selectors); the stream of events.
     pub async fn watch(
         &self,
@@ -236,6 +250,96 @@ impl ExtClient {
             headers: resp.headers().clone(),
             body: resp.into_body(),
             buf: Vec::new(),
+        })
+    }
+}
+
+/// A kept-alive connection to an extension server (see [`ExtClient::conn`]).
+pub struct ExtConn {
+    client: ExtClient,
+    headers: Vec<(String, String)>,
+    h1: Option<hyper::client::conn::http1::SendRequest<Full<Bytes>>>,
+    h2: Option<hyper::client::conn::http2::SendRequest<Full<Bytes>>>,
+}
+
+impl ExtConn {
+    async fn dial(&mut self) -> std::io::Result<()> {
+        let c = &self.client;
+        let tcp = tokio::net::TcpStream::connect(c.addr).await?;
+        let _ = tcp.set_nodelay(true);
+        let name = ServerName::try_from(c.server_name.clone()).map_err(std::io::Error::other)?;
+        let tls = tokio_rustls::TlsConnector::from(c.tls())
+            .connect(name, tcp)
+            .await?;
+        let io = TokioIo::new(tls);
+        if c.h2 {
+            let (send, conn) = hyper::client::conn::http2::handshake(TokioExecutor::new(), io)
+                .await
+                .map_err(std::io::Error::other)?;
+            tokio::spawn(conn);
+            self.h2 = Some(send);
+        } else {
+            let (send, conn) = hyper::client::conn::http1::handshake(io)
+                .await
+                .map_err(std::io::Error::other)?;
+            tokio::spawn(conn);
+            self.h1 = Some(send);
+        }
+        Ok(())
+    }
+
+    /// GET `path` within [`REQUEST_TIMEOUT`]; a broken connection is dropped so the next
+    /// call dials again.
+    pub async fn get(&mut self, path: &str) -> std::io::Result<Reply> {
+        let result = tokio::time::timeout(REQUEST_TIMEOUT, self.get_inner(path)).await;
+        let result = result.unwrap_or_else(|_| {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "request timed out",
+            ))
+        });
+        if result.is_err() {
+            (self.h1, self.h2) = (None, None);
+        }
+        result
+    }
+
+    async fn get_inner(&mut self, path: &str) -> std::io::Result<Reply> {
+        if self.h1.is_none() && self.h2.is_none() {
+            self.dial().await?;
+        }
+        let port = self.client.addr.port();
+        let mut req = Request::builder()
+            .method(Method::GET)
+            .uri(format!("https://localhost:{port}{path}"))
+            .header("host", format!("localhost:{port}"));
+        for (k, v) in &self.headers {
+            req = req.header(k.as_str(), v.as_str());
+        }
+        let req = req
+            .body(Full::new(Bytes::new()))
+            .map_err(std::io::Error::other)?;
+        let resp = match (&mut self.h2, &mut self.h1) {
+            (Some(s), _) => s.send_request(req).await,
+            (None, Some(s)) => match s.ready().await {
+                Ok(()) => s.send_request(req).await,
+                Err(e) => Err(e),
+            },
+            (None, None) => return Err(std::io::Error::other("not connected")),
+        }
+        .map_err(std::io::Error::other)?;
+        let (status, version, headers) = (resp.status(), resp.version(), resp.headers().clone());
+        let body = resp
+            .into_body()
+            .collect()
+            .await
+            .map_err(std::io::Error::other)?
+            .to_bytes();
+        Ok(Reply {
+            status,
+            headers,
+            body,
+            version,
         })
     }
 }
