@@ -536,3 +536,44 @@ async fn a_restarted_aggregator_proxies_again() {
     }
     assert_ne!(server.workers().get("aggregator").copied(), Some(before));
 }
+
+/// A remote response that never ends is cut off at the request timeout, and the rest of
+/// the API keeps answering meanwhile.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endless_remote_response_is_bounded_by_the_request_timeout() {
+    use super::super::harness::extension::Mode;
+
+    if !require_tool("kubectl") {
+        return;
+    }
+    let pki = FrontProxyPki::new();
+    let server = Server::builder()
+        .front_proxy(&pki, Some(false))
+        .arg("--request-timeout=3s")
+        .start()
+        .await;
+    let ext = ExtensionServer::start(&pki).await;
+    let k = Kubectl::new(&server);
+    let reg = Registration::for_server(&ext, Reach::ExternalName);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+
+    ext.set_mode(Mode::Endless);
+    let mut conn = server.conn(false);
+    let started = Instant::now();
+    let endless = conn
+        .get("/apis/wardle.example.com/v1alpha1/namespaces/default/flunders")
+        .await;
+    assert!(endless.is_err(), "an endless body ended");
+    let took = started.elapsed();
+    assert!(
+        took >= Duration::from_secs(2) && took < Duration::from_secs(15),
+        "cut off after {took:?}"
+    );
+    k.ok(&["get", "namespaces"]);
+}
