@@ -118,14 +118,14 @@ impl ApiServices {
 /// Connects storage and starts autoregistration; requests for the group are answered
 /// from then on.
 pub(crate) async fn start(front: &Arc<Front>) -> Result<(), kas_server::Error> {
+    let storage = kas_server::backend::connect_storage(&front.control, &front.hooks).await?;
     // kube-apiserver's readiness waits for the local APIServices (`autoregister-
-    // completion`); its post-start hook only starts the controllers.
+    // completion`, listed after etcd); its post-start hook only starts the controllers.
     front.hooks.set_check(
         autoregister::COMPLETION,
         Err("autoregistration not run yet".into()),
     );
     let hook = front.hooks.register("kube-apiserver-autoregistration");
-    let storage = kas_server::backend::connect_storage(&front.control, &front.hooks).await?;
     let store = RestStore::new(APISERVICES, storage, front.config.min_request_timeout)
         .with_cache()
         .with_hooks(Arc::new(resource::CreateStrategy));
