@@ -9,8 +9,8 @@ use http::{Method, StatusCode};
 use serde_json::{json, Value};
 
 use super::super::harness::extension::{
-    apiservice_yaml, routable_ip, table, Ca, ExtClient, ExtensionServer, FrontProxyPki, Mode,
-    Reach, Registration,
+    apiservice_yaml, table, Ca, ExtClient, ExtensionServer, FrontProxyPki, Mode, Reach,
+    Registration,
 };
 use super::super::harness::{Reply, Server};
 use super::extension_server::{flunder, start, ADMIN, NS_FLUNDERS};
@@ -404,31 +404,6 @@ async fn registration_manifests_parse_as_the_objects_to_apply() {
     assert_eq!(only.len(), 1);
     assert_eq!(only[0]["spec"]["insecureSkipTLSVerify"], true);
     assert!(only[0]["spec"].get("caBundle").is_none());
-
-    // Endpoints name the server's own address: one other hosts would accept.
-    let Some(ip) = routable_ip() else {
-        eprintln!("no routable address: the Endpoints form is not checked");
-        return;
-    };
-    let routed = ExtensionServer::builder(&pki).host(ip).start().await;
-    assert_eq!(routed.addr().ip(), ip);
-    let eps = docs(&apiservice_yaml(&routed, Reach::Endpoints));
-    let kinds: Vec<&str> = eps.iter().filter_map(|d| d["kind"].as_str()).collect();
-    assert_eq!(kinds, ["Namespace", "Service", "Endpoints", "APIService"]);
-    let subset = &eps[2]["subsets"][0];
-    assert_eq!(subset["addresses"][0]["ip"], ip.to_string());
-    assert_eq!(
-        subset["ports"][0],
-        json!({"name": "https", "port": routed.port(), "protocol": "TCP"})
-    );
-    assert_eq!(eps[2]["metadata"]["name"], "api");
-    // It answers there, with a certificate for the Service's name.
-    let r = routed
-        .client(&pki)
-        .server_name("api.wardle.svc")
-        .get("/apis")
-        .await;
-    assert_eq!(r.status, 200);
 }
 
 #[test]
@@ -502,10 +477,10 @@ async fn server_under_test_takes_the_front_proxy_flags() {
         .send_json(Method::POST, path, &endpoints("127.0.0.1"))
         .await;
     assert_eq!(r.status, 422, "{}", r.text());
-    if let Some(ip) = routable_ip() {
-        let r = admin
-            .send_json(Method::POST, path, &endpoints(&ip.to_string()))
-            .await;
-        assert_eq!(r.status, 201, "{}", r.text());
-    }
+    // An address other hosts would reach is accepted (no network is used: the object
+    // only names it).
+    let r = admin
+        .send_json(Method::POST, path, &endpoints("198.51.100.7"))
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
 }

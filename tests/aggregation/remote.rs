@@ -156,6 +156,11 @@ async fn a_remote_group_is_served_through_the_aggregator() {
         create.groups.iter().any(|g| g == "system:masters"),
         "{create:?}"
     );
+    // The proxy speaks HTTP/2 to a server that offers it, with the front-proxy identity.
+    assert_eq!(create.version, http::Version::HTTP_2, "{create:?}");
+    assert_eq!(create.client_cn.as_deref(), Some("front-proxy-client"));
+    assert!(create.headers.get("authorization").is_none());
+    assert!(create.headers.get("audit-id").is_some(), "{create:?}");
     k.ok(&["delete", "flunder", "first"]);
     assert!(ext.objects("flunders").is_empty());
 
@@ -283,6 +288,83 @@ async fn an_external_name_service_is_reached_by_cluster_ip_routing() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(ext.objects("flunders").len(), 1);
+
+    // The remote OpenAPI is merged: the v3 index lists the group-version, v2 has its
+    // paths, and kubectl explain finds the remote kind.
+    let start = Instant::now();
+    loop {
+        let index: Value =
+            serde_json::from_str(&k.ok(&["get", "--raw", "/openapi/v3"])).expect("index");
+        if index["paths"]
+            .get("apis/wardle.example.com/v1alpha1")
+            .is_some()
+        {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "v3 index: {index}"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let explained = k.ok(&["explain", "flunders"]);
+    assert!(
+        explained.contains("KIND:") && explained.contains("Flunder"),
+        "{explained}"
+    );
+    let v2: Value = serde_json::from_str(&k.ok(&["get", "--raw", "/openapi/v2"])).expect("v2");
+    assert!(
+        v2["paths"]
+            .as_object()
+            .is_some_and(|p| p.keys().any(|k| k.starts_with("/apis/wardle.example.com/"))),
+        "no remote paths in /openapi/v2"
+    );
+
+    // A watch streams through the proxy: a create after kubectl's listing is an event.
+    let mut child = k
+        .command(&[
+            "get",
+            "flunders",
+            "--watch",
+            "--output-watch-events",
+            "-o",
+            "custom-columns=EVENT:.type,NAME:.object.metadata.name",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("kubectl --watch");
+    let stdout = child.stdout.take().expect("stdout");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                return;
+            }
+        }
+    });
+    let mut seen: Vec<String> = Vec::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while Instant::now() < deadline && !seen.iter().any(|l| l.starts_with("EVENT")) {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(200)) {
+            seen.push(line);
+        }
+    }
+    let out = k.run_stdin(&["create", "-f", "-"], &FLUNDER.replace("first", "second"));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let added = |l: &String| l.split_whitespace().collect::<Vec<_>>() == ["ADDED", "second"];
+    while Instant::now() < deadline && !seen.iter().any(added) {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(200)) {
+            seen.push(line);
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(seen.iter().any(added), "{seen:?}");
 }
 
 /// The same remote group through kube-rs: discovery finds it, and typed-less CRUD and a
