@@ -178,11 +178,42 @@ async fn a_remote_group_is_served_through_the_aggregator() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_extension_server_that_goes_away_costs_only_its_group() {
-    let Some((_server, k, ext, _pki)) = setup(true).await else {
+    let Some((server, k, ext, _pki)) = setup(true).await else {
         return;
     };
     let reg = register(&k, &ext);
     k.ok(&["get", "flunders"]);
+    let read = |f: &str| std::fs::read_to_string(server.pki(f)).expect("pki file");
+    let admin = super::super::harness::extension::ExtClient::new(
+        std::net::SocketAddr::from(([127, 0, 0, 1], server.port)),
+        &read("ca.crt"),
+        Some((read("admin.crt"), read("admin.key"))),
+    );
+    // The remote group-version in aggregated discovery, with its freshness.
+    let freshness = || async {
+        let accept = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+        let r = admin
+            .request(http::Method::GET, "/apis", &[("accept", accept)], b"")
+            .await
+            .expect("GET /apis");
+        let list: Value = serde_json::from_slice(&r.body).expect("aggregated discovery");
+        list["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|g| g["metadata"]["name"] == "wardle.example.com")
+            .map(|g| {
+                g["versions"][0]["freshness"]
+                    .as_str()
+                    .unwrap_or("")
+                    .to_owned()
+            })
+    };
+    let start = Instant::now();
+    while freshness().await.as_deref() != Some("Current") {
+        assert!(start.elapsed() < Duration::from_secs(20), "never listed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 
     ext.stop().await;
     let down = wait_condition(&k, &reg.name(), "False", Some("FailedDiscoveryCheck"));
@@ -202,6 +233,13 @@ async fn an_extension_server_that_goes_away_costs_only_its_group() {
     k.ok(&["get", "namespaces"]);
     let row = k.ok(&["get", "apiservice", &reg.name()]);
     assert!(row.contains("False (FailedDiscoveryCheck)"), "{row}");
+    // Discovery keeps the group, marked Stale; readiness does not depend on it.
+    let start = Instant::now();
+    while freshness().await.as_deref() != Some("Stale") {
+        assert!(start.elapsed() < Duration::from_secs(20), "never Stale");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(server.get("/readyz").await.status, 200);
 
     ext.restart().await;
     wait_condition(&k, &reg.name(), "True", Some("Passed"));
