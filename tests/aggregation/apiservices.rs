@@ -493,9 +493,10 @@ async fn a_crds_versions_come_and_go() {
         .status
         .success());
 
-    // Deleted by someone while still served: it comes back.
+    // Deleted by someone while still served: it comes back at once.
     k.ok(&["delete", "apiservice", "v1.stable.example.com"]);
-    wait_apiservice(&k, "v1.stable.example.com", true);
+    let took = wait_apiservice(&k, "v1.stable.example.com", true);
+    assert!(took < Duration::from_secs(2), "back after {took:?}");
 
     k.ok(&["delete", "crd", "gadgets.stable.example.com"]);
     wait_apiservice(&k, "v1.stable.example.com", false);

@@ -128,7 +128,9 @@ pub(crate) async fn start(front: &Arc<Front>) -> Result<(), kas_server::Error> {
     let hook = front.hooks.register("kube-apiserver-autoregistration");
     let store = RestStore::new(APISERVICES, storage, front.config.min_request_timeout)
         .with_cache()
-        .with_hooks(Arc::new(resource::CreateStrategy));
+        .with_hooks(Arc::new(resource::Strategy {
+            deleted: front.apiservices.changed.clone(),
+        }));
     let _ = front.apiservices.store.set(store.clone());
     let changed = front.apiservices.changed.clone();
     tokio::spawn(autoregister::run(front.clone(), store, changed));
