@@ -381,6 +381,63 @@ pub(crate) fn aggregated_entry(group: &str, version: &str, list: &Value) -> Valu
 mod tests {
     use super::*;
 
+    fn apiservice(name: &str, priority: i64, version_priority: i64, remote: bool) -> Value {
+        let (version, group) = name.split_once('.').unwrap_or((name, ""));
+        let mut spec = json!({"group": group, "version": version,
+                              "groupPriorityMinimum": priority, "versionPriority": version_priority});
+        if remote {
+            spec["service"] = json!({"namespace": "ns", "name": group, "port": 443});
+            spec["insecureSkipTLSVerify"] = json!(true);
+        }
+        json!({"metadata": {"name": name}, "spec": spec})
+    }
+
+    #[test]
+    fn remote_groups_take_their_place_by_priority() {
+        let remotes = Remotes::fixed(vec![
+            apiservice("v1.", 18000, 1, false),
+            apiservice("v1.apps", 17800, 15, false),
+            apiservice("v1.batch", 17400, 15, false),
+            apiservice("v1.high.example.com", 17500, 15, true),
+            apiservice("v1alpha1.wardle.example.com", 1000, 15, true),
+            apiservice("v1beta1.wardle.example.com", 1000, 20, true),
+            apiservice("v1.aardvark.example.com", 1000, 15, true),
+            apiservice("v1.stable.example.com", 1000, 100, false),
+        ]);
+        let local: Vec<Value> = ["apps", "batch", "stable.example.com"]
+            .iter()
+            .map(|g| json!({"name": g}))
+            .collect();
+        let remote = remotes.legacy_groups(&|g| g == "apps" || g == "batch");
+        let merged = remotes.merge_groups(local, "/name", remote);
+        let names: Vec<&str> = merged.iter().filter_map(|g| g["name"].as_str()).collect();
+        // The stored priorities decide, then the names.
+        assert_eq!(
+            names,
+            [
+                "apps",
+                "high.example.com",
+                "batch",
+                "aardvark.example.com",
+                "stable.example.com",
+                "wardle.example.com"
+            ]
+        );
+        let wardle = remotes.group_document("wardle.example.com").expect("group");
+        assert_eq!(wardle["kind"], "APIGroup");
+        assert_eq!(wardle["preferredVersion"]["version"], "v1beta1");
+        assert_eq!(wardle["versions"][1]["version"], "v1alpha1");
+        assert!(remotes.group_document("apps").is_none());
+        let target = remotes
+            .target_for("/apis/wardle.example.com/v1alpha1/namespaces/x/flunders")
+            .expect("a remote target");
+        assert_eq!(target.name, "v1alpha1.wardle.example.com");
+        assert!(remotes.target_for("/apis/apps/v1/deployments").is_none());
+        assert!(remotes
+            .target_for("/openapi/v3/apis/wardle.example.com/v1beta1")
+            .is_some());
+    }
+
     #[test]
     fn legacy_resource_lists_become_aggregated_entries() {
         let list = json!({"kind": "APIResourceList", "groupVersion": "wardle.example.com/v1alpha1", "resources": [

@@ -130,6 +130,26 @@ impl Remotes {
         remotes
     }
 
+    /// Remotes over `objects` given by hand, following nothing (tests).
+    #[cfg(test)]
+    pub(crate) fn fixed(objects: Vec<Value>) -> Remotes {
+        let (synced, _tx) = Synced::new();
+        let remotes = Remotes {
+            known: Mutex::default(),
+            targets: RwLock::default(),
+            proxy_client: None,
+            synced,
+            changed: Notify::new(),
+            fetched: RwLock::default(),
+        };
+        let listed = objects
+            .into_iter()
+            .map(|o| (o["metadata"]["name"].as_str().unwrap_or("").to_owned(), o))
+            .collect();
+        remotes.reset(vec![listed]);
+        remotes
+    }
+
     /// Waits until the APIServices have been listed once.
     pub(crate) async fn synced(&self) {
         self.synced.wait().await;
