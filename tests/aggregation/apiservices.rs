@@ -558,3 +558,58 @@ async fn apiservices_can_be_watched() {
         "{seen:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_apiservice_writes_pass_admission() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        r#"
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: low-versions
+spec:
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["apiregistration.k8s.io"]
+      apiVersions: ["v1"]
+      operations: ["CREATE", "UPDATE"]
+      resources: ["apiservices"]
+  validations:
+  - expression: "object.spec.versionPriority <= 500"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: low-versions
+spec:
+  policyName: low-versions
+  validationActions: [Deny]
+"#,
+    );
+    let high = REMOTE.replace("versionPriority: 15", "versionPriority: 600");
+    // The policy reaches the aggregator by watch: poll with a dry run until it holds.
+    let start = Instant::now();
+    let err = loop {
+        let out = k.run_stdin(&["create", "-f", "-", "--dry-run=server"], &high);
+        if !out.status.success() {
+            break String::from_utf8_lossy(&out.stderr).into_owned();
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "policy never applied"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(
+        err.contains(
+            "ValidatingAdmissionPolicy 'low-versions' with binding 'low-versions' denied \
+             request: failed expression: object.spec.versionPriority <= 500"
+        ),
+        "{err}"
+    );
+    k.ok_stdin(&["create", "-f", "-"], REMOTE);
+}

@@ -197,7 +197,7 @@ pub(crate) async fn openapi_v3_index(front: &Front, headers: &HeaderMap) -> Resp
 }
 
 async fn build_v3_index(front: &Front) -> MergedDocument {
-    let mut paths = front.apiservices.openapi_v3_paths();
+    let mut paths = front.apiservices.openapi_v3_paths().await;
     for role in CHAIN {
         if !front.peer_serving(role) {
             continue;

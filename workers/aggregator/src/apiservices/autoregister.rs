@@ -35,6 +35,9 @@ const MANAGER: &str = "kube-apiserver";
 /// deleted `automanaged: "true"` APIService comes back within this).
 const RESYNC: Duration = Duration::from_secs(10);
 
+/// The longest one pass may take (a storage call is bounded at 5 s).
+const PASS_TIMEOUT: Duration = Duration::from_secs(30);
+
 /// The first retry after a failed write; doubled up to [`MAX_BACKOFF`].
 const BACKOFF: Duration = Duration::from_millis(200);
 const MAX_BACKOFF: Duration = Duration::from_secs(10);
@@ -230,7 +233,9 @@ impl State {
         store: &RestStore,
         wanted: &BTreeMap<String, Wanted>,
     ) -> Result<(), Status> {
-        let (items, _) = store.list_objects("").await?;
+        let (items, _) = store.list_objects("").await.inspect_err(|e| {
+            tracing::warn!(error = %e.message, "autoregistration: listing APIServices failed; retrying");
+        })?;
         let current: BTreeMap<String, Value> = items
             .into_iter()
             .filter_map(|o| {
@@ -330,11 +335,25 @@ pub(crate) async fn run(front: Arc<Front>, store: RestStore, changed: Arc<Notify
         let wanted = front.routes.read().ok().and_then(|r| wanted(&r));
         let mut wait = RESYNC;
         if let Some(wanted) = wanted {
-            match state.pass(&store, &wanted).await {
+            // Each storage call is bounded; the pass is too, so that nothing can keep
+            // autoregistration (and readiness) waiting for good.
+            let pass = tokio::time::timeout(PASS_TIMEOUT, state.pass(&store, &wanted)).await;
+            let pass = pass.unwrap_or_else(|_| {
+                tracing::warn!("an autoregistration pass timed out; retrying");
+                Err(Status::service_unavailable(
+                    "autoregistration pass timed out",
+                    1,
+                ))
+            });
+            match pass {
                 Ok(()) => {
                     backoff = BACKOFF;
                     if !state.completed {
                         state.completed = true;
+                        tracing::info!(
+                            apiservices = wanted.len(),
+                            "autoregistered the local APIServices"
+                        );
                         front.hooks.set_check(COMPLETION, Ok(()));
                     }
                 }

@@ -4,6 +4,7 @@
 //! `/apis`, and the autoregistration of a local APIService for every group-version the
 //! back ends serve ([`autoregister`]).
 
+mod admission;
 mod autoregister;
 mod priorities;
 mod resource;
@@ -96,10 +97,14 @@ impl ApiServices {
         )
     }
 
-    /// The `/openapi/v3` index entries of the group (`apis/apiregistration.k8s.io/v1`).
-    pub(crate) fn openapi_v3_paths(&self) -> serde_json::Map<String, Value> {
-        serde_json::from_slice::<Value>(&self.openapi.v3_index_json())
+    /// The `/openapi/v3` index entries of the group (`apis/apiregistration.k8s.io/v1`);
+    /// the document is built off the runtime's threads the first time.
+    pub(crate) async fn openapi_v3_paths(&self) -> serde_json::Map<String, Value> {
+        let openapi = self.openapi.clone();
+        let index = tokio::task::spawn_blocking(move || openapi.v3_index_json()).await;
+        index
             .ok()
+            .and_then(|b| serde_json::from_slice::<Value>(&b).ok())
             .and_then(|v| v.get("paths").and_then(Value::as_object).cloned())
             .unwrap_or_default()
     }
@@ -120,21 +125,30 @@ impl ApiServices {
 pub(crate) async fn start(front: &Arc<Front>) -> Result<(), kas_server::Error> {
     let storage = kas_server::backend::connect_storage(&front.control, &front.hooks).await?;
     // kube-apiserver's readiness waits for the local APIServices (`autoregister-
-    // completion`, listed after etcd); its post-start hook only starts the controllers.
+    // completion`, listed after etcd); its post-start hook only starts the controllers
+    // (here: once clients' writes can be admitted).
     front.hooks.set_check(
         autoregister::COMPLETION,
         Err("autoregistration not run yet".into()),
     );
     let hook = front.hooks.register("kube-apiserver-autoregistration");
-    let store = RestStore::new(APISERVICES, storage, front.config.min_request_timeout)
-        .with_cache()
-        .with_hooks(Arc::new(resource::Strategy {
-            deleted: front.apiservices.changed.clone(),
-        }));
-    let _ = front.apiservices.store.set(store.clone());
+    let store = RestStore::new(
+        APISERVICES,
+        storage.clone(),
+        front.config.min_request_timeout,
+    )
+    .with_cache()
+    .with_hooks(Arc::new(resource::Strategy {
+        deleted: front.apiservices.changed.clone(),
+    }));
     let changed = front.apiservices.changed.clone();
-    tokio::spawn(autoregister::run(front.clone(), store, changed));
-    hook.done();
+    tokio::spawn(autoregister::run(front.clone(), store.clone(), changed));
+    let front = front.clone();
+    tokio::spawn(async move {
+        let chain = admission::chain(&front, &storage).await;
+        let _ = front.apiservices.store.set(store.with_admission(chain));
+        hook.done();
+    });
     Ok(())
 }
 
