@@ -497,6 +497,23 @@ async fn a_crds_versions_come_and_go() {
     k.ok(&["delete", "apiservice", "v1.stable.example.com"]);
     let took = wait_apiservice(&k, "v1.stable.example.com", true);
     assert!(took < Duration::from_secs(2), "back after {took:?}");
+    // Its spec changed by someone: put back at once.
+    k.ok(&[
+        "patch",
+        "apiservice",
+        "v1.stable.example.com",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"versionPriority":7}}"#,
+    ]);
+    let start = Instant::now();
+    while get_json(&k, &["apiservice", "v1.stable.example.com"])["spec"]["versionPriority"] != 100 {
+        assert!(
+            start.elapsed() < Duration::from_secs(2),
+            "the spec was not put back"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
 
     k.ok(&["delete", "crd", "gadgets.stable.example.com"]);
     wait_apiservice(&k, "v1.stable.example.com", false);

@@ -7,7 +7,8 @@
 //!
 //! The wanted set comes from the routing table the front door learns from the back ends'
 //! `/apis` (re-read whenever a back end's API changes, a CRD added or removed among
-//! them); a pass runs on each such change and on a slow timer. Writes go through the
+//! them); a pass runs on each such change, on each change of an APIService (followed
+//! from storage) and on a slow timer. Writes go through the
 //! store with preconditions; a conflict is left to the next pass, a storage error retries
 //! soon. Nothing here is on a request's path.
 
@@ -16,6 +17,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kas_proto::WorkerRole;
+use kas_server::follow::{Follower, Synced};
 use kas_server::rest::{RestStore, WriteOptions};
 use kas_server::status::{Reason, Status};
 use serde_json::{json, Value};
@@ -326,8 +328,38 @@ async fn write(
     }
 }
 
+/// Wakes autoregistration on every change of an APIService, as upstream's informer
+/// queues its controller: an automanaged APIService deleted or edited is put back at
+/// once.
+struct Changes(Arc<Notify>);
+
+impl Follower for Changes {
+    const WHAT: &'static str = "autoregistration";
+
+    fn resources(&self) -> &'static [&'static str] {
+        &[super::resource::APISERVICES.key_path]
+    }
+
+    fn reset(&self, _: Vec<Vec<(String, Value)>>) {
+        self.0.notify_one();
+    }
+
+    fn apply(&self, _: usize, _: &str, _: Option<Value>) {
+        self.0.notify_one();
+    }
+}
+
 /// Keeps the APIServices in line with what the back ends serve, until the process ends.
 pub(crate) async fn run(front: Arc<Front>, store: RestStore, changed: Arc<Notify>) {
+    // Held for as long as the loop runs: the follower stops when it is dropped.
+    let follower = Arc::new(Changes(changed.clone()));
+    let (_synced, counter) = Synced::new();
+    kas_server::follow::start_on(
+        &follower,
+        store.storage().clone(),
+        counter,
+        Arc::new(Notify::new()),
+    );
     let mut state = State::default();
     let mut backoff = BACKOFF;
     loop {

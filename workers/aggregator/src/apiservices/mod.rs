@@ -138,9 +138,7 @@ pub(crate) async fn start(front: &Arc<Front>) -> Result<(), kas_server::Error> {
         front.config.min_request_timeout,
     )
     .with_cache()
-    .with_hooks(Arc::new(resource::Strategy {
-        deleted: front.apiservices.changed.clone(),
-    }));
+    .with_hooks(Arc::new(resource::Strategy));
     let changed = front.apiservices.changed.clone();
     tokio::spawn(autoregister::run(front.clone(), store.clone(), changed));
     let front = front.clone();

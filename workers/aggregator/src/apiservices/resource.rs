@@ -2,14 +2,11 @@
 //! path, the `status` subresource, upstream's printer columns (`kubectl get apiservices`)
 //! and the create-time strategy (a local APIService is Available from the start).
 
-use std::sync::Arc;
-
 use kas_server::rest::{
     age, Column, HookFuture, Hooks, NameRule, Resource, RestStore, WriteOptions,
 };
 use kas_server::status::Status;
 use serde_json::{json, Value};
-use tokio::sync::Notify;
 
 use super::validation;
 
@@ -122,19 +119,11 @@ pub(crate) fn local_available(now: &str) -> Value {
 
 /// Upstream's PrepareForCreate: the status a client sent is dropped (the store does that
 /// for resources with a status subresource) and a local APIService (no `spec.service`)
-/// starts Available. A delete wakes autoregistration, which puts back at once what it
-/// keeps continuously (upstream's controller hears it from its informer).
+/// starts Available.
 #[derive(Debug, Default)]
-pub(crate) struct Strategy {
-    pub(crate) deleted: Arc<Notify>,
-}
+pub(crate) struct Strategy;
 
 impl Hooks for Strategy {
-    fn after_delete<'a>(&'a self, _store: &'a RestStore, _obj: &'a Value) -> HookFuture<'a, ()> {
-        self.deleted.notify_one();
-        Box::pin(async {})
-    }
-
     fn before_create<'a>(
         &'a self,
         _store: &'a RestStore,
