@@ -119,6 +119,9 @@ pub struct WorkerConfig {
     /// `--proxy-client-cert-file` / `--proxy-client-key-file`: the client certificate
     /// presented to remote API servers.
     pub proxy_client: Option<ClientCertificate>,
+    /// `--encryption-provider-config`, parsed and checked; `None` stores every value as
+    /// it is.
+    pub encryption: Option<crate::EncryptionConfig>,
 }
 
 impl WorkerConfig {

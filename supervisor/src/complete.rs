@@ -256,6 +256,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
                 key_pem: p.key_pem.clone(),
             }
         }),
+        encryption: v.encryption.clone(),
     };
 
     Ok(CompletedOptions {

@@ -8,6 +8,7 @@ mod authz_config;
 mod authz_reload;
 mod certs;
 mod complete;
+mod encryption_config;
 mod flagtable;
 mod godur;
 mod jwt_flags;

@@ -94,6 +94,11 @@ pub(crate) struct Options {
     pub(crate) shutdown_send_retry_after: bool,
 
     // ---- Etcd ----
+    /// The file containing configuration for encryption providers to be used for storing
+    /// secrets in etcd.
+    #[arg(long, help_heading = ETCD, value_name = "string")]
+    pub(crate) encryption_provider_config: Option<PathBuf>,
+
     /// SSL Certificate Authority file used to secure etcd communication.
     #[arg(long, help_heading = ETCD, value_name = "string")]
     pub(crate) etcd_cafile: Option<PathBuf>,

@@ -50,6 +50,8 @@ pub(crate) struct Validated {
     pub(crate) etcd_certfile: Option<PathBuf>,
     pub(crate) etcd_keyfile: Option<PathBuf>,
     pub(crate) etcd_compaction_interval: Duration,
+    /// `--encryption-provider-config`, read and checked.
+    pub(crate) encryption: Option<kas_proto::EncryptionConfig>,
     pub(crate) cert_dir: Option<PathBuf>,
     pub(crate) http2_max_streams_per_connection: u32,
     /// `--tls-cert-file` and `--tls-private-key-file`, read.
@@ -242,6 +244,12 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
             "--etcd-certfile and --etcd-keyfile must be given together",
         );
     }
+
+    let encryption = o.encryption_provider_config.as_deref().and_then(|p| {
+        crate::encryption_config::load(p)
+            .map_err(|e| errs.0.extend(e))
+            .ok()
+    });
 
     let http2_max_streams_per_connection = errs.nonneg_u32(
         "--http2-max-streams-per-connection",
@@ -437,6 +445,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         etcd_certfile: o.etcd_certfile.clone(),
         etcd_keyfile: o.etcd_keyfile.clone(),
         etcd_compaction_interval,
+        encryption,
         cert_dir: o.cert_dir.clone(),
         http2_max_streams_per_connection,
         tls_cert_key,

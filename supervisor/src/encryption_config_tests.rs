@@ -1,0 +1,197 @@
+//! The EncryptionConfiguration checks, one bad input each, with upstream's words.
+
+use super::*;
+
+const K16: &str = "MDEyMzQ1Njc4OWFiY2RlZg=="; // "0123456789abcdef"
+const K32: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+
+fn errors(text: &str) -> Vec<String> {
+    match parse(text) {
+        Ok(c) => panic!("accepted: {c:?}"),
+        Err(e) => e,
+    }
+}
+
+fn has(errs: &[String], want: &str) {
+    assert!(
+        errs.iter().any(|e| e.contains(want)),
+        "no error containing {want:?} in {errs:#?}"
+    );
+}
+
+#[test]
+fn yaml_with_every_provider() {
+    let c = parse(&format!(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets, configmaps, deployments.apps, widgets.example.com]
+    providers:
+      - aescbc: {{keys: [{{name: key1, secret: {K32}}}]}}
+      - aesgcm: {{keys: [{{name: key2, secret: {K16}}}]}}
+      - secretbox: {{keys: [{{name: key3, secret: {K32}}}]}}
+      - identity: {{}}
+  - resources: ['*.apps']
+    providers: [{{identity: {{}}}}]
+"
+    ))
+    .expect("valid");
+    assert_eq!(c.rules.len(), 2);
+    let p = &c.rules[0].providers;
+    assert!(
+        matches!(&p[0], EncryptionProvider::AesCbc(k) if k[0].name == "key1" && k[0].secret.len() == 32)
+    );
+    assert!(matches!(&p[1], EncryptionProvider::AesGcm(k) if k[0].secret == b"0123456789abcdef"));
+    assert!(matches!(&p[2], EncryptionProvider::Secretbox(_)));
+    assert_eq!(p[3], EncryptionProvider::Identity);
+}
+
+#[test]
+fn json_and_the_legacy_kind() {
+    let c = parse(&format!(
+        r#"{{"kind":"EncryptionConfig","apiVersion":"v1","resources":[{{"resources":["*.*"],"providers":[{{"aesgcm":{{"keys":[{{"name":"k","secret":"{K16}"}}]}}}}]}}]}}"#
+    ))
+    .expect("valid");
+    assert_eq!(c.rules[0].resources, ["*.*"]);
+}
+
+#[test]
+fn wrong_kind_and_empty_resources() {
+    let e = errors("apiVersion: apiserver.config.k8s.io/v1\nkind: Other\nresources: []\n");
+    has(&e, "got unexpected config type");
+    let e = errors("apiVersion: apiserver.config.k8s.io/v1\nkind: EncryptionConfiguration\n");
+    has(
+        &e,
+        "resources: Required value: at least one resources is required",
+    );
+    let e = errors("kinds: EncryptionConfiguration\napiVersion: apiserver.config.k8s.io/v1\n");
+    has(&e, "unknown field \"kinds\"");
+    let e = errors("{not yaml: [");
+    has(&e, "error decoding encryption provider configuration");
+}
+
+#[test]
+fn every_key_problem_at_once() {
+    let e = errors(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers:
+      - aescbc: {keys: [{name: a, secret: c2hvcnQ=}, {secret: MDEyMzQ1Njc4OWFiY2RlZg==}, {name: c, secret: '!!'}]}
+      - secretbox: {keys: [{name: s, secret: MDEyMzQ1Njc4OWFiY2RlZg==}]}
+      - aesgcm: {keys: []}
+      - aesfoo: {}
+      - {}
+      - {identity: {}, aescbc: {keys: [{name: x, secret: MDEyMzQ1Njc4OWFiY2RlZg==}]}}
+  - resources: []
+    providers: []
+",
+    );
+    has(&e, "resources[0].providers[0].aescbc.keys[0].secret: Invalid value: \"REDACTED\": secret is not of the expected length, got 5, expected one of [16 24 32]");
+    has(&e, "resources[0].providers[0].aescbc.keys[1].name: Required value: name is a mandatory field for a key");
+    has(&e, "resources[0].providers[0].aescbc.keys[2].secret: Invalid value: \"REDACTED\": secrets must be base64 encoded");
+    has(&e, "resources[0].providers[1].secretbox.keys[0].secret: Invalid value: \"REDACTED\": secret is not of the expected length, got 16, expected one of [32]");
+    has(
+        &e,
+        "resources[0].providers[2].aesgcm.keys: Required value: at least one keys is required",
+    );
+    has(
+        &e,
+        "resources[0].providers[3]: Invalid value: \"aesfoo\": unknown provider",
+    );
+    has(&e, "resources[0].providers[4]: Invalid value: {}: provider does not contain any of the expected providers");
+    has(&e, "resources[0].providers[5]: Invalid value: aescbc, identity: more than one provider specified in a single element");
+    has(
+        &e,
+        "resources[1].resources: Required value: at least one resources[1].resources is required",
+    );
+    has(
+        &e,
+        "resources[1].providers: Required value: at least one resources[1].providers is required",
+    );
+    assert!(
+        !e.iter().any(|m| m.contains("c2hvcnQ")),
+        "a secret leaked: {e:?}"
+    );
+}
+
+#[test]
+fn resource_rules() {
+    let e = errors(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [Secrets, '*', serviceipallocations, events.events.k8s.io, deployments.extensions, 'secrets.*']
+    providers: [{identity: {}}]
+  - resources: [secrets, secrets]
+    providers: [{identity: {}}]
+  - resources: [configmaps, '*.']
+    providers: [{identity: {}}]
+",
+    );
+    has(&e, "resources[0].resources[0]: Invalid value: \"Secrets\": resource name should not contain capital letters");
+    has(&e, "resources[0].resources[1]: Invalid value: \"*\": use '*.' to encrypt all the resources from core API group or *.* to encrypt all resources");
+    has(&e, "resources[0].resources[2]: Invalid value: \"serviceipallocations\": resources which do not have REST API/s cannot be encrypted");
+    has(&e, "resources[0].resources[3]: Invalid value: \"events.events.k8s.io\": '*.events.k8s.io' objects are stored using the 'events' API group");
+    has(&e, "resources[0].resources[4]: Invalid value: \"deployments.extensions\": 'extensions' group has been removed");
+    has(&e, "resources[0].resources[5]: Invalid value: \"secrets.*\": encrypting the same resource across groups is not supported");
+    has(&e, "resources[1].resources: Invalid value: []string{\"secrets\", \"secrets\"}: the same resource cannot be specified multiple times");
+    has(&e, "resources[2].resources: Invalid value: []string{\"configmaps\", \"*.\"}: using overlapping resources");
+}
+
+#[test]
+fn masked_by_an_earlier_wildcard() {
+    let e = errors(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: ['*.apps']
+    providers: [{identity: {}}]
+  - resources: [deployments.apps]
+    providers: [{identity: {}}]
+  - resources: ['*.*']
+    providers: [{identity: {}}]
+  - resources: [secrets]
+    providers: [{identity: {}}]
+",
+    );
+    has(
+        &e,
+        "resource \"deployments.apps\" is masked by earlier rule \"*.apps\"",
+    );
+    has(&e, "resource \"secrets\" is masked by earlier rule \"*.*\"");
+}
+
+#[test]
+fn kms_is_refused_not_ignored() {
+    let e = errors(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers:
+      - kms: {apiVersion: v2, name: p, endpoint: unix:///tmp/kms.sock}
+      - kms: {name: 'a:b', endpoint: tcp://x}
+",
+    );
+    has(&e, "resources[0].providers[0].kms: Invalid value: \"p\": KMS v2 providers are not supported by this server yet");
+    has(
+        &e,
+        "resources[0].providers[1].kms: Invalid value: \"a:b\": KMSv1 is deprecated",
+    );
+    has(&e, "resources[0].providers[1].kms.endpoint: Invalid value: \"tcp://x\": unsupported scheme \"tcp\" for KMS provider, only unix is supported");
+}
+
+#[test]
+fn file_errors_name_the_file() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let p = dir.path().join("enc.yaml");
+    std::fs::write(&p, "").expect("write");
+    let e = load(&p).expect_err("empty");
+    assert_eq!(e[0].flag, "--encryption-provider-config");
+    assert!(e[0].message.starts_with(&p.display().to_string()), "{e:?}");
+    assert!(e[0].message.contains("is empty"));
+    let e = load(&dir.path().join("missing.yaml")).expect_err("missing");
+    assert!(e[0].message.contains("missing.yaml"));
+}
