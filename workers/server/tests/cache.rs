@@ -63,6 +63,7 @@ impl Embedded {
             ca_file: None,
             cert_file: None,
             key_file: None,
+            encryption: None,
         })
         .await
         .expect("client");

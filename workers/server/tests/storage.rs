@@ -143,6 +143,7 @@ impl Backend {
             ca_file: None,
             cert_file: None,
             key_file: None,
+            encryption: None,
         })
         .await
         .expect("client");

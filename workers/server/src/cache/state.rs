@@ -431,6 +431,7 @@ mod tests {
             revision: rev,
             create_revision: rev,
             lease: 0,
+            stale: false,
         }
     }
 

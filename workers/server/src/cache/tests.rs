@@ -27,6 +27,7 @@ async fn embedded() -> (tempfile::TempDir, oneshot::Sender<()>, Storage) {
         ca_file: None,
         cert_file: None,
         key_file: None,
+        encryption: None,
     })
     .await
     .expect("client");

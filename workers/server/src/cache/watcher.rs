@@ -230,6 +230,7 @@ mod tests {
             revision: rev,
             create_revision: rev,
             lease: 0,
+            stale: false,
         }
     }
 

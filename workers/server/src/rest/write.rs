@@ -585,7 +585,10 @@ impl RestStore {
         if let Some(h) = &self.hooks {
             h.before_update(self, &mut obj, &cur, opts).await?;
         }
-        if without_rv(&obj) == without_rv(&cur) {
+        // A stale value (written by an older encryption provider or key) is stored again
+        // even when unchanged, as upstream's GuaranteedUpdate does: that is how
+        // `kubectl replace` re-encrypts after a key rotation.
+        if without_rv(&obj) == without_rv(&cur) && !current.stale {
             return Ok(with_revision(cur, current.revision));
         }
         if opts.dry_run {

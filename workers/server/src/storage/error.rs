@@ -42,6 +42,10 @@ pub enum StorageError {
     /// Anything else etcd said.
     #[error("etcd: {0}")]
     Internal(String),
+    /// A value that the encryption-at-rest transformers cannot read or write (upstream's
+    /// reason: a wrong key, an unknown provider prefix, …).
+    #[error("{0}")]
+    Transform(String),
 }
 
 impl StorageError {
@@ -103,7 +107,7 @@ impl StorageError {
                 format!("storage is unavailable: {why}"),
                 1,
             ),
-            StorageError::Internal(why) => Status::internal(why),
+            StorageError::Internal(why) | StorageError::Transform(why) => Status::internal(why),
         }
     }
 

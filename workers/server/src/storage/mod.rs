@@ -8,9 +8,12 @@
 //! * create is a transaction on `create_revision == 0`, update and delete on
 //!   `mod_revision == expected`;
 //! * every page of a LIST is read at one revision; a compacted one is an error;
-//! * objects with a TTL ride on leases.
+//! * objects with a TTL ride on leases;
+//! * values pass through the encryption-at-rest transformers (`encryption`) on their way
+//!   in and out, here and nowhere else, so every reader sees plain text.
 
 mod continue_token;
+pub mod encryption;
 mod error;
 mod watch;
 
@@ -23,7 +26,7 @@ use etcd_client::{
     Client, Compare, CompareOp, GetOptions, PutOptions, SortOrder, SortTarget, Txn, TxnOp,
     TxnOpResponse,
 };
-use kas_proto::{WorkerConfig, WorkerRole};
+use kas_proto::{EncryptionConfig, WorkerConfig, WorkerRole};
 use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
 
 pub use error::StorageError;
@@ -45,6 +48,8 @@ pub struct StorageConfig {
     pub cert_file: Option<PathBuf>,
     /// `--etcd-keyfile`.
     pub key_file: Option<PathBuf>,
+    /// `--encryption-provider-config`, parsed; `None` stores values as they are.
+    pub encryption: Option<EncryptionConfig>,
 }
 
 impl StorageConfig {
@@ -64,6 +69,7 @@ impl StorageConfig {
             ca_file: cfg.etcd_cafile.clone(),
             cert_file: cfg.etcd_certfile.clone(),
             key_file: cfg.etcd_keyfile.clone(),
+            encryption: cfg.encryption.clone(),
         }
     }
 }
@@ -81,9 +87,13 @@ pub struct Stored {
     pub create_revision: i64,
     /// The lease it is attached to (0 for none).
     pub lease: i64,
+    /// Written by a provider other than the current write provider (or with another of
+    /// its keys): an update should store it again even when nothing else changed.
+    pub stale: bool,
 }
 
 impl Stored {
+    /// The key-value as etcd holds it, value untransformed.
     fn from_kv(kv: &etcd_client::KeyValue) -> Stored {
         Stored {
             key: String::from_utf8_lossy(kv.key()).into_owned(),
@@ -91,7 +101,16 @@ impl Stored {
             revision: kv.mod_revision(),
             create_revision: kv.create_revision(),
             lease: kv.lease(),
+            stale: false,
         }
+    }
+
+    /// Its value in plain text, through `t`; upstream's message when it does not read.
+    fn decrypted(mut self, t: &encryption::Transformers) -> Result<Stored, String> {
+        let plain = t.decrypt(&self.key, std::mem::take(&mut self.value))?;
+        self.value = plain.value;
+        self.stale = plain.stale;
+        Ok(self)
     }
 }
 
@@ -138,6 +157,7 @@ pub struct ListPage {
 pub struct Storage {
     client: Client,
     prefix: Arc<str>,
+    transformers: Arc<encryption::Transformers>,
     /// The highest revision seen in any response (for bookmarks and health).
     seen_revision: Arc<AtomicI64>,
 }
@@ -206,11 +226,29 @@ impl Storage {
         let client = Client::from_channel(etcd_client::Channel::Tonic(channel), None)
             .await
             .map_err(StorageError::from)?;
+        let transformers = encryption::Transformers::new(&cfg.prefix, cfg.encryption.as_ref())
+            .map_err(|e| StorageError::Internal(format!("encryption providers: {e}")))?;
         Ok(Storage {
             client,
             prefix: Arc::from(cfg.prefix.as_str()),
+            transformers: Arc::new(transformers),
             seen_revision: Arc::new(AtomicI64::new(0)),
         })
+    }
+
+    /// A stored object in plain text; a value that does not decrypt is an internal error
+    /// naming upstream's reason.
+    fn read(&self, kv: &etcd_client::KeyValue) -> Result<Stored, StorageError> {
+        Stored::from_kv(kv)
+            .decrypted(&self.transformers)
+            .map_err(StorageError::Transform)
+    }
+
+    /// The bytes to store for `value` under `key`.
+    fn write(&self, key: &str, value: Vec<u8>) -> Result<Vec<u8>, StorageError> {
+        self.transformers
+            .encrypt(key, value)
+            .map_err(StorageError::Transform)
     }
 
     fn saw(&self, header: Option<&etcd_client::ResponseHeader>) -> i64 {
@@ -273,7 +311,7 @@ impl Storage {
                 });
             }
         }
-        Ok(resp.kvs().first().map(Stored::from_kv))
+        resp.kvs().first().map(|kv| self.read(kv)).transpose()
     }
 
     async fn grant(&self, ttl: Option<i64>) -> Result<Option<PutOptions>, StorageError> {
@@ -293,6 +331,7 @@ impl Storage {
         value: Vec<u8>,
         ttl: Option<i64>,
     ) -> Result<i64, StorageError> {
+        let value = self.write(key, value)?;
         let put = self.grant(ttl).await?;
         let txn = Txn::new()
             .when([Compare::create_revision(key, CompareOp::Equal, 0)])
@@ -315,6 +354,7 @@ impl Storage {
         expected: i64,
         ttl: Option<i64>,
     ) -> Result<i64, StorageError> {
+        let value = self.write(key, value)?;
         let put = self.grant(ttl).await?;
         let txn = Txn::new()
             .when([Compare::mod_revision(key, CompareOp::Equal, expected)])
@@ -363,10 +403,10 @@ impl Storage {
             let rev = self.saw(resp.header());
             if resp.succeeded() {
                 let prev = resp.op_responses().into_iter().find_map(|op| match op {
-                    TxnOpResponse::Delete(d) => d.prev_kvs().first().map(Stored::from_kv),
+                    TxnOpResponse::Delete(d) => d.prev_kvs().first().map(|kv| self.read(kv)),
                     _ => None,
                 });
-                let mut gone = prev.ok_or(StorageError::NotFound)?;
+                let mut gone = prev.ok_or(StorageError::NotFound)??;
                 gone.revision = rev;
                 return Ok(gone);
             }
@@ -467,8 +507,16 @@ impl Storage {
                     });
                 }
                 last_key = Some(kv.key().to_vec());
-                if filter.is_none_or(|keep| keep(kv.value())) {
-                    items.push(Stored::from_kv(kv));
+                // Decrypted before the filter sees it; one value that does not read fails
+                // the whole list, as upstream's LIST does.
+                let item = self.read(kv).map_err(|e| {
+                    StorageError::Transform(format!(
+                        "unable to transform key {:?}: {e}",
+                        String::from_utf8_lossy(kv.key())
+                    ))
+                })?;
+                if filter.is_none_or(|keep| keep(&item.value)) {
+                    items.push(item);
                 }
             }
             if !more || limit == 0 {
@@ -501,7 +549,13 @@ impl Storage {
     /// Watches every key under `prefix`, starting with the changes after `after`
     /// (a resourceVersion); 0 means from now.
     pub async fn watch(&self, prefix: &str, after: i64) -> Result<Watch, StorageError> {
-        Watch::start(self.client.clone(), prefix, after).await
+        Watch::start(
+            self.client.clone(),
+            prefix,
+            after,
+            self.transformers.clone(),
+        )
+        .await
     }
 
     /// Compacts history before `revision`.

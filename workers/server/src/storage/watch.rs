@@ -4,10 +4,11 @@
 //! compacted.
 
 use std::collections::VecDeque;
+use std::sync::Arc;
 
 use etcd_client::{Client, EventType, WatchOptions, WatchStream};
 
-use super::{prefix_end, StorageError, Stored};
+use super::{encryption::Transformers, prefix_end, StorageError, Stored};
 
 /// One change under the watched prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,6 +28,7 @@ pub struct Watch {
     stream: WatchStream,
     pending: VecDeque<WatchEvent>,
     after: i64,
+    transformers: Arc<Transformers>,
 }
 
 impl std::fmt::Debug for Watch {
@@ -40,6 +42,7 @@ impl Watch {
         mut client: Client,
         prefix: &str,
         after: i64,
+        transformers: Arc<Transformers>,
     ) -> Result<Watch, StorageError> {
         let mut opts = WatchOptions::new()
             .with_range(prefix_end(prefix))
@@ -56,6 +59,7 @@ impl Watch {
             stream,
             pending: VecDeque::new(),
             after,
+            transformers,
         })
     }
 
@@ -97,16 +101,25 @@ impl Watch {
             }
             for ev in resp.events() {
                 let Some(kv) = ev.kv() else { continue };
+                // A value that does not decrypt ends the watch with an internal error, as
+                // upstream's watcher ends with an ERROR event.
+                let plain = |s: Stored| {
+                    let key = s.key.clone();
+                    s.decrypted(&self.transformers).map_err(|e| {
+                        StorageError::Transform(format!("unable to transform key {key:?}: {e}"))
+                    })
+                };
                 let event = match ev.event_type() {
                     EventType::Put if kv.create_revision() == kv.mod_revision() => {
-                        WatchEvent::Added(Stored::from_kv(kv))
+                        WatchEvent::Added(plain(Stored::from_kv(kv))?)
                     }
-                    EventType::Put => WatchEvent::Modified(Stored::from_kv(kv)),
+                    EventType::Put => WatchEvent::Modified(plain(Stored::from_kv(kv))?),
                     EventType::Delete => {
-                        let mut gone = ev
-                            .prev_kv()
-                            .map(Stored::from_kv)
-                            .unwrap_or_else(|| Stored::from_kv(kv));
+                        let mut gone = match ev.prev_kv() {
+                            Some(prev) => plain(Stored::from_kv(prev))?,
+                            // No previous value (compacted away): nothing to decrypt.
+                            None => Stored::from_kv(kv),
+                        };
                         gone.revision = kv.mod_revision();
                         WatchEvent::Deleted(gone)
                     }

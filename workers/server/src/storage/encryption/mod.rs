@@ -1,0 +1,264 @@
+//! Encryption at rest (`--encryption-provider-config`): the transformer between the
+//! objects the API servers handle and the bytes kept in etcd, applied by
+//! [`Storage`](super::Storage) to every value it writes and reads, so each reader — REST
+//! stores, watch caches, followers, controllers — sees plain text.
+//!
+//! As kube-apiserver: each resource has the provider list of the first rule naming it
+//! (exactly, by `*.<group>`, or by `*.*`); the first provider writes; a value is read by
+//! the provider whose prefix it carries, and a value not written by the first provider
+//! (or its first key) is *stale*. A resource no rule names is stored as it is, and a
+//! value that looks encrypted (`k8s:enc:`) is then refused rather than served.
+
+mod providers;
+pub mod resources;
+
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+
+use kas_proto::{EncryptionConfig, EncryptionKey, EncryptionProvider};
+
+use providers::Cipher;
+pub use resources::GroupResource;
+
+/// What every encrypted value starts with.
+const ENCRYPTED: &[u8] = b"k8s:enc:";
+const NO_PREFIX: &str = "no matching prefix found";
+const IDENTITY_ENCRYPTED: &str = "identity transformer tried to read encrypted data";
+
+/// One provider of a list, keys ready.
+enum Provider {
+    Identity,
+    /// A provider with keys: its prefix (`k8s:enc:aescbc:v1:`), the message when no key
+    /// name matches, and the keys with their names.
+    Keyed {
+        prefix: &'static str,
+        no_key: &'static str,
+        keys: Vec<(String, Cipher)>,
+    },
+}
+
+/// A provider list: the first writes, all read.
+pub(crate) struct Chain(Vec<Provider>);
+
+/// A value read back: the plain bytes, and whether it should be rewritten with the
+/// current write provider.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Plain {
+    pub(crate) value: Vec<u8>,
+    pub(crate) stale: bool,
+}
+
+/// Go's `utilerrors.Reduce(NewAggregate(errs))`: one error as itself, several (distinct)
+/// as `[a, b]`.
+fn aggregate(errs: Vec<String>) -> String {
+    let mut seen = Vec::new();
+    for e in errs {
+        if !seen.contains(&e) {
+            seen.push(e);
+        }
+    }
+    match seen.len() {
+        1 => seen.remove(0),
+        _ => format!("[{}]", seen.join(", ")),
+    }
+}
+
+impl Chain {
+    fn new(providers: &[EncryptionProvider]) -> Result<Chain, String> {
+        let keyed = |prefix, no_key, keys: &[EncryptionKey], make: fn(&[u8]) -> Option<Cipher>| {
+            let keys = keys
+                .iter()
+                .map(|k| {
+                    make(&k.secret)
+                        .map(|c| (format!("{}:", k.name), c))
+                        .ok_or_else(|| format!("key {} has an invalid length", k.name))
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            Ok::<_, String>(Provider::Keyed {
+                prefix,
+                no_key,
+                keys,
+            })
+        };
+        let aes_no_key = "no matching key was found for the provided AES transformer";
+        providers
+            .iter()
+            .map(|p| match p {
+                EncryptionProvider::Identity => Ok(Provider::Identity),
+                EncryptionProvider::AesCbc(k) => {
+                    keyed("k8s:enc:aescbc:v1:", aes_no_key, k, Cipher::cbc)
+                }
+                EncryptionProvider::AesGcm(k) => {
+                    keyed("k8s:enc:aesgcm:v1:", aes_no_key, k, Cipher::gcm)
+                }
+                EncryptionProvider::Secretbox(k) => keyed(
+                    "k8s:enc:secretbox:v1:",
+                    "no matching key was found for the provided Secretbox transformer",
+                    k,
+                    Cipher::secretbox,
+                ),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(Chain)
+    }
+
+    /// The stored bytes of `plain` kept under `key`.
+    fn seal(&self, plain: Vec<u8>, key: &str) -> Result<Vec<u8>, String> {
+        match self.0.first() {
+            None | Some(Provider::Identity) => Ok(plain),
+            Some(Provider::Keyed { prefix, keys, .. }) => {
+                let Some((name, cipher)) = keys.first() else {
+                    return Ok(plain);
+                };
+                let sealed = cipher.seal(&plain, key.as_bytes())?;
+                let mut out = Vec::with_capacity(prefix.len() + name.len() + sealed.len());
+                out.extend_from_slice(prefix.as_bytes());
+                out.extend_from_slice(name.as_bytes());
+                out.extend_from_slice(&sealed);
+                Ok(out)
+            }
+        }
+    }
+
+    /// Upstream's prefix transformers, two levels deep (providers, then key names): the
+    /// first matching one that succeeds wins; failures of every match are reported
+    /// together.
+    fn open(&self, data: Vec<u8>, key: &str) -> Result<Plain, String> {
+        let mut errs = Vec::new();
+        for (i, p) in self.0.iter().enumerate() {
+            match p {
+                Provider::Identity => {
+                    // An encrypted value is for a later provider, not an error here.
+                    if !data.starts_with(ENCRYPTED) {
+                        return Ok(Plain {
+                            value: data,
+                            stale: i != 0,
+                        });
+                    }
+                }
+                Provider::Keyed {
+                    prefix,
+                    no_key,
+                    keys,
+                } => {
+                    let Some(rest) = data.strip_prefix(prefix.as_bytes()) else {
+                        continue;
+                    };
+                    match open_keyed(keys, no_key, rest, key) {
+                        Ok((value, key_index)) => {
+                            return Ok(Plain {
+                                value,
+                                stale: i != 0 || key_index != 0,
+                            })
+                        }
+                        Err(e) => errs.push(e),
+                    }
+                }
+            }
+        }
+        if errs.is_empty() {
+            Err(NO_PREFIX.to_owned())
+        } else {
+            Err(aggregate(errs))
+        }
+    }
+}
+
+fn open_keyed(
+    keys: &[(String, Cipher)],
+    no_key: &str,
+    rest: &[u8],
+    key: &str,
+) -> Result<(Vec<u8>, usize), String> {
+    let mut errs = Vec::new();
+    for (j, (name, cipher)) in keys.iter().enumerate() {
+        if let Some(sealed) = rest.strip_prefix(name.as_bytes()) {
+            match cipher.open(sealed, key.as_bytes()) {
+                Ok(v) => return Ok((v, j)),
+                Err(e) => errs.push(e),
+            }
+        }
+    }
+    if errs.is_empty() {
+        Err(no_key.to_owned())
+    } else {
+        Err(aggregate(errs))
+    }
+}
+
+/// The transformers of every configured resource.
+#[derive(Default)]
+pub struct Transformers {
+    /// `--etcd-prefix` with a trailing `/`, stripped from keys to find their resource.
+    prefix: String,
+    /// By (group, resource) as the rules name them; `*` for wildcards.
+    chains: HashMap<(String, String), std::sync::Arc<Chain>>,
+}
+
+impl std::fmt::Debug for Transformers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut names: Vec<_> = self.chains.keys().collect();
+        names.sort();
+        f.debug_struct("Transformers")
+            .field("resources", &names)
+            .finish()
+    }
+}
+
+impl Transformers {
+    /// The transformers of `config` for keys under `prefix` (`/registry`); an earlier
+    /// rule wins over a later one naming the same resource.
+    pub fn new(prefix: &str, config: Option<&EncryptionConfig>) -> Result<Transformers, String> {
+        let mut chains = HashMap::new();
+        for rule in config.map(|c| c.rules.as_slice()).unwrap_or_default() {
+            let chain = std::sync::Arc::new(Chain::new(&rule.providers)?);
+            for r in &rule.resources {
+                let (resource, group) = r.split_once('.').unwrap_or((r, ""));
+                chains
+                    .entry((group.to_owned(), resource.to_owned()))
+                    .or_insert_with(|| chain.clone());
+            }
+        }
+        Ok(Transformers {
+            prefix: format!("{}/", prefix.trim_end_matches('/')),
+            chains,
+        })
+    }
+
+    /// The provider list of the resource `key` belongs to; `None` when no rule names it.
+    fn chain(&self, key: &str) -> Option<&Chain> {
+        if self.chains.is_empty() {
+            return None;
+        }
+        let path = key.strip_prefix(&self.prefix).unwrap_or(key);
+        let gr = resources::of_key_path(path);
+        let find = |g: &str, r: &str| self.chains.get(&(g.to_owned(), r.to_owned()));
+        find(gr.group, gr.resource)
+            .or_else(|| find(gr.group, "*"))
+            .or_else(|| find("*", "*"))
+            .map(|c| c.as_ref())
+    }
+
+    /// The bytes to store for `plain` under `key`.
+    pub(crate) fn encrypt(&self, key: &str, plain: Vec<u8>) -> Result<Vec<u8>, String> {
+        match self.chain(key) {
+            None => Ok(plain),
+            Some(chain) => chain.seal(plain, key),
+        }
+    }
+
+    /// The plain bytes of the value stored under `key`, or upstream's reason it cannot
+    /// be read.
+    pub(crate) fn decrypt(&self, key: &str, stored: Vec<u8>) -> Result<Plain, String> {
+        match self.chain(key) {
+            None if stored.starts_with(ENCRYPTED) => Err(IDENTITY_ENCRYPTED.to_owned()),
+            None => Ok(Plain {
+                value: stored,
+                stale: false,
+            }),
+            Some(chain) => chain.open(stored, key),
+        }
+    }
+}
