@@ -651,6 +651,7 @@ mod admission;
 mod aggregation;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
+mod encryption;
 #[path = "security/front_proxy.rs"]
 mod front_proxy;
 #[path = "security/node.rs"]

@@ -18,6 +18,10 @@ const MAX_RETRY: Duration = Duration::from_secs(2);
 enum Ended {
     /// The history after the cache's revision is gone: relist.
     Compacted,
+    /// A value that does not decrypt: relist, as upstream's cacher does after its watch
+    /// ends with an error. The list fails too while the value is there, so the cache is
+    /// not ready and reads go to storage, which answers them with the error.
+    Unreadable(StorageError),
     /// The store went away or refused: watch again from the cache's revision.
     Lost(StorageError),
     /// Asked to watch again from this revision (tests).
@@ -57,6 +61,10 @@ pub(super) async fn run(shared: Arc<Shared>) {
                         "watch cache: history compacted; relisting");
                     break;
                 }
+                Ended::Unreadable(e) => {
+                    tracing::warn!(prefix = %shared.prefix, error = %e, "watch cache: relisting");
+                    break;
+                }
                 Ended::Lost(e) => {
                     tracing::warn!(prefix = %shared.prefix, error = %e, "watch cache: watch lost; resuming");
                     tokio::time::sleep(retry).await;
@@ -87,6 +95,7 @@ async fn watch_from(shared: &Shared, from: i64) -> Ended {
                 }
                 Ok(None) => return Ended::Lost(StorageError::Unavailable("the store ended the watch".into())),
                 Err(StorageError::Compacted { .. }) => return Ended::Compacted,
+                Err(e @ StorageError::Transform(_)) => return Ended::Unreadable(e),
                 Err(e) => return Ended::Lost(e),
             },
             () = shared.wake.notified() => true,

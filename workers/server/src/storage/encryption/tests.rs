@@ -144,10 +144,7 @@ fn cbc_layout_is_iv_then_padded_blocks() {
         let sealed = t.encrypt(KEY, vec![b'x'; len]).expect("seal");
         let body = len + (16 - len % 16);
         assert_eq!(sealed.len(), "k8s:enc:aescbc:v1:key1:".len() + 16 + body);
-        assert_eq!(
-            t.decrypt(KEY, sealed).expect("open").value,
-            vec![b'x'; len]
-        );
+        assert_eq!(t.decrypt(KEY, sealed).expect("open").value, vec![b'x'; len]);
     }
 }
 
@@ -204,9 +201,7 @@ fn rotation_marks_values_of_later_providers_and_keys_stale() {
     let fresh = new.encrypt(KEY, PLAIN.to_vec()).expect("seal");
     assert!(fresh.starts_with(b"k8s:enc:aesgcm:v1:key2:"));
     assert!(!new.decrypt(KEY, fresh).expect("open").stale);
-    let plain = new
-        .decrypt(KEY, PLAIN.to_vec())
-        .expect("identity reads");
+    let plain = new.decrypt(KEY, PLAIN.to_vec()).expect("identity reads");
     assert!(plain.stale);
 }
 

@@ -1,0 +1,488 @@
+//! Encryption at rest (`--encryption-provider-config`), black box against a real etcd:
+//! what `etcdctl get` shows for Secrets written with kubectl under aescbc, a rotation to
+//! aesgcm and back to identity with kubectl's documented rewrite, values laid out as
+//! kube-apiserver writes them read back, a wrong key failing only its object, and bad
+//! configurations refused at start.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use aes::cipher::{block_padding::Pkcs7, BlockEncryptMut, KeyIvInit};
+use aes_gcm::aead::{Aead, KeyInit, Payload};
+use base64::Engine;
+
+use super::harness::kubectl::Kubectl;
+use super::harness::{require_tool, Etcd, Server, BIN};
+
+/// Key bytes 00..1f, base64 in the configuration.
+const KEY1: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+/// Another 32-byte key.
+const KEY2: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
+/// The same name as KEY1's, another secret.
+const WRONG: &str = "ZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmZmY=";
+
+fn b64(s: &str) -> Vec<u8> {
+    base64::engine::general_purpose::STANDARD
+        .decode(s)
+        .expect("base64")
+}
+
+fn write_config(dir: &Path, name: &str, providers: &str) -> PathBuf {
+    let path = dir.join(name);
+    let text = format!(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers:
+{providers}"
+    );
+    std::fs::write(&path, text).expect("write config");
+    path
+}
+
+fn aescbc(name: &str, secret: &str) -> String {
+    format!("      - aescbc:\n          keys: [{{name: {name}, secret: {secret}}}]\n")
+}
+
+fn aesgcm(name: &str, secret: &str) -> String {
+    format!("      - aesgcm:\n          keys: [{{name: {name}, secret: {secret}}}]\n")
+}
+
+const IDENTITY: &str = "      - identity: {}\n";
+
+fn etcdctl(etcd: &Etcd, args: &[&str]) -> std::process::Output {
+    Command::new("etcdctl")
+        .env("ETCDCTL_API", "3")
+        .arg(format!("--endpoints={}", etcd.url()))
+        .args(args)
+        .output()
+        .expect("run etcdctl")
+}
+
+/// The raw value of `key` in etcd.
+fn raw(etcd: &Etcd, key: &str) -> Vec<u8> {
+    let out = etcdctl(etcd, &["get", key, "--print-value-only"]);
+    assert!(out.status.success(), "{out:?}");
+    let mut v = out.stdout;
+    // etcdctl ends the value with a newline of its own.
+    if v.last() == Some(&b'\n') {
+        v.pop();
+    }
+    v
+}
+
+/// Stores `value` under `key` in etcd, bytes as they are (etcdctl reads it from stdin).
+fn put(etcd: &Etcd, key: &str, value: &[u8]) {
+    use std::io::Write;
+    let mut child = Command::new("etcdctl")
+        .env("ETCDCTL_API", "3")
+        .arg(format!("--endpoints={}", etcd.url()))
+        .args(["put", key])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("run etcdctl");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(value)
+        .expect("write value");
+    assert!(child.wait().expect("etcdctl").success());
+    assert_eq!(raw(etcd, key), value, "etcdctl stored the bytes as given");
+}
+
+async fn start(etcd: &Etcd, config: Option<&Path>) -> Server {
+    let mut b = Server::builder().arg(format!("--etcd-servers={}", etcd.url()));
+    if let Some(c) = config {
+        b = b.arg(format!("--encryption-provider-config={}", c.display()));
+    }
+    b.start().await
+}
+
+fn tools() -> bool {
+    require_tool("kubectl") && require_tool("etcd") && require_tool("etcdctl")
+}
+
+/// `kubectl get secrets -A -o json | kubectl replace -f -`, upstream's documented way to
+/// rewrite every Secret with the current write provider.
+fn rewrite_all(k: &Kubectl) {
+    let all = k.ok(&["get", "secrets", "-A", "-o", "json"]);
+    k.ok_stdin(&["replace", "-f", "-"], &all);
+}
+
+fn password(k: &Kubectl, name: &str) -> String {
+    k.ok(&["get", "secret", name, "-o", "jsonpath={.data.password}"])
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn secrets_are_ciphertext_in_etcd_through_a_rotation_and_back() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut etcd = Etcd::new();
+    etcd.start();
+
+    // aescbc writes.
+    let cbc_only = write_config(dir.path(), "cbc.yaml", &aescbc("key1", KEY1));
+    let server = start(&etcd, Some(&cbc_only)).await;
+    let k = Kubectl::new(&server);
+    k.ok(&[
+        "create",
+        "secret",
+        "generic",
+        "s1",
+        "--from-literal=password=hunter2",
+    ]);
+    k.ok(&[
+        "create",
+        "configmap",
+        "c1",
+        "--from-literal=password=hunter2",
+    ]);
+    let s1 = raw(&etcd, "/registry/secrets/default/s1");
+    assert!(
+        s1.starts_with(b"k8s:enc:aescbc:v1:key1:"),
+        "{}",
+        String::from_utf8_lossy(&s1)
+    );
+    let text = String::from_utf8_lossy(&s1);
+    assert!(
+        !text.contains("hunter2") && !text.contains("aHVudGVyMg"),
+        "{text}"
+    );
+    // IV + whole blocks after the prefix.
+    assert_eq!((s1.len() - "k8s:enc:aescbc:v1:key1:".len()) % 16, 0);
+    assert_eq!(password(&k, "s1"), "aHVudGVyMg==");
+    // Resources the configuration does not name stay as they are.
+    assert!(raw(&etcd, "/registry/configmaps/default/c1").starts_with(b"{"));
+    drop(k);
+    drop(server);
+
+    // Rotation: aesgcm first, aescbc still reads.
+    let gcm_first = write_config(
+        dir.path(),
+        "gcm.yaml",
+        &(aesgcm("key2", KEY2) + &aescbc("key1", KEY1)),
+    );
+    let server = start(&etcd, Some(&gcm_first)).await;
+    let k = Kubectl::new(&server);
+    assert_eq!(password(&k, "s1"), "aHVudGVyMg==", "the old Secret reads");
+    k.ok(&[
+        "create",
+        "secret",
+        "generic",
+        "s2",
+        "--from-literal=password=hunter2",
+    ]);
+    assert!(raw(&etcd, "/registry/secrets/default/s2").starts_with(b"k8s:enc:aesgcm:v1:key2:"));
+    assert!(raw(&etcd, "/registry/secrets/default/s1").starts_with(b"k8s:enc:aescbc:v1:key1:"));
+    rewrite_all(&k);
+    let s1 = raw(&etcd, "/registry/secrets/default/s1");
+    assert!(
+        s1.starts_with(b"k8s:enc:aesgcm:v1:key2:"),
+        "kubectl replace rewrote the unchanged, stale Secret: {}",
+        String::from_utf8_lossy(&s1)
+    );
+    // Nonce (12) + ciphertext + tag (16): longer than the prefix by at least 28.
+    assert!(s1.len() >= "k8s:enc:aesgcm:v1:key2:".len() + 28);
+    assert_eq!(password(&k, "s1"), "aHVudGVyMg==");
+    // Without the old key, everything still reads: nothing is left under aescbc.
+    drop(k);
+    drop(server);
+    let gcm_only = write_config(dir.path(), "gcm-only.yaml", &aesgcm("key2", KEY2));
+    let server = start(&etcd, Some(&gcm_only)).await;
+    let k = Kubectl::new(&server);
+    let listed = k.ok(&["get", "secrets", "-o", "name"]);
+    assert!(
+        listed.contains("secret/s1") && listed.contains("secret/s2"),
+        "{listed}"
+    );
+    drop(k);
+    drop(server);
+
+    // Back to identity: identity writes, aesgcm reads what is left.
+    let back = write_config(
+        dir.path(),
+        "identity.yaml",
+        &(IDENTITY.to_owned() + &aesgcm("key2", KEY2)),
+    );
+    let server = start(&etcd, Some(&back)).await;
+    let k = Kubectl::new(&server);
+    assert_eq!(password(&k, "s2"), "aHVudGVyMg==");
+    rewrite_all(&k);
+    for name in ["s1", "s2"] {
+        let v = raw(&etcd, &format!("/registry/secrets/default/{name}"));
+        assert!(
+            v.starts_with(b"{"),
+            "{name}: {}",
+            String::from_utf8_lossy(&v)
+        );
+        assert!(String::from_utf8_lossy(&v).contains("aHVudGVyMg=="));
+    }
+    drop(k);
+    drop(server);
+    // And with no configuration at all the plain Secrets read.
+    let server = start(&etcd, None).await;
+    let k = Kubectl::new(&server);
+    assert_eq!(password(&k, "s1"), "aHVudGVyMg==");
+}
+
+/// A Secret as kube-apiserver stores it, JSON (the bytes inside the encryption).
+fn secret_json(name: &str) -> String {
+    format!(
+        r#"{{"kind":"Secret","apiVersion":"v1","metadata":{{"name":"{name}","namespace":"default","uid":"6f1d8c52-0d7e-4b4e-9a53-6c1f0e0e0001","creationTimestamp":"2026-01-01T00:00:00Z"}},"data":{{"password":"aHVudGVyMg=="}},"type":"Opaque"}}"#
+    )
+}
+
+/// `secret_json("upstream")` under aescbc key KEY1 (bytes 00..1f) with IV 10..1f, laid out
+/// as kube-apiserver's aescbc transformer writes it: IV, then AES-256-CBC with PKCS#7
+/// padding. Derived outside this code base, twice, with the same result:
+/// `printf %s "$json" | openssl enc -aes-256-cbc -K 000102…1f -iv 101112…1f | xxd -p`
+/// (the IV prepended by hand) and Python's `cryptography` (AES/CBC with its PKCS7 padder).
+const UPSTREAM_CBC: &str = "101112131415161718191a1b1c1d1e1f96d53b3f1d4737ef51eaf5ef90c15ca85cc854bbfe214d2143891e0dd50678f43d88fcdfaa8f62f12c10ac31d686a27971161a1d43ff26bf18f2313835f89a2ddfef9f5cd324731696b93ac403ce2522d9dfd236068fc1bf9cdacaf0d32d08fa2c86891f32c3a22709986045a06df98170e5145b8343f424bf1cc7bd976bc734117443ad129bb5321f9940ee1d44d7239043950e2e96c5e19d87d82d1fff2d12e868bab30ac98d8825ca889cb967a482c1de24e60336c2f9561d3f6dc695ad9c7927b7448eb7ee98c86eabf0f82a1017016a99092e6193fc0fd7d6f8ff56996dab2045d5c7c56390f4a39c98d43a126d";
+
+fn hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&s[i..i + 2], 16).expect("hex"))
+        .collect()
+}
+
+fn prefixed(prefix: &str, body: &[u8]) -> Vec<u8> {
+    let mut v = prefix.as_bytes().to_vec();
+    v.extend_from_slice(body);
+    v
+}
+
+/// Upstream's aescbc layout, computed here: IV, then AES-CBC/PKCS#7 of `plain`.
+fn cbc(key: &[u8], iv: [u8; 16], plain: &[u8]) -> Vec<u8> {
+    let mut out = iv.to_vec();
+    out.extend(
+        cbc::Encryptor::<aes::Aes256>::new_from_slices(key, &iv)
+            .expect("key")
+            .encrypt_padded_vec_mut::<Pkcs7>(plain),
+    );
+    out
+}
+
+/// Upstream's aesgcm layout: nonce, then AES-GCM of `plain` with `etcd_key` authenticated.
+fn gcm(key: &[u8], nonce: [u8; 12], plain: &[u8], etcd_key: &str) -> Vec<u8> {
+    let sealed = aes_gcm::Aes256Gcm::new_from_slice(key)
+        .expect("key")
+        .encrypt(
+            &nonce.into(),
+            Payload {
+                msg: plain,
+                aad: etcd_key.as_bytes(),
+            },
+        )
+        .expect("seal");
+    let mut out = nonce.to_vec();
+    out.extend(sealed);
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn values_written_as_upstream_writes_them_read_and_a_wrong_key_fails_one_object() {
+    if !tools() {
+        return;
+    }
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut etcd = Etcd::new();
+    etcd.start();
+    let config = write_config(
+        dir.path(),
+        "enc.yaml",
+        &(aescbc("key1", KEY1) + &aesgcm("key2", KEY2)),
+    );
+    let server = start(&etcd, Some(&config)).await;
+    let k = Kubectl::new(&server);
+    k.ok(&[
+        "create",
+        "secret",
+        "generic",
+        "good",
+        "--from-literal=password=hunter2",
+    ]);
+
+    // The fixed bytes, and values computed here with upstream's layouts.
+    let key = "/registry/secrets/default/upstream";
+    put(
+        &etcd,
+        key,
+        &prefixed("k8s:enc:aescbc:v1:key1:", &hex(UPSTREAM_CBC)),
+    );
+    let computed = "/registry/secrets/default/computed-cbc";
+    let iv = [7u8; 16];
+    put(
+        &etcd,
+        computed,
+        &prefixed(
+            "k8s:enc:aescbc:v1:key1:",
+            &cbc(&b64(KEY1), iv, secret_json("computed-cbc").as_bytes()),
+        ),
+    );
+    let computed_gcm = "/registry/secrets/default/computed-gcm";
+    put(
+        &etcd,
+        computed_gcm,
+        &prefixed(
+            "k8s:enc:aesgcm:v1:key2:",
+            &gcm(
+                &b64(KEY2),
+                [9u8; 12],
+                secret_json("computed-gcm").as_bytes(),
+                computed_gcm,
+            ),
+        ),
+    );
+    for name in ["upstream", "computed-cbc", "computed-gcm"] {
+        assert_eq!(password(&k, name), "aHVudGVyMg==", "{name}");
+    }
+    let listed = k.ok(&["get", "secrets", "-o", "name"]);
+    assert!(listed.contains("secret/computed-gcm"), "{listed}");
+
+    // Encrypted with another key of the same name: a 500 for that Secret only.
+    put(
+        &etcd,
+        "/registry/secrets/default/wrong",
+        &prefixed(
+            "k8s:enc:aescbc:v1:key1:",
+            &cbc(&b64(WRONG), iv, secret_json("wrong").as_bytes()),
+        ),
+    );
+    // A GCM value moved under another key does not authenticate.
+    let moved = gcm(
+        &b64(KEY2),
+        [9u8; 12],
+        secret_json("moved").as_bytes(),
+        computed_gcm,
+    );
+    put(
+        &etcd,
+        "/registry/secrets/default/moved",
+        &prefixed("k8s:enc:aesgcm:v1:key2:", &moved),
+    );
+    let r = server.get("/api/v1/namespaces/default/secrets/wrong").await;
+    assert_eq!(r.status, 500, "{}", r.text());
+    let status = r.json();
+    assert_eq!(status["reason"], "InternalError");
+    let message = status["message"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        message == "Internal error occurred: invalid padding on input"
+            || message == "Internal error occurred: invalid PKCS7 data (empty or not padded)",
+        "{message}"
+    );
+    let r = server.get("/api/v1/namespaces/default/secrets/moved").await;
+    assert_eq!(r.status, 500, "{}", r.text());
+    assert_eq!(
+        r.json()["message"],
+        "Internal error occurred: cipher: message authentication failed"
+    );
+    // Plain text where the list has no identity provider.
+    put(
+        &etcd,
+        "/registry/secrets/default/plain",
+        secret_json("plain").as_bytes(),
+    );
+    let r = server.get("/api/v1/namespaces/default/secrets/plain").await;
+    assert_eq!(r.status, 500, "{}", r.text());
+    assert_eq!(
+        r.json()["message"],
+        "Internal error occurred: no matching prefix found"
+    );
+    // Every other Secret still reads.
+    for name in ["good", "upstream", "computed-gcm"] {
+        assert_eq!(password(&k, name), "aHVudGVyMg==", "{name}");
+    }
+    // A list meeting one of them fails as upstream's does, naming the key.
+    let r = server.get("/api/v1/namespaces/default/secrets").await;
+    assert_eq!(r.status, 500, "{}", r.text());
+    let message = r.json()["message"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        message.starts_with(
+            "Internal error occurred: unable to transform key \"/registry/secrets/default/"
+        ),
+        "{message}"
+    );
+    // Other resources are untouched.
+    k.ok(&["get", "configmaps"]);
+}
+
+/// Runs the binary with `config` and returns its stderr, checking it refused to start.
+fn refused(config: &Path) -> String {
+    let out = Command::new(BIN)
+        .arg(format!("--encryption-provider-config={}", config.display()))
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn bad_configurations_refuse_to_start_with_every_reason() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let bad = write_config(
+        dir.path(),
+        "bad.yaml",
+        &(aescbc("key1", "c2hvcnQ=")
+            + &aesgcm("", KEY1)
+            + "      - secretbox:\n          keys: [{name: k, secret: MDEyMzQ1Njc4OWFiY2RlZg==}]\n"
+            + "      - rot13: {}\n"),
+    );
+    let stderr = refused(&bad);
+    let shown = bad.display().to_string();
+    for want in [
+        "resources[0].providers[0].aescbc.keys[0].secret: Invalid value: \"REDACTED\": secret is not of the expected length, got 5, expected one of [16 24 32]",
+        "resources[0].providers[1].aesgcm.keys[0].name: Required value: name is a mandatory field for a key",
+        "resources[0].providers[2].secretbox.keys[0].secret: Invalid value: \"REDACTED\": secret is not of the expected length, got 16, expected one of [32]",
+        "resources[0].providers[3]: Invalid value: \"rot13\": unknown provider",
+    ] {
+        assert!(
+            stderr.contains(&format!("Error: invalid value for --encryption-provider-config: {shown}: {want}")),
+            "missing {want:?} in:\n{stderr}"
+        );
+    }
+    assert!(!stderr.contains("c2hvcnQ"), "a secret leaked: {stderr}");
+
+    // KMS parses but is refused, not ignored.
+    let kms = write_config(
+        dir.path(),
+        "kms.yaml",
+        "      - kms: {apiVersion: v2, name: vault, endpoint: unix:///run/kms.sock}\n",
+    );
+    let stderr = refused(&kms);
+    assert!(
+        stderr.contains("resources[0].providers[0].kms: Invalid value: \"vault\": KMS v2 providers are not supported by this server yet"),
+        "{stderr}"
+    );
+
+    // Resources that may not be named so, wildcards masking later rules, a missing file.
+    let rules = dir.path().join("rules.yaml");
+    std::fs::write(
+        &rules,
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: ['*.*']
+    providers: [{identity: {}}]
+  - resources: [events.events.k8s.io, secrets]
+    providers: [{identity: {}}]
+",
+    )
+    .expect("write");
+    let stderr = refused(&rules);
+    assert!(stderr.contains("resources[1].resources[0]: Invalid value: \"events.events.k8s.io\": '*.events.k8s.io' objects are stored using the 'events' API group in etcd"), "{stderr}");
+    assert!(
+        stderr.contains("resource \"secrets\" is masked by earlier rule \"*.*\""),
+        "{stderr}"
+    );
+    let stderr = refused(&dir.path().join("absent.yaml"));
+    assert!(
+        stderr.contains("absent.yaml: error reading encryption provider configuration file"),
+        "{stderr}"
+    );
+}
