@@ -3,6 +3,7 @@
 
 mod certificates;
 mod class_defaults;
+mod equivalent;
 mod event_rate_limit;
 mod namespace_lifecycle;
 mod node_restriction;

@@ -218,7 +218,9 @@ impl Registry {
                 built.insert(name, rv);
                 continue;
             }
-            for v in custom::served_versions(crd, &self.services) {
+            let versions = custom::served_versions(crd, &self.services);
+            let resources: Vec<Resource> = versions.iter().map(|v| v.resource).collect();
+            for v in versions {
                 let key = (
                     v.resource.group.to_owned(),
                     v.resource.version.to_owned(),
@@ -228,7 +230,8 @@ impl Registry {
                     RestStore::new(v.resource, self.storage.clone(), self.min_request_timeout)
                         .with_strategy(Arc::new(v.strategy))
                         .with_cache()
-                        .with_admission(self.admission.clone());
+                        .with_admission(self.admission.clone())
+                        .with_equivalents(&resources);
                 groups
                     .entry(v.resource.group.to_owned())
                     .or_default()

@@ -335,8 +335,13 @@ fn admission_install(
         services: Some(services),
     };
     let chain = Arc::new(kas_admission::chain(config, &sources));
+    // Equivalent resources (for `matchPolicy: Equivalent`) share a key path.
+    let resources: Vec<_> = stores.all.iter().map(|s| *s.resource()).collect();
     for s in &mut stores.all {
-        *s = s.clone().with_admission(chain.clone());
+        *s = s
+            .clone()
+            .with_admission(chain.clone())
+            .with_equivalents(&resources);
     }
 }
 

@@ -63,6 +63,28 @@ pub struct Request<'a> {
     pub dry_run: bool,
     /// The request's options object (DeleteOptions for a delete), when it sent one.
     pub options: Option<&'a Value>,
+    /// The resource's equivalents in other versions and groups and the conversion to
+    /// them, for plugins matching with `matchPolicy: Equivalent`; `None` where the
+    /// request's store offers none (the resource then has no equivalents).
+    pub versions: Option<&'a dyn Versions>,
+}
+
+/// The other versions (and groups) of a resource that share its storage, and the
+/// conversion of an object between them: upstream's EquivalentResourceMapper and the
+/// object convertor its `VersionedAttributes` use. A webhook or policy matching an
+/// equivalent is sent the object in the version it matched.
+pub trait Versions: Send + Sync + std::fmt::Debug {
+    /// The equivalent resources, the request's own excluded, in a stable order.
+    fn equivalents(&self) -> &[Resource];
+
+    /// `obj` (a resource's object in `from`'s version) converted to `to`'s. Null stays
+    /// Null; a failed conversion is a 500 (upstream's NewInternalError).
+    fn convert<'a>(
+        &'a self,
+        obj: Value,
+        from: &'a Resource,
+        to: &'a Resource,
+    ) -> HookFuture<'a, Result<Value, Status>>;
 }
 
 impl Request<'_> {
@@ -275,6 +297,7 @@ mod tests {
             user: None,
             dry_run: false,
             options: None,
+            versions: None,
         }
     }
 

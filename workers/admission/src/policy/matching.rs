@@ -2,14 +2,15 @@
 //! request, as upstream's policy matcher decides: the namespace selector (the
 //! namespace's labels), the object selector (the object's or the old object's), the
 //! excluded rules, then the rules (with `resourceNames`; `matchPolicy: Equivalent` also
-//! the same group and resource in another version). A selector's error only counts when
+//! the resource's equivalents in other versions, the version matched returned). A selector's error only counts when
 //! the rest matches. The rules and selectors are the webhooks'.
 
 use kas_server::admission::Request;
 use serde_json::Value;
 
 use super::model::{MatchResources, NamedRule};
-use crate::webhook::matching::rule_matches;
+use crate::webhook::matching::{match_as, rule_matches};
+use kas_server::rest::Resource;
 
 /// What a namespace selector is evaluated against.
 pub(crate) enum NamespaceLabels<'a> {
@@ -19,35 +20,24 @@ pub(crate) enum NamespaceLabels<'a> {
     Found(Result<&'a Value, String>),
 }
 
-fn named_matches(rules: &[NamedRule], req: &Request<'_>, version: &str) -> bool {
-    rules.iter().any(|r| {
-        rule_matches(&r.rule, req, version)
+/// The resource `rules` select the request as: its own, or (unless `exact`) an
+/// equivalent version's, with `resourceNames` checked as upstream's
+/// matchesResourceRules.
+fn rules_match(rules: &[NamedRule], exact: bool, req: &Request<'_>) -> Option<Resource> {
+    match_as(rules, exact, req, |r, req| {
+        rule_matches(&r.rule, req, req.resource.version)
             && (r.names.is_empty() || r.names.iter().any(|n| n == req.name))
     })
 }
 
-/// Whether `rules` select the request: exactly, or (unless `exact`) in another version.
-fn rules_match(rules: &[NamedRule], exact: bool, req: &Request<'_>) -> bool {
-    if named_matches(rules, req, req.resource.version) {
-        return true;
-    }
-    !exact
-        && rules.iter().any(|r| {
-            r.rule.versions.iter().any(|v| {
-                v != req.resource.version
-                    && rule_matches(&r.rule, req, v)
-                    && (r.names.is_empty() || r.names.iter().any(|n| n == req.name))
-            })
-        })
-}
-
-/// Upstream's Matcher.Matches for `m`.
+/// Upstream's Matcher.Matches for `m`: the resource the request is matched as (its
+/// own, or an equivalent version under `matchPolicy: Equivalent`), or `None`.
 pub(crate) fn matches(
     m: &MatchResources,
     req: &Request<'_>,
     obj: &Value,
     namespace: &NamespaceLabels<'_>,
-) -> Result<bool, String> {
+) -> Result<Option<Resource>, String> {
     let ns_match = match (&m.namespace_selector, namespace) {
         (Err(e), _) => Err(e.clone()),
         (Ok(s), _) if s.is_empty() => Ok(true),
@@ -56,7 +46,7 @@ pub(crate) fn matches(
         (Ok(_), NamespaceLabels::Found(Err(e))) => Err(e.clone()),
     };
     if ns_match == Ok(false) {
-        return Ok(false);
+        return Ok(None);
     }
     let obj_match = match &m.object_selector {
         Err(e) => Err(e.clone()),
@@ -67,17 +57,21 @@ pub(crate) fn matches(
         }
     };
     if obj_match == Ok(false) {
-        return Ok(false);
+        return Ok(None);
     }
-    if rules_match(&m.exclude, m.exact, req) {
-        return Ok(false);
+    if rules_match(&m.exclude, m.exact, req).is_some() {
+        return Ok(None);
     }
-    if !m.rules.is_empty() && !rules_match(&m.rules, m.exact, req) {
-        return Ok(false);
-    }
+    let matched = match m.rules.is_empty() {
+        true => *req.resource,
+        false => match rules_match(&m.rules, m.exact, req) {
+            Some(r) => r,
+            None => return Ok(None),
+        },
+    };
     ns_match?;
     obj_match?;
-    Ok(true)
+    Ok(Some(matched))
 }
 
 #[cfg(test)]
@@ -103,6 +97,7 @@ mod tests {
             user: None,
             dry_run: false,
             options: None,
+            versions: None,
         }
     }
 
@@ -114,31 +109,63 @@ mod tests {
     #[test]
     fn rules_names_exclusions_and_selectors() {
         let rule = json!({"operations": ["CREATE", "UPDATE"], "apiGroups": ["apps"],
-                          "apiVersions": ["v1beta1"], "resources": ["deployments"]});
+                          "apiVersions": ["v1"], "resources": ["deployments"]});
         let obj = json!({"metadata": {"labels": {"app": "web"}}});
         let ns = json!({"metadata": {"labels": {"env": "prod"}}});
         let found = NamespaceLabels::Found(Ok(&ns));
+        let version = |r: Result<Option<Resource>, String>| r.map(|m| m.map(|m| m.version));
 
-        let m = constraints(json!({"resourceRules": [rule]}));
-        assert_eq!(matches(&m, &req("a", "x"), &obj, &found), Ok(true));
-        let m = constraints(json!({"resourceRules": [rule], "matchPolicy": "Exact"}));
-        assert_eq!(matches(&m, &req("a", "x"), &obj, &found), Ok(false));
+        // Another version: matched as it under Equivalent, not under Exact.
+        let beta = json!({"operations": ["CREATE"], "apiGroups": ["apps"],
+                          "apiVersions": ["v1beta1"], "resources": ["deployments"]});
+        let with_beta = Request {
+            versions: Some(&crate::webhook::versioned::BetaDeployments),
+            ..req("a", "x")
+        };
+        let m = constraints(json!({"resourceRules": [beta]}));
+        assert_eq!(
+            version(matches(&m, &with_beta, &obj, &found)),
+            Ok(Some("v1beta1"))
+        );
+        assert_eq!(version(matches(&m, &req("a", "x"), &obj, &found)), Ok(None));
+        let m = constraints(json!({"resourceRules": [beta], "matchPolicy": "Exact"}));
+        assert_eq!(version(matches(&m, &with_beta, &obj, &found)), Ok(None));
+        let m = constraints(json!({"resourceRules": [rule, beta]}));
+        assert_eq!(
+            version(matches(&m, &with_beta, &obj, &found)),
+            Ok(Some("v1"))
+        );
 
         let mut named = rule.clone();
         named["resourceNames"] = json!(["web"]);
         let m = constraints(json!({"resourceRules": [named]}));
-        assert_eq!(matches(&m, &req("a", "x"), &obj, &found), Ok(false));
-        assert_eq!(matches(&m, &req("web", "x"), &obj, &found), Ok(true));
+        assert_eq!(
+            matches(&m, &req("a", "x"), &obj, &found).map(|m| m.is_some()),
+            Ok(false)
+        );
+        assert_eq!(
+            matches(&m, &req("web", "x"), &obj, &found).map(|m| m.is_some()),
+            Ok(true)
+        );
 
         let m = constraints(json!({"resourceRules": [rule], "excludeResourceRules": [named]}));
-        assert_eq!(matches(&m, &req("web", "x"), &obj, &found), Ok(false));
-        assert_eq!(matches(&m, &req("a", "x"), &obj, &found), Ok(true));
+        assert_eq!(
+            matches(&m, &req("web", "x"), &obj, &found).map(|m| m.is_some()),
+            Ok(false)
+        );
+        assert_eq!(
+            matches(&m, &req("a", "x"), &obj, &found).map(|m| m.is_some()),
+            Ok(true)
+        );
 
         let m = constraints(json!({"resourceRules": [rule],
             "namespaceSelector": {"matchLabels": {"env": "dev"}}}));
-        assert_eq!(matches(&m, &req("a", "x"), &obj, &found), Ok(false));
         assert_eq!(
-            matches(&m, &req("a", ""), &obj, &NamespaceLabels::NotApplicable),
+            matches(&m, &req("a", "x"), &obj, &found).map(|m| m.is_some()),
+            Ok(false)
+        );
+        assert_eq!(
+            matches(&m, &req("a", ""), &obj, &NamespaceLabels::NotApplicable).map(|m| m.is_some()),
             Ok(true)
         );
         let missing = NamespaceLabels::Found(Err("namespaces \"x\" not found".into()));
@@ -146,9 +173,15 @@ mod tests {
 
         let m = constraints(json!({"resourceRules": [rule],
             "objectSelector": {"matchLabels": {"app": "db"}}}));
-        assert_eq!(matches(&m, &req("a", "x"), &obj, &found), Ok(false));
+        assert_eq!(
+            matches(&m, &req("a", "x"), &obj, &found).map(|m| m.is_some()),
+            Ok(false)
+        );
         // No rules (a binding's matchResources): everything.
         let m = constraints(json!({}));
-        assert_eq!(matches(&m, &req("a", "x"), &obj, &found), Ok(true));
+        assert_eq!(
+            matches(&m, &req("a", "x"), &obj, &found).map(|m| m.is_some()),
+            Ok(true)
+        );
     }
 }

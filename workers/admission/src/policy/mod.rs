@@ -5,6 +5,8 @@
 //! `object`, `oldObject`, `request`, `params` (the binding's `paramRef`), and
 //! `namespaceObject`; a failed validation refuses the write (Deny), becomes a `Warning`
 //! (Warn) or an audit annotation (Audit), as the binding's `validationActions` say.
+//! Under `matchPolicy: Equivalent` a policy matching another version of the resource
+//! sees the object converted to that version, as upstream's VersionedAttributes.
 //! Errors (an expression that fails, a missing param) follow the policy's
 //! `failurePolicy`. Policies and bindings are followed from storage, so they take effect
 //! as soon as they are written. `authorizer` is declared but not offered: an expression
@@ -23,7 +25,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use kas_server::admission::{Plugin, Recorder, Request};
-use kas_server::rest::{HookFuture, RestStore};
+use kas_server::rest::{HookFuture, Resource, RestStore};
 use kas_server::status::{Reason, Status, StatusCause};
 use serde_json::{json, Value};
 use tokio::sync::OnceCell;
@@ -35,6 +37,7 @@ use params::ParamStores;
 use source::Source;
 
 use crate::webhook::review;
+use crate::webhook::versioned::{same_version, Converted};
 
 pub use compile_check::check_expression;
 
@@ -151,7 +154,10 @@ impl ValidatingAdmissionPolicy {
         let is_namespace = req.resource.group.is_empty() && req.resource.plural == "namespaces";
         // The request's namespace: read at most once, and only when something needs it.
         let ns_cell: NamespaceCell = OnceCell::new();
-        let mut inputs: Option<Inputs> = None;
+        // The CEL inputs of each version policies match the request as (the object
+        // converted to it under `matchPolicy: Equivalent`), made once.
+        let mut converted = Converted::default();
+        let mut inputs: Vec<(Resource, Inputs)> = Vec::new();
         let mut denied: Vec<Denied> = Vec::new();
         let config_error =
             |denied: &mut Vec<Denied>, policy: &Policy, binding: Option<&Binding>, e: String| {
@@ -174,17 +180,17 @@ impl ValidatingAdmissionPolicy {
             let Some(constraints) = &policy.constraints else {
                 continue;
             };
-            match self
+            let matched = match self
                 .matches(constraints, req, obj, is_namespace, &ns_cell)
                 .await
             {
-                Ok(true) => {}
-                Ok(false) => continue,
+                Ok(Some(matched)) => matched,
+                Ok(None) => continue,
                 Err(e) => {
                     config_error(&mut denied, policy, None, e);
                     continue;
                 }
-            }
+            };
             let mut collected: BTreeMap<String, Vec<String>> = BTreeMap::new();
             for binding in &hook.bindings {
                 if let Some(resources) = &binding.resources {
@@ -192,8 +198,8 @@ impl ValidatingAdmissionPolicy {
                         .matches(resources, req, obj, is_namespace, &ns_cell)
                         .await
                     {
-                        Ok(true) => {}
-                        Ok(false) => continue,
+                        Ok(Some(_)) => {}
+                        Ok(None) => continue,
                         Err(e) => {
                             config_error(&mut denied, policy, Some(binding), e);
                             continue;
@@ -218,23 +224,30 @@ impl ValidatingAdmissionPolicy {
                 if params.is_empty() {
                     continue;
                 }
-                if inputs.is_none() {
-                    let ns = match (is_namespace, req.namespace.is_empty()) {
-                        (false, false) => match self.namespace_of(req, &ns_cell).await {
-                            Ok(ns) => ns.clone(),
-                            Err(e) => return Err(Status::internal(e)),
-                        },
-                        _ => None,
-                    };
-                    let mut request = review::request("", req, obj);
-                    if let Some(m) = request.as_object_mut() {
-                        m.remove("object");
-                        m.remove("oldObject");
+                let at = match inputs.iter().position(|(r, _)| same_version(r, &matched)) {
+                    Some(at) => at,
+                    None => {
+                        let ns = match (is_namespace, req.namespace.is_empty()) {
+                            (false, false) => match self.namespace_of(req, &ns_cell).await {
+                                Ok(ns) => ns.clone(),
+                                Err(e) => return Err(Status::internal(e)),
+                            },
+                            _ => None,
+                        };
+                        let version = converted.index(req, obj, &matched).await?;
+                        let (vreq, vobj) = converted.view(req, obj, version);
+                        let mut request = review::request("", &vreq, req.resource, vobj);
+                        if let Some(m) = request.as_object_mut() {
+                            m.remove("object");
+                            m.remove("oldObject");
+                        }
+                        let old = vreq.old_object.cloned().unwrap_or(Value::Null);
+                        let made = Inputs::new(vobj, &old, &request, ns.as_ref());
+                        inputs.push((matched, made));
+                        inputs.len() - 1
                     }
-                    let old = req.old_object.cloned().unwrap_or(Value::Null);
-                    inputs = Some(Inputs::new(obj, &old, &request, ns.as_ref()));
-                }
-                let Some(inputs) = inputs.as_ref() else {
+                };
+                let Some((_, inputs)) = inputs.get(at) else {
                     continue;
                 };
                 for param in &params {
@@ -280,7 +293,7 @@ impl ValidatingAdmissionPolicy {
         obj: &Value,
         is_namespace: bool,
         ns_cell: &NamespaceCell,
-    ) -> Result<bool, String> {
+    ) -> Result<Option<Resource>, String> {
         let needs_namespace = m.namespace_selector.as_ref().is_ok_and(|s| !s.is_empty());
         let own = is_namespace
             && req.subresource.is_empty()
@@ -447,6 +460,7 @@ mod tests {
             user: None,
             dry_run: false,
             options: None,
+            versions: None,
         };
         let status = refusal(&req, &Value::Null, denied.remove(0));
         assert_eq!(status.reason, Reason::Forbidden);

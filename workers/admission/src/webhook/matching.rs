@@ -1,6 +1,6 @@
 //! Whether a webhook is called for a request, as upstream's predicates decide: its
 //! `rules` (operations, groups, versions, resources with subresources, scope), with
-//! `matchPolicy: Equivalent` also the same group and resource in another version; its
+//! `matchPolicy: Equivalent` also the resource's equivalents in other versions; its
 //! `namespaceSelector` (the namespace's labels, a Namespace's own); its `objectSelector`
 //! (the object's or the old object's labels); and its `matchConditions`, CEL over
 //! `object`, `oldObject` and `request` (`authorizer` is not offered: an expression
@@ -10,6 +10,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use cel::{Context, Program, Value as Cel};
 use kas_server::admission::{Operation, Request};
+use kas_server::rest::Resource;
 use serde_json::Value;
 
 use super::config::{Hook, Rule};
@@ -40,22 +41,44 @@ pub(crate) fn rule_matches(rule: &Rule, req: &Request<'_>, version: &str) -> boo
         && resource
 }
 
-/// Whether the webhook's rules select the request: exactly, or (Equivalent) in another
-/// version of the same group and resource. The object is sent as it was requested.
-pub(crate) fn rules_match(hook: &Hook, req: &Request<'_>) -> bool {
-    if hook
-        .rules
-        .iter()
-        .any(|r| rule_matches(r, req, req.resource.version))
-    {
-        return true;
+/// The resource the request is matched as by `rules`: its own when one matches it,
+/// else (unless `exact`) the first of its equivalents (other versions and groups of the
+/// same stored resource) one matches, rule by rule as upstream's Equivalent match
+/// policy. `None` when nothing matches.
+pub(crate) fn match_as<R>(
+    rules: &[R],
+    exact: bool,
+    req: &Request<'_>,
+    matches: impl Fn(&R, &Request<'_>) -> bool,
+) -> Option<Resource> {
+    if rules.iter().any(|r| matches(r, req)) {
+        return Some(*req.resource);
     }
-    !hook.exact
-        && hook.rules.iter().any(|r| {
-            r.versions
-                .iter()
-                .any(|v| v != req.resource.version && rule_matches(r, req, v))
-        })
+    if exact {
+        return None;
+    }
+    let equivalents = req.versions.map(|v| v.equivalents()).unwrap_or(&[]);
+    rules.iter().find_map(|r| {
+        equivalents
+            .iter()
+            .find(|eq| {
+                matches(
+                    r,
+                    &Request {
+                        resource: eq,
+                        ..*req
+                    },
+                )
+            })
+            .copied()
+    })
+}
+
+/// The resource the webhook is called as, when its rules select the request.
+pub(crate) fn rules_match(hook: &Hook, req: &Request<'_>) -> Option<Resource> {
+    match_as(&hook.rules, hook.exact, req, |r, req| {
+        rule_matches(r, req, req.resource.version)
+    })
 }
 
 /// Whether the object selector selects the object or the old object.
@@ -211,6 +234,7 @@ mod tests {
             user: None,
             dry_run: false,
             options: None,
+            versions: None,
         }
     }
 
@@ -302,12 +326,24 @@ mod tests {
             {"name": "equivalent", "rules": [{"operations": ["*"], "apiGroups": ["apps"],
               "apiVersions": ["v1beta1"], "resources": ["deployments"]}]},
             {"name": "exact", "matchPolicy": "Exact", "rules": [{"operations": ["*"],
-              "apiGroups": ["apps"], "apiVersions": ["v1beta1"], "resources": ["deployments"]}]}
+              "apiGroups": ["apps"], "apiVersions": ["v1beta1"], "resources": ["deployments"]}]},
+            {"name": "own", "rules": [{"operations": ["*"],
+              "apiGroups": ["apps"], "apiVersions": ["*"], "resources": ["deployments"]}]}
         ]})]);
         let hooks = source.hooks();
-        let r = req(&DEPLOYMENTS, "", "default", Operation::Create);
-        assert!(rules_match(&hooks[0], &r));
-        assert!(!rules_match(&hooks[1], &r));
+        let r = Request {
+            versions: Some(&super::super::versioned::BetaDeployments),
+            ..req(&DEPLOYMENTS, "", "default", Operation::Create)
+        };
+        assert_eq!(
+            rules_match(&hooks[0], &r).map(|m| m.version),
+            Some("v1beta1")
+        );
+        assert!(rules_match(&hooks[1], &r).is_none());
+        assert_eq!(rules_match(&hooks[2], &r).map(|m| m.version), Some("v1"));
+        // Without equivalents, only the request's own version matches.
+        let alone = req(&DEPLOYMENTS, "", "default", Operation::Create);
+        assert!(rules_match(&hooks[0], &alone).is_none());
     }
 
     #[test]

@@ -8,6 +8,10 @@
 //! answer that is not an AdmissionReview for this request) fails the write with a 500,
 //! or is passed over when its `failurePolicy` is Ignore.
 //!
+//! With `matchPolicy: Equivalent`, a webhook matching another version of the resource
+//! is sent the object converted to that version, and a mutating webhook's patch is
+//! applied there and converted back (see `versioned`).
+//!
 //! The configuration objects themselves (and the admission policies) are never sent to
 //! webhooks, so a broken webhook can always be removed.
 
@@ -16,12 +20,13 @@ pub(crate) mod matching;
 mod mutating;
 pub(crate) mod review;
 mod validating;
+pub(crate) mod versioned;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use kas_server::admission::{Plugin, Recorder, Request};
-use kas_server::rest::{HookFuture, RestStore};
+use kas_server::rest::{HookFuture, Resource, RestStore};
 use kas_server::service_resolver::ServiceResolver;
 use kas_server::status::Status;
 use serde_json::Value;
@@ -87,30 +92,43 @@ impl Webhooks {
         Ok(self.source.hooks())
     }
 
-    /// Whether `hook` is called for the request (upstream's ShouldCallHook).
-    async fn should_call(
+    /// The resource `hook` is called as for the request, when its selectors and rules
+    /// select it (upstream's ShouldCallHook up to the match conditions).
+    async fn selects(
         &self,
         hook: &Hook,
         req: &Request<'_>,
         obj: &Value,
-    ) -> Result<bool, Status> {
+    ) -> Result<Option<Resource>, Status> {
         let ns_match = self.namespace_selected(hook, req, obj).await;
         if matches!(ns_match, Ok(false)) {
-            return Ok(false);
+            return Ok(None);
         }
         let obj_match = matching::object_selected(hook, obj, req.old_object);
         if matches!(obj_match, Ok(false)) {
-            return Ok(false);
+            return Ok(None);
         }
-        if !matching::rules_match(hook, req) {
-            return Ok(false);
-        }
+        let Some(matched) = matching::rules_match(hook, req) else {
+            return Ok(None);
+        };
         ns_match?;
         obj_match.map_err(Status::internal)?;
+        Ok(Some(matched))
+    }
+
+    /// Whether the match conditions hold for the request as the hook sees it (`req`
+    /// and `obj` in the version matched; `requested` the one written).
+    fn conditions_hold(
+        &self,
+        hook: &Hook,
+        req: &Request<'_>,
+        requested: &Resource,
+        obj: &Value,
+    ) -> Result<bool, Status> {
         if hook.conditions.is_empty() {
             return Ok(true);
         }
-        let request = review::request("", req, obj);
+        let request = review::request("", req, requested, obj);
         let old = req.old_object.cloned().unwrap_or(Value::Null);
         match hook.conditions.evaluate(obj, &old, &request) {
             Ok(m) => Ok(m),
@@ -118,8 +136,8 @@ impl Webhooks {
             Err(e) => {
                 tracing::warn!(webhook = %hook.name, error = %e, "failed evaluating match conditions, failing closed");
                 Err(Status::forbidden(
-                    req.resource.group,
-                    req.resource.plural,
+                    requested.group,
+                    requested.plural,
                     req.name,
                     &e,
                 ))
@@ -154,12 +172,14 @@ impl Webhooks {
         }
     }
 
-    /// Calls `hook` about the request and checks its answer; records its warnings and
-    /// audit annotations; a denial is an error.
+    /// Calls `hook` about the request (as the version it matched; `requested` the one
+    /// written) and checks its answer; records its warnings and audit annotations; a
+    /// denial is an error.
     async fn call(
         &self,
         hook: &Hook,
         req: &Request<'_>,
+        requested: &Resource,
         obj: &Value,
         rec: &Recorder,
     ) -> Result<Answer, CallError> {
@@ -180,7 +200,7 @@ impl Webhooks {
             }
         };
         let uid = uuid::Uuid::new_v4().to_string();
-        let body = review::review(version, review::request(&uid, req, obj));
+        let body = review::review(version, review::request(&uid, req, requested, obj));
         // The client bounds the exchange by the webhook's timeout; this is a backstop.
         let answer =
             match tokio::time::timeout(hook.timeout + Duration::from_secs(1), client.post(&body))

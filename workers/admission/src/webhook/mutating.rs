@@ -2,15 +2,19 @@
 //! the other, each seeing what the ones before made of the object; a JSONPatch answer
 //! is applied at once. Webhooks with `reinvocationPolicy: IfNeeded` are called once
 //! more when a webhook after them changed the object (upstream reinvokes the whole
-//! mutating chain; here the reinvocation stays within the webhooks).
+//! mutating chain; here the reinvocation stays within the webhooks). A webhook matched
+//! through an equivalent version patches the object in that version, which is
+//! converted back to the request's version after the last webhook.
 
 use std::collections::BTreeSet;
 
 use kas_server::admission::{Recorder, Request};
+use kas_server::rest::Resource;
 use kas_server::status::Status;
 use serde_json::{json, Value};
 
 use super::review::CallError;
+use super::versioned::{convert, same_version};
 use super::Webhooks;
 
 /// Audit annotation prefixes, as upstream's.
@@ -43,6 +47,10 @@ pub(super) async fn dispatch(
     rec: &Recorder,
 ) -> Result<(), Status> {
     let hooks = plugin.hooks(req, obj).await?;
+    // The version `obj` is in: a hook matching an equivalent version gets (and patches)
+    // the object in that version; it is converted back at the end.
+    let mut current: Resource = *req.resource;
+    let mut olds: Vec<(Resource, Option<Value>)> = Vec::new();
     // Reinvocable webhooks called so far, and those a later change asks to call again.
     let mut invoked: BTreeSet<usize> = BTreeSet::new();
     let mut reinvoke: BTreeSet<usize> = BTreeSet::new();
@@ -51,10 +59,23 @@ pub(super) async fn dispatch(
             if round == 1 && !reinvoke.contains(&idx) {
                 continue;
             }
-            if !plugin.should_call(hook, req, obj).await? {
+            let Some(matched) = plugin.selects(hook, req, obj).await? else {
+                continue;
+            };
+            if !same_version(&current, &matched) {
+                *obj = convert(req, std::mem::take(obj), &current, &matched).await?;
+                current = matched;
+            }
+            let old = old_as(req, &matched, &mut olds).await?;
+            let vreq = Request {
+                resource: &matched,
+                old_object: old,
+                ..*req
+            };
+            if !plugin.conditions_hold(hook, &vreq, req.resource, obj)? {
                 continue;
             }
-            let result = match plugin.call(hook, req, obj, rec).await {
+            let result = match plugin.call(hook, &vreq, req.resource, obj, rec).await {
                 Ok(answer) => match &answer.patch {
                     Some(p) => apply_patch(&hook.name, obj, p).map_err(CallError::Refused),
                     None => Ok(false),
@@ -89,7 +110,33 @@ pub(super) async fn dispatch(
             break;
         }
     }
+    if !same_version(&current, req.resource) {
+        *obj = convert(req, std::mem::take(obj), &current, req.resource).await?;
+    }
     Ok(())
+}
+
+/// The old object as `to`: the request's own in its version, else converted once.
+async fn old_as<'a>(
+    req: &Request<'a>,
+    to: &Resource,
+    olds: &'a mut Vec<(Resource, Option<Value>)>,
+) -> Result<Option<&'a Value>, Status> {
+    let Some(old) = req.old_object else {
+        return Ok(None);
+    };
+    if same_version(req.resource, to) {
+        return Ok(Some(old));
+    }
+    let at = match olds.iter().position(|(r, _)| same_version(r, to)) {
+        Some(i) => i,
+        None => {
+            let converted = convert(req, old.clone(), req.resource, to).await?;
+            olds.push((*to, Some(converted)));
+            olds.len() - 1
+        }
+    };
+    Ok(olds.get(at).and_then(|(_, o)| o.as_ref()))
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use base64::Engine;
 use kas_server::admission::{Operation, Request};
+use kas_server::rest::Resource;
 use kas_server::status::{Reason, Status};
 use serde_json::{json, Value};
 
@@ -101,26 +102,34 @@ fn versioned(req: &Request<'_>, obj: &Value) -> Value {
     o
 }
 
-/// The AdmissionRequest for `req` (`obj` Null for a delete).
-pub(crate) fn request(uid: &str, req: &Request<'_>, obj: &Value) -> Value {
-    let r = req.resource;
+/// The AdmissionRequest for `req` (`obj` Null for a delete), as the version a webhook
+/// or policy matched (`req.resource`, the object converted to it) while `requested`
+/// is the resource the client wrote (`requestKind`, `requestResource`).
+pub(crate) fn request(uid: &str, req: &Request<'_>, requested: &Resource, obj: &Value) -> Value {
     // The kind of the object written: a subresource's own (Scale, Eviction…) when the
     // object says so, else the resource's.
-    let (group, version, kind) = match (obj.get("apiVersion"), obj.get("kind")) {
+    let own_kind = match (obj.get("apiVersion"), obj.get("kind")) {
         (Some(Value::String(av)), Some(Value::String(k))) if !req.subresource.is_empty() => {
             let (g, v) = av.rsplit_once('/').unwrap_or(("", av));
-            (g.to_owned(), v.to_owned(), k.clone())
+            Some(gvk(g, v, k))
         }
-        _ => (r.group.to_owned(), r.version.to_owned(), r.kind.to_owned()),
+        _ => None,
     };
-    let kind = gvk(&group, &version, &kind);
-    let resource = json!({"group": r.group, "version": r.version, "resource": r.plural});
+    let kind_of = |r: &Resource| {
+        own_kind
+            .clone()
+            .unwrap_or_else(|| gvk(r.group, r.version, r.kind))
+    };
+    let resource_of =
+        |r: &Resource| json!({"group": r.group, "version": r.version, "resource": r.plural});
+    let (kind, resource) = (kind_of(req.resource), resource_of(req.resource));
+    let (request_kind, request_resource) = (kind_of(requested), resource_of(requested));
     let mut out = json!({
         "uid": uid,
         "kind": kind,
         "resource": resource,
-        "requestKind": kind,
-        "requestResource": resource,
+        "requestKind": request_kind,
+        "requestResource": request_resource,
         "name": req.name,
         "namespace": req.namespace,
         "operation": req.operation.as_str(),
@@ -358,8 +367,14 @@ mod tests {
             user: Some(&user),
             dry_run: true,
             options: None,
+            versions: None,
         };
-        let r = request("uid-1", &req, &json!({"metadata": {"name": "p"}}));
+        let r = request(
+            "uid-1",
+            &req,
+            req.resource,
+            &json!({"metadata": {"name": "p"}}),
+        );
         assert_eq!(r["uid"], "uid-1");
         assert_eq!(
             r["kind"],
@@ -381,7 +396,7 @@ mod tests {
             subresource: "",
             ..req
         };
-        let r = request("u", &del, &Value::Null);
+        let r = request("u", &del, del.resource, &Value::Null);
         assert_eq!(r["object"], Value::Null);
         assert!(r.get("subResource").is_none());
         assert_eq!(

@@ -9,6 +9,7 @@ use kas_server::status::Status;
 use serde_json::Value;
 
 use super::review::CallError;
+use super::versioned::Converted;
 use super::Webhooks;
 
 /// The audit annotation prefix of a validating webhook that failed open.
@@ -21,19 +22,29 @@ pub(super) async fn dispatch(
     rec: &Recorder,
 ) -> Result<(), Status> {
     let hooks = plugin.hooks(req, obj).await?;
+    // The hooks to call, each with the version it is called as.
+    let mut converted = Converted::default();
     let mut relevant = Vec::new();
     for hook in hooks.iter() {
-        if plugin.should_call(hook, req, obj).await? {
-            relevant.push(hook.clone());
+        let Some(matched) = plugin.selects(hook, req, obj).await? else {
+            continue;
+        };
+        let at = converted.index(req, obj, &matched).await?;
+        let (vreq, vobj) = converted.view(req, obj, at);
+        if plugin.conditions_hold(hook, &vreq, req.resource, vobj)? {
+            relevant.push((hook.clone(), at));
         }
     }
     if relevant.is_empty() {
         return Ok(());
     }
-    let calls = relevant.iter().map(|hook| plugin.call(hook, req, obj, rec));
+    let calls = relevant.iter().map(|(hook, at)| {
+        let (vreq, vobj) = converted.view(req, obj, *at);
+        async move { plugin.call(hook, &vreq, req.resource, vobj, rec).await }
+    });
     let results = join_all(calls).await;
     let mut first = None;
-    for (idx, (hook, result)) in relevant.iter().zip(results).enumerate() {
+    for (idx, ((hook, _), result)) in relevant.iter().zip(results).enumerate() {
         match result {
             Ok(_) => {}
             Err(CallError::Calling(why)) if hook.fail_open => {

@@ -32,6 +32,7 @@ impl RestStore {
             user: opts.user.as_ref(),
             dry_run: opts.dry_run,
             options: t.options,
+            versions: Some(self),
         }
     }
 

@@ -14,6 +14,7 @@
 mod admit;
 mod convert;
 mod decode;
+mod equivalent;
 mod managed;
 mod meta;
 mod read;
@@ -92,6 +93,8 @@ pub struct RestStore {
     cache: Option<crate::cache::Cacher>,
     strategy: Option<Arc<dyn ObjectStrategy>>,
     admission: Option<Arc<crate::admission::Chain>>,
+    /// The resources sharing this one's storage in other versions and groups.
+    equivalents: Arc<[Resource]>,
 }
 
 impl std::fmt::Debug for RestStore {
@@ -244,6 +247,7 @@ impl RestStore {
             cache: None,
             strategy: None,
             admission: None,
+            equivalents: Arc::from(Vec::new()),
         }
     }
 
