@@ -1,5 +1,6 @@
 //! The aggregator: apiregistration.k8s.io, autoregistration and remote APIServices.
 
+mod apiservice_checks;
 mod apiservices;
 mod extension_control;
 mod extension_kubectl;
