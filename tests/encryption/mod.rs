@@ -378,9 +378,14 @@ async fn values_written_as_upstream_writes_them_read_and_a_wrong_key_fails_one_o
     );
     let r = server.get("/api/v1/namespaces/default/secrets/moved").await;
     assert_eq!(r.status, 500, "{}", r.text());
+    let status = r.json();
     assert_eq!(
-        r.json()["message"],
+        status["message"],
         "Internal error occurred: cipher: message authentication failed"
+    );
+    assert_eq!(
+        status["details"]["causes"][0]["message"], "cipher: message authentication failed",
+        "the reason is also the one cause, as apierrors.NewInternalError writes it"
     );
     // Plain text where the list has no identity provider.
     put(

@@ -823,4 +823,22 @@ mod tests {
         }
         assert!(RESOURCES.len() >= 55);
     }
+
+    /// Encryption at rest finds a value's resource from its key alone: every stored
+    /// resource's key path must lead back to it (events.k8s.io's events are core events
+    /// in etcd, as upstream stores them).
+    #[test]
+    fn every_key_path_names_its_resource_for_encryption() {
+        use kas_server::rest::Verbs;
+        use kas_server::storage::encryption::resources::of_key_path;
+        for r in RESOURCES.iter().filter(|r| r.verbs == Verbs::All) {
+            let key = format!("{}/ns/name", r.key_path);
+            let gr = of_key_path(&key);
+            let group = match r.group {
+                "events.k8s.io" => "",
+                g => g,
+            };
+            assert_eq!((gr.group, gr.resource), (group, r.plural), "{}", r.key_path);
+        }
+    }
 }

@@ -1,6 +1,6 @@
 //! What the storage layer can fail with, and how each failure reads to a client.
 
-use crate::status::{Reason, Status, StatusDetails};
+use crate::status::{Reason, Status, StatusCause, StatusDetails};
 
 /// A storage failure, before it is tied to a resource.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -107,7 +107,19 @@ impl StorageError {
                 format!("storage is unavailable: {why}"),
                 1,
             ),
-            StorageError::Internal(why) | StorageError::Transform(why) => Status::internal(why),
+            StorageError::Internal(why) => Status::internal(why),
+            // apierrors.NewInternalError: the reason also as the one cause.
+            StorageError::Transform(why) => Status {
+                details: Some(StatusDetails {
+                    causes: vec![StatusCause {
+                        reason: String::new(),
+                        message: why.clone(),
+                        field: String::new(),
+                    }],
+                    ..Default::default()
+                }),
+                ..Status::internal(why)
+            },
         }
     }
 
