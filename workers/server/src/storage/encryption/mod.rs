@@ -193,13 +193,18 @@ fn open_keyed(
 pub struct Transformers {
     /// `--etcd-prefix` with a trailing `/`, stripped from keys to find their resource.
     prefix: String,
-    /// By (group, resource) as the rules name them; `*` for wildcards.
-    chains: HashMap<(String, String), std::sync::Arc<Chain>>,
+    /// By group, then resource, as the rules name them; `*` for wildcards. Nested so a
+    /// lookup borrows the key's parts instead of building owned ones.
+    chains: HashMap<String, HashMap<String, std::sync::Arc<Chain>>>,
 }
 
 impl std::fmt::Debug for Transformers {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut names: Vec<_> = self.chains.keys().collect();
+        let mut names: Vec<(&String, &String)> = self
+            .chains
+            .iter()
+            .flat_map(|(g, rs)| rs.keys().map(move |r| (g, r)))
+            .collect();
         names.sort();
         f.debug_struct("Transformers")
             .field("resources", &names)
@@ -217,7 +222,9 @@ impl Transformers {
             for r in &rule.resources {
                 let (resource, group) = r.split_once('.').unwrap_or((r, ""));
                 chains
-                    .entry((group.to_owned(), resource.to_owned()))
+                    .entry(group.to_owned())
+                    .or_insert_with(HashMap::new)
+                    .entry(resource.to_owned())
                     .or_insert_with(|| chain.clone());
             }
         }
@@ -234,7 +241,7 @@ impl Transformers {
         }
         let path = key.strip_prefix(&self.prefix).unwrap_or(key);
         let gr = resources::of_key_path(path);
-        let find = |g: &str, r: &str| self.chains.get(&(g.to_owned(), r.to_owned()));
+        let find = |g: &str, r: &str| self.chains.get(g).and_then(|rs| rs.get(r));
         find(gr.group, gr.resource)
             .or_else(|| find(gr.group, "*"))
             .or_else(|| find("*", "*"))
