@@ -11,6 +11,7 @@ mod owner_references;
 mod pod_admission;
 mod pod_defaults;
 mod policies;
+mod policy_authorizer;
 mod resource_quota;
 mod service_account;
 mod webhooks;

@@ -232,6 +232,7 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
             "ValidatingAdmissionPolicy" => plugins.push(Arc::new(ValidatingAdmissionPolicy::new(
                 sources.namespaces.clone(),
                 sources.policy_stores.clone(),
+                sources.authorizer.clone(),
             ))),
             other => missing.push(other.to_owned()),
         }

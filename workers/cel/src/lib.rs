@@ -2,12 +2,14 @@
 //! webhooks' match conditions (`kas-authz`), the JWT claim mappings (the aggregator) and
 //! admission (webhook match conditions, ValidatingAdmissionPolicy): Kubernetes' CEL
 //! environment ([`library`]: the standard library, the strings, lists and math extensions,
-//! the list functions and the `quantity`, `ip` and `cidr` libraries), a JSON value as a
+//! the list functions, the `quantity`, `ip` and `cidr` libraries, and [`authz`], the
+//! authorizer library admission expressions may use), a JSON value as a
 //! CEL value, and walks over a parsed expression that do not recurse, since an expression
 //! may be nested deeply before its depth is checked.
 
 #![forbid(unsafe_code)]
 
+pub mod authz;
 mod ip;
 pub mod library;
 mod quantity;

@@ -77,6 +77,7 @@ fn build() -> Result<Env, cel::DeclarationError> {
     env.add_extension(extensions::math)?;
     crate::quantity::register(&mut env)?;
     crate::ip::register(&mut env)?;
+    crate::authz::register(&mut env)?;
     env.add_member_overload("isSorted", "list_is_sorted", LIST_TYPE, vec![], is_sorted)?;
     env.add_member_overload("sum", "list_sum", LIST_TYPE, vec![], sum)?;
     env.add_member_overload("min", "list_min", LIST_TYPE, vec![], min)?;

@@ -28,7 +28,7 @@ const BASE_NAMES: &[&str] = &[
     "request",
     "namespaceObject",
     "variables",
-    // Declared as upstream does; not offered at run time (evaluating it is an error).
+    // Offered where the worker has an authorizer (`kas_cel::authz`).
     "authorizer",
     // Type names.
     "bool",
@@ -72,6 +72,10 @@ pub(crate) struct Compiled {
     pub nodes: u64,
     /// How deeply comprehensions nest (the exponent of the input size in the bound).
     pub loops: u32,
+    /// Authorization checks (`.check(verb)` calls), each costing a fixed amount.
+    pub checks: u64,
+    /// How deeply the loops around the checks nest.
+    pub check_loops: u32,
 }
 
 impl std::fmt::Debug for Compiled {
@@ -91,6 +95,8 @@ pub(crate) fn compile(source: &str, scope: Scope<'_>) -> Compiled {
         variables: Vec::new(),
         nodes: 0,
         loops: 0,
+        checks: 0,
+        check_loops: 0,
     };
     let program = match parse(source) {
         Ok(p) => p,
@@ -104,6 +110,8 @@ pub(crate) fn compile(source: &str, scope: Scope<'_>) -> Compiled {
             out.variables = facts.variables;
             out.nodes = facts.nodes;
             out.loops = facts.loops;
+            out.checks = facts.checks;
+            out.check_loops = facts.check_loops;
             out.program = Ok(program);
         }
         Err(e) => out.program = Err(e),
@@ -168,6 +176,8 @@ struct Facts {
     variables: Vec<usize>,
     nodes: u64,
     loops: u32,
+    checks: u64,
+    check_loops: u32,
 }
 
 /// cel-go's message for an expression node, with the source line and a caret.
@@ -214,6 +224,8 @@ fn check(program: &Program, scope: Scope<'_>) -> Result<Facts, String> {
         variables: Vec::new(),
         nodes: 0,
         loops: 0,
+        checks: 0,
+        check_loops: 0,
     };
     let mut stack = vec![(root, 0u32)];
     while let Some((e, loops)) = stack.pop() {
@@ -243,6 +255,10 @@ fn check(program: &Program, scope: Scope<'_>) -> Result<Facts, String> {
                     }
                 }
                 continue;
+            }
+            Expr::Call(call) if call.func_name == "check" && call.target.is_some() => {
+                facts.checks += 1;
+                facts.check_loops = facts.check_loops.max(loops);
             }
             Expr::Comprehension(c) => {
                 stack.push((&c.iter_range, loops));
@@ -298,6 +314,14 @@ mod tests {
         assert!(c.program.is_ok(), "{:?}", c.program.err());
         assert_eq!(c.loops, 2);
         assert!(c.nodes > 5);
+        assert_eq!(c.checks, 0);
+
+        let c = compile(
+            "authorizer.group('').resource('pods').check('get').allowed() && \
+             object.spec.containers.all(c, authorizer.path('/x').check('get').allowed())",
+            scope(false, &[]),
+        );
+        assert_eq!((c.checks, c.check_loops), (2, 1));
 
         let deep = format!("{}1{}", "(".repeat(200), ")".repeat(200));
         assert!(check_source(&deep, scope(false, &[])).is_err());

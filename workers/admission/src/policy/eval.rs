@@ -19,6 +19,8 @@ use cel::{Context, ExecutionError, Program, Value as Cel};
 use serde_json::Value;
 
 use super::compile::{env, Compiled};
+use super::inputs::size_of;
+pub(crate) use super::inputs::Inputs;
 use super::model::Policy;
 use crate::webhook::matching::{cel_type, to_cel};
 
@@ -29,6 +31,9 @@ pub(crate) const PER_CALL_LIMIT: u64 = 10_000_000;
 /// The most the expressions of one evaluation may cost together (upstream's runtime
 /// budget is 1e7).
 pub(crate) const RUNTIME_BUDGET: u64 = 100_000_000;
+/// What an authorization check costs in the units of the bound (upstream's 350,000,
+/// scaled as the limit is: two checks fit in an expression, three do not).
+const CHECK_COST: u64 = kas_cel::authz::CHECK_COST * 10;
 /// The longest message a messageExpression may give (upstream: 5 KiB).
 const MAX_MESSAGE_BYTES: usize = 5 * 1024;
 /// The longest audit annotation value kept (upstream: 10 KiB).
@@ -36,84 +41,6 @@ const MAX_ANNOTATION_BYTES: usize = 10 * 1024;
 
 const OUT_OF_BUDGET: &str =
     "validation failed due to running out of cost budget, no further validation rules will be run";
-
-/// The request as CEL sees it, converted once per request.
-pub(crate) struct Inputs {
-    pub object: Cel,
-    pub old_object: Cel,
-    pub request: Cel,
-    pub namespace: Cel,
-    /// JSON nodes of the inputs (the size in the cost bound).
-    pub size: u64,
-}
-
-/// JSON nodes of `v` (objects and lists count their members).
-pub(crate) fn size_of(v: &Value) -> u64 {
-    let mut total = 0u64;
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        total += 1;
-        match v {
-            Value::Array(a) => stack.extend(a),
-            Value::Object(o) => stack.extend(o.values()),
-            _ => {}
-        }
-    }
-    total
-}
-
-/// The Namespace as `namespaceObject`: its spec, status and the metadata upstream keeps.
-fn namespace_object(ns: &Value) -> Value {
-    const KEPT: [&str; 12] = [
-        "name",
-        "generateName",
-        "namespace",
-        "uid",
-        "resourceVersion",
-        "generation",
-        "creationTimestamp",
-        "deletionTimestamp",
-        "deletionGracePeriodSeconds",
-        "labels",
-        "annotations",
-        "finalizers",
-    ];
-    let mut out = serde_json::Map::new();
-    if let Some(meta) = ns.get("metadata").and_then(Value::as_object) {
-        let kept = meta
-            .iter()
-            .filter(|(k, _)| KEPT.contains(&k.as_str()))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        out.insert("metadata".into(), Value::Object(kept));
-    }
-    for key in ["spec", "status"] {
-        if let Some(v) = ns.get(key) {
-            out.insert(key.into(), v.clone());
-        }
-    }
-    Value::Object(out)
-}
-
-impl Inputs {
-    /// The inputs of a request: the object (Null for a delete), the old object, the
-    /// AdmissionRequest and the request's namespace, when it has one.
-    pub(crate) fn new(
-        obj: &Value,
-        old: &Value,
-        request: &Value,
-        namespace: Option<&Value>,
-    ) -> Inputs {
-        let namespace = namespace.map(namespace_object).unwrap_or(Value::Null);
-        Inputs {
-            size: size_of(obj) + size_of(old) + size_of(request) + size_of(&namespace),
-            object: to_cel(obj),
-            old_object: to_cel(old),
-            request: to_cel(request),
-            namespace: to_cel(&namespace),
-        }
-    }
-}
 
 /// What one validation decided.
 #[derive(Debug, Clone, PartialEq)]
@@ -189,12 +116,20 @@ enum Failed {
 
 impl<'p> Evaluation<'p> {
     fn cost(&self, c: &Compiled) -> u64 {
-        let input = self
-            .size
-            .saturating_add(1)
-            .checked_pow(c.loops)
-            .unwrap_or(u64::MAX);
-        c.nodes.max(1).saturating_mul(input)
+        let input = |loops: u32| {
+            self.size
+                .saturating_add(1)
+                .checked_pow(loops)
+                .unwrap_or(u64::MAX)
+        };
+        let checks = c
+            .checks
+            .saturating_mul(CHECK_COST)
+            .saturating_mul(input(c.check_loops));
+        c.nodes
+            .max(1)
+            .saturating_mul(input(c.loops))
+            .saturating_add(checks)
     }
 
     /// Evaluates the variables `needed` (and what they read) that are not yet.
@@ -366,6 +301,10 @@ pub(crate) fn validate(policy: &Policy, inputs: &Inputs, params: &Value) -> Outc
     ctx.add_variable_from_value("request", inputs.request.clone());
     ctx.add_variable_from_value("namespaceObject", inputs.namespace.clone());
     ctx.add_variable_from_value("params", to_cel(params));
+    if let Some((authorizer, request_resource)) = &inputs.authorizer {
+        ctx.add_variable_from_value("authorizer", authorizer.clone());
+        ctx.add_variable_from_value("authorizer.requestResource", request_resource.clone());
+    }
     let mut ev = Evaluation {
         policy,
         ctx,

@@ -9,11 +9,13 @@
 //! sees the object converted to that version, as upstream's VersionedAttributes.
 //! Errors (an expression that fails, a missing param) follow the policy's
 //! `failurePolicy`. Policies and bindings are followed from storage, so they take effect
-//! as soon as they are written. `authorizer` is declared but not offered: an expression
-//! that uses it fails to evaluate, and the failure policy decides.
+//! as soon as they are written. `authorizer` checks are decided by the worker's
+//! authorizer chain for the requesting user (see `authz`).
 
+mod authz;
 mod compile;
 mod eval;
+mod inputs;
 mod matching;
 mod model;
 mod params;
@@ -70,6 +72,9 @@ pub struct ValidatingAdmissionPolicy {
     source: Arc<Source>,
     namespaces: RestStore,
     params: ParamStores,
+    /// Decides the checks of `authorizer` in expressions; without it the variable is not
+    /// offered.
+    authorizer: Option<kas_authz::Authorizer>,
 }
 
 /// A refusal found while dispatching.
@@ -84,8 +89,12 @@ impl ValidatingAdmissionPolicy {
     /// The plugin: policies and bindings followed in the storage of `namespaces` (which
     /// also answers namespace selectors); params read from `stores`. Where `stores` holds
     /// the policies' own store, each policy's status (observedGeneration, typeChecking) is
-    /// written there.
-    pub fn new(namespaces: RestStore, stores: Option<Vec<RestStore>>) -> ValidatingAdmissionPolicy {
+    /// written there. `authorizer` decides the expressions' authorization checks.
+    pub fn new(
+        namespaces: RestStore,
+        stores: Option<Vec<RestStore>>,
+        authorizer: Option<kas_authz::Authorizer>,
+    ) -> ValidatingAdmissionPolicy {
         let stores = stores.unwrap_or_default();
         let own = stores
             .iter()
@@ -100,6 +109,7 @@ impl ValidatingAdmissionPolicy {
             source,
             namespaces,
             params: ParamStores::new(stores),
+            authorizer,
         }
     }
 
@@ -158,6 +168,16 @@ impl ValidatingAdmissionPolicy {
         // converted to it under `matchPolicy: Equivalent`), made once.
         let mut converted = Converted::default();
         let mut inputs: Vec<(Resource, Inputs)> = Vec::new();
+        // The authorization checks of `authorizer`, decided once per request.
+        let checks = Arc::new(kas_cel::authz::Checks::default());
+        let deciding = match (&self.authorizer, req.user) {
+            (Some(authorizer), Some(user)) => Some(authz::Deciding {
+                checks: &checks,
+                authorizer,
+                user,
+            }),
+            _ => None,
+        };
         let mut denied: Vec<Denied> = Vec::new();
         let config_error =
             |denied: &mut Vec<Denied>, policy: &Policy, binding: Option<&Binding>, e: String| {
@@ -242,7 +262,14 @@ impl ValidatingAdmissionPolicy {
                             m.remove("oldObject");
                         }
                         let old = vreq.old_object.cloned().unwrap_or(Value::Null);
-                        let made = Inputs::new(vobj, &old, &request, ns.as_ref());
+                        let mut made = Inputs::new(vobj, &old, &request, ns.as_ref());
+                        if deciding.is_some() {
+                            let r = vreq.resource;
+                            made = made.with_authorizer(
+                                &checks,
+                                [r.group, r.plural, req.subresource, req.namespace, req.name],
+                            );
+                        }
                         inputs.push((matched, made));
                         inputs.len() - 1
                     }
@@ -251,7 +278,7 @@ impl ValidatingAdmissionPolicy {
                     continue;
                 };
                 for param in &params {
-                    let outcome = eval::validate(policy, inputs, param);
+                    let outcome = authz::validate(policy, inputs, param, deciding).await;
                     for (i, decision) in outcome.decisions {
                         let Decision::Deny { message, reason } = decision else {
                             continue;
