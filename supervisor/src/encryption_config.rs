@@ -319,7 +319,19 @@ fn provider(
             let body = &obj[*one];
             let kpath = format!("{path}.{one}.keys");
             match *one {
-                "identity" => Some(EncryptionProvider::Identity),
+                "identity" => {
+                    let extra: Vec<&String> = body
+                        .as_object()
+                        .map(|o| o.keys().collect())
+                        .unwrap_or_default();
+                    for f in &extra {
+                        errs.push(format!(
+                            "strict decoding error: unknown field {}",
+                            q(&format!("{path}.identity.{f}"))
+                        ));
+                    }
+                    extra.is_empty().then_some(EncryptionProvider::Identity)
+                }
                 "aescbc" => keys(body, &kpath, AES_KEY_SIZES, errs).map(EncryptionProvider::AesCbc),
                 "aesgcm" => keys(body, &kpath, AES_KEY_SIZES, errs).map(EncryptionProvider::AesGcm),
                 "secretbox" => {

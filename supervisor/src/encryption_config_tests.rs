@@ -84,6 +84,7 @@ resources:
       - aesfoo: {}
       - {}
       - {identity: {}, aescbc: {keys: [{name: x, secret: MDEyMzQ1Njc4OWFiY2RlZg==}]}}
+      - {identity: {keys: []}}
   - resources: []
     providers: []
 ",
@@ -102,6 +103,10 @@ resources:
     );
     has(&e, "resources[0].providers[4]: Invalid value: {}: provider does not contain any of the expected providers");
     has(&e, "resources[0].providers[5]: Invalid value: aescbc, identity: more than one provider specified in a single element");
+    has(
+        &e,
+        "strict decoding error: unknown field \"resources[0].providers[6].identity.keys\"",
+    );
     has(
         &e,
         "resources[1].resources: Required value: at least one resources[1].resources is required",
