@@ -12,6 +12,7 @@ mod pod_admission;
 mod pod_defaults;
 mod policies;
 mod policy_authorizer;
+mod policy_typecheck;
 mod resource_quota;
 mod service_account;
 mod webhooks;

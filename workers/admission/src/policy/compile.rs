@@ -181,7 +181,7 @@ struct Facts {
 }
 
 /// cel-go's message for an expression node, with the source line and a caret.
-fn locate(program: &Program, id: u64, message: &str) -> String {
+pub(crate) fn locate(program: &Program, id: u64, message: &str) -> String {
     let info = program.source_info();
     let source = info.source.as_str();
     let start = info

@@ -21,6 +21,7 @@ mod model;
 mod params;
 mod source;
 mod status;
+mod typecheck;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -103,7 +104,8 @@ impl ValidatingAdmissionPolicy {
                 r.group == "admissionregistration.k8s.io" && r.plural == source::POLICIES
             })
             .cloned();
-        let compiled = own.map(status::start);
+        let resolver = typecheck::Resolver::new(&stores, &namespaces);
+        let compiled = own.map(|own| status::start(own, resolver));
         let source = Source::start(namespaces.storage().clone(), compiled);
         ValidatingAdmissionPolicy {
             source,

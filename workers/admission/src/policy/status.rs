@@ -1,9 +1,8 @@
 //! The status of ValidatingAdmissionPolicies, as upstream's status controller keeps it:
 //! `observedGeneration` and `typeChecking.expressionWarnings` (one per validation
-//! expression or messageExpression that does not check). The `cel` crate has no type
-//! checker, so the warnings are what the light static check finds (syntax, undeclared
-//! references, unknown variables), not type errors against the matched kinds' schemas.
-//! Written by the worker that serves the policies, after each new generation compiles.
+//! expression or messageExpression that does not check against the kinds the policy
+//! matches: see `typecheck`). Written by the worker that serves the policies, after
+//! each new generation compiles.
 
 use std::sync::Arc;
 
@@ -12,22 +11,15 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc;
 
 use super::model::Policy;
+use super::typecheck::{self, Kind, Resolver, Ty};
 
 /// The field manager of the status writes.
 const MANAGER: &str = "validatingadmissionpolicy-status-controller";
 
-/// The status of `policy` (compiled from its object of that generation).
-pub(crate) fn status_of(policy: &Policy) -> Value {
-    let warnings: Vec<Value> = policy
-        .expressions()
-        .into_iter()
-        .filter_map(|(field, c)| {
-            c.program
-                .as_ref()
-                .err()
-                .map(|e| json!({"fieldRef": field, "warning": format!("{e}\n")}))
-        })
-        .collect();
+/// The status of `policy` (compiled from its object of that generation), checked
+/// against `kinds` with params of type `params`.
+pub(crate) fn status_of(policy: &Policy, kinds: &[Kind], params: &Ty) -> Value {
+    let warnings = typecheck::warnings(policy, kinds, params);
     let type_checking = match warnings.is_empty() {
         true => json!({}),
         false => json!({"expressionWarnings": warnings}),
@@ -35,12 +27,17 @@ pub(crate) fn status_of(policy: &Policy) -> Value {
     json!({"observedGeneration": policy.generation, "typeChecking": type_checking})
 }
 
-/// Starts the writer; policies sent to the returned channel get their status written.
-pub(crate) fn start(store: RestStore) -> mpsc::UnboundedSender<(Arc<Policy>, Value)> {
+/// Starts the writer; policies sent to the returned channel get their status written,
+/// their kinds found by `resolver`.
+pub(crate) fn start(
+    store: RestStore,
+    resolver: Resolver,
+) -> mpsc::UnboundedSender<(Arc<Policy>, Value)> {
     let (tx, mut rx) = mpsc::unbounded_channel::<(Arc<Policy>, Value)>();
     tokio::spawn(async move {
         while let Some((policy, obj)) = rx.recv().await {
-            let status = status_of(&policy);
+            let (kinds, params) = resolver.kinds(&policy).await;
+            let status = status_of(&policy, &kinds, &params);
             if obj.get("status") == Some(&status) {
                 continue;
             }
@@ -76,7 +73,7 @@ mod tests {
             "validations": [{"expression": "object.spec.replicas < 5"},
                             {"expression": "params.x", "messageExpression": "'a' +"}]}}),
         );
-        let s = status_of(&p);
+        let s = status_of(&p, &[], &Ty::Dyn);
         assert_eq!(s["observedGeneration"], 2);
         let w = s["typeChecking"]["expressionWarnings"]
             .as_array()
@@ -92,6 +89,6 @@ mod tests {
             &json!({"metadata": {"name": "p", "generation": 1}, "spec": {
             "validations": [{"expression": "true"}]}}),
         );
-        assert_eq!(status_of(&ok)["typeChecking"], json!({}));
+        assert_eq!(status_of(&ok, &[], &Ty::Dyn)["typeChecking"], json!({}));
     }
 }
