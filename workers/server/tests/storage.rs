@@ -133,6 +133,15 @@ impl Backend {
 
     /// A storage client with its own prefix, once the backend answers.
     async fn storage(&self, prefix: &str) -> Storage {
+        self.storage_with(prefix, None).await
+    }
+
+    /// [`Backend::storage`] with `--encryption-provider-config`'s rules.
+    async fn storage_with(
+        &self,
+        prefix: &str,
+        encryption: Option<kas_proto::EncryptionConfig>,
+    ) -> Storage {
         let endpoint = match self {
             Backend::Etcd { url, .. } => url.clone(),
             Backend::Embedded { socket, .. } => format!("unix://{}", socket.display()),
@@ -143,7 +152,7 @@ impl Backend {
             ca_file: None,
             cert_file: None,
             key_file: None,
-            encryption: None,
+            encryption,
         })
         .await
         .expect("client");
@@ -663,3 +672,6 @@ async fn an_outage_is_unavailable_not_a_hang_or_panic() {
     let status = StorageError::Unavailable("x".into()).to_status("", "configmaps", "b");
     assert_eq!(status.code(), 503);
 }
+
+#[path = "storage/encryption.rs"]
+mod encryption;
