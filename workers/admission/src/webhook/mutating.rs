@@ -50,6 +50,11 @@ pub(super) async fn dispatch(
     // The version `obj` is in: a hook matching an equivalent version gets (and patches)
     // the object in that version; it is converted back at the end.
     let mut current: Resource = *req.resource;
+    // The object in the request's version while no webhook has changed it since it was
+    // converted away: restored rather than converted back (as upstream converts back
+    // only a changed object), so an unchanged object never goes through a conversion
+    // round trip.
+    let mut pristine: Option<Value> = None;
     let mut olds: Vec<(Resource, Option<Value>)> = Vec::new();
     // Reinvocable webhooks called so far, and those a later change asks to call again.
     let mut invoked: BTreeSet<usize> = BTreeSet::new();
@@ -63,7 +68,13 @@ pub(super) async fn dispatch(
                 continue;
             };
             if !same_version(&current, &matched) {
-                *obj = convert(req, std::mem::take(obj), &current, &matched).await?;
+                if same_version(&current, req.resource) {
+                    pristine = Some(obj.clone());
+                }
+                *obj = match pristine.as_ref() {
+                    Some(p) if same_version(&matched, req.resource) => p.clone(),
+                    _ => convert(req, std::mem::take(obj), &current, &matched).await?,
+                };
                 current = matched;
             }
             let old = old_as(req, &matched, &mut olds).await?;
@@ -90,6 +101,7 @@ pub(super) async fn dispatch(
             );
             if changed {
                 reinvoke.extend(invoked.iter().copied());
+                pristine = None;
             }
             if hook.reinvoke && round == 0 {
                 invoked.insert(idx);
@@ -111,7 +123,10 @@ pub(super) async fn dispatch(
         }
     }
     if !same_version(&current, req.resource) {
-        *obj = convert(req, std::mem::take(obj), &current, req.resource).await?;
+        *obj = match pristine {
+            Some(p) => p,
+            None => convert(req, std::mem::take(obj), &current, req.resource).await?,
+        };
     }
     Ok(())
 }
