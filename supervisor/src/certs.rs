@@ -50,7 +50,7 @@ pub(crate) struct Pki {
     pub(crate) admin_key_pem: String,
 }
 
-fn read(path: &Path) -> Result<Option<String>, CertError> {
+pub(crate) fn read(path: &Path) -> Result<Option<String>, CertError> {
     match std::fs::read_to_string(path) {
         Ok(s) => Ok(Some(s)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -81,9 +81,14 @@ pub(crate) fn write_private(path: &Path, contents: &[u8]) -> Result<(), CertErro
 }
 
 fn ca_params() -> Result<CertificateParams, CertError> {
+    ca_params_named(CA_COMMON_NAME)
+}
+
+/// A CA named `common_name`, valid for ten years.
+pub(crate) fn ca_params_named(common_name: &str) -> Result<CertificateParams, CertError> {
     let mut p = CertificateParams::new(Vec::<String>::new())?;
     let mut dn = DistinguishedName::new();
-    dn.push(DnType::CommonName, CA_COMMON_NAME);
+    dn.push(DnType::CommonName, common_name);
     p.distinguished_name = dn;
     p.is_ca = IsCa::Ca(BasicConstraints::Unconstrained);
     p.key_usages = vec![
@@ -96,7 +101,7 @@ fn ca_params() -> Result<CertificateParams, CertError> {
     Ok(p)
 }
 
-fn leaf_params(
+pub(crate) fn leaf_params(
     common_name: &str,
     organization: Option<&str>,
 ) -> Result<CertificateParams, CertError> {

@@ -145,6 +145,20 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
     ips.extend(service_ip);
     let names = ServingNames::new(&external_hostname, &ips);
     let pki = certs::ensure(&cert_dir, &names, v.tls_cert_key.clone())?;
+    // kubeadm's front proxy when neither side of it is configured.
+    let (request_header, proxy_client) = match (&v.request_header, &v.outbound_certs.proxy_client) {
+        (None, None) => {
+            let (rh, client) = crate::front_proxy_certs::ensure(&cert_dir)?;
+            (Some(rh), Some(client))
+        }
+        (rh, client) => (
+            rh.clone(),
+            client.as_ref().map(|p| kas_proto::ClientCertificate {
+                cert_pem: p.cert_pem.clone(),
+                key_pem: p.key_pem.clone(),
+            }),
+        ),
+    };
 
     let mut client_ca_pem = pki.ca_pem.clone();
     if let Some(extra) = &v.client_ca_pem {
@@ -206,7 +220,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         feature_gates: v.feature_gates.clone(),
         anonymous_auth: v.anonymous_auth,
         enable_bootstrap_token_auth: v.enable_bootstrap_token_auth,
-        request_header: v.request_header.clone(),
+        request_header,
         cert_files: kas_proto::CertFiles {
             generated_ca_pem: pki.ca_pem.clone(),
             ..v.cert_files.clone()
@@ -250,12 +264,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
             .map(|a| a.paths.clone())
             .unwrap_or_default(),
         enable_aggregator_routing: v.enable_aggregator_routing,
-        proxy_client: v.outbound_certs.proxy_client.as_ref().map(|p| {
-            kas_proto::ClientCertificate {
-                cert_pem: p.cert_pem.clone(),
-                key_pem: p.key_pem.clone(),
-            }
-        }),
+        proxy_client,
         encryption: v.encryption.clone(),
     };
 

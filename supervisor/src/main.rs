@@ -10,6 +10,7 @@ mod certs;
 mod complete;
 mod encryption_config;
 mod flagtable;
+mod front_proxy_certs;
 mod godur;
 mod jwt_flags;
 mod listener;

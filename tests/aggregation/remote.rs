@@ -697,3 +697,66 @@ async fn an_endless_remote_response_is_bounded_by_the_request_timeout() {
     );
     k.ok(&["get", "namespaces"]);
 }
+
+/// With no front-proxy flags the server sets itself up as kubeadm does: a front-proxy CA
+/// and client certificate in the cert dir (used as they are when already there),
+/// request-header authentication for `front-proxy-client`, published for extension
+/// servers; so a remote group works on a server started with no flags at all.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_with_no_flags_is_a_front_proxy_as_under_kubeadm() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let data = tempfile::tempdir().expect("data dir");
+    // A kubeadm-style cert dir: the front proxy's CA and client pair (no CA key).
+    let pki = FrontProxyPki::in_dir(&data.path().join("pki"));
+    let server = Server::builder().data_dir(data.path()).start().await;
+    let k = Kubectl::new(&server);
+    let cm: Value = serde_json::from_str(&k.ok(&[
+        "get",
+        "configmap",
+        "-n",
+        "kube-system",
+        "extension-apiserver-authentication",
+        "-o",
+        "json",
+    ]))
+    .expect("json");
+    assert_eq!(cm["data"]["requestheader-client-ca-file"], pki.ca_pem());
+    assert_eq!(
+        cm["data"]["requestheader-allowed-names"],
+        "[\"front-proxy-client\"]"
+    );
+    assert_eq!(
+        cm["data"]["requestheader-username-headers"],
+        "[\"X-Remote-User\"]"
+    );
+
+    let ext = ExtensionServer::start(&pki).await;
+    let reg = Registration::for_server(&ext, Reach::ExternalName);
+    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    ext.clear_seen();
+    k.ok(&["get", "flunders"]);
+    let seen = ext.seen();
+    let list = seen
+        .iter()
+        .find(|s| s.path.contains("/flunders"))
+        .expect("listed");
+    assert_eq!(list.user.as_deref(), Some("kubernetes-admin"));
+
+    // A server whose cert dir has nothing made its own pair.
+    let fresh = Server::builder().start().await;
+    for f in [
+        "front-proxy-ca.crt",
+        "front-proxy-client.crt",
+        "front-proxy-client.key",
+    ] {
+        assert!(fresh.pki(f).exists(), "{f} missing");
+    }
+}
