@@ -45,12 +45,7 @@ async fn setup(routing: bool) -> Option<(Server, Kubectl, ExtensionServer, Front
 /// Registers `ext` (reached through an EndpointSlice) and waits until it is Available.
 fn register(k: &Kubectl, ext: &ExtensionServer) -> Registration {
     let reg = Registration::for_server(ext, Reach::EndpointSlice);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "apply: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    apply(&k, &reg.yaml());
     wait_condition(k, &reg.name(), "True", None);
     reg
 }
@@ -79,6 +74,25 @@ fn wait_condition(k: &Kubectl, name: &str, status: &str, reason: Option<&str>) -
         }
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// `kubectl apply -f -` of `manifests`, which must succeed.
+fn apply(k: &Kubectl, manifests: &str) {
+    let out = k.run_stdin(&["apply", "-f", "-"], manifests);
+    assert!(
+        out.status.success(),
+        "apply: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Registers `ext` behind an ExternalName Service (cluster IP routing, the default) and
+/// waits until it is Available.
+fn register_external(k: &Kubectl, ext: &ExtensionServer) -> Registration {
+    let reg = Registration::for_server(ext, Reach::ExternalName);
+    apply(k, &reg.yaml());
+    wait_condition(k, &reg.name(), "True", Some("Passed"));
+    reg
 }
 
 const FLUNDER: &str = r#"
@@ -254,23 +268,13 @@ async fn availability_reasons_as_upstream_words_them() {
     // No Service at all.
     let mut reg = Registration::for_server(&ext, Reach::NoEndpoints);
     reg.with_service = false;
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    apply(&k, &reg.yaml());
     let c = wait_condition(&k, &reg.name(), "False", Some("ServiceNotFound"));
     assert_eq!(c["message"], "service/api in \"wardle\" is not present");
 
     // The Service without Endpoints.
     let reg = Registration::for_server(&ext, Reach::NoEndpoints);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    apply(&k, &reg.yaml());
     let c = wait_condition(&k, &reg.name(), "False", Some("EndpointsNotFound"));
     assert_eq!(
         c["message"],
@@ -279,12 +283,7 @@ async fn availability_reasons_as_upstream_words_them() {
 
     // Endpoints, but on another port name.
     let wrong = slice_yaml(&reg, ext.port(), "other");
-    let out = k.run_stdin(&["apply", "-f", "-"], &wrong);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    apply(&k, &wrong);
     let c = wait_condition(&k, &reg.name(), "False", Some("MissingEndpoints"));
     assert_eq!(
         c["message"],
@@ -311,14 +310,7 @@ async fn an_external_name_service_is_reached_by_cluster_ip_routing() {
     let Some((_server, k, ext, _pki)) = setup(false).await else {
         return;
     };
-    let reg = Registration::for_server(&ext, Reach::ExternalName);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    register_external(&k, &ext);
     let out = k.run_stdin(&["create", "-f", "-"], FLUNDER);
     assert!(
         out.status.success(),
@@ -418,14 +410,7 @@ async fn kube_rs_sees_the_remote_group() {
     let Some((server, k, ext, _pki)) = setup(false).await else {
         return;
     };
-    let reg = Registration::for_server(&ext, Reach::ExternalName);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    register_external(&k, &ext);
 
     let config = kube::Config::from_custom_kubeconfig(
         kube::config::Kubeconfig::read_from(server.kubeconfig()).expect("kubeconfig"),
@@ -500,14 +485,7 @@ async fn a_hanging_or_misconfigured_extension_server_costs_only_its_group() {
     let Some((_server, k, ext, _pki)) = setup(false).await else {
         return;
     };
-    let reg = Registration::for_server(&ext, Reach::ExternalName);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    let reg = register_external(&k, &ext);
 
     // A caBundle that holds no certificate: client-go's words in the condition.
     use base64::Engine as _;
@@ -515,12 +493,7 @@ async fn a_hanging_or_misconfigured_extension_server_costs_only_its_group() {
     bad.version = "v1beta1".into();
     bad.with_service = false;
     bad.ca_bundle = Some(base64::engine::general_purpose::STANDARD.encode("not a certificate"));
-    let out = k.run_stdin(&["apply", "-f", "-"], &bad.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    apply(&k, &bad.yaml());
     let c = wait_condition(&k, &bad.name(), "False", Some("FailedDiscoveryCheck"));
     assert_eq!(
         c["message"],
@@ -562,14 +535,7 @@ async fn an_upgraded_connection_passes_through() {
     let Some((server, k, ext, _pki)) = setup(false).await else {
         return;
     };
-    let reg = Registration::for_server(&ext, Reach::ExternalName);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    register_external(&k, &ext);
 
     let read = |f: &str| std::fs::read_to_string(server.pki(f)).expect("pki file");
     let client = super::super::harness::extension::ExtClient::new(
@@ -609,14 +575,7 @@ async fn a_restarted_aggregator_proxies_again() {
     let Some((server, k, ext, _pki)) = setup(false).await else {
         return;
     };
-    let reg = Registration::for_server(&ext, Reach::ExternalName);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    register_external(&k, &ext);
     let out = k.run_stdin(&["create", "-f", "-"], FLUNDER);
     assert!(
         out.status.success(),
@@ -674,14 +633,7 @@ async fn an_endless_remote_response_is_bounded_by_the_request_timeout() {
         .await;
     let ext = ExtensionServer::start(&pki).await;
     let k = Kubectl::new(&server);
-    let reg = Registration::for_server(&ext, Reach::ExternalName);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    register_external(&k, &ext);
 
     ext.set_mode(Mode::Endless);
     let mut conn = server.conn(false);
@@ -733,14 +685,7 @@ async fn a_server_with_no_flags_is_a_front_proxy_as_under_kubeadm() {
     );
 
     let ext = ExtensionServer::start(&pki).await;
-    let reg = Registration::for_server(&ext, Reach::ExternalName);
-    let out = k.run_stdin(&["apply", "-f", "-"], &reg.yaml());
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    wait_condition(&k, &reg.name(), "True", Some("Passed"));
+    register_external(&k, &ext);
     ext.clear_seen();
     k.ok(&["get", "flunders"]);
     let seen = ext.seen();
