@@ -6,3 +6,4 @@ mod extension_control;
 mod extension_kubectl;
 mod extension_server;
 mod remote;
+mod remote_isolation;
