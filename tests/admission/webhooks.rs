@@ -50,6 +50,17 @@ fn answer(path: &str, review: &Value) -> Value {
                 .encode(serde_json::to_vec(&patch).unwrap_or_default()));
             response["patchType"] = json!("JSONPatch");
         }
+        "/sidecar" => {
+            let containers = request["object"]["spec"]["containers"].as_array();
+            let has = containers.is_some_and(|c| c.iter().any(|c| c["name"] == "sidecar"));
+            if !has {
+                let patch = json!([{"op": "add", "path": "/spec/containers/-",
+                                    "value": {"name": "sidecar", "image": "busybox"}}]);
+                response["patch"] = json!(base64::engine::general_purpose::STANDARD
+                    .encode(serde_json::to_vec(&patch).unwrap_or_default()));
+                response["patchType"] = json!("JSONPatch");
+            }
+        }
         "/deny" => {
             response["allowed"] = json!(false);
             response["status"] = json!({"message": "selected and refused"});
@@ -339,6 +350,86 @@ async fn mutating_webhook_adds_a_label() {
         again[1].1["request"]["object"]["metadata"]["labels"]["webhook"],
         "was-here"
     );
+}
+
+/// A webhook's change makes the whole mutating chain run once more, as upstream's
+/// reinvoker: a sidecar a webhook injects gets its LimitRange defaults from LimitRanger
+/// (which runs before the webhooks), and the ServiceAccount plugin's second run does not
+/// mount the token twice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_webhooks_change_reruns_the_built_in_plugins() {
+    let Some((_server, k, webhook)) = setup().await else {
+        return;
+    };
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        &json!({"apiVersion": "v1", "kind": "LimitRange",
+                "metadata": {"name": "defaults", "namespace": "default"},
+                "spec": {"limits": [{"type": "Container",
+                                     "default": {"cpu": "300m", "memory": "64Mi"},
+                                     "defaultRequest": {"cpu": "100m", "memory": "32Mi"}}]}})
+        .to_string(),
+    );
+    let rules = json!({"rules": [{"operations": ["CREATE"], "apiGroups": [""],
+                                  "apiVersions": ["v1"], "resources": ["pods"]}]});
+    let config = configuration(
+        "MutatingWebhookConfiguration",
+        "sidecar",
+        vec![hook(
+            "sidecar.example.com",
+            &webhook.url("/sidecar"),
+            &webhook.ca_bundle(),
+            rules,
+        )],
+    );
+    k.ok_stdin(&["create", "-f", "-"], &config);
+    let pod = |name: &str| {
+        json!({"apiVersion": "v1", "kind": "Pod",
+               "metadata": {"name": name, "namespace": "default"},
+               "spec": {"containers": [{"name": "app", "image": "nginx"}]}})
+        .to_string()
+    };
+    let mut n = 0;
+    until(Duration::from_secs(5), "the sidecar is injected", || {
+        n += 1;
+        let name = format!("probe-{n}");
+        k.ok_stdin(&["create", "-f", "-"], &pod(&name));
+        k.ok(&[
+            "get",
+            "pod",
+            &name,
+            "-o",
+            "jsonpath={.spec.containers[*].name}",
+        ]) == "app sidecar"
+    });
+    k.ok_stdin(&["create", "-f", "-"], &pod("injected"));
+    let got: Value =
+        serde_json::from_str(&k.ok(&["get", "pod", "injected", "-o", "json"])).expect("json");
+    let sidecar = &got["spec"]["containers"][1];
+    assert_eq!(sidecar["name"], "sidecar");
+    assert_eq!(sidecar["resources"]["limits"]["cpu"], "300m", "{sidecar}");
+    assert_eq!(
+        sidecar["resources"]["requests"]["memory"], "32Mi",
+        "{sidecar}"
+    );
+    // Plugins that ran twice did their work once.
+    let volumes = got["spec"]["volumes"].as_array().map(Vec::len).unwrap_or(0);
+    assert_eq!(volumes, 1, "{}", got["spec"]["volumes"]);
+    let mounts = sidecar["volumeMounts"]
+        .as_array()
+        .map(Vec::len)
+        .unwrap_or(0);
+    assert_eq!(mounts, 1, "{sidecar}");
+    let tolerations = got["spec"]["tolerations"]
+        .as_array()
+        .map(Vec::len)
+        .unwrap_or(0);
+    assert_eq!(tolerations, 2, "{}", got["spec"]["tolerations"]);
+    // The review the webhook was sent in the first run.
+    let reviews = webhook.reviews("/sidecar");
+    assert!(reviews
+        .iter()
+        .any(|(_, r)| r["request"]["object"]["metadata"]["name"] == "injected"));
 }
 
 /// Webhooks that cannot be called: down (Ignore passes, Fail refuses with a 500 naming

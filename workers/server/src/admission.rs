@@ -125,6 +125,36 @@ pub struct Recorder(Arc<Mutex<Recorded>>);
 struct Recorded {
     warnings: Vec<String>,
     annotations: Vec<(String, String)>,
+    reinvocation: Reinvocation,
+}
+
+/// The reinvocation context of one request's mutating phase, as upstream's
+/// `ReinvocationContext`: a mutating webhook that changes the object asks for the whole
+/// mutating chain to run once more (so built-in plugins such as LimitRanger see what a
+/// webhook added), and in that second run only the webhooks with
+/// `reinvocationPolicy: IfNeeded` that ran before a later change are called again. The
+/// webhooks' bookkeeping lives here, as upstream keeps it in the context under the
+/// plugin's name.
+#[derive(Debug, Default, Clone)]
+pub struct Reinvocation {
+    /// The chain is to run once more.
+    pub should_reinvoke: bool,
+    /// This is that second run.
+    pub is_reinvoke: bool,
+    /// Reinvocable webhooks called since the object last changed (by key).
+    pub previously_invoked: std::collections::BTreeSet<String>,
+    /// The webhooks to call again in the second run.
+    pub reinvoke: std::collections::BTreeSet<String>,
+    /// The object as the webhooks last left it.
+    pub last_output: Option<Value>,
+}
+
+impl Reinvocation {
+    /// A change after the reinvocable webhooks ran: they are to be called again.
+    pub fn require_previously_invoked(&mut self) {
+        let previous = std::mem::take(&mut self.previously_invoked);
+        self.reinvoke.extend(previous);
+    }
 }
 
 impl Recorder {
@@ -151,6 +181,11 @@ impl Recorder {
             .lock()
             .map(|mut r| std::mem::take(&mut r.warnings))
             .unwrap_or_default()
+    }
+
+    /// Reads or updates the request's reinvocation context.
+    pub fn reinvocation<R>(&self, f: impl FnOnce(&mut Reinvocation) -> R) -> Option<R> {
+        self.0.lock().ok().map(|mut r| f(&mut r.reinvocation))
     }
 
     /// The audit annotations recorded so far.
@@ -222,8 +257,22 @@ impl Chain {
         rec: &Recorder,
     ) -> Result<bool, Status> {
         let before = obj.clone();
+        rec.reinvocation(|r| *r = Reinvocation::default());
         for p in &self.plugins {
             p.admit(req, obj, rec).await?;
+        }
+        // Upstream's reinvoker: once more, the whole chain, when a webhook asked for it.
+        let again = rec
+            .reinvocation(|r| {
+                let again = r.should_reinvoke;
+                r.is_reinvoke = again;
+                again
+            })
+            .unwrap_or(false);
+        if again {
+            for p in &self.plugins {
+                p.admit(req, obj, rec).await?;
+            }
         }
         Ok(*obj != before)
     }

@@ -1,12 +1,12 @@
 //! MutatingAdmissionWebhook's dispatch: the webhooks that match are called one after
 //! the other, each seeing what the ones before made of the object; a JSONPatch answer
-//! is applied at once. Webhooks with `reinvocationPolicy: IfNeeded` are called once
-//! more when a webhook after them changed the object (upstream reinvokes the whole
-//! mutating chain; here the reinvocation stays within the webhooks). A webhook matched
+//! is applied at once. A webhook that changes the object asks for the whole mutating
+//! chain to run once more (`kas_server::admission::Reinvocation`, upstream's reinvoker);
+//! in that run the webhooks with `reinvocationPolicy: IfNeeded` that ran before a later
+//! change (a webhook's, or a built-in plugin's in the second run) are called again, and
+//! no other. A webhook matched
 //! through an equivalent version patches the object in that version, which is
 //! converted back to the request's version after the last webhook.
-
-use std::collections::BTreeSet;
 
 use kas_server::admission::{Recorder, Request};
 use kas_server::rest::Resource;
@@ -56,70 +56,86 @@ pub(super) async fn dispatch(
     // round trip.
     let mut pristine: Option<Value> = None;
     let mut olds: Vec<(Resource, Option<Value>)> = Vec::new();
-    // Reinvocable webhooks called so far, and those a later change asks to call again.
-    let mut invoked: BTreeSet<usize> = BTreeSet::new();
-    let mut reinvoke: BTreeSet<usize> = BTreeSet::new();
-    for round in 0..2 {
-        for (idx, hook) in hooks.iter().enumerate() {
-            if round == 1 && !reinvoke.contains(&idx) {
-                continue;
+    // In the chain's second run, in-tree plugins that changed the object since the
+    // webhooks last ran make every reinvocable webhook run again.
+    let is_reinvoke = rec
+        .reinvocation(|r| {
+            if r.is_reinvoke && r.last_output.as_ref() != Some(&*obj) {
+                r.require_previously_invoked();
             }
-            let Some(matched) = plugin.selects(hook, req, obj).await? else {
-                continue;
-            };
-            if !same_version(&current, &matched) {
-                if same_version(&current, req.resource) {
-                    pristine = Some(obj.clone());
-                }
-                *obj = match pristine.as_ref() {
-                    Some(p) if same_version(&matched, req.resource) => p.clone(),
-                    _ => convert(req, std::mem::take(obj), &current, &matched).await?,
-                };
-                current = matched;
-            }
-            let old = old_as(req, &matched, &mut olds).await?;
-            let vreq = Request {
-                resource: &matched,
-                old_object: old,
-                ..*req
-            };
-            if !plugin.conditions_hold(hook, &vreq, req.resource, obj)? {
-                continue;
-            }
-            let result = match plugin.call(hook, &vreq, req.resource, obj, rec).await {
-                Ok(answer) => match &answer.patch {
-                    Some(p) => apply_patch(&hook.name, obj, p).map_err(CallError::Refused),
-                    None => Ok(false),
-                },
-                Err(e) => Err(e),
-            };
-            let changed = *result.as_ref().unwrap_or(&false);
-            let mutated = json!({"configuration": hook.configuration, "webhook": hook.name, "mutated": changed});
-            rec.annotate(
-                format!("{MUTATION}round_{round}_index_{idx}"),
-                mutated.to_string(),
-            );
-            if changed {
-                reinvoke.extend(invoked.iter().copied());
-                pristine = None;
-            }
-            if hook.reinvoke && round == 0 {
-                invoked.insert(idx);
-            }
-            match result {
-                Ok(_) => {}
-                Err(CallError::Calling(why)) if hook.fail_open => {
-                    tracing::warn!(webhook = %hook.name, error = %why, "failed calling webhook, failing open");
-                    rec.annotate(
-                        format!("{FAILED_OPEN}round_{round}_index_{idx}"),
-                        hook.name.clone(),
-                    );
-                }
-                Err(e) => return Err(e.into_status(&hook.name)),
-            }
+            r.is_reinvoke
+        })
+        .unwrap_or(false);
+    let round = usize::from(is_reinvoke);
+    for (idx, hook) in hooks.iter().enumerate() {
+        let key = format!("{}/{}/{idx}", hook.configuration, hook.name);
+        // The second run calls again only reinvocable webhooks that ran before a change;
+        // none is called there for the first time.
+        if is_reinvoke
+            && !rec
+                .reinvocation(|r| r.reinvoke.contains(&key))
+                .unwrap_or(false)
+        {
+            continue;
         }
-        if reinvoke.is_empty() {
-            break;
+        let Some(matched) = plugin.selects(hook, req, obj).await? else {
+            continue;
+        };
+        if !same_version(&current, &matched) {
+            if same_version(&current, req.resource) {
+                pristine = Some(obj.clone());
+            }
+            *obj = match pristine.as_ref() {
+                Some(p) if same_version(&matched, req.resource) => p.clone(),
+                _ => convert(req, std::mem::take(obj), &current, &matched).await?,
+            };
+            current = matched;
+        }
+        let old = old_as(req, &matched, &mut olds).await?;
+        let vreq = Request {
+            resource: &matched,
+            old_object: old,
+            ..*req
+        };
+        if !plugin.conditions_hold(hook, &vreq, req.resource, obj)? {
+            continue;
+        }
+        let result = match plugin.call(hook, &vreq, req.resource, obj, rec).await {
+            Ok(answer) => match &answer.patch {
+                Some(p) => apply_patch(&hook.name, obj, p).map_err(CallError::Refused),
+                None => Ok(false),
+            },
+            Err(e) => Err(e),
+        };
+        let changed = *result.as_ref().unwrap_or(&false);
+        let mutated =
+            json!({"configuration": hook.configuration, "webhook": hook.name, "mutated": changed});
+        rec.annotate(
+            format!("{MUTATION}round_{round}_index_{idx}"),
+            mutated.to_string(),
+        );
+        if changed {
+            // Every reinvocable webhook before this one sees the change, and the whole
+            // chain runs once more (upstream's SetShouldReinvoke).
+            rec.reinvocation(|r| {
+                r.require_previously_invoked();
+                r.should_reinvoke = true;
+            });
+            pristine = None;
+        }
+        if hook.reinvoke {
+            rec.reinvocation(|r| r.previously_invoked.insert(key.clone()));
+        }
+        match result {
+            Ok(_) => {}
+            Err(CallError::Calling(why)) if hook.fail_open => {
+                tracing::warn!(webhook = %hook.name, error = %why, "failed calling webhook, failing open");
+                rec.annotate(
+                    format!("{FAILED_OPEN}round_{round}_index_{idx}"),
+                    hook.name.clone(),
+                );
+            }
+            Err(e) => return Err(e.into_status(&hook.name)),
         }
     }
     if !same_version(&current, req.resource) {
@@ -128,6 +144,7 @@ pub(super) async fn dispatch(
             None => convert(req, std::mem::take(obj), &current, req.resource).await?,
         };
     }
+    rec.reinvocation(|r| r.last_output = Some(obj.clone()));
     Ok(())
 }
 
