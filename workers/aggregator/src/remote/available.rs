@@ -17,7 +17,7 @@ use http_body_util::BodyExt;
 use kas_server::storage::{ListOptions, ReadVersion, Storage, StorageConfig};
 use serde_json::{json, Value};
 
-use super::{Remotes, Target, APISERVICES};
+use super::{innermost, Remotes, Target, APISERVICES};
 use crate::front::Front;
 
 /// How often an Available APIService is checked again.
@@ -305,14 +305,6 @@ async fn probe(front: &Front, t: &Target) -> Result<(), String> {
         Ok(Err(e)) => Err(format!("failing or missing response from {url}: {e}")),
         Err(_) => Err(format!("timed out waiting for {url}")),
     }
-}
-
-fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause = e;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
 }
 
 /// Sets the `Available` condition of APIService `name` to `v` in storage, if it changed

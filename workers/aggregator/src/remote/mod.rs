@@ -164,6 +164,10 @@ impl Remotes {
         let group = segments.next().filter(|g| !g.is_empty())?;
         let version = segments.next().filter(|v| !v.is_empty())?;
         let targets = self.targets.read().ok()?;
+        if targets.is_empty() {
+            // Every local request asks: no key is built when there is nothing remote.
+            return None;
+        }
         targets.get(&format!("{group}/{version}")).cloned()
     }
 
@@ -273,6 +277,15 @@ impl Remotes {
             http1: build(false),
         })
     }
+}
+
+/// The innermost cause of a client error (what upstream's messages show).
+pub(crate) fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut cause = e;
+    while let Some(next) = cause.source() {
+        cause = next;
+    }
+    cause.to_string()
 }
 
 /// `spec.service` when the APIService is remote (port defaulted to 443).

@@ -22,7 +22,7 @@ use kas_server::body::{self, Body, BoxError};
 use kas_server::request_info;
 use kas_server::status::{Reason, Status};
 
-use super::Target;
+use super::{innermost, Target};
 use crate::front::Front;
 
 /// How long discovery of one remote group-version may take (upstream's
@@ -264,15 +264,6 @@ async fn join_upgraded(client: hyper::upgrade::OnUpgrade, remote: hyper::upgrade
     if let Err(e) = tokio::io::copy_bidirectional(&mut client, &mut remote).await {
         tracing::debug!(error = %e, "upgraded connection through the aggregator ended");
     }
-}
-
-/// The innermost cause of a client error (what upstream's message shows).
-fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut cause = e;
-    while let Some(next) = cause.source() {
-        cause = next;
-    }
-    cause.to_string()
 }
 
 /// A response body cut off at the request's deadline.
