@@ -47,7 +47,7 @@ pub(super) async fn setup(
 /// Registers `ext` (reached through an EndpointSlice) and waits until it is Available.
 pub(super) fn register(k: &Kubectl, ext: &ExtensionServer) -> Registration {
     let reg = Registration::for_server(ext, Reach::EndpointSlice);
-    apply(&k, &reg.yaml());
+    apply(k, &reg.yaml());
     wait_condition(k, &reg.name(), "True", None);
     reg
 }
