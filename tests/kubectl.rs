@@ -4,8 +4,6 @@
 
 mod harness;
 
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use harness::kubectl::Kubectl;
@@ -369,27 +367,13 @@ async fn watch_sees_a_change_made_by_another_client() {
         return;
     };
     k.ok(&["create", "configmap", "watched", "--from-literal", "a=1"]);
-    let mut child = k
-        .command(&[
-            "get",
-            "configmaps",
-            "watched",
-            "--watch",
-            "--output-watch-events",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn watch");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let (mut child, rx) = k.watch_lines(&[
+        "get",
+        "configmaps",
+        "watched",
+        "--watch",
+        "--output-watch-events",
+    ]);
     // A header, the existing object as ADDED, then the change as MODIFIED.
     let header = rx.recv_timeout(Duration::from_secs(20)).expect("header");
     assert!(

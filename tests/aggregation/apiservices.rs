@@ -2,8 +2,6 @@
 //! group-version (built-in and custom), a remote-style one created, updated and deleted,
 //! discovery and OpenAPI of the group, and watch.
 
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -445,28 +443,14 @@ async fn apiservices_can_be_watched() {
     let Some((_server, k)) = setup().await else {
         return;
     };
-    let mut child = k
-        .command(&[
-            "get",
-            "apiservices",
-            "--watch",
-            "--output-watch-events",
-            "-o",
-            "custom-columns=EVENT:.type,NAME:.object.metadata.name",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("kubectl --watch");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let (mut child, rx) = k.watch_lines(&[
+        "get",
+        "apiservices",
+        "--watch",
+        "--output-watch-events",
+        "-o",
+        "custom-columns=EVENT:.type,NAME:.object.metadata.name",
+    ]);
     // kubectl prints the listing (with its header) and then watches from its revision:
     // a write after the header is seen as an event.
     let header = rx.recv_timeout(Duration::from_secs(20));

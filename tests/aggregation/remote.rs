@@ -3,8 +3,6 @@
 //! the identity the extension server is told, and what happens when it goes away, hangs
 //! or answers garbage.
 
-use std::io::{BufRead, BufReader};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
@@ -238,28 +236,14 @@ async fn an_external_name_service_is_reached_by_cluster_ip_routing() {
     );
 
     // A watch streams through the proxy: a create after kubectl's listing is an event.
-    let mut child = k
-        .command(&[
-            "get",
-            "flunders",
-            "--watch",
-            "--output-watch-events",
-            "-o",
-            "custom-columns=EVENT:.type,NAME:.object.metadata.name",
-        ])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("kubectl --watch");
-    let stdout = child.stdout.take().expect("stdout");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if tx.send(line).is_err() {
-                return;
-            }
-        }
-    });
+    let (mut child, rx) = k.watch_lines(&[
+        "get",
+        "flunders",
+        "--watch",
+        "--output-watch-events",
+        "-o",
+        "custom-columns=EVENT:.type,NAME:.object.metadata.name",
+    ]);
     let mut seen: Vec<String> = Vec::new();
     let deadline = Instant::now() + Duration::from_secs(20);
     while Instant::now() < deadline && !seen.iter().any(|l| l.starts_with("EVENT")) {

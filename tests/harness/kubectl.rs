@@ -72,6 +72,31 @@ impl Kubectl {
         child.wait_with_output().expect("kubectl output")
     }
 
+    /// Starts kubectl with `args` (a `--watch`) and hands back its stdout line by line as
+    /// they come; kill the child when done.
+    pub fn watch_lines(
+        &self,
+        args: &[&str],
+    ) -> (std::process::Child, std::sync::mpsc::Receiver<String>) {
+        use std::io::{BufRead, BufReader};
+        let mut child = self
+            .command(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("spawn kubectl --watch");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    return;
+                }
+            }
+        });
+        (child, rx)
+    }
+
     /// Runs and requires success; returns stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);
