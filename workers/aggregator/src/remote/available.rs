@@ -12,7 +12,6 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use http::{HeaderValue, Request};
 use http_body_util::BodyExt;
 use kas_server::storage::{ListOptions, ReadVersion, Storage, StorageConfig};
 use serde_json::{json, Value};
@@ -274,14 +273,7 @@ async fn probe(front: &Front, t: &Target) -> Result<(), String> {
     };
     let url = format!("https://{address}{path}");
     let client = t.client.as_ref().map_err(Clone::clone)?;
-    let req = Request::get(&url)
-        .header(
-            "x-remote-user",
-            HeaderValue::from_static("system:kube-aggregator"),
-        )
-        .header("x-remote-group", HeaderValue::from_static("system:masters"))
-        .body(kas_server::body::empty())
-        .map_err(|e| e.to_string())?;
+    let req = super::aggregator_get(&url)?;
     let attempt = async {
         let resp = tokio::time::timeout(PROBE_TIMEOUT, client.request(req))
             .await

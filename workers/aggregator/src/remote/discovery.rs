@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use http::{HeaderValue, Request};
+use http::HeaderValue;
 use http_body_util::{BodyExt, Limited};
 use serde_json::{json, Value};
 
@@ -303,15 +303,11 @@ async fn get_json(front: &Front, t: &Target, path: &str) -> Result<Value, String
     let client = t.client.as_ref().map_err(Clone::clone)?;
     let address = front.resolve(&t.service)?;
     let url = format!("https://{address}{path}");
-    let req = Request::get(&url)
-        .header("accept", HeaderValue::from_static("application/json"))
-        .header(
-            "x-remote-user",
-            HeaderValue::from_static("system:kube-aggregator"),
-        )
-        .header("x-remote-group", HeaderValue::from_static("system:masters"))
-        .body(kas_server::body::empty())
-        .map_err(|e| e.to_string())?;
+    let mut req = super::aggregator_get(&url)?;
+    req.headers_mut().insert(
+        http::header::ACCEPT,
+        HeaderValue::from_static("application/json"),
+    );
     let get = async {
         let resp = client.request(req).await.map_err(|e| e.to_string())?;
         if !resp.status().is_success() {

@@ -279,6 +279,17 @@ impl Remotes {
     }
 }
 
+/// A GET of `url` as the aggregator itself asks a remote server (availability probes,
+/// discovery and OpenAPI fetches): `system:kube-aggregator` in `system:masters`, so it is
+/// always allowed, as upstream's.
+pub(crate) fn aggregator_get(url: &str) -> Result<http::Request<Body>, String> {
+    http::Request::get(url)
+        .header("x-remote-user", "system:kube-aggregator")
+        .header("x-remote-group", "system:masters")
+        .body(kas_server::body::empty())
+        .map_err(|e| e.to_string())
+}
+
 /// The innermost cause of a client error (what upstream's messages show).
 pub(crate) fn innermost(e: &(dyn std::error::Error + 'static)) -> String {
     let mut cause = e;
