@@ -122,6 +122,8 @@ pub struct WorkerConfig {
     /// `--encryption-provider-config`, parsed and checked; `None` stores every value as
     /// it is.
     pub encryption: Option<crate::EncryptionConfig>,
+    /// `--audit-policy-file` with a backend; `None` writes no audit events.
+    pub audit: Option<crate::AuditConfig>,
 }
 
 impl WorkerConfig {

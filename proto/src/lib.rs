@@ -6,6 +6,7 @@
 
 #![forbid(unsafe_code)]
 
+mod audit;
 mod config;
 mod context;
 mod control;
@@ -16,6 +17,10 @@ mod requestheader;
 mod role;
 mod webhook;
 
+pub use audit::{
+    AuditBatch, AuditConfig, AuditGroupResources, AuditLevel, AuditLogBackend, AuditLogFormat,
+    AuditMode, AuditPolicy, AuditRule, AuditStage, AuditTruncate, AuditWebhookBackend,
+};
 pub use config::{
     AdmissionConfig, CertFiles, ClientCertificate, SecureServing, TlsVersion, WorkerConfig,
 };
@@ -39,7 +44,7 @@ pub use webhook::{
 /// Version of the control protocol. The supervisor and a worker exchange it first and
 /// refuse to talk when it differs (they are the same binary, so this guards against a
 /// binary replaced on disk while the supervisor runs).
-pub const PROTOCOL_VERSION: u32 = 14;
+pub const PROTOCOL_VERSION: u32 = 15;
 
 /// File descriptor at which a worker finds its control socket (inherited from the supervisor).
 pub const CONTROL_FD: i32 = 3;

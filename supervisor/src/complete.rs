@@ -266,6 +266,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         enable_aggregator_routing: v.enable_aggregator_routing,
         proxy_client,
         encryption: v.encryption.clone(),
+        audit: v.audit.clone(),
     };
 
     Ok(CompletedOptions {

@@ -52,6 +52,8 @@ pub(crate) struct Validated {
     pub(crate) etcd_compaction_interval: Duration,
     /// `--encryption-provider-config`, read and checked.
     pub(crate) encryption: Option<kas_proto::EncryptionConfig>,
+    /// `--audit-policy-file` with `--audit-log-*` / `--audit-webhook-*`, read and checked.
+    pub(crate) audit: Option<kas_proto::AuditConfig>,
     pub(crate) cert_dir: Option<PathBuf>,
     pub(crate) http2_max_streams_per_connection: u32,
     /// `--tls-cert-file` and `--tls-private-key-file`, read.
@@ -446,6 +448,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         etcd_keyfile: o.etcd_keyfile.clone(),
         etcd_compaction_interval,
         encryption,
+        audit: None,
         cert_dir: o.cert_dir.clone(),
         http2_max_streams_per_connection,
         tls_cert_key,
