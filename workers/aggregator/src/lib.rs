@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 mod apiservices;
+mod audit;
 mod authn;
 mod authn_webhook;
 mod chain;
