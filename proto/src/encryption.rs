@@ -32,6 +32,21 @@ pub enum EncryptionProvider {
     AesGcm(Vec<EncryptionKey>),
     /// `secretbox`: XSalsa20-Poly1305, keys of 32 bytes.
     Secretbox(Vec<EncryptionKey>),
+    /// `kms` with `apiVersion: v2`: envelope encryption through a KMS v2 plugin.
+    Kms(KmsProvider),
+}
+
+/// A KMS v2 provider: the plugin's gRPC endpoint and how long a call may take.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KmsProvider {
+    /// `name`: unique across the file, written into each value's prefix
+    /// (`k8s:enc:kms:v2:<name>:`).
+    pub name: String,
+    /// `endpoint`: the plugin's unix socket, as a path (the `unix://` removed).
+    pub socket: String,
+    /// `timeout` in milliseconds (upstream's default 3s): each Status, Encrypt or Decrypt
+    /// call gets this long.
+    pub timeout_ms: u64,
 }
 
 /// A named key, its secret decoded from base64.

@@ -29,7 +29,9 @@ pub use control::{
     AuthorizationChain, CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus,
     ShutdownPhase, WorkerHealth,
 };
-pub use encryption::{EncryptionConfig, EncryptionKey, EncryptionProvider, EncryptionRule};
+pub use encryption::{
+    EncryptionConfig, EncryptionKey, EncryptionProvider, EncryptionRule, KmsProvider,
+};
 pub use frame::{decode, encode, read_frame, write_frame, Error, MAX_FRAME_LEN};
 pub use jwt::{
     AnonymousConfig, ClaimMappings, ClaimOrExpression, ClaimValidationRule, ExtraMapping,
@@ -44,7 +46,7 @@ pub use webhook::{
 /// Version of the control protocol. The supervisor and a worker exchange it first and
 /// refuse to talk when it differs (they are the same binary, so this guards against a
 /// binary replaced on disk while the supervisor runs).
-pub const PROTOCOL_VERSION: u32 = 15;
+pub const PROTOCOL_VERSION: u32 = 16;
 
 /// File descriptor at which a worker finds its control socket (inherited from the supervisor).
 pub const CONTROL_FD: i32 = 3;

@@ -2,13 +2,13 @@
 //! (`apiserver.config.k8s.io/v1`, or the legacy `v1` `EncryptionConfig` upstream still
 //! reads), YAML or JSON. Checked as kube-apiserver checks it (k8s.io/apiserver
 //! pkg/apis/apiserver/validation), every problem at once with its field path, keys
-//! decoded. KMS providers parse but are refused: this server cannot reach a plugin yet,
-//! and silently storing plain text instead would be worse than not starting.
+//! decoded. KMS v2 providers become [`KmsProvider`]s (the worker dials the plugin); KMS
+//! v1 is refused as kube-apiserver v1.33 refuses it without its deprecated feature gate.
 
 use std::path::Path;
 
 use base64::Engine;
-use kas_proto::{EncryptionConfig, EncryptionKey, EncryptionProvider, EncryptionRule};
+use kas_proto::{EncryptionConfig, EncryptionKey, EncryptionProvider, EncryptionRule, KmsProvider};
 use serde_json::Value;
 
 use crate::validate::FlagError;
@@ -105,13 +105,18 @@ pub(crate) fn parse(text: &str) -> Result<EncryptionConfig, Vec<String>> {
         errs.push("resources: Required value: at least one resources is required".to_owned());
     }
     let mut out = Vec::new();
-    let mut kms_names = std::collections::BTreeSet::new();
+    let mut kms_seen = KmsSeen::default();
     for (i, rule) in rules.iter().enumerate() {
-        if let Some(r) = check_rule(rule, i, &mut kms_names, &mut errs) {
+        if let Some(r) = check_rule(rule, i, &mut kms_seen, &mut errs) {
             out.push(r);
         }
     }
     masking(&out, &mut errs);
+    if errs.is_empty() && kms_seen.v1 {
+        // kube-apiserver v1.33 without --feature-gates=KMSv1=true (this server has no
+        // KMS v1 client at all); upstream's words, double space included.
+        errs.push("error while building transformers: KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.".to_owned());
+    }
     if errs.is_empty() {
         Ok(EncryptionConfig { rules: out })
     } else {
@@ -143,7 +148,7 @@ fn strings(v: Option<&Value>, path: &str, errs: &mut Vec<String>) -> Vec<String>
 fn check_rule(
     rule: &Value,
     i: usize,
-    kms_names: &mut std::collections::BTreeSet<String>,
+    kms_seen: &mut KmsSeen,
     errs: &mut Vec<String>,
 ) -> Option<EncryptionRule> {
     let at = format!("resources[{i}]");
@@ -185,7 +190,7 @@ fn check_rule(
     }
     let mut providers = Vec::new();
     for (j, p) in list.iter().enumerate() {
-        if let Some(p) = provider(p, &format!("{ppath}[{j}]"), kms_names, errs) {
+        if let Some(p) = provider(p, &format!("{ppath}[{j}]"), kms_seen, errs) {
             providers.push(p);
         }
     }
@@ -289,7 +294,7 @@ fn masking(rules: &[EncryptionRule], errs: &mut Vec<String>) {
 fn provider(
     p: &Value,
     path: &str,
-    kms_names: &mut std::collections::BTreeSet<String>,
+    kms_seen: &mut KmsSeen,
     errs: &mut Vec<String>,
 ) -> Option<EncryptionProvider> {
     let Some(obj) = p.as_object() else {
@@ -337,10 +342,7 @@ fn provider(
                 "secretbox" => {
                     keys(body, &kpath, SECRETBOX_KEY_SIZES, errs).map(EncryptionProvider::Secretbox)
                 }
-                _ => {
-                    kms(body, &format!("{path}.kms"), kms_names, errs);
-                    None
-                }
+                _ => kms(body, &format!("{path}.kms"), kms_seen, errs),
             }
         }
         _ => {
@@ -425,58 +427,149 @@ fn keys(
     (errs.len() == before).then_some(out)
 }
 
-/// Checks a KMS provider as upstream does, then refuses it: not supported yet.
+/// What `kms` providers need besides field checks: their names (unique across the file,
+/// v1 and v2 alike, as upstream) and whether a v1 provider appeared (refused once the
+/// file is otherwise valid, as kube-apiserver refuses it when building transformers).
+#[derive(Default)]
+pub(crate) struct KmsSeen {
+    names: std::collections::BTreeSet<String>,
+    v1: bool,
+}
+
+/// Upstream's default `timeout` of a kms provider.
+const KMS_DEFAULT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+const KMS_FIELDS: [&str; 5] = ["apiVersion", "name", "endpoint", "cachesize", "timeout"];
+
+/// Checks a KMS provider as upstream's validation does, in its order (name, timeout,
+/// endpoint, cachesize, apiVersion); a v2 provider is returned, a v1 one only noted.
 fn kms(
     body: &Value,
     path: &str,
-    names: &mut std::collections::BTreeSet<String>,
+    seen: &mut KmsSeen,
     errs: &mut Vec<String>,
-) {
+) -> Option<EncryptionProvider> {
+    let before = errs.len();
+    if let Some(obj) = body.as_object() {
+        for f in obj.keys().filter(|f| !KMS_FIELDS.contains(&f.as_str())) {
+            errs.push(format!(
+                "strict decoding error: unknown field {}",
+                q(&format!("{path}.{f}"))
+            ));
+        }
+    }
     let field = |f: &str| body.get(f).and_then(Value::as_str).unwrap_or("");
     let name = field("name");
-    // Upstream defaults an unset apiVersion to v1.
+    // Upstream defaults an unset apiVersion to v1 (and only v1 gets a cache size).
     let version = match field("apiVersion") {
         "" => "v1",
         v => v,
     };
+    let npath = format!("{path}.name");
     if name.is_empty() {
         errs.push(format!(
-            "{path}.name: Required value: name is a mandatory field for a provider"
+            "{npath}: Required value: name is a mandatory field for a provider"
         ));
-    } else if version != "v1" && name.contains(':') {
+    }
+    if version != "v1" && name.contains(':') {
         errs.push(format!(
-            "{path}.name: Invalid value: {}: invalid KMS provider name {name}, must not contain ':'",
-            q(name)
-        ));
-    } else if version != "v1" && !names.insert(name.to_owned()) {
-        errs.push(format!(
-            "{path}.name: Invalid value: {}: duplicate KMS provider name {name}, names must be unique",
+            "{npath}: Invalid value: {}: invalid KMS provider name {name}, must not contain ':'",
             q(name)
         ));
     }
+    if version != "v1" && seen.names.contains(name) {
+        errs.push(format!(
+            "{npath}: Invalid value: {}: duplicate KMS provider name {name}, names must be unique",
+            q(name)
+        ));
+    }
+    seen.names.insert(name.to_owned());
+    let timeout = kms_timeout(body.get("timeout"), &format!("{path}.timeout"), errs);
     let endpoint = field("endpoint");
+    let epath = format!("{path}.endpoint");
     if endpoint.is_empty() {
         errs.push(format!(
-            "{path}.endpoint: Invalid value: \"\": endpoint is a mandatory field for a kms"
+            "{epath}: Invalid value: \"\": endpoint is a mandatory field for a kms"
         ));
     } else if !endpoint.starts_with("unix://") {
         let scheme = endpoint.split_once("://").map_or("", |(s, _)| s);
         errs.push(format!(
-            "{path}.endpoint: Invalid value: {}: unsupported scheme {} for KMS provider, only unix is supported",
+            "{epath}: Invalid value: {}: unsupported scheme {} for KMS provider, only unix is supported",
             q(endpoint),
             q(scheme)
         ));
     }
+    let cpath = format!("{path}.cachesize");
+    match (version, body.get("cachesize")) {
+        ("v1", Some(Value::Number(n))) if n.as_i64() == Some(0) => errs.push(format!(
+            "{cpath}: Invalid value: 0: cachesize should be a positive value, or negative to disable"
+        )),
+        ("v1", _) | (_, None | Some(Value::Null)) => {}
+        (_, Some(size)) => errs.push(format!(
+            "{cpath}: Invalid value: {size}: cachesize is not supported in v2"
+        )),
+    }
     if version != "v1" && version != "v2" {
+        // Upstream prints the literal word "apiVersion" where the version belongs.
         errs.push(format!(
             "{path}.apiVersion: Invalid value: {}: unsupported apiVersion apiVersion for KMS provider, only v1 and v2 are supported",
             q(version)
         ));
     }
-    errs.push(match version {
-        "v1" => format!("{path}: Invalid value: {}: KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead (KMSv1 is not supported by this server)", q(name)),
-        _ => format!("{path}: Invalid value: {}: KMS v2 providers are not supported by this server yet; use aescbc, aesgcm or secretbox", q(name)),
-    });
+    if version == "v1" {
+        seen.v1 = true;
+        return None;
+    }
+    (errs.len() == before).then(|| {
+        EncryptionProvider::Kms(KmsProvider {
+            name: name.to_owned(),
+            socket: unix_path(endpoint),
+            timeout_ms: u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX),
+        })
+    })
+}
+
+/// `timeout`: a Go duration, 3s when unset, and positive.
+fn kms_timeout(v: Option<&Value>, path: &str, errs: &mut Vec<String>) -> std::time::Duration {
+    let text = match v {
+        None | Some(Value::Null) => return KMS_DEFAULT_TIMEOUT,
+        Some(Value::String(s)) => s.as_str(),
+        Some(other) => {
+            errs.push(format!(
+                "{path}: Invalid value: {other}: must be a duration such as \"3s\""
+            ));
+            return KMS_DEFAULT_TIMEOUT;
+        }
+    };
+    let (negative, magnitude) = match text.trim().strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    match crate::godur::parse(magnitude) {
+        // A metav1.Duration prints as Go prints a time.Duration, unquoted.
+        Ok(d) if negative || d.is_zero() => {
+            let sign = if negative && !d.is_zero() { "-" } else { "" };
+            errs.push(format!(
+                "{path}: Invalid value: {sign}{}: timeout should be a positive value",
+                crate::godur::format(d)
+            ));
+            KMS_DEFAULT_TIMEOUT
+        }
+        Ok(d) => d,
+        Err(e) => {
+            errs.push(format!("{path}: Invalid value: {}: {e}", q(text)));
+            KMS_DEFAULT_TIMEOUT
+        }
+    }
+}
+
+/// The socket path of a `unix://` endpoint, as Go's url.Parse finds it (after any host).
+fn unix_path(endpoint: &str) -> String {
+    let rest = endpoint.strip_prefix("unix://").unwrap_or(endpoint);
+    let rest = rest.split(['?', '#']).next().unwrap_or("");
+    match rest.find('/') {
+        Some(i) => rest[i..].to_owned(),
+        None => String::new(),
+    }
 }
 
 #[cfg(test)]

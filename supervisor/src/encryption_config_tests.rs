@@ -169,23 +169,119 @@ resources:
 }
 
 #[test]
-fn kms_is_refused_not_ignored() {
+fn kms_v2_is_read_with_its_defaults() {
+    let c = parse(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers:
+      - kms: {apiVersion: v2, name: p1, endpoint: unix:///tmp/kms.sock}
+      - kms: {apiVersion: v2, name: p2, endpoint: 'unix:///run/k.sock', timeout: 1m30s}
+      - identity: {}
+",
+    )
+    .expect("valid");
+    let p = &c.rules[0].providers;
+    assert_eq!(
+        p[0],
+        EncryptionProvider::Kms(KmsProvider {
+            name: "p1".into(),
+            socket: "/tmp/kms.sock".into(),
+            timeout_ms: 3000,
+        })
+    );
+    assert_eq!(
+        p[1],
+        EncryptionProvider::Kms(KmsProvider {
+            name: "p2".into(),
+            socket: "/run/k.sock".into(),
+            timeout_ms: 90_000,
+        })
+    );
+}
+
+#[test]
+fn kms_v2_fields_are_checked_as_upstream() {
     let e = errors(
         "apiVersion: apiserver.config.k8s.io/v1
 kind: EncryptionConfiguration
 resources:
   - resources: [secrets]
     providers:
-      - kms: {apiVersion: v2, name: p, endpoint: unix:///tmp/kms.sock}
-      - kms: {name: 'a:b', endpoint: tcp://x}
+      - kms: {apiVersion: v2, name: 'a:b', endpoint: tcp://x, cachesize: 100, timeout: 0s}
+      - kms: {apiVersion: v2, name: p, endpoint: unix:///k.sock, timeout: -2s}
+  - resources: [configmaps]
+    providers:
+      - kms: {apiVersion: v2, name: p, endpoint: unix:///k.sock, color: blue}
+      - kms: {apiVersion: v3, endpoint: unix:///k.sock}
+      - kms: {apiVersion: v2, name: q, endpoint: unix:///k.sock, timeout: soon}
 ",
     );
-    has(&e, "resources[0].providers[0].kms: Invalid value: \"p\": KMS v2 providers are not supported by this server yet");
+    let at = "resources[0].providers[0].kms";
+    has(&e, &format!("{at}.name: Invalid value: \"a:b\": invalid KMS provider name a:b, must not contain ':'"));
+    has(&e, &format!("{at}.endpoint: Invalid value: \"tcp://x\": unsupported scheme \"tcp\" for KMS provider, only unix is supported"));
     has(
         &e,
-        "resources[0].providers[1].kms: Invalid value: \"a:b\": KMSv1 is deprecated",
+        &format!("{at}.cachesize: Invalid value: 100: cachesize is not supported in v2"),
     );
-    has(&e, "resources[0].providers[1].kms.endpoint: Invalid value: \"tcp://x\": unsupported scheme \"tcp\" for KMS provider, only unix is supported");
+    has(
+        &e,
+        &format!("{at}.timeout: Invalid value: 0s: timeout should be a positive value"),
+    );
+    has(&e, "resources[0].providers[1].kms.timeout: Invalid value: -2s: timeout should be a positive value");
+    has(&e, "resources[1].providers[0].kms.name: Invalid value: \"p\": duplicate KMS provider name p, names must be unique");
+    has(
+        &e,
+        "strict decoding error: unknown field \"resources[1].providers[0].kms.color\"",
+    );
+    has(&e, "resources[1].providers[1].kms.name: Required value: name is a mandatory field for a provider");
+    has(&e, "resources[1].providers[1].kms.apiVersion: Invalid value: \"v3\": unsupported apiVersion apiVersion for KMS provider, only v1 and v2 are supported");
+    has(
+        &e,
+        "resources[1].providers[2].kms.timeout: Invalid value: \"soon\"",
+    );
+    assert_eq!(e.len(), 10, "{e:#?}");
+}
+
+#[test]
+fn kms_v1_is_refused_as_without_its_feature_gate() {
+    // Field errors first, as upstream validates before it builds transformers.
+    let e = errors(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers:
+      - kms: {name: 'a:b', endpoint: tcp://x, cachesize: 0}
+",
+    );
+    has(&e, "resources[0].providers[0].kms.endpoint: Invalid value: \"tcp://x\": unsupported scheme \"tcp\" for KMS provider, only unix is supported");
+    has(&e, "resources[0].providers[0].kms.cachesize: Invalid value: 0: cachesize should be a positive value, or negative to disable");
+    assert_eq!(e.len(), 2, "{e:#?}");
+    // A valid v1 provider (its name may hold ':') still does not start the server.
+    let e = errors(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers:
+      - kms: {name: 'a:b', endpoint: unix:///k.sock}
+      - kms: {apiVersion: v2, name: 'a:b', endpoint: unix:///k2.sock}
+",
+    );
+    assert_eq!(e.len(), 2, "{e:#?}");
+    has(&e, "resources[0].providers[1].kms.name: Invalid value: \"a:b\": duplicate KMS provider name a:b");
+    let e = errors(
+        "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers:
+      - kms: {name: v1, endpoint: unix:///k.sock}
+",
+    );
+    assert_eq!(e, vec!["error while building transformers: KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature.".to_owned()]);
 }
 
 #[test]

@@ -44,10 +44,16 @@ pub(crate) async fn direct(
     let read_only = req.method() == Method::GET || req.method() == Method::HEAD;
 
     if let Some((endpoint, sub)) = health::endpoint_of(&path) {
-        let checks = if endpoint == "readyz" {
-            front.ready_checks()
-        } else {
-            front.live_checks()
+        let checks = match endpoint {
+            "readyz" => front.ready_checks(),
+            // Upstream adds the KMS check to healthz and readyz only: a plugin outage
+            // must not get the server restarted.
+            "livez" => front
+                .live_checks()
+                .into_iter()
+                .filter(|c| c.name != kas_server::backend::KMS_CHECK)
+                .collect(),
+            _ => front.live_checks(),
         };
         return health::respond(endpoint, sub, query.as_deref(), &checks);
     }

@@ -106,8 +106,10 @@ impl Stored {
     }
 
     /// Its value in plain text, through `t`; upstream's message when it does not read.
-    fn decrypted(mut self, t: &encryption::Transformers) -> Result<Stored, String> {
-        let plain = t.decrypt(&self.key, std::mem::take(&mut self.value))?;
+    async fn decrypted(mut self, t: &encryption::Transformers) -> Result<Stored, String> {
+        let plain = t
+            .decrypt(&self.key, std::mem::take(&mut self.value))
+            .await?;
         self.value = plain.value;
         self.stale = plain.stale;
         Ok(self)
@@ -228,6 +230,7 @@ impl Storage {
             .map_err(StorageError::from)?;
         let transformers = encryption::Transformers::new(&cfg.prefix, cfg.encryption.as_ref())
             .map_err(|e| StorageError::Internal(format!("encryption providers: {e}")))?;
+        transformers.start_kms().await;
         Ok(Storage {
             client,
             prefix: Arc::from(cfg.prefix.as_str()),
@@ -238,10 +241,24 @@ impl Storage {
 
     /// A stored object in plain text; a value that does not decrypt is an internal error
     /// naming upstream's reason.
-    fn read(&self, kv: &etcd_client::KeyValue) -> Result<Stored, StorageError> {
+    async fn read(&self, kv: &etcd_client::KeyValue) -> Result<Stored, StorageError> {
         Stored::from_kv(kv)
             .decrypted(&self.transformers)
+            .await
             .map_err(StorageError::Transform)
+    }
+
+    /// The transformers' KMS health: a receiver marked after each plugin probe, and the
+    /// `kms-providers` check; `None` when no KMS provider is configured.
+    pub fn kms_health(
+        &self,
+    ) -> Option<(
+        tokio::sync::watch::Receiver<u64>,
+        Arc<encryption::Transformers>,
+    )> {
+        self.transformers
+            .kms_changes()
+            .map(|rx| (rx, self.transformers.clone()))
     }
 
     /// The bytes to store for `value` under `key`.
@@ -311,7 +328,10 @@ impl Storage {
                 });
             }
         }
-        resp.kvs().first().map(|kv| self.read(kv)).transpose()
+        match resp.kvs().first() {
+            Some(kv) => self.read(kv).await.map(Some),
+            None => Ok(None),
+        }
     }
 
     async fn grant(&self, ttl: Option<i64>) -> Result<Option<PutOptions>, StorageError> {
@@ -403,10 +423,10 @@ impl Storage {
             let rev = self.saw(resp.header());
             if resp.succeeded() {
                 let prev = resp.op_responses().into_iter().find_map(|op| match op {
-                    TxnOpResponse::Delete(d) => d.prev_kvs().first().map(|kv| self.read(kv)),
+                    TxnOpResponse::Delete(d) => d.prev_kvs().first().cloned(),
                     _ => None,
                 });
-                let mut gone = prev.ok_or(StorageError::NotFound)??;
+                let mut gone = self.read(&prev.ok_or(StorageError::NotFound)?).await?;
                 gone.revision = rev;
                 return Ok(gone);
             }
@@ -509,7 +529,7 @@ impl Storage {
                 last_key = Some(kv.key().to_vec());
                 // Decrypted before the filter sees it; one value that does not read fails
                 // the whole list, as upstream's LIST does.
-                let item = self.read(kv).map_err(|e| {
+                let item = self.read(kv).await.map_err(|e| {
                     StorageError::Transform(format!(
                         "unable to transform key {:?}: {e}",
                         String::from_utf8_lossy(kv.key())

@@ -103,20 +103,21 @@ impl Watch {
                 let Some(kv) = ev.kv() else { continue };
                 // A value that does not decrypt ends the watch with an internal error, as
                 // upstream's watcher ends with an ERROR event.
-                let plain = |s: Stored| {
+                let transformers = self.transformers.clone();
+                let plain = |s: Stored| async move {
                     let key = s.key.clone();
-                    s.decrypted(&self.transformers).map_err(|e| {
+                    s.decrypted(&transformers).await.map_err(|e| {
                         StorageError::Transform(format!("unable to transform key {key:?}: {e}"))
                     })
                 };
                 let event = match ev.event_type() {
                     EventType::Put if kv.create_revision() == kv.mod_revision() => {
-                        WatchEvent::Added(plain(Stored::from_kv(kv))?)
+                        WatchEvent::Added(plain(Stored::from_kv(kv)).await?)
                     }
-                    EventType::Put => WatchEvent::Modified(plain(Stored::from_kv(kv))?),
+                    EventType::Put => WatchEvent::Modified(plain(Stored::from_kv(kv)).await?),
                     EventType::Delete => {
                         let mut gone = match ev.prev_kv() {
-                            Some(prev) => plain(Stored::from_kv(prev))?,
+                            Some(prev) => plain(Stored::from_kv(prev)).await?,
                             // No previous value (compacted away): nothing to decrypt.
                             None => Stored::from_kv(kv),
                         };

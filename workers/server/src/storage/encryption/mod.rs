@@ -9,13 +9,20 @@
 //! (or its first key) is *stale*. A resource no rule names is stored as it is, and a
 //! value that looks encrypted (`k8s:enc:`) is then refused rather than served.
 
+mod kms;
+pub mod kms_api;
+mod kms_client;
+mod kmsv2;
 mod providers;
 pub mod resources;
 
 #[cfg(test)]
+mod kms_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use kas_proto::{EncryptionConfig, EncryptionKey, EncryptionProvider};
 
@@ -37,6 +44,8 @@ enum Provider {
         no_key: &'static str,
         keys: Vec<(String, Cipher)>,
     },
+    /// A KMS v2 plugin's envelope (`k8s:enc:kms:v2:<name>:`).
+    Kms(Arc<kms::Kms>),
 }
 
 /// A provider list: the first writes, all read.
@@ -66,7 +75,10 @@ fn aggregate(errs: Vec<String>) -> String {
 }
 
 impl Chain {
-    fn new(providers: &[EncryptionProvider]) -> Result<Chain, String> {
+    fn new(
+        providers: &[EncryptionProvider],
+        kms: &mut Vec<Arc<kms::Kms>>,
+    ) -> Result<Chain, String> {
         let keyed = |prefix, no_key, keys: &[EncryptionKey], make: fn(&[u8]) -> Option<Cipher>| {
             let keys = keys
                 .iter()
@@ -99,6 +111,11 @@ impl Chain {
                     k,
                     Cipher::secretbox,
                 ),
+                EncryptionProvider::Kms(p) => {
+                    let k = Arc::new(kms::Kms::new(p)?);
+                    kms.push(k.clone());
+                    Ok(Provider::Kms(k))
+                }
             })
             .collect::<Result<Vec<_>, _>>()
             .map(Chain)
@@ -108,6 +125,13 @@ impl Chain {
     fn seal(&self, plain: Vec<u8>, key: &str) -> Result<Vec<u8>, String> {
         match self.0.first() {
             None | Some(Provider::Identity) => Ok(plain),
+            Some(Provider::Kms(k)) => {
+                let sealed = k.seal(&plain, key)?;
+                let mut out = Vec::with_capacity(k.prefix.len() + sealed.len());
+                out.extend_from_slice(k.prefix.as_bytes());
+                out.extend_from_slice(&sealed);
+                Ok(out)
+            }
             Some(Provider::Keyed { prefix, keys, .. }) => {
                 let Some((name, cipher)) = keys.first() else {
                     return Ok(plain);
@@ -125,7 +149,7 @@ impl Chain {
     /// Upstream's prefix transformers, two levels deep (providers, then key names): the
     /// first matching one that succeeds wins; failures of every match are reported
     /// together.
-    fn open(&self, data: Vec<u8>, key: &str) -> Result<Plain, String> {
+    async fn open(&self, data: Vec<u8>, key: &str) -> Result<Plain, String> {
         let mut errs = Vec::new();
         for (i, p) in self.0.iter().enumerate() {
             match p {
@@ -136,6 +160,20 @@ impl Chain {
                             value: data,
                             stale: i != 0,
                         });
+                    }
+                }
+                Provider::Kms(k) => {
+                    let Some(rest) = data.strip_prefix(k.prefix.as_bytes()) else {
+                        continue;
+                    };
+                    match k.open(rest, key).await {
+                        Ok((value, stale)) => {
+                            return Ok(Plain {
+                                value,
+                                stale: stale || i != 0,
+                            })
+                        }
+                        Err(e) => errs.push(e),
                     }
                 }
                 Provider::Keyed {
@@ -196,6 +234,10 @@ pub struct Transformers {
     /// By group, then resource, as the rules name them; `*` for wildcards. Nested so a
     /// lookup borrows the key's parts instead of building owned ones.
     chains: HashMap<String, HashMap<String, std::sync::Arc<Chain>>>,
+    /// Every KMS v2 provider, in file order (`kms-provider-<index>` in health reasons).
+    kms: Vec<Arc<kms::Kms>>,
+    /// Bumped after each KMS probe.
+    kms_changed: Arc<tokio::sync::watch::Sender<u64>>,
 }
 
 impl std::fmt::Debug for Transformers {
@@ -217,8 +259,9 @@ impl Transformers {
     /// rule wins over a later one naming the same resource.
     pub fn new(prefix: &str, config: Option<&EncryptionConfig>) -> Result<Transformers, String> {
         let mut chains = HashMap::new();
+        let mut kms = Vec::new();
         for rule in config.map(|c| c.rules.as_slice()).unwrap_or_default() {
-            let chain = std::sync::Arc::new(Chain::new(&rule.providers)?);
+            let chain = std::sync::Arc::new(Chain::new(&rule.providers, &mut kms)?);
             for r in &rule.resources {
                 let (resource, group) = r.split_once('.').unwrap_or((r, ""));
                 chains
@@ -231,7 +274,44 @@ impl Transformers {
         Ok(Transformers {
             prefix: format!("{}/", prefix.trim_end_matches('/')),
             chains,
+            kms,
+            kms_changed: Arc::new(tokio::sync::watch::Sender::new(0)),
         })
+    }
+
+    /// Probes every KMS plugin once (upstream primes its seed before serving), then keeps
+    /// probing each in the background for as long as these transformers live.
+    pub async fn start_kms(&self) {
+        let ttls = futures_util::future::join_all(self.kms.iter().map(|k| k.probe())).await;
+        self.kms_changed.send_modify(|n| *n += 1);
+        for (k, ttl) in self.kms.iter().zip(ttls) {
+            let weak = Arc::downgrade(k);
+            tokio::spawn(kms::probe_loop(weak, self.kms_changed.clone(), ttl));
+        }
+    }
+
+    /// A receiver marked changed after every KMS probe; `None` without KMS providers.
+    pub fn kms_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        (!self.kms.is_empty()).then(|| self.kms_changed.subscribe())
+    }
+
+    /// The `kms-providers` health check: each plugin's last probe, failures named
+    /// `kms-provider-<index>` and reported together (upstream's kmsHealthChecker).
+    pub fn kms_health(&self) -> Result<(), String> {
+        let errs: Vec<String> = self
+            .kms
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| {
+                let last = k.last.lock().map(|l| l.clone()).unwrap_or(Ok(()));
+                last.err().map(|e| format!("kms-provider-{i}: {e}"))
+            })
+            .collect();
+        if errs.is_empty() {
+            Ok(())
+        } else {
+            Err(aggregate(errs))
+        }
     }
 
     /// The provider list of the resource `key` belongs to; `None` when no rule names it.
@@ -258,14 +338,14 @@ impl Transformers {
 
     /// The plain bytes of the value stored under `key`, or upstream's reason it cannot
     /// be read.
-    pub(crate) fn decrypt(&self, key: &str, stored: Vec<u8>) -> Result<Plain, String> {
+    pub(crate) async fn decrypt(&self, key: &str, stored: Vec<u8>) -> Result<Plain, String> {
         match self.chain(key) {
             None if stored.starts_with(ENCRYPTED) => Err(IDENTITY_ENCRYPTED.to_owned()),
             None => Ok(Plain {
                 value: stored,
                 stale: false,
             }),
-            Some(chain) => chain.open(stored, key),
+            Some(chain) => chain.open(stored, key).await,
         }
     }
 }
