@@ -633,6 +633,7 @@ spec:
 
 mod admission;
 mod aggregation;
+mod audit;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
 mod encryption;

@@ -11,6 +11,11 @@ use crate::frame::Error;
 /// The HTTP header that carries a [`RequestContext`] between processes.
 pub const CONTEXT_HEADER: &str = "x-kube-apiserver-rs-context";
 
+/// The HTTP header in which a back-end worker returns the audit annotations of a request
+/// (admission's) to the front door: base64url without padding of a JSON object of
+/// strings. The front door removes it from every response.
+pub const AUDIT_ANNOTATIONS_HEADER: &str = "x-kube-apiserver-rs-audit-annotations";
+
 /// Everything the handler chain learnt about a request before delegating it.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct RequestContext {

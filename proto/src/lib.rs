@@ -24,7 +24,9 @@ pub use audit::{
 pub use config::{
     AdmissionConfig, CertFiles, ClientCertificate, SecureServing, TlsVersion, WorkerConfig,
 };
-pub use context::{RequestContext, RequestInfo, UserInfo, CONTEXT_HEADER};
+pub use context::{
+    RequestContext, RequestInfo, UserInfo, AUDIT_ANNOTATIONS_HEADER, CONTEXT_HEADER,
+};
 pub use control::{
     AuthorizationChain, CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus,
     ShutdownPhase, WorkerHealth,

@@ -38,6 +38,7 @@ pub struct ServerBuilder {
     env: Vec<(String, String)>,
     data_dir: Option<PathBuf>,
     stderr_to_file: bool,
+    stdout: Option<PathBuf>,
 }
 
 impl ServerBuilder {
@@ -48,6 +49,12 @@ impl ServerBuilder {
 
     pub fn env(mut self, k: impl Into<String>, v: impl Into<String>) -> Self {
         self.env.push((k.into(), v.into()));
+        self
+    }
+
+    /// Writes the server's standard output to `path` (it is discarded otherwise).
+    pub fn stdout_to(mut self, path: &Path) -> Self {
+        self.stdout = Some(path.to_owned());
         self
     }
 
@@ -86,7 +93,10 @@ impl ServerBuilder {
             .env_remove("STATE_DIRECTORY")
             .env_remove("RUNTIME_DIRECTORY")
             .stdin(Stdio::null())
-            .stdout(Stdio::null())
+            .stdout(match &self.stdout {
+                Some(path) => Stdio::from(std::fs::File::create(path).expect("stdout file")),
+                None => Stdio::null(),
+            })
             .stderr(log.try_clone().expect("clone log"));
         for (k, v) in &self.env {
             cmd.env(k, v);

@@ -10,7 +10,7 @@ use std::pin::Pin;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Instant, SystemTime};
 
 use bytes::Bytes;
 use futures_util::FutureExt;
@@ -23,8 +23,8 @@ use kas_server::status::{Reason, Status};
 use kas_server::{delegate, request_info};
 use tokio_util::sync::WaitForCancellationFutureOwned;
 
-use crate::authn;
 use crate::front::Front;
+use crate::{audit, authn};
 
 /// What the TLS layer learnt about a connection.
 #[derive(Debug, Clone)]
@@ -33,6 +33,8 @@ pub(crate) struct ConnInfo {
     pub(crate) cert: Option<crate::x509::PeerCert>,
     /// HTTP/1.x (where `Connection: close` means something).
     pub(crate) http1: bool,
+    /// The client's address (the last of an event's `sourceIPs`).
+    pub(crate) peer: std::net::SocketAddr,
 }
 
 /// Runs the whole chain for one request.
@@ -42,6 +44,7 @@ pub(crate) async fn handle(
     req: Request<Incoming>,
 ) -> Response<Body> {
     let started = Instant::now();
+    let received = SystemTime::now();
     let info = request_info::parse(req.method(), req.uri().path(), req.uri().query());
     let audit_id = req
         .headers()
@@ -51,13 +54,23 @@ pub(crate) async fn handle(
         .map(str::to_owned)
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let origin = req.headers().get(header::ORIGIN).cloned();
+    let long_running = request_info::is_long_running(&info);
 
-    let inner = AssertUnwindSafe(chain(&front, &conn, info.clone(), audit_id.clone(), req));
+    let req = req.map(kas_server::body::boxed);
+    let audit = audit::Slot::default();
+    let request = Request_ {
+        info: info.clone(),
+        audit_id: audit_id.clone(),
+        received,
+        audit: &audit,
+    };
+    let inner = AssertUnwindSafe(chain(&front, &conn, request, req));
     let mut resp = match inner.catch_unwind().await {
         Ok(resp) => resp,
         Err(panic) => {
             let what = delegate::panic_message(&*panic);
             tracing::error!(audit_id = %audit_id, path = %info.path, panic = %what, "recovered from a panic in a request handler");
+            audit.panicked(&what);
             Status::new(Reason::InternalError, delegate::PANIC_MESSAGE).into_response()
         }
     };
@@ -83,15 +96,23 @@ pub(crate) async fn handle(
     } else {
         tracing::debug!(verb = %info.verb, resource = %info.resource, namespace = %info.namespace, code, latency_ms, audit_id = %audit_id, path = %info.path, "request");
     }
-    resp
+    audit.respond(resp, long_running).await
+}
+
+/// What the chain's outer frame knows of a request and hands inwards.
+struct Request_<'a> {
+    info: RequestInfo,
+    audit_id: String,
+    received: SystemTime,
+    /// The request's audit, set once its user is known.
+    audit: &'a audit::Slot,
 }
 
 async fn chain(
     front: &Arc<Front>,
     conn: &ConnInfo,
-    info: RequestInfo,
-    audit_id: String,
-    req: Request<Incoming>,
+    request: Request_<'_>,
+    req: Request<Body>,
 ) -> Response<Body> {
     if front.refuse_new.load(Ordering::Acquire) {
         let mut resp = too_many_requests(
@@ -116,9 +137,9 @@ async fn chain(
         }
     }
 
-    let long_running = request_info::is_long_running(&info);
+    let long_running = request_info::is_long_running(&request.info);
     if long_running {
-        let resp = Box::pin(authenticated(front, conn, info, audit_id, req)).await;
+        let resp = Box::pin(authenticated(front, conn, request, req)).await;
         return until_cancelled(resp, front.end_long_running.clone().cancelled_owned());
     }
     let _in_flight = front.in_flight.enter();
@@ -127,7 +148,7 @@ async fn chain(
     // is copied at every level of the handler's state and into each HTTP/2 stream's task
     // (the whole handler's future was 58 KB, now 20 KB with this and director.rs's boxes;
     // memmove was ~10% of the front door's CPU under proxy load, ~8.6% after).
-    let rest = Box::pin(authenticated(front, conn, info, audit_id, req));
+    let rest = Box::pin(authenticated(front, conn, request, req));
     match tokio::time::timeout(timeout, rest).await {
         Ok(resp) => resp,
         Err(_) => Status::new(
@@ -141,25 +162,63 @@ async fn chain(
 async fn authenticated(
     front: &Arc<Front>,
     conn: &ConnInfo,
-    info: RequestInfo,
-    audit_id: String,
-    req: Request<Incoming>,
+    request: Request_<'_>,
+    req: Request<Body>,
 ) -> Response<Body> {
-    let Some(user) = authn::authenticate(front, conn, req.headers(), req.uri().path()).await else {
-        let resp = unauthorized(req.headers());
-        return refuse(req, resp).await;
-    };
-    let user = match crate::impersonation::impersonate(front, user, req.headers(), req.uri()).await
-    {
-        Ok(user) => user,
-        Err(refused) => return refuse(req, refused).await,
-    };
+    let Request_ {
+        info,
+        audit_id,
+        received,
+        audit,
+    } = request;
     let (mut parts, body) = req.into_parts();
+    let Some(user) = authn::authenticate(front, conn, &parts.headers, parts.uri.path()).await
+    else {
+        if let Some(auditor) = &front.audit {
+            let client_cert = conn.cert.is_some();
+            if let Some(a) = auditor.failed_authentication(
+                &info,
+                &parts,
+                conn.peer,
+                &audit_id,
+                received,
+                client_cert,
+            ) {
+                audit.set(a);
+            }
+        }
+        let resp = unauthorized(&parts.headers);
+        return refuse(body, resp).await;
+    };
+    if let Some(auditor) = &front.audit {
+        match auditor
+            .begin(&user, &info, &parts, conn.peer, &audit_id, received)
+            .await
+        {
+            Ok(Some(a)) => audit.set(a),
+            Ok(None) => {}
+            Err(()) => {
+                let resp = internal_error(&parts.uri, "failed to store audit event");
+                return refuse(body, resp).await;
+            }
+        }
+    }
+    let impersonating = parts
+        .headers
+        .keys()
+        .any(|k| k.as_str().starts_with("impersonate-"));
+    let user =
+        match crate::impersonation::impersonate(front, user, &parts.headers, &parts.uri).await {
+            Ok(user) => user,
+            Err(refused) => return refuse(body, refused).await,
+        };
+    if impersonating {
+        audit.with(|a| a.impersonated(&user));
+    }
     crate::impersonation::strip(&mut parts.headers);
     if let Some(rh) = &front.config.request_header {
         crate::front_proxy::strip(rh, &mut parts.headers);
     }
-    let req = Request::from_parts(parts, body);
 
     let long_running = request_info::is_long_running(&info);
     let privileged = user.groups.iter().any(|g| g == "system:masters");
@@ -176,24 +235,42 @@ async fn authenticated(
             Some(Ok(p)) => Some(p),
             Some(Err(_)) => {
                 let resp = too_many_requests("Too many requests, please try again later.", "1");
-                return refuse(req, resp).await;
+                return refuse(body, resp).await;
             }
         }
     };
 
     let mut attrs = attributes(&info);
-    attrs.field_selector = request_info::field_selector(&info, req.uri().query());
-    attrs.label_selector = request_info::label_selector(&info, req.uri().query());
+    attrs.field_selector = request_info::field_selector(&info, parts.uri.query());
+    attrs.label_selector = request_info::label_selector(&info, parts.uri.query());
     let verdict = front.authorizer.decide(&user, &attrs).await;
     if verdict.decision != kas_authz::Decision::Allow {
         // An authorizer that failed (a webhook down) makes the refusal a 500 naming the
         // error, as upstream's authorization filter does; else a 403 with the reasons.
         let resp = match verdict.error {
-            Some(error) => internal_error(req.uri(), &error),
-            None => forbidden_response(forbidden(&user, &info, &verdict.reason), req.headers()),
+            Some(error) => {
+                audit.with(|a| a.annotate(audit::REASON, "internal error"));
+                internal_error(&parts.uri, &error)
+            }
+            None => {
+                audit.with(|a| {
+                    a.annotate(audit::DECISION, "forbid");
+                    a.annotate(audit::REASON, &verdict.reason);
+                });
+                forbidden_response(forbidden(&user, &info, &verdict.reason), &parts.headers)
+            }
         };
-        return refuse(req, resp).await;
+        return refuse(body, resp).await;
     }
+    let mut req = Request::from_parts(parts, body);
+    audit.with(|a| {
+        a.annotate(audit::DECISION, "allow");
+        a.annotate(audit::REASON, &verdict.reason);
+        req = a.request_body(std::mem::replace(
+            &mut req,
+            Request::new(kas_server::body::empty()),
+        ));
+    });
 
     let ctx = RequestContext {
         user,
@@ -211,9 +288,8 @@ const REFUSAL_DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(1
 /// A refusal given before the request body was read: the body is read and dropped first
 /// (up to 1 MiB, for up to a second), so that an HTTP/2 client that is still sending sees
 /// the answer, not its stream reset.
-async fn refuse(req: Request<Incoming>, resp: Response<Body>) -> Response<Body> {
+async fn refuse(mut body: Body, resp: Response<Body>) -> Response<Body> {
     use http_body_util::BodyExt;
-    let mut body = req.into_body();
     if hyper::body::Body::is_end_stream(&body) {
         return resp;
     }
@@ -271,7 +347,7 @@ pub(crate) async fn authorize(
 
 /// Upstream's `responsewriters.InternalError`: Go's plain-text `http.Error` with the
 /// request URI quoted and `&`, `<`, `>` escaped.
-fn internal_error(uri: &http::Uri, error: &str) -> Response<Body> {
+pub(crate) fn internal_error(uri: &http::Uri, error: &str) -> Response<Body> {
     let request_uri = uri.path_and_query().map(|p| p.as_str()).unwrap_or("/");
     let message = format!(
         "Internal Server Error: {}: {error}",

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use bytes::Bytes;
 use http::header::{self, HeaderName, CONTENT_TYPE};
 use http::{HeaderValue, Method, Request, Response};
-use http_body_util::{BodyExt, Limited};
 use hyper::body::Incoming;
 use kas_proto::{RequestContext, WorkerRole, CONTEXT_HEADER};
 use kas_server::body::{self, Body};
@@ -37,7 +36,7 @@ const HOP_BY_HOP: [HeaderName; 6] = [
 pub(crate) async fn direct(
     front: &Arc<Front>,
     ctx: RequestContext,
-    req: Request<Incoming>,
+    req: Request<Body>,
 ) -> Response<Body> {
     let path = req.uri().path().to_owned();
     let query = req.uri().query().map(str::to_owned);
@@ -79,13 +78,16 @@ pub(crate) async fn direct(
 
     // The rarer handlers below are boxed: inline, the largest of them sets the size of
     // this future, which every request pays for in copies (27 KB before, under 5 KB now).
+    // Bound apart from `req`: a borrow of the request (whose body is not `Sync`) held
+    // across an await would make this future not `Send`.
+    let headers = req.headers();
     if read_only && (path == "/openapi/v2" || path == "/openapi/v2/") {
-        if let Some(resp) = Box::pin(crate::merged::openapi_v2(front, req.headers())).await {
+        if let Some(resp) = Box::pin(crate::merged::openapi_v2(front, headers)).await {
             return resp;
         }
     }
     if read_only && (path == "/openapi/v3" || path == "/openapi/v3/") {
-        return Box::pin(crate::merged::openapi_v3_index(front, req.headers())).await;
+        return Box::pin(crate::merged::openapi_v3_index(front, headers)).await;
     }
     if crate::token_review::is_token_review(req.method(), &ctx.info) {
         return Box::pin(crate::token_review::answer(front, &ctx, req)).await;
@@ -141,10 +143,10 @@ async fn proxy(
     front: &Front,
     role: WorkerRole,
     ctx: &RequestContext,
-    req: Request<Incoming>,
+    req: Request<Body>,
 ) -> Result<Response<Body>, Status> {
-    let (parts, incoming) = req.into_parts();
-    let resp = send(front, role, ctx, parts, body::boxed(incoming)).await?;
+    let (parts, body) = req.into_parts();
+    let resp = send(front, role, ctx, parts, body).await?;
     if resp.headers().contains_key(UNHANDLED_HEADER) {
         // The group's owner does not serve the path (another version, say): nothing
         // after it in the chain serves that group either.
@@ -210,28 +212,20 @@ fn strip_unhandled(resp: Response<Incoming>) -> Response<Body> {
 }
 
 /// Tries each server of the chain in turn until one handles the path.
-async fn fall_through(
-    front: &Front,
-    ctx: &RequestContext,
-    req: Request<Incoming>,
-) -> Response<Body> {
+async fn fall_through(front: &Front, ctx: &RequestContext, req: Request<Body>) -> Response<Body> {
     let (parts, incoming) = req.into_parts();
-    let bytes: Bytes = match Limited::new(incoming, MAX_FALLTHROUGH_BODY).collect().await {
-        Ok(c) => c.to_bytes(),
-        Err(e) => {
-            let too_large = e
-                .downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some();
-            return if too_large {
-                Status::new(
-                    Reason::RequestEntityTooLarge,
-                    "the request body is too large",
-                )
+    let bytes: Bytes = match body::read_limited(incoming, MAX_FALLTHROUGH_BODY).await {
+        Ok(bytes) => bytes,
+        Err(body::ReadError::TooLarge(_)) => {
+            return Status::new(
+                Reason::RequestEntityTooLarge,
+                "the request body is too large",
+            )
+            .into_response()
+        }
+        Err(body::ReadError::Failed(e)) => {
+            return Status::new(Reason::BadRequest, format!("reading the request body: {e}"))
                 .into_response()
-            } else {
-                Status::new(Reason::BadRequest, format!("reading the request body: {e}"))
-                    .into_response()
-            };
         }
     };
     for role in CHAIN {

@@ -149,6 +149,8 @@ pub(crate) struct Front {
     pub(crate) services: std::sync::OnceLock<Arc<kas_server::service_resolver::ServiceResolver>>,
     /// apiregistration.k8s.io: the APIService store and autoregistration.
     pub(crate) apiservices: crate::apiservices::ApiServices,
+    /// Auditing, when a policy and a backend are configured.
+    pub(crate) audit: Option<Arc<crate::audit::Auditor>>,
 }
 
 impl Front {
@@ -168,6 +170,12 @@ impl Front {
         let hooks = PostStartHooks::default();
         let discovery_hook = hooks.register("apiservice-discovery-controller");
         let authorizer = authorizer(&control, &hooks);
+        let audit = match &config.audit {
+            Some(cfg) => Some(Arc::new(
+                crate::audit::Auditor::start(cfg).map_err(|e| Error::Audit(e.to_string()))?,
+            )),
+            None => None,
+        };
         let front = Arc::new(Front {
             readonly_limit: limit(config.max_requests_inflight),
             mutating_limit: limit(config.max_mutating_requests_inflight),
@@ -199,6 +207,7 @@ impl Front {
             remote_failures: Notify::new(),
             services: std::sync::OnceLock::new(),
             apiservices: Default::default(),
+            audit,
             config,
             control,
         });

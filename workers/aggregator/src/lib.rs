@@ -40,6 +40,9 @@ pub enum Error {
     /// The inherited listener is unusable.
     #[error("secure listener: {0}")]
     Listener(#[source] std::io::Error),
+    /// An audit backend cannot be opened.
+    #[error("audit: {0}")]
+    Audit(String),
     /// Storage (for APIServices) cannot be set up.
     #[error(transparent)]
     Storage(#[from] kas_server::Error),

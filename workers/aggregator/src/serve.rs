@@ -91,6 +91,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                     .peer_certificates()
                     .and_then(|chain| certs.authenticator.peer(chain)),
                 http1: session.alpn_protocol() != Some(b"h2"),
+                peer,
             });
             let service = hyper::service::service_fn(move |req: Request<Incoming>| {
                 let front = front.clone();
@@ -141,6 +142,9 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
     };
     if tokio::time::timeout(CLOSE_GRACE, closed).await.is_err() {
         tracing::warn!("connections still open after the drain; closing them");
+    }
+    if let Some(audit) = &front.audit {
+        audit.shutdown().await;
     }
     front.lifecycle.advance(Phase::Stopped);
     front.control.shutdown_done(ShutdownPhase::Drain);

@@ -11,7 +11,6 @@ use bytes::Bytes;
 use http::header::{ACCEPT, CONTENT_LENGTH};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::{BodyExt, Limited};
-use hyper::body::Incoming;
 use kas_proto::{RequestContext, RequestInfo, UserInfo, WorkerRole};
 use kas_server::body::{self, Body};
 use kas_server::delegate::UNHANDLED_HEADER;
@@ -50,7 +49,7 @@ pub(crate) fn is_token_review(method: &Method, info: &RequestInfo) -> bool {
 pub(crate) async fn answer(
     front: &Front,
     ctx: &RequestContext,
-    req: Request<Incoming>,
+    req: Request<Body>,
 ) -> Response<Body> {
     let client_headers = req.headers().clone();
     let media = match negotiate::negotiate(&client_headers, encode::media(), |_, c| {
@@ -60,19 +59,17 @@ pub(crate) async fn answer(
         Err(status) => return status.into_negotiated(&client_headers),
     };
     let (mut parts, incoming) = req.into_parts();
-    let sent: Bytes = match Limited::new(incoming, MAX_BODY).collect().await {
-        Ok(c) => c.to_bytes(),
+    let sent: Bytes = match body::read_limited(incoming, MAX_BODY).await {
+        Ok(bytes) => bytes,
         Err(e) => {
-            let too_large = e
-                .downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some();
-            let status = if too_large {
-                Status::new(
+            let status = match e {
+                body::ReadError::TooLarge(_) => Status::new(
                     Reason::RequestEntityTooLarge,
                     "Request entity too large: limit is 3145728",
-                )
-            } else {
-                Status::new(Reason::BadRequest, format!("reading the request body: {e}"))
+                ),
+                body::ReadError::Failed(e) => {
+                    Status::new(Reason::BadRequest, format!("reading the request body: {e}"))
+                }
             };
             return status.into_negotiated(&client_headers);
         }

@@ -31,3 +31,31 @@ where
 {
     body.map_err(Into::into).boxed_unsync()
 }
+
+/// Why [`read_limited`] gave up.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The body is larger than the limit.
+    #[error("the body is larger than {0} bytes")]
+    TooLarge(usize),
+    /// The body failed before its end.
+    #[error("{0}")]
+    Failed(String),
+}
+
+/// Reads a whole body of at most `limit` bytes. A plain frame loop rather than
+/// `http_body_util::Limited`, whose error conversion bound trips rustc's higher-ranked
+/// `Send` inference for the futures that await it on a [`Body`].
+pub async fn read_limited(mut body: Body, limit: usize) -> Result<Bytes, ReadError> {
+    let mut buf = bytes::BytesMut::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.map_err(|e| ReadError::Failed(e.to_string()))?;
+        if let Ok(data) = frame.into_data() {
+            if buf.len() + data.len() > limit {
+                return Err(ReadError::TooLarge(limit));
+            }
+            buf.extend_from_slice(&data);
+        }
+    }
+    Ok(buf.freeze())
+}

@@ -13,7 +13,6 @@ mod validation;
 use std::sync::{Arc, OnceLock};
 
 use http::{Method, Request, Response};
-use hyper::body::Incoming;
 use kas_proto::RequestContext;
 use kas_server::body::{self, Body};
 use kas_server::discovery::{self, GroupVersions};
@@ -163,7 +162,7 @@ pub(crate) fn owns(path: &str) -> bool {
 pub(crate) async fn serve(
     front: &Front,
     ctx: RequestContext,
-    req: Request<Incoming>,
+    req: Request<Body>,
 ) -> Response<Body> {
     let api = &front.apiservices;
     let info = &ctx.info;
@@ -175,7 +174,7 @@ pub(crate) async fn serve(
             return Status::path_not_found().into_response();
         }
         return match api.store.get() {
-            Some(store) => store.clone().handle(ctx, req.map(body::boxed)).await,
+            Some(store) => store.clone().handle(ctx, req).await,
             None => Status::service_unavailable("the APIService storage is not ready yet", 1)
                 .into_response(),
         };

@@ -50,7 +50,7 @@ pub(crate) async fn forward(
     front: &Front,
     target: &Target,
     ctx: &RequestContext,
-    mut req: Request<Incoming>,
+    mut req: Request<Body>,
 ) -> Response<Body> {
     if !target.available {
         return Status::service_unavailable("service unavailable", 0).into_response();
@@ -83,7 +83,7 @@ pub(crate) async fn forward(
     let mut out = match Request::builder()
         .method(parts.method)
         .uri(&uri)
-        .body(body::boxed(incoming))
+        .body(incoming)
     {
         Ok(r) => r,
         Err(e) => {
@@ -154,6 +154,8 @@ pub(crate) async fn forward(
         parts.headers.remove(h);
     }
     parts.headers.remove("keep-alive");
+    // Only a local worker speaks for admission in the audit log.
+    parts.headers.remove(kas_proto::AUDIT_ANNOTATIONS_HEADER);
     let body = if long_running {
         body::boxed(incoming)
     } else {

@@ -205,6 +205,30 @@ pub(crate) fn with_warnings(mut resp: Response<Body>, warnings: &[String]) -> Re
     resp
 }
 
+/// Hands admission's audit annotations back to the front door, which writes the events
+/// (see [`kas_proto::AUDIT_ANNOTATIONS_HEADER`]); the first value of a key wins.
+fn with_audit_annotations(
+    mut resp: Response<Body>,
+    annotations: &[(String, String)],
+) -> Response<Body> {
+    use base64::Engine;
+    if annotations.is_empty() {
+        return resp;
+    }
+    let mut map = serde_json::Map::new();
+    for (k, v) in annotations {
+        map.entry(k.clone())
+            .or_insert_with(|| Value::String(v.clone()));
+    }
+    let json = Value::Object(map).to_string();
+    let value = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json);
+    if let Ok(v) = HeaderValue::from_str(&value) {
+        resp.headers_mut()
+            .insert(kas_proto::AUDIT_ANNOTATIONS_HEADER, v);
+    }
+    resp
+}
+
 pub(crate) fn bad_request(msg: impl Into<String>) -> Status {
     Status::new(Reason::BadRequest, msg)
 }
@@ -371,6 +395,7 @@ impl RestStore {
             Err(status) => status.into_response(),
         };
         let resp = with_warnings(resp, &recorder.take_warnings());
+        let resp = with_audit_annotations(resp, &recorder.annotations());
         if watch {
             return resp;
         }
