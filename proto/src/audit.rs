@@ -170,9 +170,12 @@ pub struct AuditBatch {
     pub buffer_size: usize,
     /// `max-size`: events in one write (one webhook request).
     pub max_size: usize,
-    /// `max-wait`: the longest an event waits for its batch to fill.
+    /// `max-wait`: the longest an event waits for its batch to fill (the log's default is
+    /// 0: a batch is whatever is buffered when the writer gets to it).
     pub max_wait: Duration,
-    /// `throttle-enable` with `throttle-qps` and `throttle-burst`: batches per second.
+    /// `throttle-enable` with `throttle-qps` and `throttle-burst`: batches per second
+    /// and the burst; `None` when throttling is off (the log's default; the webhook's
+    /// default is 10 per second, burst 15).
     pub throttle: Option<(f32, u32)>,
 }
 
@@ -204,7 +207,8 @@ pub struct AuditLogBackend {
     pub max_age_days: u32,
     /// `--audit-log-maxbackup`: rotated files kept (0: no limit).
     pub max_backups: u32,
-    /// `--audit-log-maxsize`: megabytes before the file is rotated.
+    /// `--audit-log-maxsize`: megabytes before the file is rotated; 0 (the default) is
+    /// upstream's rotation library's own default, 100.
     pub max_size_mb: u32,
     /// `--audit-log-compress`: rotated files are gzipped.
     pub compress: bool,

@@ -27,6 +27,15 @@ pub(crate) enum CompleteError {
     /// Certificates could not be made or read.
     #[error(transparent)]
     Certs(#[from] CertError),
+    /// The audit log file could not be made.
+    #[error("--audit-log-path: cannot create the audit log {path}: {source}")]
+    AuditLog {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// The service account signing key could not be made or read.
     #[error("service account signing key {path}: {message}")]
     ServiceAccountKey {
@@ -130,6 +139,12 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
     make_dir(&runtime_dir, Some(0o700))?;
     let cert_dir = absolute(v.cert_dir.clone().unwrap_or_else(|| data_dir.join("pki")));
     make_dir(&cert_dir, Some(0o700))?;
+    if let Some(path) = &v.audit_log_file {
+        crate::audit_config::ensure_log_file(path).map_err(|source| CompleteError::AuditLog {
+            path: path.clone(),
+            source,
+        })?;
+    }
 
     let advertise_address = v
         .advertise_address

@@ -4,6 +4,8 @@
 #![deny(unsafe_code)]
 
 mod admission;
+mod audit_config;
+mod audit_policy;
 mod authz_config;
 mod authz_reload;
 mod certs;

@@ -165,6 +165,10 @@ pub(crate) struct Options {
     #[arg(long, help_heading = SECURE, value_name = "string")]
     pub(crate) tls_private_key_file: Option<PathBuf>,
 
+    // ---- Auditing ----
+    #[command(flatten)]
+    pub(crate) audit: crate::audit_config::AuditFlags,
+
     // ---- Features ----
     /// A set of key=value pairs that describe feature gates for alpha/experimental features.
     #[arg(long, help_heading = FEATURES, value_name = "mapStringBool", value_delimiter = ',')]
@@ -483,8 +487,8 @@ where
 {
     let args = crate::pflag::normalize(args.into_iter().map(Into::into));
     let matches: ArgMatches = command().try_get_matches_from(args)?;
-    let options = Options::from_arg_matches(&matches)?;
-    let mut warnings = Vec::new();
+    let mut options = Options::from_arg_matches(&matches)?;
+    let mut warnings = crate::audit_config::deprecated(&matches, &mut options.audit);
     if options.admission_control.is_some() {
         warnings.push(
             "Flag --admission-control has been deprecated, Use --enable-admission-plugins or \

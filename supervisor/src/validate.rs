@@ -54,6 +54,8 @@ pub(crate) struct Validated {
     pub(crate) encryption: Option<kas_proto::EncryptionConfig>,
     /// `--audit-policy-file` with `--audit-log-*` / `--audit-webhook-*`, read and checked.
     pub(crate) audit: Option<kas_proto::AuditConfig>,
+    /// `--audit-log-path` when a file: made at start, policy or not, as upstream makes it.
+    pub(crate) audit_log_file: Option<PathBuf>,
     pub(crate) cert_dir: Option<PathBuf>,
     pub(crate) http2_max_streams_per_connection: u32,
     /// `--tls-cert-file` and `--tls-private-key-file`, read.
@@ -378,6 +380,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
             "{source} includes AlwaysAllow: every authenticated or anonymous request is allowed"
         ));
     }
+    let audit = crate::audit_config::validate(&o.audit, &mut errs.0, &mut warnings);
     let admission = crate::admission::validate(o, &mut errs.0);
     let outbound_certs = crate::outbound_certs::validate(o, &mut errs.0);
     let sa = service_account(&mut errs, o);
@@ -448,7 +451,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         etcd_keyfile: o.etcd_keyfile.clone(),
         etcd_compaction_interval,
         encryption,
-        audit: None,
+        audit: audit.config,
+        audit_log_file: audit.log_file,
         cert_dir: o.cert_dir.clone(),
         http2_max_streams_per_connection,
         tls_cert_key,

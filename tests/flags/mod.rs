@@ -3,7 +3,9 @@
 //! machine) and with controller-runtime envtest's default flags, each then read by kubectl
 //! as the cluster's admin with a certificate from that cluster's CA; unknown flags and bad
 //! values refused with cobra's and pflag's words and exit status 1; flags this server does
-//! not act on accepted with a warning.
+//! not act on accepted with a warning. `audit`: the auditing flags and policy file.
+
+mod audit;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -479,8 +481,8 @@ async fn ignored_flags_start_with_a_warning() {
     let server = Server::builder()
         .arg("--cloud-provider=")
         .arg("--profiling")
-        .arg("--audit-log-maxage")
-        .arg("30")
+        .arg("--delete-collection-workers")
+        .arg("3")
         .arg("--apiserver-count=1")
         .arg("--endpoint-reconciler-type=lease")
         .arg("--authorization-mode=Node,RBAC,AlwaysAllow")
@@ -491,7 +493,7 @@ async fn ignored_flags_start_with_a_warning() {
         "WARN --authorization-mode includes AlwaysAllow: every authenticated or anonymous request is allowed",
         "Flag --cloud-provider has been deprecated, will be removed in a future version",
         "Flag --profiling has no effect in kube-apiserver-rs: accepted and ignored",
-        "Flag --audit-log-maxage has no effect in kube-apiserver-rs: accepted and ignored",
+        "Flag --delete-collection-workers has no effect in kube-apiserver-rs: accepted and ignored",
         "Flag --apiserver-count has been deprecated, apiserver-count is deprecated and will be removed in a future version.",
         "Flag --endpoint-reconciler-type has no effect in kube-apiserver-rs: accepted and ignored",
     ] {
