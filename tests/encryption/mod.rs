@@ -14,6 +14,7 @@ use base64::Engine;
 use super::harness::kubectl::Kubectl;
 use super::harness::{require_tool, Etcd, Server};
 
+mod kms;
 mod refusals;
 
 /// Key bytes 00..1f, base64 in the configuration.

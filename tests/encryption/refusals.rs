@@ -43,17 +43,31 @@ fn bad_configurations_refuse_to_start_with_every_reason() {
     }
     assert!(!stderr.contains("c2hvcnQ"), "a secret leaked: {stderr}");
 
-    // KMS parses but is refused, not ignored.
+    // KMS v1 is refused as v1.33 refuses it without the KMSv1 feature gate; a bad v2
+    // provider with upstream's field errors.
     let kms = write_config(
         dir.path(),
         "kms.yaml",
-        "      - kms: {apiVersion: v2, name: vault, endpoint: unix:///run/kms.sock}\n",
+        "      - kms: {name: vault, endpoint: unix:///run/kms.sock}\n",
     );
     let stderr = refused(&kms);
     assert!(
-        stderr.contains("resources[0].providers[0].kms: Invalid value: \"vault\": KMS v2 providers are not supported by this server yet"),
+        stderr.contains("error while building transformers: KMSv1 is deprecated and will only receive security updates going forward. Use KMSv2 instead.  Set --feature-gates=KMSv1=true to use the deprecated KMSv1 feature."),
         "{stderr}"
     );
+    let kms = write_config(
+        dir.path(),
+        "kms2.yaml",
+        "      - kms: {apiVersion: v2, name: 'a:b', endpoint: 'tcp://kms:1', cachesize: 10}\n",
+    );
+    let stderr = refused(&kms);
+    for want in [
+        "resources[0].providers[0].kms.name: Invalid value: \"a:b\": invalid KMS provider name a:b, must not contain ':'",
+        "resources[0].providers[0].kms.endpoint: Invalid value: \"tcp://kms:1\": unsupported scheme \"tcp\" for KMS provider, only unix is supported",
+        "resources[0].providers[0].kms.cachesize: Invalid value: 10: cachesize is not supported in v2",
+    ] {
+        assert!(stderr.contains(want), "missing {want:?} in:\n{stderr}");
+    }
 
     // Resources that may not be named so, wildcards masking later rules, a missing file.
     let rules = dir.path().join("rules.yaml");

@@ -7,6 +7,7 @@
 
 pub mod extension;
 pub mod https;
+pub mod kms;
 pub mod kubectl;
 
 use std::collections::BTreeMap;
