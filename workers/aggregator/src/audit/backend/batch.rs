@@ -2,7 +2,7 @@
 //! buffer (`buffer-size`; a full one refuses the event at once, the request never
 //! waits); one task takes them out in batches of up to `max-size`, handing over what it
 //! has after `max-wait` (counted from the start of each batch, and only when batches
-//! hold more than one event), at most `throttle` batches per second. Webhook batches are
+//! hold more than one event; with no wait, a batch is what the buffer holds), at most `throttle` batches per second. Webhook batches are
 //! sent concurrently (one task each), log batches in turn. On shutdown the buffer is
 //! closed and what it holds is handed over before the task ends.
 
@@ -90,6 +90,14 @@ impl Batcher {
     }
 }
 
+impl Drop for Batcher {
+    /// Dropped without a shutdown (the front door failed to start): the task delivers
+    /// what is buffered and ends, rather than waiting on a buffer no one fills.
+    fn drop(&mut self) {
+        self.stop.cancel();
+    }
+}
+
 struct Worker {
     rx: mpsc::Receiver<Arc<Event>>,
     max_size: usize,
@@ -103,8 +111,11 @@ struct Worker {
 impl Worker {
     async fn run(mut self, stop: CancellationToken) {
         while !stop.is_cancelled() {
-            // Upstream has no timer for batches of one: the event goes at once.
-            let deadline = (self.max_size > 1).then(|| Instant::now() + self.max_wait);
+            // Upstream has no timer for batches of one: the event goes at once. With no
+            // wait (the log's default) a batch is what is buffered when the first event
+            // comes: no timer either, which would spin on an empty buffer.
+            let deadline = (self.max_size > 1 && !self.max_wait.is_zero())
+                .then(|| Instant::now() + self.max_wait);
             let events = self.collect(deadline, Some(&stop)).await;
             self.hand_over(events).await;
             // Reap finished deliveries so the set does not grow.
@@ -144,6 +155,15 @@ impl Worker {
         };
         tokio::pin!(timer, stopped);
         while events.len() < self.max_size {
+            if self.max_wait.is_zero() && !events.is_empty() {
+                match self.rx.try_recv() {
+                    Ok(e) => {
+                        events.push(e);
+                        continue;
+                    }
+                    Err(_) => break,
+                }
+            }
             tokio::select! {
                 // Events first: a batch that is ready goes out whole.
                 biased;

@@ -82,6 +82,23 @@ async fn batches_of_one_go_at_once() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn with_no_wait_a_batch_is_what_is_buffered() {
+    let (deliver, mut got) = recorder();
+    let start = Instant::now();
+    let b = Batcher::start(&config(100, 10, Duration::ZERO), false, deliver);
+    for i in 0..3 {
+        b.enqueue(ev(i));
+    }
+    let (t, batch) = got.recv().await.unwrap();
+    assert_eq!((t - start, batch), (Duration::ZERO, ids(0..3)));
+    // An idle buffer is waited on, not polled (time could not move on otherwise).
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    b.enqueue(ev(3));
+    let (t, batch) = got.recv().await.unwrap();
+    assert_eq!((t - start, batch), (Duration::from_secs(60), ids(3..4)));
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_full_buffer_refuses_without_waiting() {
     let (deliver, mut got) = recorder();
     let b = Batcher::start(&config(2, 10, Duration::from_secs(1)), false, deliver);
@@ -115,6 +132,17 @@ async fn shutdown_delivers_what_is_buffered() {
     assert_eq!(b.enqueue(ev(5)), Enqueued::Closed);
     // Twice is harmless.
     assert!(b.shutdown(Duration::from_secs(5)).await);
+}
+
+#[tokio::test(start_paused = true)]
+async fn dropping_delivers_and_ends_the_task() {
+    let (deliver, mut got) = recorder();
+    let b = Batcher::start(&config(100, 10, Duration::from_secs(3600)), false, deliver);
+    b.enqueue(ev(0));
+    drop(b);
+    assert_eq!(got.recv().await.unwrap().1, ids(0..1));
+    // The task ended: it held the last sender of the recorder.
+    assert!(got.recv().await.is_none());
 }
 
 #[tokio::test(start_paused = true)]
