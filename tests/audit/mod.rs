@@ -184,6 +184,11 @@ async fn events_for_kubectl_at_each_level_and_for_refusals() {
         "busybox"
     );
     assert!(created_pod["responseObject"].is_null());
+    // Admission's annotations come back from the worker.
+    assert_eq!(
+        created_pod["annotations"]["pod-security.kubernetes.io/enforce-policy"],
+        "privileged:latest"
+    );
 
     // Impersonation: both users; the refusal's decision and Status.
     kubectl.fails(&["get", "pods", "--as=bob"]);
