@@ -420,3 +420,47 @@ async fn standard_output_lines_and_webhook_batches() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_webhook_never_blocks_requests_in_batch_mode() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let policy = write(
+        dir.path(),
+        "policy.yaml",
+        "apiVersion: audit.k8s.io/v1\nkind: Policy\nrules:\n  - level: RequestResponse\n",
+    );
+    // A webhook that was there once: its port now refuses connections.
+    let webhook = HttpsServer::start(|_req: hyper::Request<hyper::body::Incoming>| async {
+        Ok(hyper::Response::new(Full::new(Bytes::from_static(b"{}"))))
+    })
+    .await;
+    let kubeconfig = webhook.kubeconfig(dir.path(), "/audit");
+    drop(webhook);
+    let server = Server::builder()
+        .arg(format!("--audit-policy-file={}", policy.display()))
+        .arg(format!(
+            "--audit-webhook-config-file={}",
+            kubeconfig.display()
+        ))
+        .arg("--audit-webhook-batch-max-wait=10ms")
+        .arg("--audit-webhook-initial-backoff=10ms")
+        .start()
+        .await;
+    let started = Instant::now();
+    for _ in 0..50 {
+        let reply = server.get("/api/v1/namespaces/default").await;
+        assert_eq!(reply.status, 200);
+    }
+    // Fifty GETs on one machine take well under the webhook's retries; what matters is
+    // that none waited for them.
+    assert!(started.elapsed() < Duration::from_secs(10));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while !server.log().contains("not written") {
+        assert!(
+            Instant::now() < deadline,
+            "no warning about the dead webhook:\n{}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
