@@ -6,7 +6,8 @@
 //! 200, [`restart`] times `kill -9` of a worker → `/readyz` 200 again, [`etcd`] loads an
 //! etcd v3 endpoint (the embedded store or a real etcd), [`api`] loads ConfigMaps through
 //! the built-in API and [`raw`] does the same operations straight on the store,
-//! [`fanout`] times one write → many watchers, [`procfs`] finds workers and their memory,
+//! [`fanout`] times one write → many watchers, [`kms_plugin`] is a KMS v2 plugin for the
+//! encryption benchmark, [`procfs`] finds workers and their memory,
 //! and [`tls`] holds the certificate plumbing they share. The binaries in `src/bin` are
 //! thin flag parsers over these modules.
 
@@ -19,6 +20,7 @@ pub mod client;
 pub mod error;
 pub mod etcd;
 pub mod fanout;
+pub mod kms_plugin;
 pub mod load;
 pub mod probe;
 pub mod procfs;

@@ -1,5 +1,6 @@
 //! `kas-baseline`: a bare hyper + rustls server answering a fixed body on every path,
-//! the baseline the real server's throughput and latency are divided by.
+//! the baseline the real server's throughput and latency are divided by; or, with
+//! `--kms-plugin <socket>`, a KMS v2 plugin for the encryption benchmark.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -47,10 +48,17 @@ struct Cli {
     /// Answer AdmissionReviews (allow, echoing the uid): a no-op admission webhook.
     #[arg(long)]
     admission_review: bool,
+    /// Serve the KMS v2 plugin API (Status, Encrypt, Decrypt; a local AES-256-GCM key)
+    /// on this unix socket instead of HTTPS.
+    #[arg(long, conflicts_with_all = ["cert", "self_signed_dir", "admission_review"])]
+    kms_plugin: Option<PathBuf>,
 }
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    if let Some(socket) = &cli.kms_plugin {
+        return kms_plugin(socket, cli.threads);
+    }
     let (cert, key) = match (&cli.cert, &cli.key, &cli.self_signed_dir) {
         (Some(cert), Some(key), _) => (cert.clone(), key.clone()),
         (_, _, Some(dir)) => {
@@ -95,6 +103,29 @@ fn main() -> Result<()> {
                 _ = term.recv() => {}
                 _ = int.recv() => {}
             }
+            Ok(())
+        })
+}
+
+/// `--kms-plugin`: serves until SIGTERM or SIGINT.
+fn kms_plugin(socket: &std::path::Path, threads: Option<usize>) -> Result<()> {
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = threads {
+        runtime.worker_threads(n.max(1));
+    }
+    runtime
+        .enable_all()
+        .build()
+        .context("tokio runtime")?
+        .block_on(async move {
+            let mut term = signal(SignalKind::terminate()).context("SIGTERM handler")?;
+            let mut int = signal(SignalKind::interrupt()).context("SIGINT handler")?;
+            tokio::select! {
+                served = kas_bench::kms_plugin::serve(socket) => served?,
+                _ = term.recv() => {}
+                _ = int.recv() => {}
+            }
+            let _ = std::fs::remove_file(socket);
             Ok(())
         })
 }
