@@ -382,8 +382,10 @@ impl Supervisor {
                 if let Some(p) = catch_up {
                     let _ = tx.send(FromSupervisor::Shutdown(p));
                 }
-                if let (Some(chain), WorkerRole::Aggregator | WorkerRole::KubeApi) =
-                    (&self.reloaded_authorization, role)
+                if let (
+                    Some(chain),
+                    WorkerRole::Aggregator | WorkerRole::KubeApi | WorkerRole::Extensions,
+                ) = (&self.reloaded_authorization, role)
                 {
                     let _ = tx.send(FromSupervisor::Authorization(chain.clone()));
                 }
@@ -463,7 +465,11 @@ impl Supervisor {
             Event::Authorization(chain) => {
                 self.base.authorization_modes = chain.modes.clone();
                 self.base.authorization_webhooks = chain.webhooks.clone();
-                for role in [WorkerRole::Aggregator, WorkerRole::KubeApi] {
+                for role in [
+                    WorkerRole::Aggregator,
+                    WorkerRole::KubeApi,
+                    WorkerRole::Extensions,
+                ] {
                     self.send_to(role, FromSupervisor::Authorization(chain.clone()));
                 }
                 self.reloaded_authorization = Some(chain);

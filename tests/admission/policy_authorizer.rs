@@ -167,3 +167,108 @@ async fn authorizer_checks_decide_for_the_requesting_user() {
     };
     assert!(err.contains("actual cost limit exceeded"), "{err}");
 }
+
+const WIDGETS: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: widgets, singular: widget, kind: Widget}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              guard: {type: string}
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: guarded-widgets
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups: ["example.com"]
+      apiVersions: ["v1"]
+      operations: ["CREATE"]
+      resources: ["widgets"]
+  validations:
+  - expression: "authorizer.group('apps').resource('deployments').namespace(object.metadata.namespace).name(object.spec.guard).check('update').allowed()"
+    messageExpression: "'may not update deployment ' + object.spec.guard"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: guarded-widgets
+spec:
+  policyName: guarded-widgets
+  validationActions: [Deny]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: Role
+metadata:
+  name: widget-maker
+  namespace: default
+rules:
+- apiGroups: ["example.com"]
+  resources: ["widgets"]
+  verbs: ["create"]
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: RoleBinding
+metadata:
+  name: widget-maker
+  namespace: default
+roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: widget-maker}
+subjects:
+- {kind: User, name: alice}
+"#;
+
+fn widget(name: &str, guard: &str) -> String {
+    format!(
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: {name}\n  namespace: default\nspec:\n  guard: {guard}\n"
+    )
+}
+
+/// Custom resources are admitted in the extensions worker, which asks its own copy of
+/// the authorizer chain.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn authorizer_checks_decide_for_custom_resources_too() {
+    let Some((_server, k)) = setup().await else {
+        return;
+    };
+    k.ok_stdin(&["apply", "-f", "-"], ALICE);
+    k.ok_stdin(&["apply", "-f", "-"], WIDGETS);
+    k.ok(&[
+        "wait",
+        "--for=condition=Established",
+        "crd/widgets.example.com",
+        "--timeout=30s",
+    ]);
+    let start = Instant::now();
+    let refused = loop {
+        match create(&k, Some("alice"), &widget("w-db", "db")) {
+            Err(e) if e.contains("may not update deployment db") => break e,
+            Err(e) if e.contains("the server could not find the requested resource") => {}
+            Err(e) => panic!("{e}"),
+            Ok(_) => {
+                k.ok(&["delete", "widget", "w-db"]);
+            }
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "never in force");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(refused.contains("guarded-widgets"), "{refused}");
+    create(&k, Some("alice"), &widget("w-web", "web")).expect("alice may update web");
+    create(&k, None, &widget("w-admin", "db")).expect("the admin may update db");
+}

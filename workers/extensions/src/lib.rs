@@ -47,6 +47,10 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     // Webhooks' service references (admission, CRD conversion) resolve over the
     // cluster's Services and Endpoints.
     let services = kas_server::service_resolver::ServiceResolver::start(&config, storage.clone());
+    // Admission of custom resources asks the same authorizer chain as the front door
+    // (a policy's `authorizer.check`), over this worker's own caches.
+    let authorizer = kas_authz::Authorizer::for_worker(&config);
+    authorizer.follow_reloads(&control);
     let admission = Arc::new(kas_admission::chain(
         &config.admission,
         &kas_admission::Sources {
@@ -56,7 +60,7 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
             limit_ranges: None,
             pods_and_nodes: None,
             served: Vec::new(),
-            authorizer: None,
+            authorizer: Some(authorizer),
             resource_quotas: Some((
                 RestStore::new(
                     kas_admission::RESOURCE_QUOTAS,
