@@ -596,3 +596,49 @@ async fn failing_webhooks_and_failure_policy() {
 }
 
 mod services;
+
+/// A match condition asking `authorizer`: the webhook (which refuses everything) is called
+/// only for users who may update Deployments, as the worker's authorizer chain decides
+/// for the requesting user (the admin; alice, impersonated, may create ConfigMaps only).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn match_conditions_ask_the_authorizer() {
+    let Some((_server, k, webhook)) = setup().await else {
+        return;
+    };
+    k.ok(&[
+        "create",
+        "role",
+        "cm-maker",
+        "--verb=create",
+        "--resource=configmaps",
+    ]);
+    k.ok(&[
+        "create",
+        "rolebinding",
+        "cm-maker",
+        "--role=cm-maker",
+        "--user=alice",
+    ]);
+    let guarded = configuration(
+        "ValidatingWebhookConfiguration",
+        "deployers-only",
+        vec![hook(
+            "deployers.example.com",
+            &webhook.url("/deny"),
+            &webhook.ca_bundle(),
+            json!({"matchConditions": [{"name": "deployers",
+                "expression": "authorizer.group('apps').resource('deployments').namespace(object.metadata.namespace).check('update').allowed() && authorizer.requestResource.check('create').allowed()"}]}),
+        )],
+    );
+    k.ok_stdin(&["create", "-f", "-"], &guarded);
+    until(
+        Duration::from_secs(5),
+        "the admin's create goes to the webhook",
+        || {
+            let out = k.run(&["create", "configmap", "by-admin", "--dry-run=server"]);
+            String::from_utf8_lossy(&out.stderr)
+                .contains("admission webhook \"deployers.example.com\" denied the request")
+        },
+    );
+    k.ok(&["create", "configmap", "by-alice", "--as=alice"]);
+}

@@ -224,10 +224,12 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
             "MutatingAdmissionWebhook" => plugins.push(Arc::new(Webhooks::mutating(
                 sources.namespaces.clone(),
                 sources.services.clone(),
+                sources.authorizer.clone(),
             ))),
             "ValidatingAdmissionWebhook" => plugins.push(Arc::new(Webhooks::validating(
                 sources.namespaces.clone(),
                 sources.services.clone(),
+                sources.authorizer.clone(),
             ))),
             "ValidatingAdmissionPolicy" => plugins.push(Arc::new(ValidatingAdmissionPolicy::new(
                 sources.namespaces.clone(),

@@ -18,7 +18,7 @@ use super::model::Policy;
 
 /// The most evaluations of one policy for one param: each round decides every check
 /// asked for; the cost of checks (two per expression) keeps real policies far below.
-const MAX_ROUNDS: usize = 16;
+pub(crate) const MAX_ROUNDS: usize = 16;
 
 /// Who decides the checks of one request.
 #[derive(Clone, Copy)]
@@ -47,10 +47,20 @@ pub(crate) async fn validate(
         if pending.is_empty() || rounds >= MAX_ROUNDS {
             return outcome;
         }
-        let decisions = join_all(pending.iter().map(|c| decide(d.authorizer, d.user, c))).await;
-        for (check, decision) in pending.into_iter().zip(decisions) {
-            d.checks.decide(check, decision);
-        }
+        decide_all(d.checks, d.authorizer, d.user, pending).await;
+    }
+}
+
+/// Decides `pending` (all at once) and records the decisions in `checks`.
+pub(crate) async fn decide_all(
+    checks: &Checks,
+    authorizer: &Authorizer,
+    user: &UserInfo,
+    pending: Vec<Check>,
+) {
+    let decisions = join_all(pending.iter().map(|c| decide(authorizer, user, c))).await;
+    for (check, decision) in pending.into_iter().zip(decisions) {
+        checks.decide(check, decision);
     }
 }
 

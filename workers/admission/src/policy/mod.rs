@@ -12,7 +12,7 @@
 //! as soon as they are written. `authorizer` checks are decided by the worker's
 //! authorizer chain for the requesting user (see `authz`).
 
-mod authz;
+pub(crate) mod authz;
 mod compile;
 mod eval;
 mod inputs;

@@ -3,8 +3,7 @@
 //! `matchPolicy: Equivalent` also the resource's equivalents in other versions; its
 //! `namespaceSelector` (the namespace's labels, a Namespace's own); its `objectSelector`
 //! (the object's or the old object's labels); and its `matchConditions`, CEL over
-//! `object`, `oldObject` and `request` (`authorizer` is not offered: an expression
-//! using it fails to evaluate, and the failure policy decides).
+//! `object`, `oldObject`, `request` and `authorizer` (with the Kubernetes libraries).
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -159,16 +158,25 @@ impl Conditions {
 
     /// Upstream's matcher: any condition false → no match; else any error → `Err`
     /// (the errors joined as an aggregate); else a match.
+    /// `authorizer` holds the `authorizer` and `authorizer.requestResource` values.
     pub(crate) fn evaluate(
         &self,
         object: &Value,
         old: &Value,
         request: &Value,
+        authorizer: Option<&(Cel, Cel)>,
     ) -> Result<bool, String> {
-        let mut ctx = Context::default();
+        let mut ctx = match kas_cel::library::env() {
+            Some(env) => Context::with_env(env),
+            None => Context::default(),
+        };
         ctx.add_variable_from_value("object", to_cel(object));
         ctx.add_variable_from_value("oldObject", to_cel(old));
         ctx.add_variable_from_value("request", to_cel(request));
+        if let Some((authorizer, request_resource)) = authorizer {
+            ctx.add_variable_from_value("authorizer", authorizer.clone());
+            ctx.add_variable_from_value("authorizer.requestResource", request_resource.clone());
+        }
         let mut errors = Vec::new();
         for (_, expression, program) in &self.programs {
             let program = match program {
@@ -394,9 +402,9 @@ mod tests {
         ]);
         let request = json!({"operation": "CREATE"});
         let obj = json!({"metadata": {"labels": {"a": "b"}}});
-        assert_eq!(c.evaluate(&obj, &Value::Null, &request), Ok(true));
+        assert_eq!(c.evaluate(&obj, &Value::Null, &request, None), Ok(true));
         assert_eq!(
-            c.evaluate(&json!({"metadata": {}}), &Value::Null, &request),
+            c.evaluate(&json!({"metadata": {}}), &Value::Null, &request, None),
             Ok(false)
         );
         // An error and a false: no match, no error.
@@ -404,18 +412,20 @@ mod tests {
             ("bad".into(), "object.spec.missing == 1".into()),
             ("no".into(), "false".into()),
         ]);
-        assert_eq!(c.evaluate(&obj, &Value::Null, &request), Ok(false));
+        assert_eq!(c.evaluate(&obj, &Value::Null, &request, None), Ok(false));
         let c = Conditions::compile(&[("bad".into(), "object.spec.missing == 1".into())]);
-        let err = c.evaluate(&obj, &Value::Null, &request).expect_err("error");
+        let err = c
+            .evaluate(&obj, &Value::Null, &request, None)
+            .expect_err("error");
         assert!(
             err.starts_with("expression 'object.spec.missing == 1' resulted in error"),
             "{err}"
         );
         let c = Conditions::compile(&[("str".into(), "'a'".into())]);
-        assert!(c.evaluate(&obj, &Value::Null, &request).is_err());
+        assert!(c.evaluate(&obj, &Value::Null, &request, None).is_err());
         assert!(compile("object ==").is_err());
         assert_eq!(
-            Conditions::compile(&[]).evaluate(&obj, &obj, &request),
+            Conditions::compile(&[]).evaluate(&obj, &obj, &request, None),
             Ok(true)
         );
         assert!(Conditions::compile(&[]).is_empty());

@@ -45,28 +45,40 @@ pub struct Webhooks {
     source: Arc<Source>,
     /// Namespaces, for namespace selectors.
     namespaces: RestStore,
+    /// The authorizer chain the match conditions' `authorizer` asks.
+    authorizer: Option<kas_authz::Authorizer>,
 }
 
 impl Webhooks {
     /// MutatingAdmissionWebhook: the configurations are followed in the storage of
     /// `namespaces`, which also answers namespace selectors; `services` resolves the
     /// webhooks' service references (without it they are called by their DNS names).
-    pub fn mutating(namespaces: RestStore, services: Option<Arc<ServiceResolver>>) -> Webhooks {
+    pub fn mutating(
+        namespaces: RestStore,
+        services: Option<Arc<ServiceResolver>>,
+        authorizer: Option<kas_authz::Authorizer>,
+    ) -> Webhooks {
         let source = Source::start(Kind::Mutating, namespaces.storage().clone(), services);
         Webhooks {
             kind: Kind::Mutating,
             source,
             namespaces,
+            authorizer,
         }
     }
 
     /// ValidatingAdmissionWebhook, as [`Webhooks::mutating`].
-    pub fn validating(namespaces: RestStore, services: Option<Arc<ServiceResolver>>) -> Webhooks {
+    pub fn validating(
+        namespaces: RestStore,
+        services: Option<Arc<ServiceResolver>>,
+        authorizer: Option<kas_authz::Authorizer>,
+    ) -> Webhooks {
         let source = Source::start(Kind::Validating, namespaces.storage().clone(), services);
         Webhooks {
             kind: Kind::Validating,
             source,
             namespaces,
+            authorizer,
         }
     }
 
@@ -118,7 +130,9 @@ impl Webhooks {
 
     /// Whether the match conditions hold for the request as the hook sees it (`req`
     /// and `obj` in the version matched; `requested` the one written).
-    fn conditions_hold(
+    /// An expression's `authorizer` checks are decided by the worker's authorizer chain
+    /// for the requesting user between evaluations, as ValidatingAdmissionPolicy's are.
+    async fn conditions_hold(
         &self,
         hook: &Hook,
         req: &Request<'_>,
@@ -130,7 +144,38 @@ impl Webhooks {
         }
         let request = review::request("", req, requested, obj);
         let old = req.old_object.cloned().unwrap_or(Value::Null);
-        match hook.conditions.evaluate(obj, &old, &request) {
+        let checks = Arc::new(kas_cel::authz::Checks::default());
+        let variables = (
+            kas_cel::authz::authorizer(checks.clone()),
+            kas_cel::authz::request_resource(
+                checks.clone(),
+                [
+                    req.resource.group,
+                    req.resource.plural,
+                    req.subresource,
+                    req.namespace,
+                    req.name,
+                ],
+            ),
+        );
+        let nobody = kas_proto::UserInfo::default();
+        let mut rounds = 0;
+        let evaluated = loop {
+            let evaluated = hook
+                .conditions
+                .evaluate(obj, &old, &request, Some(&variables));
+            let pending = checks.take_pending();
+            rounds += 1;
+            let Some(authorizer) = &self.authorizer else {
+                break evaluated;
+            };
+            if pending.is_empty() || rounds >= crate::policy::authz::MAX_ROUNDS {
+                break evaluated;
+            }
+            let user = req.user.unwrap_or(&nobody);
+            crate::policy::authz::decide_all(&checks, authorizer, user, pending).await;
+        };
+        match evaluated {
             Ok(m) => Ok(m),
             Err(_) if hook.fail_open => Ok(false),
             Err(e) => {

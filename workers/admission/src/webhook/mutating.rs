@@ -97,7 +97,10 @@ pub(super) async fn dispatch(
             old_object: old,
             ..*req
         };
-        if !plugin.conditions_hold(hook, &vreq, req.resource, obj)? {
+        if !plugin
+            .conditions_hold(hook, &vreq, req.resource, obj)
+            .await?
+        {
             continue;
         }
         let result = match plugin.call(hook, &vreq, req.resource, obj, rec).await {

@@ -31,7 +31,10 @@ pub(super) async fn dispatch(
         };
         let at = converted.index(req, obj, &matched).await?;
         let (vreq, vobj) = converted.view(req, obj, at);
-        if plugin.conditions_hold(hook, &vreq, req.resource, vobj)? {
+        if plugin
+            .conditions_hold(hook, &vreq, req.resource, vobj)
+            .await?
+        {
             relevant.push((hook.clone(), at));
         }
     }
