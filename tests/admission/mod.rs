@@ -15,6 +15,7 @@ mod policy_authorizer;
 mod policy_typecheck;
 mod resource_quota;
 mod service_account;
+mod webhook_credentials;
 mod webhooks;
 
 /// A PEM certificate signing request (a new key's) for `common_name` in `organizations`,

@@ -103,6 +103,12 @@ pub fn check_config_file(text: Option<&str>, plugins: &[&str]) -> Result<(), Str
         pod_security::check_config(text)
             .map_err(|e| format!("couldn't init admission plugin \"PodSecurity\": {e}"))?;
     }
+    for plugin in ["MutatingAdmissionWebhook", "ValidatingAdmissionWebhook"] {
+        if plugins.contains(&plugin) {
+            webhook::check_credentials(text, plugin)
+                .map_err(|e| format!("couldn't init admission plugin {plugin:?}: {e}"))?;
+        }
+    }
     if plugins.contains(&"EventRateLimit") {
         event_rate_limit::load(text)
             .map_err(|e| format!("couldn't init admission plugin \"EventRateLimit\": {e}"))?;
@@ -225,11 +231,13 @@ pub fn chain(config: &AdmissionConfig, sources: &Sources) -> Chain {
                 sources.namespaces.clone(),
                 sources.services.clone(),
                 sources.authorizer.clone(),
+                config.config_file.as_deref(),
             ))),
             "ValidatingAdmissionWebhook" => plugins.push(Arc::new(Webhooks::validating(
                 sources.namespaces.clone(),
                 sources.services.clone(),
                 sources.authorizer.clone(),
+                config.config_file.as_deref(),
             ))),
             "ValidatingAdmissionPolicy" => plugins.push(Arc::new(ValidatingAdmissionPolicy::new(
                 sources.namespaces.clone(),

@@ -16,7 +16,7 @@ use base64::Engine;
 use kas_server::rest::{ConvertFuture, Converter};
 use kas_server::service_resolver::connect::ServiceDial;
 use kas_server::service_resolver::ServiceResolver;
-use kas_server::webhook::WebhookClient;
+use kas_server::webhook::{ClientAuth, WebhookClient};
 use serde_json::{json, Map, Value};
 
 /// Upstream's limit on a conversion webhook call.
@@ -187,7 +187,7 @@ fn client(
         },
     };
     let made = match (url, svc, services) {
-        (Some(url), _, _) => WebhookClient::for_admission(url, ca, TIMEOUT),
+        (Some(url), _, _) => WebhookClient::for_admission(url, ca, TIMEOUT, ClientAuth::default()),
         (None, Some(svc), Some(services)) => {
             let port = service_port(svc)?;
             let dial = ServiceDial::new(
@@ -196,7 +196,13 @@ fn client(
                 text(svc, "/name"),
                 port,
             );
-            WebhookClient::for_service(Arc::new(dial), text(svc, "/path"), ca, TIMEOUT)
+            WebhookClient::for_service(
+                Arc::new(dial),
+                text(svc, "/path"),
+                ca,
+                TIMEOUT,
+                ClientAuth::default(),
+            )
         }
         (None, Some(svc), None) => {
             let port = service_port(svc)?;
@@ -206,7 +212,7 @@ fn client(
                 text(svc, "/namespace"),
                 text(svc, "/path")
             );
-            WebhookClient::for_admission(&url, ca, TIMEOUT)
+            WebhookClient::for_admission(&url, ca, TIMEOUT, ClientAuth::default())
         }
         (None, None, _) => return Err("webhook has no clientConfig url or service".into()),
     };

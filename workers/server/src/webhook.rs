@@ -123,6 +123,15 @@ impl std::fmt::Debug for WebhookClient {
     }
 }
 
+/// What a client presents to an admission or conversion webhook, beyond TLS.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ClientAuth {
+    /// A client certificate chain and its key, PEM.
+    pub cert_key_pem: Option<(String, String)>,
+    /// Sent as `Authorization: Bearer`.
+    pub bearer_token: Option<String>,
+}
+
 impl WebhookClient {
     /// A client for the webhook `config` describes, with upstream's timeout and backoff.
     pub fn new(config: &WebhookClientConfig) -> Result<WebhookClient, WebhookError> {
@@ -184,15 +193,17 @@ impl WebhookClient {
     }
 
     /// A client for an admission webhook's `clientConfig.url`: the server certificate
-    /// verified against `ca_pem` (the `caBundle`; else the system's roots), one attempt
-    /// bounded by `timeout`, which the URL's `timeout` parameter states in whole seconds
-    /// as upstream's dispatchers do. Connections are pooled as for every client.
+    /// verified against `ca_pem` (the `caBundle`; else the system's roots), `auth`
+    /// presented, one attempt bounded by `timeout`, which the URL's `timeout` parameter
+    /// states in whole seconds as upstream's dispatchers do. Connections are pooled as
+    /// for every client.
     pub fn for_admission(
         url: &str,
         ca_pem: Option<String>,
         timeout: Duration,
+        auth: ClientAuth,
     ) -> Result<WebhookClient, WebhookError> {
-        WebhookClient::for_admission_via(url, ca_pem, timeout, None)
+        WebhookClient::for_admission_via(url, ca_pem, timeout, auth, None)
     }
 
     /// [`WebhookClient::for_admission`] for a `clientConfig.service`: the request goes to
@@ -204,15 +215,17 @@ impl WebhookClient {
         path: &str,
         ca_pem: Option<String>,
         timeout: Duration,
+        auth: ClientAuth,
     ) -> Result<WebhookClient, WebhookError> {
         let url = service.url(path);
-        WebhookClient::for_admission_via(&url, ca_pem, timeout, Some(service))
+        WebhookClient::for_admission_via(&url, ca_pem, timeout, auth, Some(service))
     }
 
     fn for_admission_via(
         url: &str,
         ca_pem: Option<String>,
         timeout: Duration,
+        auth: ClientAuth,
         service: Option<Arc<ServiceDial>>,
     ) -> Result<WebhookClient, WebhookError> {
         let config = WebhookClientConfig {
@@ -221,8 +234,8 @@ impl WebhookClient {
             ca_pem,
             insecure_skip_tls_verify: false,
             tls_server_name: None,
-            client_cert_key_pem: None,
-            bearer_token: None,
+            client_cert_key_pem: auth.cert_key_pem,
+            bearer_token: auth.bearer_token,
         };
         let mut client = WebhookClient::dialling(&config, service)?;
         let secs = timeout.as_secs() + u64::from(timeout.subsec_nanos() > 0);

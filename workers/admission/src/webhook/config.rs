@@ -15,6 +15,8 @@ use kas_server::service_resolver::connect::ServiceDial;
 use kas_server::service_resolver::ServiceResolver;
 use kas_server::storage::Storage;
 use kas_server::webhook::WebhookClient;
+
+use super::credentials::Credentials;
 use serde_json::Value;
 
 use super::matching::Conditions;
@@ -139,18 +141,59 @@ pub(crate) fn client_url(client: &Value) -> Result<String, String> {
     }
 }
 
+/// The `host:port` the credentials are chosen by: the URL's (port 443 when it names
+/// none), or `<name>.<namespace>.svc:<port>` for a service.
+fn host_port(client: &Value, url: &str) -> String {
+    if let (None, Some(svc)) = (text(client, "url"), client.get("service")) {
+        let port = service_port(svc).unwrap_or(443);
+        return format!(
+            "{}.{}.svc:{port}",
+            text(svc, "name").unwrap_or(""),
+            text(svc, "namespace").unwrap_or("")
+        );
+    }
+    // The URL is checked to be `https://host[:port][/path]` by validation.
+    let rest = url.strip_prefix("https://").unwrap_or(url);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    let bracketed_end = authority.rfind(']');
+    match authority.rfind(':') {
+        Some(i) if bracketed_end.is_none_or(|b| i > b) => authority.to_owned(),
+        _ => format!("{authority}:443"),
+    }
+}
+
 /// `service.port`, 443 when not given (validation keeps it in 1–65535).
 fn service_port(svc: &Value) -> Result<u16, String> {
     let port = svc.get("port").and_then(Value::as_i64).unwrap_or(443);
     u16::try_from(port).map_err(|_| format!("invalid service port {port}"))
 }
 
+/// Where a webhook is called, and what it is shown.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Reach<'a> {
+    /// Resolves `clientConfig.service` references.
+    pub(crate) services: Option<&'a Arc<ServiceResolver>>,
+    /// The credentials of the plugin's kubeconfig.
+    pub(crate) credentials: Option<&'a Credentials>,
+}
+
 /// The client of `clientConfig`: its URL, or its service dialled where `services`
-/// resolves it (by its DNS name when there is no resolver).
-fn target(client: &Value, timeout: Duration, services: Option<&Arc<ServiceResolver>>) -> Target {
+/// resolves it (by its DNS name when there is no resolver), with the credentials the
+/// plugin's kubeconfig gives its `host:port`.
+fn target(client: &Value, timeout: Duration, reach: Reach<'_>) -> Target {
+    let services = reach.services;
     let url = match client_url(client) {
         Ok(u) => u,
         Err(e) => return Target::Unusable(e),
+    };
+    let auth = match reach.credentials {
+        None => Ok(Default::default()),
+        Some(c) => c.for_target(&host_port(client, &url)),
+    };
+    let auth = match auth {
+        Ok(a) => a,
+        Err(e) => return Target::Unusable(format!("webhook credentials: {e}")),
     };
     let ca = match text(client, "caBundle").filter(|s| !s.is_empty()) {
         None => None,
@@ -172,9 +215,9 @@ fn target(client: &Value, timeout: Duration, services: Option<&Arc<ServiceResolv
                 port,
             );
             let path = text(svc, "path").unwrap_or("");
-            WebhookClient::for_service(Arc::new(dial), path, ca, timeout)
+            WebhookClient::for_service(Arc::new(dial), path, ca, timeout, auth)
         }
-        _ => WebhookClient::for_admission(&url, ca, timeout),
+        _ => WebhookClient::for_admission(&url, ca, timeout, auth),
     };
     match made {
         Ok(c) => Target::Client(Box::new(c)),
@@ -183,7 +226,7 @@ fn target(client: &Value, timeout: Duration, services: Option<&Arc<ServiceResolv
 }
 
 /// The webhooks of one configuration object, in order.
-pub(crate) fn hooks_of(config: &Value, services: Option<&Arc<ServiceResolver>>) -> Vec<Arc<Hook>> {
+pub(crate) fn hooks_of(config: &Value, reach: Reach<'_>) -> Vec<Arc<Hook>> {
     let configuration = config
         .pointer("/metadata/name")
         .and_then(Value::as_str)
@@ -242,7 +285,7 @@ pub(crate) fn hooks_of(config: &Value, services: Option<&Arc<ServiceResolver>>) 
                 target: target(
                     w.get("clientConfig").unwrap_or(&Value::Null),
                     timeout,
-                    services,
+                    reach,
                 ),
             })
         })
@@ -259,6 +302,8 @@ pub(crate) struct Source {
     kind: Kind,
     /// Resolves `clientConfig.service` references.
     services: Option<Arc<ServiceResolver>>,
+    /// The credentials of the plugin's kubeconfig.
+    credentials: Option<Credentials>,
     synced: Synced,
 }
 
@@ -269,6 +314,7 @@ impl Source {
         kind: Kind,
         storage: Storage,
         services: Option<Arc<ServiceResolver>>,
+        credentials: Option<Credentials>,
     ) -> Arc<Source> {
         let (synced, tx) = Synced::new();
         let source = Arc::new(Source {
@@ -276,6 +322,7 @@ impl Source {
             all: RwLock::new(Arc::new(Vec::new())),
             kind,
             services,
+            credentials,
             synced,
         });
         follow::start_on(&source, storage, tx, Arc::default());
@@ -292,10 +339,18 @@ impl Source {
             all: RwLock::new(Arc::new(Vec::new())),
             kind: Kind::Validating,
             services: None,
+            credentials: None,
             synced,
         });
         Source::reset(&source, configs.to_vec());
         source
+    }
+
+    fn reach(&self) -> Reach<'_> {
+        Reach {
+            services: self.services.as_ref(),
+            credentials: self.credentials.as_ref(),
+        }
     }
 
     /// Every webhook, in order.
@@ -326,10 +381,7 @@ impl Source {
             m.clear();
             for c in &configs {
                 let name = c.pointer("/metadata/name").and_then(Value::as_str);
-                m.insert(
-                    name.unwrap_or("").to_owned(),
-                    hooks_of(c, self.services.as_ref()),
-                );
+                m.insert(name.unwrap_or("").to_owned(), hooks_of(c, self.reach()));
             }
             self.rebuild(&m);
         }
@@ -338,7 +390,7 @@ impl Source {
     fn apply(&self, name: &str, config: Option<Value>) {
         if let Ok(mut m) = self.by_config.write() {
             match config {
-                Some(c) => m.insert(name.to_owned(), hooks_of(&c, self.services.as_ref())),
+                Some(c) => m.insert(name.to_owned(), hooks_of(&c, self.reach())),
                 None => m.remove(name),
             };
             self.rebuild(&m);

@@ -16,6 +16,7 @@
 //! webhooks, so a broken webhook can always be removed.
 
 pub(crate) mod config;
+mod credentials;
 pub(crate) mod matching;
 mod mutating;
 pub(crate) mod review;
@@ -35,6 +36,27 @@ use config::{Hook, Kind, Source, Target};
 use review::{Answer, CallError};
 
 pub use matching::compile as compile_condition;
+
+/// The credentials of `plugin`'s kubeconfig (checked at start by
+/// [`check_credentials`]; a file that stopped reading since is logged, and no
+/// credentials are presented).
+fn plugin_credentials(
+    admission_config: Option<&str>,
+    plugin: &str,
+) -> Option<credentials::Credentials> {
+    credentials::load(admission_config, plugin).unwrap_or_else(|e| {
+        tracing::error!(plugin, error = %e, "admission webhook credentials");
+        None
+    })
+}
+
+/// Checks the webhook plugins' configuration in an AdmissionConfiguration text.
+pub(crate) fn check_credentials(
+    admission_config: Option<&str>,
+    plugin: &str,
+) -> Result<(), String> {
+    credentials::load(admission_config, plugin).map(|_| ())
+}
 
 /// How long a request waits for the configurations to be listed once.
 const SYNC_WAIT: Duration = Duration::from_secs(10);
@@ -57,8 +79,15 @@ impl Webhooks {
         namespaces: RestStore,
         services: Option<Arc<ServiceResolver>>,
         authorizer: Option<kas_authz::Authorizer>,
+        admission_config: Option<&str>,
     ) -> Webhooks {
-        let source = Source::start(Kind::Mutating, namespaces.storage().clone(), services);
+        let credentials = plugin_credentials(admission_config, "MutatingAdmissionWebhook");
+        let source = Source::start(
+            Kind::Mutating,
+            namespaces.storage().clone(),
+            services,
+            credentials,
+        );
         Webhooks {
             kind: Kind::Mutating,
             source,
@@ -72,8 +101,15 @@ impl Webhooks {
         namespaces: RestStore,
         services: Option<Arc<ServiceResolver>>,
         authorizer: Option<kas_authz::Authorizer>,
+        admission_config: Option<&str>,
     ) -> Webhooks {
-        let source = Source::start(Kind::Validating, namespaces.storage().clone(), services);
+        let credentials = plugin_credentials(admission_config, "ValidatingAdmissionWebhook");
+        let source = Source::start(
+            Kind::Validating,
+            namespaces.storage().clone(),
+            services,
+            credentials,
+        );
         Webhooks {
             kind: Kind::Validating,
             source,
