@@ -294,7 +294,7 @@ async fn events_for_kubectl_at_each_level_and_for_refusals() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_watch_whose_worker_is_killed_completes_its_event() {
+async fn a_watch_whose_worker_is_killed_completes_its_event_in_blocking_strict_mode() {
     let dir = tempfile::tempdir().expect("tempdir");
     let policy = write(
         dir.path(),
@@ -305,6 +305,7 @@ async fn a_watch_whose_worker_is_killed_completes_its_event() {
     let server = Server::builder()
         .arg(format!("--audit-policy-file={}", policy.display()))
         .arg(format!("--audit-log-path={}", log.display()))
+        .arg("--audit-log-mode=blocking-strict")
         .start()
         .await;
     let mut watch = Kubectl::new(&server)
