@@ -122,6 +122,11 @@ pub struct WorkerConfig {
     /// `--encryption-provider-config`, parsed and checked; `None` stores every value as
     /// it is.
     pub encryption: Option<crate::EncryptionConfig>,
+    /// `--encryption-provider-config` when `--encryption-provider-config-automatic-reload`
+    /// is set: the supervisor follows this file and sends its changes
+    /// ([`crate::FromSupervisor::Encryption`]); workers name it in their errors and keep
+    /// one `kms-providers` health check whatever the providers.
+    pub encryption_reload: Option<PathBuf>,
     /// `--audit-policy-file` with a backend; `None` writes no audit events.
     pub audit: Option<crate::AuditConfig>,
 }

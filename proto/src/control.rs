@@ -41,6 +41,10 @@ pub enum FromSupervisor {
     /// The `--authorization-config` file changed and its new chain is valid: workers that
     /// authorize replace their authorizers with it (the RBAC and Node caches carry on).
     Authorization(AuthorizationChain),
+    /// The `--encryption-provider-config` file changed and its new configuration is valid
+    /// (with `--encryption-provider-config-automatic-reload`): workers that store objects
+    /// build its transformers, wait for their KMS plugins to be healthy, and swap them in.
+    Encryption(crate::EncryptionConfig),
 }
 
 /// An authorizer chain: the types in order and the webhooks, one per `Webhook`.

@@ -281,6 +281,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         enable_aggregator_routing: v.enable_aggregator_routing,
         proxy_client,
         encryption: v.encryption.clone(),
+        encryption_reload: v.encryption_reload.clone(),
         audit: v.audit.clone(),
     };
 

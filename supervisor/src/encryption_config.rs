@@ -37,8 +37,9 @@ pub(crate) fn group_resource(s: &str) -> (&str, &str) {
     }
 }
 
-/// Reads and checks the file; on failure every problem, each naming the file.
-pub(crate) fn load(path: &Path) -> Result<EncryptionConfig, Vec<FlagError>> {
+/// Reads and checks the file; on failure every problem, each naming the file. `reload`
+/// is `--encryption-provider-config-automatic-reload` (see [`parse`]).
+pub(crate) fn load(path: &Path, reload: bool) -> Result<EncryptionConfig, Vec<FlagError>> {
     let shown = path.display().to_string();
     let fail = |msgs: Vec<String>| {
         msgs.into_iter()
@@ -58,11 +59,12 @@ pub(crate) fn load(path: &Path) -> Result<EncryptionConfig, Vec<FlagError>> {
             "encryption provider configuration file is empty".to_owned(),
         ]));
     }
-    parse(&text).map_err(fail)
+    parse(&text, reload).map_err(fail)
 }
 
-/// Parses and checks the file's text; on failure every problem.
-pub(crate) fn parse(text: &str) -> Result<EncryptionConfig, Vec<String>> {
+/// Parses and checks the file's text; on failure every problem. With `reload` (as
+/// upstream validates when the file is followed) KMS v1 names must be unique too.
+pub(crate) fn parse(text: &str, reload: bool) -> Result<EncryptionConfig, Vec<String>> {
     // YAML is a superset of JSON: one parser reads both.
     let doc: Value = serde_yaml_ng::from_str(text).map_err(|e| {
         vec![format!(
@@ -105,7 +107,10 @@ pub(crate) fn parse(text: &str) -> Result<EncryptionConfig, Vec<String>> {
         errs.push("resources: Required value: at least one resources is required".to_owned());
     }
     let mut out = Vec::new();
-    let mut kms_seen = KmsSeen::default();
+    let mut kms_seen = KmsSeen {
+        reload,
+        ..KmsSeen::default()
+    };
     for (i, rule) in rules.iter().enumerate() {
         if let Some(r) = check_rule(rule, i, &mut kms_seen, &mut errs) {
             out.push(r);
@@ -434,6 +439,8 @@ fn keys(
 pub(crate) struct KmsSeen {
     names: std::collections::BTreeSet<String>,
     v1: bool,
+    /// Following the file: a v1 name must be unique as well.
+    reload: bool,
 }
 
 /// Upstream's default `timeout` of a kms provider.
@@ -476,7 +483,7 @@ fn kms(
             q(name)
         ));
     }
-    if version != "v1" && seen.names.contains(name) {
+    if (seen.reload || version != "v1") && seen.names.contains(name) {
         errs.push(format!(
             "{npath}: Invalid value: {}: duplicate KMS provider name {name}, names must be unique",
             q(name)

@@ -6,10 +6,15 @@ const K16: &str = "MDEyMzQ1Njc4OWFiY2RlZg=="; // "0123456789abcdef"
 const K32: &str = "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=";
 
 fn errors(text: &str) -> Vec<String> {
-    match parse(text) {
+    match parse(text, false) {
         Ok(c) => panic!("accepted: {c:?}"),
         Err(e) => e,
     }
+}
+
+/// The file as checked at start without `--encryption-provider-config-automatic-reload`.
+fn parse_start(text: &str) -> Result<EncryptionConfig, Vec<String>> {
+    parse(text, false)
 }
 
 fn has(errs: &[String], want: &str) {
@@ -21,7 +26,7 @@ fn has(errs: &[String], want: &str) {
 
 #[test]
 fn yaml_with_every_provider() {
-    let c = parse(&format!(
+    let c = parse_start(&format!(
         "apiVersion: apiserver.config.k8s.io/v1
 kind: EncryptionConfiguration
 resources:
@@ -48,7 +53,7 @@ resources:
 
 #[test]
 fn json_and_the_legacy_kind() {
-    let c = parse(&format!(
+    let c = parse_start(&format!(
         r#"{{"kind":"EncryptionConfig","apiVersion":"v1","resources":[{{"resources":["*.*"],"providers":[{{"aesgcm":{{"keys":[{{"name":"k","secret":"{K16}"}}]}}}}]}}]}}"#
     ))
     .expect("valid");
@@ -170,7 +175,7 @@ resources:
 
 #[test]
 fn kms_v2_is_read_with_its_defaults() {
-    let c = parse(
+    let c = parse_start(
         "apiVersion: apiserver.config.k8s.io/v1
 kind: EncryptionConfiguration
 resources:
@@ -285,14 +290,36 @@ resources:
 }
 
 #[test]
+fn a_followed_file_needs_unique_kms_v1_names_too() {
+    // Upstream validates with reload=true when the file is followed: two v1 providers
+    // sharing a name are then a field error, not only the KMSv1 refusal.
+    let text = "apiVersion: apiserver.config.k8s.io/v1
+kind: EncryptionConfiguration
+resources:
+  - resources: [secrets]
+    providers:
+      - kms: {name: one, endpoint: unix:///k.sock}
+      - kms: {name: one, endpoint: unix:///k2.sock}
+";
+    let e = parse(text, true).expect_err("duplicate");
+    assert_eq!(e, vec!["resources[0].providers[1].kms.name: Invalid value: \"one\": duplicate KMS provider name one, names must be unique".to_owned()]);
+    let e = parse(text, false).expect_err("v1");
+    assert_eq!(e.len(), 1, "{e:#?}");
+    assert!(
+        e[0].starts_with("error while building transformers: KMSv1"),
+        "{e:?}"
+    );
+}
+
+#[test]
 fn file_errors_name_the_file() {
     let dir = tempfile::tempdir().expect("tempdir");
     let p = dir.path().join("enc.yaml");
     std::fs::write(&p, "").expect("write");
-    let e = load(&p).expect_err("empty");
+    let e = load(&p, false).expect_err("empty");
     assert_eq!(e[0].flag, "--encryption-provider-config");
     assert!(e[0].message.starts_with(&p.display().to_string()), "{e:?}");
     assert!(e[0].message.contains("is empty"));
-    let e = load(&dir.path().join("missing.yaml")).expect_err("missing");
+    let e = load(&dir.path().join("missing.yaml"), false).expect_err("missing");
     assert!(e[0].message.contains("missing.yaml"));
 }

@@ -100,7 +100,6 @@ pub(crate) const IGNORED: &[Ignored] = &[
     // Etcd flags
     f("delete-collection-workers", Int, ETCD),
     f("enable-garbage-collector", Bool, ETCD),
-    f("encryption-provider-config-automatic-reload", Bool, ETCD),
     f("etcd-count-metric-poll-period", Duration, ETCD),
     f("etcd-db-metric-poll-interval", Duration, ETCD),
     f("etcd-healthcheck-timeout", Duration, ETCD),

@@ -99,6 +99,12 @@ pub(crate) struct Options {
     #[arg(long, help_heading = ETCD, value_name = "string")]
     pub(crate) encryption_provider_config: Option<PathBuf>,
 
+    /// Determines if the file set by --encryption-provider-config should be automatically
+    /// reloaded if the disk contents change. Setting this to true disables the ability to
+    /// uniquely identify distinct KMS plugins via the API server healthz endpoints.
+    #[arg(long, help_heading = ETCD, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "false", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
+    pub(crate) encryption_provider_config_automatic_reload: bool,
+
     /// SSL Certificate Authority file used to secure etcd communication.
     #[arg(long, help_heading = ETCD, value_name = "string")]
     pub(crate) etcd_cafile: Option<PathBuf>,

@@ -52,6 +52,9 @@ pub(crate) struct Validated {
     pub(crate) etcd_compaction_interval: Duration,
     /// `--encryption-provider-config`, read and checked.
     pub(crate) encryption: Option<kas_proto::EncryptionConfig>,
+    /// `--encryption-provider-config` when `--encryption-provider-config-automatic-reload`
+    /// is set: the file followed while serving.
+    pub(crate) encryption_reload: Option<PathBuf>,
     /// `--audit-policy-file` with `--audit-log-*` / `--audit-webhook-*`, read and checked.
     pub(crate) audit: Option<kas_proto::AuditConfig>,
     /// `--audit-log-path` when a file: made at start, policy or not, as upstream makes it.
@@ -249,11 +252,18 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         );
     }
 
+    let reload = o.encryption_provider_config_automatic_reload;
     let encryption = o.encryption_provider_config.as_deref().and_then(|p| {
-        crate::encryption_config::load(p)
+        crate::encryption_config::load(p, reload)
             .map_err(|e| errs.0.extend(e))
             .ok()
     });
+    if reload && o.encryption_provider_config.is_none() {
+        errs.push(
+            "--encryption-provider-config-automatic-reload",
+            "--encryption-provider-config-automatic-reload must be set with --encryption-provider-config",
+        );
+    }
 
     let http2_max_streams_per_connection = errs.nonneg_u32(
         "--http2-max-streams-per-connection",
@@ -451,6 +461,10 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         etcd_keyfile: o.etcd_keyfile.clone(),
         etcd_compaction_interval,
         encryption,
+        encryption_reload: o
+            .encryption_provider_config
+            .clone()
+            .filter(|_| o.encryption_provider_config_automatic_reload),
         audit: audit.config,
         audit_log_file: audit.log_file,
         cert_dir: o.cert_dir.clone(),

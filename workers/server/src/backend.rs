@@ -79,13 +79,25 @@ where
 /// The health check of the KMS v2 plugins; upstream leaves it out of livez.
 pub const KMS_CHECK: &str = "kms-providers";
 
-/// Connects to the worker's storage and keeps its `etcd` check (and, with KMS providers,
-/// `kms-providers`) current in `hooks`.
+/// Connects to the worker's storage and keeps its `etcd` check (and, with KMS providers
+/// or `--encryption-provider-config-automatic-reload`, `kms-providers`) current in
+/// `hooks`.
 pub async fn connect_storage(
     control: &Control,
     hooks: &PostStartHooks,
 ) -> Result<crate::storage::Storage, Error> {
     let cfg = crate::storage::StorageConfig::for_worker(control.config());
+    let reload = control.config().encryption_reload.is_some();
+    // Before the client is made: its transformers then keep the check whatever the
+    // providers, as upstream's reloading transformers do.
+    crate::storage::encryption::set_automatic_reload(reload);
+    if reload {
+        // Upstream's hook that starts its reload controller (ours runs from the control
+        // channel, already started).
+        hooks
+            .register("start-encryption-provider-config-automatic-reload")
+            .done();
+    }
     let storage = crate::storage::Storage::new(&cfg)
         .await
         .map_err(|e| Error::Storage(e.to_string()))?;
@@ -93,7 +105,7 @@ pub async fn connect_storage(
     hooks.set_check("etcd", Err("not connected yet".into()));
     if let Some((mut changes, transformers)) = storage.kms_health() {
         // kube-apiserver's `kms-providers` check (healthz and readyz, not livez): every
-        // KMS v2 plugin's last Status probe.
+        // KMS v2 plugin's last Status probe, of the transformers in force.
         let hooks = hooks.clone();
         hooks.set_check(KMS_CHECK, transformers.kms_health());
         tokio::spawn(async move {

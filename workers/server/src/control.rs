@@ -91,6 +91,15 @@ impl Control {
         let (api_seen_tx, api_seen) = watch::channel(0u64);
         let (api_changes_tx, api_changes) = watch::channel(BTreeMap::new());
         let (authorization_tx, authorization) = watch::channel(None);
+        // Reloaded encryption configurations, applied to every storage client of this
+        // process (the aggregator's and the back ends'; the storage worker has none).
+        let (encryption_tx, encryption) = watch::channel(None);
+        if let Some(path) = &config.encryption_reload {
+            tokio::spawn(crate::storage::encryption::apply_reloads(
+                path.clone(),
+                encryption,
+            ));
+        }
         let acks = out.clone();
         tokio::spawn(async move {
             loop {
@@ -118,6 +127,10 @@ impl Control {
                     }
                     Ok(FromSupervisor::Authorization(chain)) => {
                         let _ = authorization_tx.send(Some(chain));
+                    }
+                    Ok(FromSupervisor::Encryption(config)) => {
+                        // The latest wins; one not yet applied is skipped.
+                        let _ = encryption_tx.send(Some(config));
                     }
                     Ok(FromSupervisor::Shutdown(p)) => {
                         phase_tx.send_if_modified(|cur| {

@@ -47,7 +47,7 @@ fn prefixed(body: &[u8]) -> Vec<u8> {
 
 /// Transformers with one KMS v2 provider `p` on secrets, its plugin at a socket nobody
 /// serves (so any call to it times out after 200 ms).
-fn transformers(dir: &std::path::Path) -> Transformers {
+fn transformers(dir: &std::path::Path) -> Set {
     let config = EncryptionConfig {
         rules: vec![EncryptionRule {
             resources: vec!["secrets".into()],
@@ -61,7 +61,7 @@ fn transformers(dir: &std::path::Path) -> Transformers {
             ],
         }],
     };
-    Transformers::new("/registry", Some(&config)).expect("transformers")
+    Set::new("/registry", Some(&config), Arc::default()).expect("transformers")
 }
 
 #[test]

@@ -8,7 +8,11 @@
 //! the provider whose prefix it carries, and a value not written by the first provider
 //! (or its first key) is *stale*. A resource no rule names is stored as it is, and a
 //! value that looks encrypted (`k8s:enc:`) is then refused rather than served.
+//!
+//! A [`Transformers`] holds a swappable [`Set`] (see `dynamic`), so
+//! `--encryption-provider-config-automatic-reload` can replace them while serving.
 
+mod dynamic;
 mod kms;
 pub mod kms_api;
 mod kms_client;
@@ -16,6 +20,8 @@ mod kmsv2;
 mod providers;
 pub mod resources;
 
+#[cfg(test)]
+mod dynamic_tests;
 #[cfg(test)]
 mod kms_tests;
 #[cfg(test)]
@@ -26,6 +32,7 @@ use std::sync::Arc;
 
 use kas_proto::{EncryptionConfig, EncryptionKey, EncryptionProvider};
 
+pub use dynamic::{apply_reloads, set_automatic_reload, Transformers};
 use providers::Cipher;
 pub use resources::GroupResource;
 
@@ -226,9 +233,8 @@ fn open_keyed(
     }
 }
 
-/// The transformers of every configured resource.
-#[derive(Default)]
-pub struct Transformers {
+/// The transformers of every configured resource, as one configuration made them.
+pub(crate) struct Set {
     /// `--etcd-prefix` with a trailing `/`, stripped from keys to find their resource.
     prefix: String,
     /// By group, then resource, as the rules name them; `*` for wildcards. Nested so a
@@ -236,11 +242,13 @@ pub struct Transformers {
     chains: HashMap<String, HashMap<String, std::sync::Arc<Chain>>>,
     /// Every KMS v2 provider, in file order (`kms-provider-<index>` in health reasons).
     kms: Vec<Arc<kms::Kms>>,
-    /// Bumped after each KMS probe.
+    /// Bumped after each KMS probe (the sender of the [`Transformers`] holding this set).
     kms_changed: Arc<tokio::sync::watch::Sender<u64>>,
+    /// upstream's KMSCloseGracePeriod: twice the sum of the KMS providers' timeouts.
+    kms_grace: std::time::Duration,
 }
 
-impl std::fmt::Debug for Transformers {
+impl std::fmt::Debug for Set {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut names: Vec<(&String, &String)> = self
             .chains
@@ -248,20 +256,31 @@ impl std::fmt::Debug for Transformers {
             .flat_map(|(g, rs)| rs.keys().map(move |r| (g, r)))
             .collect();
         names.sort();
-        f.debug_struct("Transformers")
-            .field("resources", &names)
-            .finish()
+        f.debug_struct("Set").field("resources", &names).finish()
     }
 }
 
-impl Transformers {
+impl Set {
     /// The transformers of `config` for keys under `prefix` (`/registry`); an earlier
-    /// rule wins over a later one naming the same resource.
-    pub fn new(prefix: &str, config: Option<&EncryptionConfig>) -> Result<Transformers, String> {
+    /// rule wins over a later one naming the same resource. KMS probes mark `kms_changed`.
+    pub(crate) fn new(
+        prefix: &str,
+        config: Option<&EncryptionConfig>,
+        kms_changed: Arc<tokio::sync::watch::Sender<u64>>,
+    ) -> Result<Set, String> {
         let mut chains = HashMap::new();
         let mut kms = Vec::new();
+        let mut timeouts = 0u64;
         for rule in config.map(|c| c.rules.as_slice()).unwrap_or_default() {
             let chain = std::sync::Arc::new(Chain::new(&rule.providers, &mut kms)?);
+            timeouts += rule
+                .providers
+                .iter()
+                .map(|p| match p {
+                    EncryptionProvider::Kms(k) => k.timeout_ms,
+                    _ => 0,
+                })
+                .sum::<u64>();
             for r in &rule.resources {
                 let (resource, group) = r.split_once('.').unwrap_or((r, ""));
                 chains
@@ -271,17 +290,23 @@ impl Transformers {
                     .or_insert_with(|| chain.clone());
             }
         }
-        Ok(Transformers {
+        Ok(Set {
             prefix: format!("{}/", prefix.trim_end_matches('/')),
             chains,
             kms,
-            kms_changed: Arc::new(tokio::sync::watch::Sender::new(0)),
+            kms_changed,
+            kms_grace: std::time::Duration::from_millis(timeouts.saturating_mul(2)),
         })
+    }
+
+    /// Whether a KMS provider is configured.
+    pub(crate) fn has_kms(&self) -> bool {
+        !self.kms.is_empty()
     }
 
     /// Probes every KMS plugin once (upstream primes its seed before serving), then keeps
     /// probing each in the background for as long as these transformers live.
-    pub async fn start_kms(&self) {
+    pub(crate) async fn start_kms(&self) {
         let ttls = futures_util::future::join_all(self.kms.iter().map(|k| k.probe())).await;
         self.kms_changed.send_modify(|n| *n += 1);
         for (k, ttl) in self.kms.iter().zip(ttls) {
@@ -290,14 +315,9 @@ impl Transformers {
         }
     }
 
-    /// A receiver marked changed after every KMS probe; `None` without KMS providers.
-    pub fn kms_changes(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
-        (!self.kms.is_empty()).then(|| self.kms_changed.subscribe())
-    }
-
     /// The `kms-providers` health check: each plugin's last probe, failures named
     /// `kms-provider-<index>` and reported together (upstream's kmsHealthChecker).
-    pub fn kms_health(&self) -> Result<(), String> {
+    pub(crate) fn kms_health(&self) -> Result<(), String> {
         let errs: Vec<String> = self
             .kms
             .iter()
