@@ -11,6 +11,7 @@ mod authz_reload;
 mod certs;
 mod complete;
 mod encryption_config;
+mod encryption_reload;
 mod flagtable;
 mod front_proxy_certs;
 mod godur;
@@ -143,10 +144,14 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
         completed.kubeconfig_path.display()
     );
 
+    let encryption_reload = completed.worker.encryption_reload.clone();
     let supervisor = supervise::Supervisor::new(completed.worker, listener, url)
         .context("starting the supervisor")?;
     if let Some(path) = completed.authorization_config {
         supervisor.follow_authorization_config(path);
+    }
+    if let Some(path) = encryption_reload {
+        supervisor.follow_encryption_config(path);
     }
     Ok(supervisor.run(signals).await)
 }

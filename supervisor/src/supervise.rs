@@ -56,6 +56,14 @@ impl Signals {
     }
 }
 
+/// The workers that hold storage clients, and so encryption transformers (the storage
+/// worker stores bytes it is given).
+const STORES_OBJECTS: [WorkerRole; 3] = [
+    WorkerRole::Aggregator,
+    WorkerRole::KubeApi,
+    WorkerRole::Extensions,
+];
+
 #[derive(Debug)]
 enum Event {
     Connected {
@@ -79,6 +87,8 @@ enum Event {
     },
     /// `--authorization-config` changed to this valid chain.
     Authorization(AuthorizationChain),
+    /// `--encryption-provider-config` changed to this valid configuration.
+    Encryption(kas_proto::EncryptionConfig),
 }
 
 #[derive(Debug)]
@@ -129,6 +139,9 @@ pub(crate) struct Supervisor {
     /// The authorizer chain as last reloaded (also sent to a worker that connects after
     /// the reload, which may have been started with the older one).
     reloaded_authorization: Option<AuthorizationChain>,
+    /// `--encryption-provider-config` was reloaded (`base.encryption` is the latest,
+    /// also sent to a worker that connects after the reload).
+    reloaded_encryption: bool,
 }
 
 impl Supervisor {
@@ -184,6 +197,7 @@ impl Supervisor {
             watchdog,
             all_ready_once: false,
             reloaded_authorization: None,
+            reloaded_encryption: false,
         })
     }
 
@@ -250,6 +264,17 @@ impl Supervisor {
         };
         crate::authz_reload::follow(path, initial, move |chain| {
             events.send(Event::Authorization(chain)).is_ok()
+        });
+    }
+
+    /// Re-reads `path` (`--encryption-provider-config`) every second from now on; a valid
+    /// new configuration goes to the workers that store objects, and to any worker
+    /// started later (in its configuration).
+    pub(crate) fn follow_encryption_config(&self, path: PathBuf) {
+        let events = self.events_tx.clone();
+        let initial = self.base.encryption.clone().unwrap_or_default();
+        crate::encryption_reload::follow(path, initial, move |config| {
+            events.send(Event::Encryption(config)).is_ok()
         });
     }
 
@@ -389,6 +414,14 @@ impl Supervisor {
                 {
                     let _ = tx.send(FromSupervisor::Authorization(chain.clone()));
                 }
+                // A worker spawned before the last reload and connecting after it.
+                if let (true, Some(config), true) = (
+                    self.reloaded_encryption,
+                    &self.base.encryption,
+                    STORES_OBJECTS.contains(&role),
+                ) {
+                    let _ = tx.send(FromSupervisor::Encryption(config.clone()));
+                }
                 slot.tx = Some(tx);
                 if role == WorkerRole::Aggregator {
                     self.broadcast_peers();
@@ -473,6 +506,14 @@ impl Supervisor {
                     self.send_to(role, FromSupervisor::Authorization(chain.clone()));
                 }
                 self.reloaded_authorization = Some(chain);
+            }
+            Event::Encryption(config) => {
+                // A restarted worker starts with the configuration in force.
+                self.base.encryption = Some(config.clone());
+                self.reloaded_encryption = true;
+                for role in STORES_OBJECTS {
+                    self.send_to(role, FromSupervisor::Encryption(config.clone()));
+                }
             }
             Event::RestartDue { role, generation } => {
                 let current = self.slots.get(&role).map(|s| s.generation);
