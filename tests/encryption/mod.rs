@@ -16,6 +16,7 @@ use super::harness::{require_tool, Etcd, Server};
 
 mod kms;
 mod refusals;
+mod reload;
 
 /// Key bytes 00..1f, base64 in the configuration.
 const KEY1: &str = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";

@@ -95,3 +95,21 @@ resources:
         "{stderr}"
     );
 }
+
+#[test]
+fn automatic_reload_needs_a_file() {
+    let out = Command::new(BIN)
+        .arg("--encryption-provider-config-automatic-reload")
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(64), "{out:?}");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("--encryption-provider-config-automatic-reload must be set with --encryption-provider-config"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("has no effect"),
+        "no longer an ignored flag: {stderr}"
+    );
+}
