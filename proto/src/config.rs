@@ -42,6 +42,9 @@ pub struct WorkerConfig {
     pub etcd_keyfile: Option<PathBuf>,
     /// `--etcd-compaction-interval`; zero disables compaction by the API server.
     pub etcd_compaction_interval: Duration,
+    /// `--storage-media-type`: how built-in objects are encoded in etcd (custom resources
+    /// are JSON whatever it says, as upstream).
+    pub storage_media_type: StorageMediaType,
     /// `--service-cluster-ip-range`: one CIDR, or two for dual stack.
     pub service_cluster_ip_ranges: Vec<String>,
     /// `--service-node-port-range`, inclusive.
@@ -129,6 +132,37 @@ pub struct WorkerConfig {
     pub encryption_reload: Option<PathBuf>,
     /// `--audit-policy-file` with a backend; `None` writes no audit events.
     pub audit: Option<crate::AuditConfig>,
+}
+
+/// `--storage-media-type`'s values, as kube-apiserver accepts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum StorageMediaType {
+    /// `application/json`.
+    Json,
+    /// `application/yaml`.
+    Yaml,
+    /// `application/vnd.kubernetes.protobuf`: kube-apiserver's default.
+    #[default]
+    Protobuf,
+}
+
+impl StorageMediaType {
+    /// Every accepted value, as upstream lists them (sorted).
+    pub const ALL: [&'static str; 3] = [
+        "application/json",
+        "application/vnd.kubernetes.protobuf",
+        "application/yaml",
+    ];
+
+    /// The media type named `s`, if it is one kube-apiserver accepts.
+    pub fn parse(s: &str) -> Option<StorageMediaType> {
+        match s {
+            "application/json" => Some(StorageMediaType::Json),
+            "application/yaml" => Some(StorageMediaType::Yaml),
+            "application/vnd.kubernetes.protobuf" => Some(StorageMediaType::Protobuf),
+            _ => None,
+        }
+    }
 }
 
 impl WorkerConfig {

@@ -22,7 +22,8 @@ pub use audit::{
     AuditMode, AuditPolicy, AuditRule, AuditStage, AuditTruncate, AuditWebhookBackend,
 };
 pub use config::{
-    AdmissionConfig, CertFiles, ClientCertificate, SecureServing, TlsVersion, WorkerConfig,
+    AdmissionConfig, CertFiles, ClientCertificate, SecureServing, StorageMediaType, TlsVersion,
+    WorkerConfig,
 };
 pub use context::{
     RequestContext, RequestInfo, UserInfo, AUDIT_ANNOTATIONS_HEADER, CONTEXT_HEADER,
@@ -48,7 +49,7 @@ pub use webhook::{
 /// Version of the control protocol. The supervisor and a worker exchange it first and
 /// refuse to talk when it differs (they are the same binary, so this guards against a
 /// binary replaced on disk while the supervisor runs).
-pub const PROTOCOL_VERSION: u32 = 17;
+pub const PROTOCOL_VERSION: u32 = 18;
 
 /// File descriptor at which a worker finds its control socket (inherited from the supervisor).
 pub const CONTROL_FD: i32 = 3;

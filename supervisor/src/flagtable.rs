@@ -106,8 +106,6 @@ pub(crate) const IGNORED: &[Ignored] = &[
     f("etcd-readycheck-timeout", Duration, ETCD),
     f("etcd-servers-overrides", List, ETCD),
     f("lease-reuse-duration-seconds", Int, ETCD),
-    f("storage-backend", Str, ETCD),
-    f("storage-media-type", Str, ETCD),
     f("watch-cache", Bool, ETCD),
     f("watch-cache-sizes", List, ETCD),
     // Secure serving flags

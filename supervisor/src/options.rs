@@ -131,6 +131,17 @@ pub(crate) struct Options {
     #[arg(long, help_heading = ETCD, value_name = "strings", value_delimiter = ',')]
     pub(crate) etcd_servers: Vec<String>,
 
+    /// The storage backend for persistence. Options: 'etcd3' (default).
+    #[arg(long, help_heading = ETCD, value_name = "string")]
+    pub(crate) storage_backend: Option<String>,
+
+    /// The media type to use to store objects in storage. Some resources or storage
+    /// backends may only support a specific media type and will ignore this setting.
+    /// Supported media types: [application/json, application/yaml,
+    /// application/vnd.kubernetes.protobuf]
+    #[arg(long, help_heading = ETCD, value_name = "string", default_value = "application/vnd.kubernetes.protobuf")]
+    pub(crate) storage_media_type: String,
+
     // ---- Secure serving ----
     /// The IP address on which to listen for the --secure-port port.
     #[arg(long, help_heading = SECURE, value_name = "ip", default_value = "0.0.0.0")]

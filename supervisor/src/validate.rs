@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use ipnet::IpNet;
-use kas_proto::TlsVersion;
+use kas_proto::{StorageMediaType, TlsVersion};
 
 use crate::godur;
 use crate::options::Options;
@@ -50,6 +50,8 @@ pub(crate) struct Validated {
     pub(crate) etcd_certfile: Option<PathBuf>,
     pub(crate) etcd_keyfile: Option<PathBuf>,
     pub(crate) etcd_compaction_interval: Duration,
+    /// `--storage-media-type`.
+    pub(crate) storage_media_type: StorageMediaType,
     /// `--encryption-provider-config`, read and checked.
     pub(crate) encryption: Option<kas_proto::EncryptionConfig>,
     /// `--encryption-provider-config` when `--encryption-provider-config-automatic-reload`
@@ -242,6 +244,28 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
             format!("{:?} must start with '/'", o.etcd_prefix),
         );
     }
+    // Upstream's EtcdOptions.Validate, in its words: only etcd3 is a backend, and the
+    // media types its serializers know.
+    if !matches!(o.storage_backend.as_deref(), None | Some("" | "etcd3")) {
+        errs.push(
+            "--storage-backend",
+            "--storage-backend invalid, allowed values: etcd3. If not specified, it will default to 'etcd3'",
+        );
+    }
+    let storage_media_type = match o.storage_media_type.as_str() {
+        // Upstream skips its check for an empty value; kube-apiserver's default applies.
+        "" => StorageMediaType::default(),
+        m => StorageMediaType::parse(m).unwrap_or_else(|| {
+            errs.push(
+                "--storage-media-type",
+                format!(
+                    "--storage-media-type {m:?} invalid, allowed values: {}",
+                    StorageMediaType::ALL.join(", ")
+                ),
+            );
+            StorageMediaType::default()
+        }),
+    };
     errs.readable("--etcd-cafile", &o.etcd_cafile);
     errs.readable("--etcd-certfile", &o.etcd_certfile);
     errs.readable("--etcd-keyfile", &o.etcd_keyfile);
@@ -460,6 +484,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         etcd_certfile: o.etcd_certfile.clone(),
         etcd_keyfile: o.etcd_keyfile.clone(),
         etcd_compaction_interval,
+        storage_media_type,
         encryption,
         encryption_reload: o
             .encryption_provider_config

@@ -160,8 +160,8 @@ async fn secrets_are_ciphertext_in_etcd_through_a_rotation_and_back() {
     // IV + whole blocks after the prefix.
     assert_eq!((s1.len() - "k8s:enc:aescbc:v1:key1:".len()) % 16, 0);
     assert_eq!(password(&k, "s1"), "aHVudGVyMg==");
-    // Resources the configuration does not name stay as they are.
-    assert!(raw(&etcd, "/registry/configmaps/default/c1").starts_with(b"{"));
+    // Resources the configuration does not name stay as encoded: protobuf, in clear.
+    assert!(raw(&etcd, "/registry/configmaps/default/c1").starts_with(b"k8s\0"));
     drop(k);
     drop(server);
 
@@ -219,12 +219,13 @@ async fn secrets_are_ciphertext_in_etcd_through_a_rotation_and_back() {
     rewrite_all(&k);
     for name in ["s1", "s2"] {
         let v = raw(&etcd, &format!("/registry/secrets/default/{name}"));
+        // In clear: the protobuf value (the Secret's data as raw bytes).
         assert!(
-            v.starts_with(b"{"),
+            v.starts_with(b"k8s\0"),
             "{name}: {}",
             String::from_utf8_lossy(&v)
         );
-        assert!(String::from_utf8_lossy(&v).contains("aHVudGVyMg=="));
+        assert!(String::from_utf8_lossy(&v).contains("hunter2"));
     }
     drop(k);
     drop(server);
@@ -529,8 +530,12 @@ resources:
         &server,
         "/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com",
     );
-    assert!(crd.starts_with(b"{"), "{}", String::from_utf8_lossy(&crd));
-    assert!(raw_embedded(&server, "/registry/configmaps/default/plain").starts_with(b"{"));
+    assert!(
+        crd.starts_with(b"k8s\0"),
+        "{}",
+        String::from_utf8_lossy(&crd)
+    );
+    assert!(raw_embedded(&server, "/registry/configmaps/default/plain").starts_with(b"k8s\0"));
 
     assert_eq!(
         k.ok(&["get", "widget", "w1", "-o", "jsonpath={.spec.color}"]),

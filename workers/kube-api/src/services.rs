@@ -96,9 +96,14 @@ impl Allocator {
                     .ok()
                     .flatten()
                     .and_then(|st| serde_json::from_slice::<Value>(&st.value).ok());
-                Ok(held.is_some_and(|h| {
-                    h.pointer("/spec/parentRef") == obj.pointer("/spec/parentRef")
-                }))
+                // Field by field: a stored value read back from protobuf leaves out
+                // empty strings (`group: ""` of the core group), as upstream serves it.
+                let parent = |v: &Value| {
+                    ["group", "resource", "namespace", "name"]
+                        .map(|f| v.pointer(&format!("/spec/parentRef/{f}")).cloned())
+                        .map(|f| f.filter(|v| v != "").unwrap_or(Value::Null))
+                };
+                Ok(held.is_some_and(|h| parent(&h) == parent(&obj)))
             }
             Err(e) => Err(e.to_status("networking.k8s.io", "ipaddresses", &ip.to_string())),
         }

@@ -64,6 +64,7 @@ impl Embedded {
             cert_file: None,
             key_file: None,
             encryption: None,
+            media_type: Default::default(),
         })
         .await
         .expect("client");

@@ -153,6 +153,7 @@ impl Backend {
             cert_file: None,
             key_file: None,
             encryption,
+            media_type: Default::default(),
         })
         .await
         .expect("client");

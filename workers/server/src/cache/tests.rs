@@ -28,6 +28,7 @@ async fn embedded() -> (tempfile::TempDir, oneshot::Sender<()>, Storage) {
         cert_file: None,
         key_file: None,
         encryption: None,
+        media_type: Default::default(),
     })
     .await
     .expect("client");

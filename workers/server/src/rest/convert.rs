@@ -122,13 +122,18 @@ impl RestStore {
     /// The bytes to store for `obj`, converted to the storage version by the converter
     /// when it is in another; with the converted object, which the write's answer is
     /// made from ([`RestStore::written`]). Without a converter, [`RestStore::storage_bytes`].
-    pub(crate) async fn to_storage(&self, obj: &Value) -> Result<(Vec<u8>, Option<Value>), Status> {
+    pub(crate) async fn to_storage(
+        &self,
+        key: &str,
+        obj: &Value,
+    ) -> Result<(Vec<u8>, Option<Value>), Status> {
         let Some(conv) = self.converter() else {
-            return Ok((self.storage_bytes(obj)?, None));
+            return Ok((self.storage_bytes(key, obj)?, None));
         };
         let want = self.storage_api_version();
+        let encode = |o: &Value| self.storage.encode(key, o).map_err(Status::internal);
         if api_version_of(obj) == want {
-            return Ok((serde_json::to_vec(obj).map_err(Status::internal)?, None));
+            return Ok((encode(obj)?, None));
         }
         let stored = self
             .convert_to(conv, vec![obj.clone()], &want, false)
@@ -136,8 +141,7 @@ impl RestStore {
             .map_err(Status::internal)?
             .pop()
             .ok_or_else(|| Status::internal("conversion returned no object"))?;
-        let bytes = serde_json::to_vec(&stored).map_err(Status::internal)?;
-        Ok((bytes, Some(stored)))
+        Ok((encode(&stored)?, Some(stored)))
     }
 
     /// A write's answer: `obj` at `rev`, or, when [`RestStore::to_storage`] converted it,

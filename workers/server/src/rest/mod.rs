@@ -295,16 +295,19 @@ impl RestStore {
         obj
     }
 
-    /// The bytes to store for `obj`: with the storage version's apiVersion.
-    pub(crate) fn storage_bytes(&self, obj: &Value) -> Result<Vec<u8>, Status> {
+    /// The bytes to store for `obj` under `key`: with the storage version's apiVersion,
+    /// in the storage media type (encoded here, from the object, so the write does not
+    /// parse its JSON again).
+    pub(crate) fn storage_bytes(&self, key: &str, obj: &Value) -> Result<Vec<u8>, Status> {
+        let encode = |o: &Value| self.storage.encode(key, o).map_err(Status::internal);
         if let Some(c) = self.resource.conversion {
             let mut o = obj.clone();
             (c.to_storage)(&mut o);
             o["apiVersion"] = json!(c.storage_api_version);
-            return serde_json::to_vec(&o).map_err(Status::internal);
+            return encode(&o);
         }
         if self.resource.storage_version.is_empty() {
-            return serde_json::to_vec(obj).map_err(Status::internal);
+            return encode(obj);
         }
         let mut o = obj.clone();
         let av = if self.resource.group.is_empty() {
@@ -313,7 +316,7 @@ impl RestStore {
             format!("{}/{}", self.resource.group, self.resource.storage_version)
         };
         o["apiVersion"] = json!(av);
-        serde_json::to_vec(&o).map_err(Status::internal)
+        encode(&o)
     }
 
     /// A cached object's JSON as this store shows it (with its resourceVersion):

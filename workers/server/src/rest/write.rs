@@ -396,11 +396,12 @@ impl RestStore {
             if opts.dry_run {
                 return Ok(obj);
             }
+            let key = self.key(ns, &name);
             let (bytes, converted) = match self.converter() {
-                None => (self.storage_bytes(&obj)?, None),
-                Some(_) => self.to_storage(&obj).await?,
+                None => (self.storage_bytes(&key, &obj)?, None),
+                Some(_) => self.to_storage(&key, &obj).await?,
             };
-            match self.storage.create(&self.key(ns, &name), bytes, None).await {
+            match self.storage.create(&key, bytes, None).await {
                 Ok(rev) if converted.is_none() => return Ok(with_revision(obj, rev)),
                 Ok(rev) => return self.written(obj, converted, rev).await,
                 Err(StorageError::AlreadyExists) if !has_name => {
@@ -607,8 +608,8 @@ impl RestStore {
             return Ok(with_revision(obj, gone.revision));
         }
         let (bytes, converted) = match self.converter() {
-            None => (self.storage_bytes(&obj)?, None),
-            Some(_) => self.to_storage(&obj).await?,
+            None => (self.storage_bytes(&key, &obj)?, None),
+            Some(_) => self.to_storage(&key, &obj).await?,
         };
         let rev = self
             .storage
@@ -917,8 +918,8 @@ impl RestStore {
                 m.remove("resourceVersion");
             }
             let (bytes, converted) = match self.converter() {
-                None => (self.storage_bytes(&marked)?, None),
-                Some(_) => self.to_storage(&marked).await?,
+                None => (self.storage_bytes(&key, &marked)?, None),
+                Some(_) => self.to_storage(&key, &marked).await?,
             };
             let rev = self
                 .storage

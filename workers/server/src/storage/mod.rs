@@ -9,9 +9,12 @@
 //!   `mod_revision == expected`;
 //! * every page of a LIST is read at one revision; a compacted one is an error;
 //! * objects with a TTL ride on leases;
-//! * values pass through the encryption-at-rest transformers (`encryption`) on their way
-//!   in and out, here and nowhere else, so every reader sees plain text.
+//! * values pass through the storage codec (`codec`: `--storage-media-type`, protobuf for
+//!   built-in kinds by default) and then the encryption-at-rest transformers
+//!   (`encryption`) on their way in, and back out in reverse, here and nowhere else, so
+//!   every reader sees plain JSON.
 
+mod codec;
 mod continue_token;
 pub mod encryption;
 mod error;
@@ -26,7 +29,7 @@ use etcd_client::{
     Client, Compare, CompareOp, GetOptions, PutOptions, SortOrder, SortTarget, Txn, TxnOp,
     TxnOpResponse,
 };
-use kas_proto::{EncryptionConfig, WorkerConfig, WorkerRole};
+use kas_proto::{EncryptionConfig, StorageMediaType, WorkerConfig, WorkerRole};
 use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
 
 pub use error::StorageError;
@@ -50,6 +53,8 @@ pub struct StorageConfig {
     pub key_file: Option<PathBuf>,
     /// `--encryption-provider-config`, parsed; `None` stores values as they are.
     pub encryption: Option<EncryptionConfig>,
+    /// `--storage-media-type`.
+    pub media_type: StorageMediaType,
 }
 
 impl StorageConfig {
@@ -70,6 +75,7 @@ impl StorageConfig {
             cert_file: cfg.etcd_certfile.clone(),
             key_file: cfg.etcd_keyfile.clone(),
             encryption: cfg.encryption.clone(),
+            media_type: cfg.storage_media_type,
         }
     }
 }
@@ -88,7 +94,8 @@ pub struct Stored {
     /// The lease it is attached to (0 for none).
     pub lease: i64,
     /// Written by a provider other than the current write provider (or with another of
-    /// its keys): an update should store it again even when nothing else changed.
+    /// its keys), or in another format than the storage media type: an update should
+    /// store it again even when nothing else changed.
     pub stale: bool,
 }
 
@@ -105,13 +112,21 @@ impl Stored {
         }
     }
 
-    /// Its value in plain text, through `t`; upstream's message when it does not read.
-    async fn decrypted(mut self, t: &encryption::Transformers) -> Result<Stored, String> {
+    /// Its value as JSON: decrypted through `t`, then decoded by `codec`; upstream's
+    /// message when it does not read.
+    async fn opened(
+        mut self,
+        t: &encryption::Transformers,
+        codec: &codec::Codec,
+    ) -> Result<Stored, String> {
         let plain = t
             .decrypt(&self.key, std::mem::take(&mut self.value))
             .await?;
-        self.value = plain.value;
-        self.stale = plain.stale;
+        let decoded = codec
+            .decode(&self.key, plain.value)
+            .map_err(|e| format!("unable to decode the stored object: {e}"))?;
+        self.value = decoded.json;
+        self.stale = plain.stale || decoded.stale;
         Ok(self)
     }
 }
@@ -160,6 +175,7 @@ pub struct Storage {
     client: Client,
     prefix: Arc<str>,
     transformers: Arc<encryption::Transformers>,
+    codec: Arc<codec::Codec>,
     /// The highest revision seen in any response (for bookmarks and health).
     seen_revision: Arc<AtomicI64>,
 }
@@ -235,15 +251,16 @@ impl Storage {
             client,
             prefix: Arc::from(cfg.prefix.as_str()),
             transformers: Arc::new(transformers),
+            codec: Arc::new(codec::Codec::new(&cfg.prefix, cfg.media_type)),
             seen_revision: Arc::new(AtomicI64::new(0)),
         })
     }
 
-    /// A stored object in plain text; a value that does not decrypt is an internal error
-    /// naming upstream's reason.
+    /// A stored object as JSON; a value that does not decrypt or decode is an internal
+    /// error naming upstream's reason.
     async fn read(&self, kv: &etcd_client::KeyValue) -> Result<Stored, StorageError> {
         Stored::from_kv(kv)
-            .decrypted(&self.transformers)
+            .opened(&self.transformers, &self.codec)
             .await
             .map_err(StorageError::Transform)
     }
@@ -261,11 +278,25 @@ impl Storage {
             .map(|rx| (rx, self.transformers.clone()))
     }
 
-    /// The bytes to store for `value` under `key`.
+    /// The bytes to store for `value` (JSON, or what [`Storage::encode`] made) under
+    /// `key`: encoded in the media type, then encrypted.
     fn write(&self, key: &str, value: Vec<u8>) -> Result<Vec<u8>, StorageError> {
+        let encoded = self
+            .codec
+            .encode(key, value)
+            .map_err(|e| StorageError::Internal(format!("encoding for storage: {e}")))?;
         self.transformers
-            .encrypt(key, value)
+            .encrypt(key, encoded)
             .map_err(StorageError::Transform)
+    }
+
+    /// The value to pass to [`Storage::create`] or [`Storage::update`] for `obj` under
+    /// `key`, already in the storage media type: a caller holding the object saves the
+    /// write a second parse of its JSON.
+    pub fn encode(&self, key: &str, obj: &serde_json::Value) -> Result<Vec<u8>, StorageError> {
+        self.codec
+            .encode_object(key, obj)
+            .map_err(|e| StorageError::Internal(format!("encoding for storage: {e}")))
     }
 
     fn saw(&self, header: Option<&etcd_client::ResponseHeader>) -> i64 {
@@ -574,6 +605,7 @@ impl Storage {
             prefix,
             after,
             self.transformers.clone(),
+            self.codec.clone(),
         )
         .await
     }

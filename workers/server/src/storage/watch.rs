@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use etcd_client::{Client, EventType, WatchOptions, WatchStream};
 
-use super::{encryption::Transformers, prefix_end, StorageError, Stored};
+use super::{codec::Codec, encryption::Transformers, prefix_end, StorageError, Stored};
 
 /// One change under the watched prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -29,6 +29,7 @@ pub struct Watch {
     pending: VecDeque<WatchEvent>,
     after: i64,
     transformers: Arc<Transformers>,
+    codec: Arc<Codec>,
 }
 
 impl std::fmt::Debug for Watch {
@@ -43,6 +44,7 @@ impl Watch {
         prefix: &str,
         after: i64,
         transformers: Arc<Transformers>,
+        codec: Arc<Codec>,
     ) -> Result<Watch, StorageError> {
         let mut opts = WatchOptions::new()
             .with_range(prefix_end(prefix))
@@ -60,6 +62,7 @@ impl Watch {
             pending: VecDeque::new(),
             after,
             transformers,
+            codec,
         })
     }
 
@@ -101,12 +104,12 @@ impl Watch {
             }
             for ev in resp.events() {
                 let Some(kv) = ev.kv() else { continue };
-                // A value that does not decrypt ends the watch with an internal error, as
-                // upstream's watcher ends with an ERROR event.
-                let transformers = self.transformers.clone();
+                // A value that does not decrypt or decode ends the watch with an internal
+                // error, as upstream's watcher ends with an ERROR event.
+                let (transformers, codec) = (self.transformers.clone(), self.codec.clone());
                 let plain = |s: Stored| async move {
                     let key = s.key.clone();
-                    s.decrypted(&transformers).await.map_err(|e| {
+                    s.opened(&transformers, &codec).await.map_err(|e| {
                         StorageError::Transform(format!("unable to transform key {key:?}: {e}"))
                     })
                 };
