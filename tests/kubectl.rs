@@ -647,6 +647,7 @@ mod oidc;
 mod rbac;
 #[path = "security/service_accounts.rs"]
 mod service_accounts;
+mod storage_format;
 #[path = "security/token_review.rs"]
 mod token_review;
 #[path = "security/webhook.rs"]
