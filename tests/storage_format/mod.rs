@@ -598,6 +598,46 @@ async fn json_values_read_and_replace_migrates_them_to_protobuf() {
     assert!(raw(&etcd, keys[0]).starts_with(b"{"));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn yaml_media_type_stores_yaml_and_custom_resources_stay_json() {
+    if !tools() {
+        return;
+    }
+    let mut etcd = Etcd::new();
+    etcd.start();
+    let server = start(
+        &etcd,
+        &[
+            "--storage-media-type=application/yaml",
+            "--storage-backend=etcd3",
+        ],
+    )
+    .await;
+    let k = Kubectl::new(&server);
+    k.ok(&["create", "configmap", "c1", "--from-literal=a=1"]);
+    let v = text(&raw(&etcd, "/registry/configmaps/default/c1"));
+    assert!(
+        v.contains("kind: ConfigMap\n") && !v.starts_with('{'),
+        "{v}"
+    );
+    assert_eq!(
+        get_json(&k, &["configmap", "c1"])["data"],
+        json!({"a": "1"})
+    );
+    k.ok_stdin(&["create", "-f", "-"], CRD);
+    k.ok(&[
+        "wait",
+        "--for=condition=Established",
+        "crd/widgets.example.com",
+        "--timeout=30s",
+    ]);
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {size: 3}\n",
+    );
+    assert!(raw(&etcd, "/registry/example.com/widgets/default/w1").starts_with(b"{"));
+}
+
 #[test]
 fn bad_storage_flags_refuse_to_start_with_upstream_messages() {
     let out = Command::new(BIN)
