@@ -5,12 +5,13 @@
 //! configurations refused at start.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use aes::cipher::{block_padding::Pkcs7, BlockEncryptMut, KeyIvInit};
 use aes_gcm::aead::{Aead, KeyInit, Payload};
 use base64::Engine;
 
+use super::harness::etcdctl::{put, raw};
 use super::harness::kubectl::Kubectl;
 use super::harness::{require_tool, Etcd, Server};
 
@@ -54,48 +55,6 @@ fn aesgcm(name: &str, secret: &str) -> String {
 }
 
 const IDENTITY: &str = "      - identity: {}\n";
-
-fn etcdctl(etcd: &Etcd, args: &[&str]) -> std::process::Output {
-    Command::new("etcdctl")
-        .env("ETCDCTL_API", "3")
-        .arg(format!("--endpoints={}", etcd.url()))
-        .args(args)
-        .output()
-        .expect("run etcdctl")
-}
-
-/// The raw value of `key` in etcd.
-fn raw(etcd: &Etcd, key: &str) -> Vec<u8> {
-    let out = etcdctl(etcd, &["get", key, "--print-value-only"]);
-    assert!(out.status.success(), "{out:?}");
-    let mut v = out.stdout;
-    // etcdctl ends the value with a newline of its own.
-    if v.last() == Some(&b'\n') {
-        v.pop();
-    }
-    v
-}
-
-/// Stores `value` under `key` in etcd, bytes as they are (etcdctl reads it from stdin).
-fn put(etcd: &Etcd, key: &str, value: &[u8]) {
-    use std::io::Write;
-    let mut child = Command::new("etcdctl")
-        .env("ETCDCTL_API", "3")
-        .arg(format!("--endpoints={}", etcd.url()))
-        .args(["put", key])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("run etcdctl");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(value)
-        .expect("write value");
-    assert!(child.wait().expect("etcdctl").success());
-    assert_eq!(raw(etcd, key), value, "etcdctl stored the bytes as given");
-}
 
 async fn start(etcd: &Etcd, config: Option<&Path>) -> Server {
     let mut b = Server::builder().arg(format!("--etcd-servers={}", etcd.url()));

@@ -5,6 +5,7 @@
 
 #![allow(dead_code, unreachable_pub)]
 
+pub mod etcdctl;
 pub mod extension;
 pub mod https;
 pub mod kms;

@@ -6,7 +6,7 @@
 //! values from before read and are rewritten as protobuf by `kubectl replace`; JSON kept
 //! when asked; bad flag values refused at start with upstream's words.
 
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use aes::cipher::{block_padding::Pkcs7, BlockDecryptMut, KeyIvInit};
 use base64::Engine;
@@ -16,6 +16,7 @@ use k8s_pb::api::core::v1 as core;
 use prost::Message;
 use serde_json::{json, Value};
 
+use super::harness::etcdctl::{put, raw};
 use super::harness::kubectl::Kubectl;
 use super::harness::{require_tool, Etcd, Server, BIN};
 
@@ -25,47 +26,6 @@ use fixtures::open_envelope;
 
 fn tools() -> bool {
     require_tool("kubectl") && require_tool("etcd") && require_tool("etcdctl")
-}
-
-fn etcdctl(etcd: &Etcd) -> Command {
-    let mut c = Command::new("etcdctl");
-    c.env("ETCDCTL_API", "3")
-        .arg(format!("--endpoints={}", etcd.url()));
-    c
-}
-
-/// The raw value of `key` in etcd.
-fn raw(etcd: &Etcd, key: &str) -> Vec<u8> {
-    let out = etcdctl(etcd)
-        .args(["get", key, "--print-value-only"])
-        .output()
-        .expect("run etcdctl");
-    assert!(out.status.success(), "{out:?}");
-    let mut v = out.stdout;
-    // etcdctl ends the value with a newline of its own.
-    if v.last() == Some(&b'\n') {
-        v.pop();
-    }
-    v
-}
-
-/// Stores `value` under `key`, bytes as they are (etcdctl reads it from stdin).
-fn put(etcd: &Etcd, key: &str, value: &[u8]) {
-    use std::io::Write;
-    let mut child = etcdctl(etcd)
-        .args(["put", key])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::null())
-        .spawn()
-        .expect("run etcdctl");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(value)
-        .expect("write value");
-    assert!(child.wait().expect("etcdctl").success());
-    assert_eq!(raw(etcd, key), value, "etcdctl stored the bytes as given");
 }
 
 async fn start(etcd: &Etcd, extra: &[&str]) -> Server {
