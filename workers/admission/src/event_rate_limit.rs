@@ -86,28 +86,10 @@ fn s<'a>(v: &'a Value, pointer: &str) -> &'a str {
 /// The plugin's Configuration from an AdmissionConfiguration text (inline or by
 /// `path`), validated as upstream's; none given is upstream's empty default, refused.
 pub(crate) fn load(admission_config: Option<&str>) -> Result<EventRateLimit, String> {
-    let entry = admission_config
-        .and_then(|text| serde_yaml_ng::from_str::<Value>(text).ok())
-        .and_then(|doc| {
-            doc.get("plugins")?
-                .as_array()?
-                .iter()
-                .find(|p| p.get("name").and_then(Value::as_str) == Some("EventRateLimit"))
-                .cloned()
-        });
-    let config = match entry {
+    let doc = admission_config.and_then(|text| serde_yaml_ng::from_str::<Value>(text).ok());
+    let config = match doc {
+        Some(doc) => crate::plugin_configuration(&doc, "EventRateLimit")?.unwrap_or(Value::Null),
         None => Value::Null,
-        Some(e) => match (
-            e.get("configuration"),
-            e.get("path").and_then(Value::as_str),
-        ) {
-            (Some(c), _) if !c.is_null() => c.clone(),
-            (_, Some(path)) if !path.is_empty() => {
-                let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-                serde_yaml_ng::from_str(&text).map_err(|e| format!("{path}: {e}"))?
-            }
-            _ => Value::Null,
-        },
     };
     if !config.is_null() {
         let (api_version, kind) = (s(&config, "/apiVersion"), s(&config, "/kind"));

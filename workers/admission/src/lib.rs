@@ -95,6 +95,35 @@ impl Sources {
     }
 }
 
+/// The configuration of `plugin` in a parsed AdmissionConfiguration: its entry's inline
+/// `configuration`, else the file its `path` names (YAML or JSON); `None` when the
+/// plugin has no entry or neither is given.
+pub(crate) fn plugin_configuration(
+    admission_config: &serde_json::Value,
+    plugin: &str,
+) -> Result<Option<serde_json::Value>, String> {
+    use serde_json::Value;
+    let entry = admission_config
+        .get("plugins")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .find(|p| p.get("name").and_then(Value::as_str) == Some(plugin));
+    let Some(entry) = entry else {
+        return Ok(None);
+    };
+    match (entry.get("configuration"), entry.get("path")) {
+        (Some(c), _) if !c.is_null() => Ok(Some(c.clone())),
+        (_, Some(Value::String(path))) if !path.is_empty() => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            serde_yaml_ng::from_str(&text)
+                .map(Some)
+                .map_err(|e| format!("{path}: {e}"))
+        }
+        _ => Ok(None),
+    }
+}
+
 /// Checks the plugins' parts of an `--admission-control-config-file` text (the
 /// PodSecurity configuration), as kube-apiserver does before it serves: `Err` names the
 /// plugin and what is wrong.

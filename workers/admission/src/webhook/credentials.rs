@@ -37,22 +37,8 @@ pub(crate) fn load(
     };
     let doc: Value = serde_yaml_ng::from_str(text)
         .map_err(|e| format!("{WHERE}: not an AdmissionConfiguration: {e}"))?;
-    let entry = doc
-        .get("plugins")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .find(|p| p.get("name").and_then(Value::as_str) == Some(plugin));
-    let Some(entry) = entry else {
+    let Some(config) = crate::plugin_configuration(&doc, plugin)? else {
         return Ok(None);
-    };
-    let config = match (entry.get("configuration"), entry.get("path")) {
-        (Some(c), _) if !c.is_null() => c.clone(),
-        (_, Some(Value::String(path))) if !path.is_empty() => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-            serde_yaml_ng::from_str(&text).map_err(|e| format!("{path}: {e}"))?
-        }
-        _ => return Ok(None),
     };
     let api_version = config
         .get("apiVersion")
