@@ -637,6 +637,7 @@ mod audit;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
 mod encryption;
+mod hostile;
 #[path = "security/front_proxy.rs"]
 mod front_proxy;
 #[path = "security/node.rs"]

@@ -1,0 +1,8 @@
+//! Hostile and broken clients against the real binary (issue 21): a request-level fuzzer
+//! and slow, abusive HTTP/1.1, HTTP/2 and watch clients. Loopback only, bounded in count
+//! and time.
+
+mod http2_abuse;
+mod request_fuzz;
+mod slow_clients;
+mod watch_abuse;
