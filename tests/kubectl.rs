@@ -637,9 +637,9 @@ mod audit;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
 mod encryption;
-mod hostile;
 #[path = "security/front_proxy.rs"]
 mod front_proxy;
+mod hostile;
 #[path = "security/node.rs"]
 mod node;
 #[path = "security/oidc.rs"]

@@ -16,7 +16,7 @@ use bytes::Bytes;
 use futures_util::FutureExt;
 use http::header::{self, HeaderValue};
 use http::{Method, Request, Response, StatusCode};
-use hyper::body::{Frame, Incoming};
+use hyper::body::Frame;
 use kas_proto::{RequestContext, RequestInfo, UserInfo};
 use kas_server::body::{Body, BoxError};
 use kas_server::status::{Reason, Status};
@@ -41,7 +41,7 @@ pub(crate) struct ConnInfo {
 pub(crate) async fn handle(
     front: Arc<Front>,
     conn: Arc<ConnInfo>,
-    req: Request<Incoming>,
+    req: Request<Body>,
 ) -> Response<Body> {
     let started = Instant::now();
     let received = SystemTime::now();
@@ -56,7 +56,6 @@ pub(crate) async fn handle(
     let origin = req.headers().get(header::ORIGIN).cloned();
     let long_running = request_info::is_long_running(&info);
 
-    let req = req.map(kas_server::body::boxed);
     let audit = audit::Slot::default();
     let request = Request_ {
         info: info.clone(),

@@ -13,6 +13,7 @@ mod director;
 mod front;
 mod front_certs;
 mod front_proxy;
+mod head_errors;
 mod impersonation;
 mod jwt_authn;
 pub mod jwt_cel;
@@ -27,6 +28,7 @@ mod serve;
 pub mod tls;
 mod token_review;
 mod token_union;
+mod unread;
 mod x509;
 
 use kas_server::control::Control;

@@ -13,12 +13,15 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use hyper_util::server::graceful::GracefulShutdown;
 use kas_proto::ShutdownPhase;
+use kas_server::body::boxed;
 use kas_server::lifecycle::Phase;
 use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 
 use crate::chain::{self, ConnInfo};
 use crate::front::Front;
+use crate::head_errors::StatusOnParseError;
+use crate::unread;
 use crate::Error;
 
 /// How long a client may take to finish the TLS handshake.
@@ -97,10 +100,28 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                 let front = front.clone();
                 let conn_info = conn_info.clone();
                 async move {
-                    Ok::<_, std::convert::Infallible>(chain::handle(front, conn_info, req).await)
+                    let (parts, body) = req.into_parts();
+                    // Only HTTP/1 shares the connection between a body and the next
+                    // request; an HTTP/2 stream ends on its own.
+                    let tracked = if conn_info.http1 {
+                        unread::track(body)
+                    } else {
+                        Err(body)
+                    };
+                    let (body, settle) = match tracked {
+                        Ok((tracked, settle)) => (boxed(tracked), Some(settle)),
+                        Err(body) => (boxed(body), None),
+                    };
+                    let req = Request::from_parts(parts, body);
+                    let mut resp = chain::handle(front, conn_info, req).await;
+                    if let Some(settle) = settle {
+                        settle.settle(&mut resp).await;
+                    }
+                    Ok::<_, std::convert::Infallible>(resp)
                 }
             });
-            let conn = builder.serve_connection_with_upgrades(TokioIo::new(tls), service);
+            let io = TokioIo::new(StatusOnParseError::new(tls));
+            let conn = builder.serve_connection_with_upgrades(io, service);
             if let Err(e) = watcher.watch(conn.into_owned()).await {
                 tracing::debug!(%peer, error = %e, "connection ended with an error");
             }

@@ -49,6 +49,12 @@ pub enum Reason {
     /// 502: a server this one proxies to answered what may not be passed on. Kubernetes
     /// has no reason for it (the wire reason is empty, `StatusReasonUnknown`).
     BadGateway,
+    /// 414: a request URI longer than the HTTP stack represents (64 KiB). No Kubernetes
+    /// reason (`StatusReasonUnknown`): kube-apiserver takes URIs up to its 1 MiB header limit.
+    UriTooLong,
+    /// 431: the request line and headers exceed the 1 MiB limit (Go's `MaxHeaderBytes`).
+    /// No Kubernetes reason either.
+    RequestHeaderFieldsTooLarge,
 }
 
 impl Reason {
@@ -73,7 +79,7 @@ impl Reason {
             Reason::ServiceUnavailable => "ServiceUnavailable",
             Reason::Timeout => "Timeout",
             Reason::ServerTimeout => "ServerTimeout",
-            Reason::BadGateway => "",
+            Reason::BadGateway | Reason::UriTooLong | Reason::RequestHeaderFieldsTooLarge => "",
         }
     }
 
@@ -96,6 +102,8 @@ impl Reason {
             Reason::ServiceUnavailable => 503,
             Reason::Timeout => 504,
             Reason::BadGateway => 502,
+            Reason::UriTooLong => 414,
+            Reason::RequestHeaderFieldsTooLarge => 431,
         }
     }
 }
