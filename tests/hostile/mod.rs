@@ -2,6 +2,7 @@
 //! and slow, abusive HTTP/1.1, HTTP/2 and watch clients. Loopback only, bounded in count
 //! and time.
 
+mod client;
 mod http2_abuse;
 mod request_fuzz;
 mod slow_clients;
