@@ -4,6 +4,7 @@
 
 mod client;
 mod http2_abuse;
+mod keep_alive;
 mod request_fuzz;
 mod slow_clients;
 mod watch_abuse;
