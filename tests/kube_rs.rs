@@ -15,7 +15,7 @@ use futures_util::{Stream, StreamExt};
 use harness::Server;
 use k8s_openapi::api::apps::v1::{Deployment, DeploymentSpec};
 use k8s_openapi::api::authentication::v1::{SelfSubjectReview, TokenRequest, TokenReview};
-use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Service, ServiceAccount};
+use k8s_openapi::api::core::v1::{ConfigMap, Namespace, Pod, Service, ServiceAccount};
 use kube::api::{Api, DeleteParams, ListParams, Patch, PatchParams, PostParams};
 use kube::api::{WatchEvent, WatchParams};
 use kube::config::{AuthInfo, KubeConfigOptions, Kubeconfig};
@@ -364,6 +364,51 @@ async fn deployment_patches_scale_and_status() {
         .await
         .expect("delete");
     assert_eq!(deploys.get_opt("web").await.expect("get_opt"), None);
+}
+
+/// Issue 21: strategic merge patches that cannot apply are the client's error, never a
+/// 500: a list mixing element types and an element without its merge key are 400
+/// BadRequest with upstream's text (lists of lists, 422, in kas-server's unit tests); the
+/// pod is unchanged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strategic_patch_errors_are_client_errors() {
+    let (_server, client) = setup().await;
+    let pods: Api<Pod> = Api::default_namespaced(client);
+    let pod = json!({"metadata": {"name": "p", "finalizers": ["example.com/keep"]},
+        "spec": {"containers": [{"name": "c", "image": "nginx:1.27"}]}});
+    create(&pods, pod).await;
+    let params = PatchParams::default();
+    let cases = [
+        (
+            json!({"metadata": {"finalizers": [1, "x"]}}),
+            400,
+            "BadRequest",
+            "list element types are not identical: [[example.com/keep] [1 x]]",
+        ),
+        (
+            json!({"spec": {"containers": [{"image": "redis"}]}}),
+            400,
+            "BadRequest",
+            "map: map[image:redis] does not contain declared merge key: name",
+        ),
+        (
+            json!({"spec": {"containers": [{"name": "c", "$patch": "sideways"}]}}),
+            400,
+            "BadRequest",
+            "unknown patch type: sideways in map: map[$patch:sideways name:c]",
+        ),
+    ];
+    for (patch, code, reason, message) in cases {
+        let what = patch.to_string();
+        let err = api_error(pods.patch("p", &params, &Patch::Strategic(patch)).await);
+        assert_eq!(summary(&err), (code, reason, message), "{what}");
+    }
+    let unchanged = pods.get("p").await.expect("get pod");
+    let spec = unchanged.spec.expect("pod spec");
+    assert_eq!(spec.containers[0].image.as_deref(), Some("nginx:1.27"));
+    // Clean up: the finalizer would hold the pod at deletion.
+    let release = Patch::Merge(json!({"metadata": {"finalizers": null}}));
+    pods.patch("p", &params, &release).await.expect("release");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

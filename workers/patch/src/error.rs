@@ -7,19 +7,23 @@
 /// `mergepatch` and `strategicpatch`), maps and lists printed as Go's `%v` prints them
 /// (`map[image:nginx]`, `[a b]`), because kubectl shows it to the user verbatim.
 ///
-/// How kube-apiserver turns these into a `Status` (`interpretStrategicMergePatchError`
-/// in the patch handler, then `ErrorToAPIStatus`), exposed by [`PatchError::http_status`],
+/// How this server turns these into a `Status`, exposed by [`PatchError::http_status`],
 /// [`PatchError::status_reason`] and [`PatchError::status_message`]:
 ///
 /// | variants | code | reason | message |
 /// | --- | --- | --- | --- |
-/// | `PatchNotObject`, `BadJsonDocument`, `PrimitiveListFormat`, `RetainKeysFormat`, `SetElementOrderFormat` | 400 | `BadRequest` | the error text |
 /// | `ListOfLists` | 422 | `Invalid` | `the server rejected our request due to an error in our request` (upstream drops the error text here) |
-/// | every other variant | 500 | empty (`StatusReasonUnknown`) | the error text |
+/// | `Schema` | 500 | `InternalError` | the error text |
+/// | every other variant | 400 | `BadRequest` | the error text |
 ///
-/// The 500s are not a bug of this crate: upstream returns these as plain Go errors, which
-/// the API server reports as 500 with an empty reason; kubectl prints
-/// `Error from server: map: map[image:nginx] does not contain declared merge key: name`.
+/// Upstream's patch handler (`interpretStrategicMergePatchError`) gives 400 only to its
+/// named format errors and 422 to lists of lists; the rest (a missing merge key, mixed
+/// element types, an unknown `$patch`, a value of the wrong JSON type ...) it returns
+/// as plain Go errors, which become 500s with an empty reason. Every one of those is
+/// caused by the patch body alone, so this server answers them 400 with upstream's text
+/// (kubectl prints `Error from server (BadRequest): map: map[image:nginx] does not
+/// contain declared merge key: name`): a 500 is kept for `Schema`, a fault of the
+/// server's own type information.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum PatchError {
     /// The patch body is JSON but not an object (`found`: `array`, `string`, `number`,
@@ -67,35 +71,35 @@ pub enum PatchError {
         /// The Go type found.
         actual: String,
     },
-    /// Any other failure; the text is upstream's.
+    /// Any other failure caused by the patch; the text is upstream's.
     #[error("{0}")]
     Other(String),
+    /// The schema's own patch metadata is unusable (an unknown `patchStrategy`): the
+    /// server's fault, not the client's.
+    #[error("{0}")]
+    Schema(String),
 }
 
 impl PatchError {
-    /// The HTTP status code kube-apiserver answers this error with.
+    /// The HTTP status code this server answers this error with (see the table above).
     pub fn http_status(&self) -> u16 {
         match self {
-            Self::PatchNotObject { .. }
-            | Self::BadJsonDocument
-            | Self::PrimitiveListFormat
-            | Self::RetainKeysFormat
-            | Self::SetElementOrderFormat => 400,
             Self::ListOfLists => 422,
-            _ => 500,
+            Self::Schema(_) => 500,
+            _ => 400,
         }
     }
 
-    /// The `reason` of the `Status` kube-apiserver answers with (empty: unknown).
+    /// The `reason` of the `Status` this server answers with.
     pub fn status_reason(&self) -> &'static str {
         match self.http_status() {
             400 => "BadRequest",
             422 => "Invalid",
-            _ => "",
+            _ => "InternalError",
         }
     }
 
-    /// The `message` of the `Status` kube-apiserver answers with.
+    /// The `message` of the `Status` this server answers with.
     pub fn status_message(&self) -> String {
         match self.http_status() {
             422 => "the server rejected our request due to an error in our request".to_owned(),
@@ -121,8 +125,8 @@ mod tests {
             map: "map[image:nginx]".into(),
             key: "name".into(),
         };
-        assert_eq!(e.http_status(), 500);
-        assert_eq!(e.status_reason(), "");
+        assert_eq!(e.http_status(), 400);
+        assert_eq!(e.status_reason(), "BadRequest");
         assert_eq!(
             e.status_message(),
             "map: map[image:nginx] does not contain declared merge key: name"
@@ -131,5 +135,32 @@ mod tests {
             PatchError::PatchNotObject { found: "array" }.to_string(),
             "json: cannot unmarshal array into Go value of type map[string]interface {}"
         );
+        let e = PatchError::Schema("unexpected patch strategy: [sideways]".into());
+        assert_eq!((e.http_status(), e.status_reason()), (500, "InternalError"));
+    }
+
+    /// Every error the patch alone can cause is a 4xx: the plain Go errors upstream lets
+    /// through as 500s included (issue 21: mixed list element types answered 500).
+    #[test]
+    fn client_caused_errors_are_4xx() {
+        let client = [
+            PatchError::Other("list element types are not identical: [[a] [1]]".into()),
+            PatchError::BadArgType {
+                expected: "map[string]interface {}",
+                actual: "string".into(),
+            },
+            PatchError::UnknownPatchType {
+                directive: "foo".into(),
+                map: "map[$patch:foo]".into(),
+            },
+            PatchError::NoMergeKey {
+                map: "map[]".into(),
+                key: "name".into(),
+            },
+        ];
+        for e in client {
+            assert_eq!((e.http_status(), e.status_reason()), (400, "BadRequest"));
+            assert_eq!(e.status_message(), e.to_string());
+        }
     }
 }

@@ -46,7 +46,7 @@ impl PatchMeta {
             Some(s) => s.split(',').collect(),
         };
         let unexpected = || {
-            PatchError::Other(format!(
+            PatchError::Schema(format!(
                 "unexpected patch strategy: [{}]",
                 strategies.join(" ")
             ))

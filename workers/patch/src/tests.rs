@@ -114,7 +114,7 @@ fn unknown_patch_directive_is_an_error() {
         e.to_string(),
         "unknown patch type: foo in map: map[$patch:foo c:3]"
     );
-    assert_eq!(e.http_status(), 500);
+    assert_eq!(e.http_status(), 400);
     let e = err("Pod", json!({}), json!({"$patch": 7}));
     assert_eq!(
         e.to_string(),

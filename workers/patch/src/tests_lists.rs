@@ -165,7 +165,7 @@ fn missing_merge_keys() {
         e.to_string(),
         "map: map[image:nginx] does not contain declared merge key: name"
     );
-    assert_eq!((e.http_status(), e.status_reason()), (500, ""));
+    assert_eq!((e.http_status(), e.status_reason()), (400, "BadRequest"));
     let original = pod_spec(json!({"containers": [{"image": "old"}]}));
     let e = err(
         "Pod",
@@ -417,6 +417,7 @@ fn list_errors() {
         e.to_string(),
         "list element types are not identical: [[a] [1]]"
     );
+    assert_eq!((e.http_status(), e.status_reason()), (400, "BadRequest"));
     let e = err(
         "Widget",
         json!({"keyless": [{"a": 1}]}),

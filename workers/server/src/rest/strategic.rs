@@ -66,3 +66,50 @@ pub(crate) fn apply(resource: &Resource, obj: &Value, patch: &Value) -> Result<V
         Status::new(reason, e.status_message())
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn pod() -> Resource {
+        Resource::new("", "v1", "pods", "pod", "Pod").definition("io.k8s.api.core.v1.Pod")
+    }
+
+    fn refusal(obj: Value, patch: Value) -> Status {
+        match apply(&pod(), &obj, &patch) {
+            Err(s) => s,
+            Ok(v) => panic!("patch applied: {v}"),
+        }
+    }
+
+    /// Issue 21: a patch list mixing element types was answered 500; every error the
+    /// patch body alone causes is a 400 (422 for lists of lists) with upstream's text.
+    #[test]
+    fn patch_errors_are_client_errors() {
+        let obj = json!({"metadata": {"name": "p", "finalizers": ["a/b"]},
+            "spec": {"containers": [{"name": "c", "image": "nginx"}]}});
+        let mixed = refusal(obj.clone(), json!({"metadata": {"finalizers": [1, "x"]}}));
+        assert_eq!(mixed.reason, Reason::BadRequest);
+        assert_eq!(
+            mixed.message,
+            "list element types are not identical: [[a/b] [1 x]]"
+        );
+        let keyless = refusal(
+            obj.clone(),
+            json!({"spec": {"containers": [{"image": "redis"}]}}),
+        );
+        assert_eq!(keyless.reason, Reason::BadRequest);
+        assert_eq!(
+            keyless.message,
+            "map: map[image:redis] does not contain declared merge key: name"
+        );
+        let directive = refusal(obj, json!({"metadata": {"$patch": "sideways"}}));
+        assert_eq!(directive.reason, Reason::BadRequest);
+        let nested = refusal(
+            json!({"metadata": {"finalizers": []}}),
+            json!({"metadata": {"finalizers": [["a"]]}}),
+        );
+        assert_eq!(nested.reason, Reason::Invalid);
+    }
+}
