@@ -640,6 +640,7 @@ mod encryption;
 #[path = "security/front_proxy.rs"]
 mod front_proxy;
 mod hostile;
+mod metrics;
 #[path = "security/node.rs"]
 mod node;
 #[path = "security/oidc.rs"]

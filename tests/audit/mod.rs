@@ -464,4 +464,18 @@ async fn a_dead_webhook_never_blocks_requests_in_batch_mode() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    // …and in the metrics: every request's level, both stages of each sent, the webhook's
+    // failures counted against its plugin.
+    let text = crate::metrics::scrape(&server).await;
+    let metric = |series: &str| crate::metrics::value(&text, series).unwrap_or(0.0);
+    assert!(
+        metric(r#"apiserver_audit_level_total{level="RequestResponse"}"#) >= 50.0,
+        "{text}"
+    );
+    assert!(metric("apiserver_audit_event_total") >= 100.0, "{text}");
+    assert!(
+        metric(r#"apiserver_audit_error_total{plugin="webhook"}"#) >= 1.0,
+        "{text}"
+    );
+    assert_eq!(metric("apiserver_audit_requests_rejected_total"), 0.0);
 }

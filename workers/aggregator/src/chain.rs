@@ -55,6 +55,7 @@ pub(crate) async fn handle(
         .unwrap_or_else(|| uuid::Uuid::new_v4().to_string());
     let origin = req.headers().get(header::ORIGIN).cloned();
     let long_running = request_info::is_long_running(&info);
+    let labels = crate::metrics::Labels::of(req.method(), &info, req.uri().query(), req.headers());
 
     let audit = audit::Slot::default();
     let request = Request_ {
@@ -95,7 +96,12 @@ pub(crate) async fn handle(
     } else {
         tracing::debug!(verb = %info.verb, resource = %info.resource, namespace = %info.namespace, code, latency_ms, audit_id = %audit_id, path = %info.path, "request");
     }
-    audit.respond(resp, long_running).await
+    let resp = audit.respond(resp, long_running).await;
+    let measured = resp.extensions().get::<crate::metrics::Measure>().is_some();
+    match labels.filter(|_| measured) {
+        Some(labels) => crate::metrics::measure(labels, started, long_running, resp),
+        None => resp,
+    }
 }
 
 /// What the chain's outer frame knows of a request and hands inwards.
@@ -233,7 +239,9 @@ async fn authenticated(
             None => None,
             Some(Ok(p)) => Some(p),
             Some(Err(_)) => {
-                let resp = too_many_requests("Too many requests, please try again later.", "1");
+                let mut resp = too_many_requests("Too many requests, please try again later.", "1");
+                // Dropped requests are counted, as upstream's RecordDroppedRequest does.
+                resp.extensions_mut().insert(crate::metrics::Measure);
                 return refuse(body, resp).await;
             }
         }
@@ -276,7 +284,22 @@ async fn authenticated(
         audit_id,
         info,
     };
-    crate::director::direct(front, ctx, req).await
+    let mut resp = crate::director::direct(front, ctx, req).await;
+    // A path no handler routes (a worker's or this process's `Status` says so) is left
+    // out of the metrics; the marker is internal.
+    let unrouted = resp
+        .headers_mut()
+        .remove(delegate::UNROUTED_HEADER)
+        .is_some();
+    if !unrouted
+        && resp
+            .extensions()
+            .get::<crate::metrics::Unmeasured>()
+            .is_none()
+    {
+        resp.extensions_mut().insert(crate::metrics::Measure);
+    }
+    resp
 }
 
 /// The most of an unread request body read (and dropped) before a refusal is sent.

@@ -72,6 +72,9 @@ pub(crate) async fn direct(
         }
         return json_response(&version(&front.config.kubernetes_version));
     }
+    if read_only && path == "/metrics" {
+        return crate::metrics::respond(front, req.headers());
+    }
     if read_only && (path == "/apis" || path == "/apis/") {
         return crate::merged::apis(front, req.headers());
     }
@@ -96,7 +99,10 @@ pub(crate) async fn direct(
         return Box::pin(crate::apiservices::serve(front, ctx, req)).await;
     }
     if let Some(target) = front.remotes.target_for(&path) {
-        return crate::remote::proxy::forward(front, &target, &ctx, req).await;
+        // A remote API server's requests are its own to measure.
+        let mut resp = crate::remote::proxy::forward(front, &target, &ctx, req).await;
+        resp.extensions_mut().insert(crate::metrics::Unmeasured);
+        return resp;
     }
     if read_only && owner(front, &path).is_none() {
         if let Some(doc) = remote_group_path(&path).and_then(|g| front.remotes.group_document(g)) {
@@ -249,7 +255,10 @@ async fn fall_through(front: &Front, ctx: &RequestContext, req: Request<Body>) -
 /// `http.NotFound` (`k8s.io/apiserver/pkg/util/notfoundhandler`), plain text, not a
 /// `Status`. Paths under a served group-version get a 404 `Status` from their worker.
 fn page_not_found() -> Response<Body> {
-    kas_server::status::go_http_error(http::StatusCode::NOT_FOUND, "404 page not found")
+    let mut resp =
+        kas_server::status::go_http_error(http::StatusCode::NOT_FOUND, "404 page not found");
+    resp.extensions_mut().insert(crate::metrics::Unmeasured);
+    resp
 }
 
 /// `version.Info` for the emulated Kubernetes version.

@@ -22,6 +22,7 @@ mod jwt_es512;
 mod jwt_file;
 mod jwt_reload;
 mod merged;
+mod metrics;
 mod oidc;
 mod remote;
 mod serve;

@@ -35,6 +35,10 @@ const CONN_WINDOW: u32 = 16 << 20;
 /// so the front door falls through to the next server of the chain.
 pub const UNHANDLED_HEADER: &str = "x-kube-apiserver-rs-unhandled";
 
+/// Response header a worker sets on its 404 for a path it routes to no resource (in a
+/// group it serves): the front door leaves such requests out of its metrics, and strips it.
+pub const UNROUTED_HEADER: &str = "x-kube-apiserver-rs-unrouted";
+
 /// The 404 a worker answers for a path it does not serve, marked for fall-through.
 pub fn unhandled() -> Response<Body> {
     let mut resp = Status::path_not_found().into_response();

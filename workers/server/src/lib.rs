@@ -18,6 +18,7 @@ pub mod follow;
 pub mod health;
 pub mod lifecycle;
 pub mod logging;
+pub mod metrics;
 pub mod negotiate;
 pub mod request_info;
 pub mod rest;

@@ -108,6 +108,9 @@ impl Reason {
     }
 }
 
+/// The message of a 404 for a path no handler routes.
+const PATH_NOT_FOUND: &str = "the server could not find the requested resource";
+
 /// `metav1.StatusDetails`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct StatusDetails {
@@ -185,10 +188,7 @@ impl Status {
     pub fn path_not_found() -> Status {
         Status {
             details: Some(StatusDetails::default()),
-            ..Status::new(
-                Reason::NotFound,
-                "the server could not find the requested resource",
-            )
+            ..Status::new(Reason::NotFound, PATH_NOT_FOUND)
         }
     }
 
@@ -281,9 +281,27 @@ impl Status {
         serde_json::to_vec(&wire).unwrap_or_default()
     }
 
+    /// Whether this is [`Status::path_not_found`]: its response carries the
+    /// [`crate::delegate::UNROUTED_HEADER`] marker for the front door.
+    fn is_path_not_found(&self) -> bool {
+        self.reason == Reason::NotFound
+            && self.message == PATH_NOT_FOUND
+            && self.details.as_ref() == Some(&StatusDetails::default())
+    }
+
+    fn mark_unrouted(&self, resp: &mut Response<Body>) {
+        if self.is_path_not_found() {
+            resp.headers_mut().insert(
+                crate::delegate::UNROUTED_HEADER,
+                HeaderValue::from_static("1"),
+            );
+        }
+    }
+
     /// The HTTP response carrying this status.
     pub fn into_response(self) -> Response<Body> {
         let mut resp = Response::new(body::full(self.to_json()));
+        self.mark_unrouted(&mut resp);
         *resp.status_mut() = self.code();
         resp.headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -309,6 +327,7 @@ impl Status {
         let value: serde_json::Value =
             serde_json::from_slice(&self.to_json()).unwrap_or(serde_json::Value::Null);
         let mut resp = crate::encode::respond(self.code(), &value, media, "");
+        self.mark_unrouted(&mut resp);
         if let Some(secs) = retry_after {
             resp.headers_mut()
                 .insert(RETRY_AFTER, HeaderValue::from(secs));

@@ -12,6 +12,7 @@
 mod backend;
 mod capture;
 mod event;
+pub(crate) mod metrics;
 mod policy;
 
 use std::collections::BTreeMap;
@@ -95,6 +96,7 @@ impl Auditor {
         received: SystemTime,
     ) -> Result<Option<RequestAudit>, ()> {
         let verdict = policy::evaluate(&self.config.policy, user, info);
+        metrics::level(verdict.level);
         if verdict.level == AuditLevel::None {
             return Ok(None);
         }
@@ -108,6 +110,7 @@ impl Auditor {
         if audit.verdict.records(AuditStage::RequestReceived) {
             let event = Arc::new(audit.event.clone());
             if self.backends.process(event).await.is_err() {
+                metrics::rejected();
                 return Err(());
             }
         }
@@ -128,6 +131,7 @@ impl Auditor {
     ) -> Option<RequestAudit> {
         let nobody = UserInfo::default();
         let verdict = policy::evaluate(&self.config.policy, &nobody, info);
+        metrics::level(verdict.level);
         if verdict.level == AuditLevel::None {
             return None;
         }

@@ -101,6 +101,7 @@ impl Backends {
     /// failed), batch ones once it is buffered (or dropped). `Err` when a blocking-strict
     /// backend failed to write it.
     pub(crate) async fn process(&self, event: Arc<Event>) -> Result<(), ProcessError> {
+        super::metrics::event();
         let results = join_all(self.backends.iter().map(|b| b.process(event.clone()))).await;
         results
             .into_iter()
@@ -150,6 +151,7 @@ impl Backend {
                     Enqueued::Closed => "audit backend shut down",
                 };
                 Counters::add(&sink.counters.dropped_full, 1);
+                super::metrics::errors("buffered", 1);
                 sink.warn(&sink.dropped_warn, why);
                 Ok(())
             }
@@ -228,6 +230,7 @@ impl Sink {
                 let split = truncate::split(events, limits, &self.version);
                 if split.dropped > 0 {
                     Counters::add(&self.counters.dropped_too_large, split.dropped);
+                    super::metrics::errors("truncate", split.dropped);
                     let first = split.first_dropped.unwrap_or_default();
                     self.warn(
                         &self.too_large_warn,
@@ -256,6 +259,7 @@ impl Sink {
             Counters::add(&self.counters.written, written);
             if let Some(e) = err {
                 Counters::add(&self.counters.errors, piece.len() - written);
+                super::metrics::errors(self.name, piece.len() - written);
                 self.warn(
                     &self.error_warn,
                     &format!("{} event(s) not written: {e}", piece.len() - written),

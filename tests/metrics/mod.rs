@@ -1,0 +1,157 @@
+//! `/metrics` at the front door: kube-apiserver's request series with its labels, the
+//! audit series, `process_*`; the text format by default and OpenMetrics on request;
+//! authorization as upstream (anonymous refused, `system:monitoring` allowed); and the
+//! whole exposition accepted by Prometheus' own `promtool check metrics`.
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use http::Method;
+
+use super::harness::{require_tool, Server};
+
+/// The value of the sample `series` (name and labels exactly as exposed) in `text`.
+pub(crate) fn value(text: &str, series: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// Scrapes `/metrics` as the admin (text format).
+pub(crate) async fn scrape(server: &Server) -> String {
+    let reply = server.get("/metrics").await;
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    reply.text()
+}
+
+#[tokio::test]
+async fn request_series_as_kube_apiserver_names_them() {
+    let server = Server::builder().start().await;
+    for _ in 0..3 {
+        let r = server.get("/api/v1/namespaces/default/configmaps").await;
+        assert_eq!(r.status, 200);
+    }
+    let r = server
+        .get("/apis/apps/v1/namespaces/default/deployments/none")
+        .await;
+    assert_eq!(r.status, 404);
+    // Paths nothing routes add no series (their labels would come from the URL alone).
+    for path in [
+        "/apis/apps/v1/foobars",
+        "/apis/nope.example/v1/things",
+        "/nowhere",
+    ] {
+        assert_eq!(server.get(path).await.status, 404, "{path}");
+    }
+
+    let reply = server.get("/metrics").await;
+    assert_eq!(reply.status, 200);
+    assert_eq!(
+        reply.headers["content-type"],
+        "text/plain; version=0.0.4; charset=utf-8"
+    );
+    let text = reply.text();
+    let lists = value(
+        &text,
+        r#"apiserver_request_total{code="200",component="apiserver",dry_run="",group="",resource="configmaps",scope="namespace",subresource="",verb="LIST",version="v1"}"#,
+    );
+    assert!(lists.is_some_and(|n| n >= 3.0), "{text}");
+    let missing = value(
+        &text,
+        r#"apiserver_request_total{code="404",component="apiserver",dry_run="",group="apps",resource="deployments",scope="resource",subresource="",verb="GET",version="v1"}"#,
+    );
+    assert_eq!(missing, Some(1.0), "{text}");
+    assert!(
+        !text.contains("foobars") && !text.contains("nope.example"),
+        "{text}"
+    );
+    assert!(text.contains("# HELP apiserver_request_total [STABLE] Counter of apiserver requests"));
+    assert!(text.contains(r#"apiserver_request_duration_seconds_bucket{component="apiserver",dry_run="",group="",resource="configmaps",scope="namespace",subresource="",verb="LIST",version="v1",le="0.005"}"#), "{text}");
+    assert!(text.contains(r#"apiserver_response_sizes_bucket{component="apiserver",group="",resource="configmaps",scope="namespace",subresource="",verb="LIST",version="v1",le="1000"}"#), "{text}");
+    for family in [
+        "apiserver_current_inflight_requests",
+        "apiserver_audit_event_total",
+        "apiserver_audit_requests_rejected_total",
+        "process_resident_memory_bytes",
+        "process_open_fds",
+    ] {
+        assert!(
+            text.contains(&format!("# TYPE {family} ")),
+            "{family} missing:\n{text}"
+        );
+    }
+
+    // OpenMetrics when asked for: counter families without `_total`, `# EOF` at the end.
+    let om = server
+        .get_accepting(
+            "/metrics",
+            "application/openmetrics-text;version=1.0.0,text/plain;q=0.5",
+        )
+        .await;
+    assert_eq!(
+        om.headers["content-type"],
+        "application/openmetrics-text; version=1.0.0; charset=utf-8"
+    );
+    let om = om.text();
+    assert!(om.contains("# TYPE apiserver_request counter\n"), "{om}");
+    assert!(om.ends_with("# EOF\n"));
+
+    if require_tool("promtool") {
+        let mut child = Command::new("promtool")
+            .args(["check", "metrics"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("promtool");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(text.as_bytes())
+            .expect("write");
+        let out = child.wait_with_output().expect("promtool");
+        assert!(
+            out.status.success(),
+            "promtool check metrics:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+#[tokio::test]
+async fn only_monitoring_may_scrape() {
+    let server = Server::builder().start().await;
+    let anonymous = server
+        .request(Method::GET, "/metrics", b"", true, true)
+        .await
+        .expect("GET");
+    assert_eq!(anonymous.status, 403, "{}", anonymous.text());
+    let nobody = server
+        .request_with(
+            Method::GET,
+            "/metrics",
+            &[("impersonate-user", "jane")],
+            true,
+            false,
+        )
+        .await
+        .expect("GET");
+    assert_eq!(nobody.status, 403, "{}", nobody.text());
+    // The bootstrap role system:monitoring, bound to the group of that name.
+    let monitoring = server
+        .request_with(
+            Method::GET,
+            "/metrics",
+            &[
+                ("impersonate-user", "prometheus"),
+                ("impersonate-group", "system:monitoring"),
+            ],
+            true,
+            false,
+        )
+        .await
+        .expect("GET");
+    assert_eq!(monitoring.status, 200, "{}", monitoring.text());
+}
