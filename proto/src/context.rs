@@ -16,6 +16,10 @@ pub const CONTEXT_HEADER: &str = "x-kube-apiserver-rs-context";
 /// strings. The front door removes it from every response.
 pub const AUDIT_ANNOTATIONS_HEADER: &str = "x-kube-apiserver-rs-audit-annotations";
 
+/// The most bytes a decoded context's strings may claim: the delegation's HTTP/2
+/// connections take header lists of up to 1 MiB.
+const MAX_CONTEXT_LEN: usize = 1 << 20;
+
 /// Everything the handler chain learnt about a request before delegating it.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct RequestContext {
@@ -79,8 +83,7 @@ impl RequestContext {
         let bytes = URL_SAFE_NO_PAD
             .decode(value)
             .map_err(|e| Error::Malformed(e.to_string()))?;
-        let (ctx, used) = bincode::serde::decode_from_slice(&bytes, bincode::config::standard())
-            .map_err(Error::Decode)?;
+        let (ctx, used) = crate::frame::decode_limited::<_, MAX_CONTEXT_LEN>(&bytes)?;
         if used != bytes.len() {
             return Err(Error::Malformed(
                 "trailing bytes after request context".into(),
@@ -127,6 +130,25 @@ mod tests {
     fn garbage_is_an_error() {
         assert!(RequestContext::from_header_value(b"!!!").is_err());
         assert!(RequestContext::from_header_value(b"AAAA").is_err());
+    }
+
+    /// Found by the delegation_header fuzz target: a string announcing more bytes than
+    /// memory holds panicked (capacity overflow) instead of failing to decode.
+    #[test]
+    fn a_huge_announced_string_is_an_error() {
+        // The user's name announces u64::MAX bytes (varint marker 253, then 8 bytes).
+        let mut bytes = vec![0xfd];
+        bytes.extend_from_slice(&u64::MAX.to_le_bytes());
+        let value = URL_SAFE_NO_PAD.encode(&bytes);
+        assert!(matches!(
+            RequestContext::from_header_value(value.as_bytes()),
+            Err(Error::Decode(_))
+        ));
+        // 2^40 bytes: a failed allocation aborted the process.
+        let mut bytes = vec![0xfd];
+        bytes.extend_from_slice(&(1u64 << 40).to_le_bytes());
+        let value = URL_SAFE_NO_PAD.encode(&bytes);
+        assert!(RequestContext::from_header_value(value.as_bytes()).is_err());
     }
 
     fn http_header_safe(s: &str) -> bool {

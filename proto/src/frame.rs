@@ -46,8 +46,7 @@ pub fn encode<T: Serialize>(msg: &T) -> Result<Vec<u8>, Error> {
 
 /// Decodes one frame body (without its length prefix).
 pub fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
-    let (msg, used) = bincode::serde::decode_from_slice(body, bincode::config::standard())
-        .map_err(Error::Decode)?;
+    let (msg, used) = decode_limited::<T, MAX_FRAME_LEN>(body)?;
     if used != body.len() {
         return Err(Error::Malformed(format!(
             "{} trailing bytes in frame",
@@ -55,6 +54,17 @@ pub fn decode<T: DeserializeOwned>(body: &[u8]) -> Result<T, Error> {
         )));
     }
     Ok(msg)
+}
+
+/// Decodes one bincode message from the start of `bytes`, with the bytes used. Its
+/// strings may claim `LIMIT` bytes in all: bincode allocates a string's announced length
+/// before it reads it, so without a limit a few bytes announcing a huge string made the
+/// process abort on a failed allocation.
+pub(crate) fn decode_limited<T: DeserializeOwned, const LIMIT: usize>(
+    bytes: &[u8],
+) -> Result<(T, usize), Error> {
+    let config = bincode::config::standard().with_limit::<LIMIT>();
+    bincode::serde::decode_from_slice(bytes, config).map_err(Error::Decode)
 }
 
 /// Writes one message as a frame and flushes.
@@ -141,5 +151,21 @@ mod tests {
             read_frame::<_, FromSupervisor>(&mut short).await,
             Err(Error::Io(_))
         ));
+    }
+
+    /// Found by the control_frames fuzz target: a string announcing 2^48 bytes inside a
+    /// 13-byte body aborted the process (allocation failure) instead of failing to decode.
+    #[test]
+    fn a_huge_announced_string_is_a_decode_error() {
+        let body = [1, 2, 0xfd, 0xff, 0xfc, 0, 0, 0, 0, 1, 0, 0, 0];
+        assert!(matches!(
+            decode::<FromSupervisor>(&body),
+            Err(Error::Decode(_))
+        ));
+        // Health, ready, one check named by a string of u64::MAX bytes (varint marker
+        // 253, then 8 bytes).
+        let mut body = vec![1, 1, 1, 0xfd];
+        body.extend_from_slice(&u64::MAX.to_le_bytes());
+        assert!(matches!(decode::<FromWorker>(&body), Err(Error::Decode(_))));
     }
 }
