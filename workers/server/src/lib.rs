@@ -30,6 +30,11 @@ pub mod webhook;
 
 mod error;
 
+/// Entry points for the fuzz targets (fuzz/); compiled only by cargo-fuzz.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing;
+
 pub use error::Error;
 
 /// The Kubernetes version this server emulates.

@@ -30,11 +30,19 @@ enum Media {
 
 const ACCEPTED: &str = "application/json, application/yaml, application/vnd.kubernetes.protobuf";
 
-fn content_type<B>(req: &Request<B>) -> String {
-    req.headers()
-        .get(CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("application/json")
+/// The media type of a request body: lowercased, parameters dropped, JSON when absent.
+pub(crate) fn content_type<B>(req: &Request<B>) -> String {
+    media_type_of(
+        req.headers()
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("application/json"),
+    )
+}
+
+/// The media type of a `Content-Type` value: lowercased, parameters dropped.
+pub(crate) fn media_type_of(header: &str) -> String {
+    header
         .split(';')
         .next()
         .unwrap_or("")
@@ -83,13 +91,18 @@ fn yaml_to_json(bytes: &[u8]) -> Result<Vec<u8>, Status> {
 
 /// The body as JSON bytes, whatever its media type; protobuf is decoded by the schema.
 async fn json_bytes(req: Request<Body>) -> Result<Vec<u8>, Status> {
-    let m = media(&content_type(&req))?;
+    let ctype = content_type(&req);
     let bytes = read_body(req).await?;
-    match m {
+    json_bytes_of(&ctype, &bytes)
+}
+
+/// [`json_bytes`] of a body already read, sent as `ctype`.
+pub(crate) fn json_bytes_of(ctype: &str, bytes: &[u8]) -> Result<Vec<u8>, Status> {
+    match media(ctype)? {
         Media::Json => Ok(bytes.to_vec()),
-        Media::Yaml => yaml_to_json(&bytes),
+        Media::Yaml => yaml_to_json(bytes),
         Media::Protobuf => {
-            let v = protobuf(&bytes)?;
+            let v = protobuf(bytes)?;
             serde_json::to_vec(&v).map_err(Status::internal)
         }
     }
@@ -107,22 +120,31 @@ pub(crate) async fn object(
     mode: FieldValidation,
 ) -> Result<Decoded, Status> {
     let bytes = json_bytes(req).await?;
+    object_of(resource, &bytes, mode)
+}
+
+/// [`object`] of a body already turned into JSON bytes.
+pub(crate) fn object_of(
+    resource: &Resource,
+    bytes: &[u8],
+    mode: FieldValidation,
+) -> Result<Decoded, Status> {
     let def = (!resource.definition.is_empty())
         .then(|| kas_schema::type_def(resource.definition))
         .flatten();
     let Some(def) = def else {
         return Ok(Decoded {
-            object: parse_json(&bytes)?,
+            object: parse_json(bytes)?,
             warnings: Vec::new(),
         });
     };
     // A body of another kind is refused by the caller with upstream's message; decode it
     // against its own type only if it names ours.
-    let probe = parse_json(&bytes)?;
+    let probe = parse_json(bytes)?;
     if !probe.is_object() {
         return Err(bad_request("the body of the request must be a JSON object"));
     }
-    typed(resource, def, &bytes, probe, mode)
+    typed(resource, def, bytes, probe, mode)
 }
 
 /// Typed decoding of a JSON body against the schema of `def`.
@@ -191,7 +213,13 @@ pub(crate) enum PatchType {
 /// A patch body and its type.
 pub(crate) async fn patch(req: Request<Body>) -> Result<(PatchType, Value), Status> {
     let ctype = content_type(&req);
-    let kind = match ctype.as_str() {
+    let bytes = read_body(req).await?;
+    patch_of(&ctype, &bytes)
+}
+
+/// [`patch`] of a body already read, sent as `ctype` (lowercased, without parameters).
+pub(crate) fn patch_of(ctype: &str, bytes: &[u8]) -> Result<(PatchType, Value), Status> {
+    let kind = match ctype {
         "application/json-patch+json" => PatchType::Json,
         "application/merge-patch+json" => PatchType::Merge,
         "application/strategic-merge-patch+json" => PatchType::Strategic,
@@ -203,11 +231,10 @@ pub(crate) async fn patch(req: Request<Body>) -> Result<(PatchType, Value), Stat
             ))
         }
     };
-    let bytes = read_body(req).await?;
     let value = if kind == PatchType::Apply {
-        serde_json::from_slice(&yaml_to_json(&bytes)?).map_err(Status::internal)?
+        serde_json::from_slice(&yaml_to_json(bytes)?).map_err(Status::internal)?
     } else {
-        serde_json::from_slice(&bytes).map_err(|e| {
+        serde_json::from_slice(bytes).map_err(|e| {
             bad_request(format!(
                 "the server rejected our request due to an error in our request: {e}"
             ))
@@ -218,15 +245,21 @@ pub(crate) async fn patch(req: Request<Body>) -> Result<(PatchType, Value), Stat
 
 /// Optional DeleteOptions.
 pub(crate) async fn delete_options(req: Request<Body>) -> Result<Option<Value>, Status> {
-    let m = media(&content_type(&req))?;
+    let ctype = content_type(&req);
     let bytes = read_body(req).await?;
+    delete_options_of(&ctype, &bytes)
+}
+
+/// [`delete_options`] of a body already read, sent as `ctype`.
+pub(crate) fn delete_options_of(ctype: &str, bytes: &[u8]) -> Result<Option<Value>, Status> {
+    let m = media(ctype)?;
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
     let json = match m {
         Media::Json => bytes.to_vec(),
-        Media::Yaml => yaml_to_json(&bytes)?,
-        Media::Protobuf => serde_json::to_vec(&protobuf(&bytes)?).map_err(Status::internal)?,
+        Media::Yaml => yaml_to_json(bytes)?,
+        Media::Protobuf => serde_json::to_vec(&protobuf(bytes)?).map_err(Status::internal)?,
     };
     serde_json::from_slice(&json)
         .map(Some)

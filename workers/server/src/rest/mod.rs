@@ -15,6 +15,8 @@ mod admit;
 mod convert;
 mod decode;
 mod equivalent;
+#[cfg(fuzzing)]
+pub(crate) mod fuzzing;
 mod managed;
 mod meta;
 mod read;

@@ -221,7 +221,7 @@ impl RestStore {
         Ok(selectors::filter(labels, fields))
     }
 
-    fn read_version(q: &Query, paged: bool) -> Result<ReadVersion, Status> {
+    pub(crate) fn read_version(q: &Query, paged: bool) -> Result<ReadVersion, Status> {
         let rv = q.get("resourceVersion");
         Ok(match (rv, q.get("resourceVersionMatch")) {
             // A legacy paged read at a version is an exact read.

@@ -113,6 +113,19 @@ impl WriteOptions {
         headers: &HeaderMap,
         recorder: &crate::admission::Recorder,
     ) -> Result<WriteOptions, Status> {
+        Ok(WriteOptions {
+            user: Some(ctx.user.clone()),
+            recorder: recorder.clone(),
+            ..Self::from_query_params(q, headers)?
+        })
+    }
+
+    /// The options a write's query sets (`dryRun`, `fieldValidation`, `fieldManager`,
+    /// or the manager named by the user agent), for no user.
+    pub(super) fn from_query_params(
+        q: &Query,
+        headers: &HeaderMap,
+    ) -> Result<WriteOptions, Status> {
         let dry_run = match q.get("dryRun") {
             None => false,
             Some("All") => true,
@@ -142,8 +155,8 @@ impl WriteOptions {
             dry_run,
             validation,
             manager,
-            user: Some(ctx.user.clone()),
-            recorder: recorder.clone(),
+            user: None,
+            recorder: Default::default(),
         })
     }
 }
@@ -704,7 +717,7 @@ impl RestStore {
             } else {
                 stored.clone()
             };
-            let patched = self.apply_patch(kind, base, &patch)?;
+            let patched = apply_patch(&self.resource, kind, base, &patch)?;
             let (patched, warnings) = if sub == "scale" {
                 (patched, Vec::new())
             } else {
@@ -774,38 +787,6 @@ impl RestStore {
                     version = self.resource.version
                 ),
             )),
-        }
-    }
-
-    fn apply_patch(&self, kind: PatchType, mut obj: Value, patch: &Value) -> Result<Value, Status> {
-        match kind {
-            PatchType::Json => {
-                let ops: json_patch::Patch =
-                    serde_json::from_value(patch.clone()).map_err(|e| {
-                        bad_request(format!(
-                            "the server rejected our request due to an error in our request: {e}"
-                        ))
-                    })?;
-                json_patch::patch(&mut obj, &ops).map_err(|e| {
-                    Status::new(
-                        Reason::Invalid,
-                        format!(
-                            "the server rejected our request due to an error in our request: {e}"
-                        ),
-                    )
-                })?;
-                Ok(obj)
-            }
-            PatchType::Merge | PatchType::Apply => {
-                if !patch.is_object() {
-                    return Err(bad_request(
-                        "the server rejected our request due to an error in our request: the patch is not a JSON object",
-                    ));
-                }
-                json_patch::merge(&mut obj, patch);
-                Ok(obj)
-            }
-            PatchType::Strategic => super::strategic::apply(&self.resource, &obj, patch),
         }
     }
 
@@ -987,5 +968,40 @@ impl RestStore {
                 "items": deleted,
             }),
         ))
+    }
+}
+
+/// `patch` of type `kind` applied to `obj`, an object of `resource`.
+pub(crate) fn apply_patch(
+    resource: &super::Resource,
+    kind: PatchType,
+    mut obj: Value,
+    patch: &Value,
+) -> Result<Value, Status> {
+    match kind {
+        PatchType::Json => {
+            let ops: json_patch::Patch = serde_json::from_value(patch.clone()).map_err(|e| {
+                bad_request(format!(
+                    "the server rejected our request due to an error in our request: {e}"
+                ))
+            })?;
+            json_patch::patch(&mut obj, &ops).map_err(|e| {
+                Status::new(
+                    Reason::Invalid,
+                    format!("the server rejected our request due to an error in our request: {e}"),
+                )
+            })?;
+            Ok(obj)
+        }
+        PatchType::Merge | PatchType::Apply => {
+            if !patch.is_object() {
+                return Err(bad_request(
+                    "the server rejected our request due to an error in our request: the patch is not a JSON object",
+                ));
+            }
+            json_patch::merge(&mut obj, patch);
+            Ok(obj)
+        }
+        PatchType::Strategic => super::strategic::apply(resource, &obj, patch),
     }
 }

@@ -35,6 +35,19 @@ use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
 pub use error::StorageError;
 pub use watch::{Watch, WatchEvent};
 
+/// A `continue` token decoded as the storage layer decodes it: (start key relative to the
+/// listed prefix, revision), or the 400 `Status` a LIST answers.
+#[cfg(fuzzing)]
+pub(crate) fn decode_continue(token: &str) -> Result<(String, i64), crate::status::Status> {
+    continue_token::decode(token).map_err(|e| e.to_status("", "", ""))
+}
+
+/// The token that resumes a list at `start` (relative to the prefix) at `revision`.
+#[cfg(fuzzing)]
+pub(crate) fn encode_continue(start: &str, revision: i64) -> String {
+    continue_token::encode(start, revision)
+}
+
 /// How long one storage call may take before it counts as an outage.
 const CALL_TIMEOUT: Duration = Duration::from_secs(5);
 
