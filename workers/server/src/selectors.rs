@@ -197,22 +197,24 @@ impl LabelSelector {
 }
 
 impl FieldSelector {
-    /// Parses `fieldSelector`.
+    /// Parses `fieldSelector` as upstream's `fields.ParseSelector` does: terms split at
+    /// commas not escaped by a backslash, each at its first operator (`!=`, `==`, `=`),
+    /// values unescaped (a backslash before `\\`, `,` or `=`; an unescaped `,` or `=` or
+    /// another escape is an error). Terms and their sides are trimmed, which upstream does
+    /// not do.
     pub fn parse(s: &str) -> Result<FieldSelector, Status> {
         let mut requirements = Vec::new();
-        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
-            let (field, negate, value) = if let Some((f, v)) = part.split_once("!=") {
-                (f, true, v)
-            } else if let Some((f, v)) = part.split_once("==") {
-                (f, false, v)
-            } else if let Some((f, v)) = part.split_once('=') {
-                (f, false, v)
-            } else {
+        for part in split_terms(s).into_iter().map(str::trim) {
+            if part.is_empty() {
+                continue;
+            }
+            let Some((field, negate, value)) = split_term(part) else {
                 return Err(bad(format!(
                     "invalid selector: '{s}'; can't understand '{part}'"
                 )));
             };
-            requirements.push((field.trim().to_owned(), negate, value.trim().to_owned()));
+            let value = unescape_field_value(value.trim()).map_err(bad)?;
+            requirements.push((field.trim().to_owned(), negate, value));
         }
         Ok(FieldSelector { requirements })
     }
@@ -254,6 +256,84 @@ impl FieldSelector {
             (got == *want) != *negate
         })
     }
+}
+
+/// The terms of a field selector: split at commas that no backslash escapes.
+fn split_terms(s: &str) -> Vec<&str> {
+    let (mut terms, mut start, mut escaped) = (Vec::new(), 0, false);
+    for (i, c) in s.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' => escaped = true,
+            ',' => {
+                terms.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    terms.push(&s[start..]);
+    terms
+}
+
+/// A term split at its first operator: (field, negated, raw value).
+fn split_term(term: &str) -> Option<(&str, bool, &str)> {
+    term.char_indices().find_map(|(i, _)| {
+        let rest = &term[i..];
+        if let Some(v) = rest.strip_prefix("!=") {
+            Some((&term[..i], true, v))
+        } else if let Some(v) = rest.strip_prefix("==") {
+            Some((&term[..i], false, v))
+        } else {
+            rest.strip_prefix('=').map(|v| (&term[..i], false, v))
+        }
+    })
+}
+
+/// A field selector value with its escapes resolved, in upstream's words when it cannot be
+/// (Go prints the offending rune as its number).
+fn unescape_field_value(s: &str) -> Result<String, String> {
+    let mut out = String::with_capacity(s.len());
+    let mut escaped = false;
+    for c in s.chars() {
+        if escaped {
+            if !matches!(c, '\\' | ',' | '=') {
+                return Err(format!(
+                    "invalid field selector: invalid escape sequence: \\{c}"
+                ));
+            }
+            out.push(c);
+            escaped = false;
+            continue;
+        }
+        match c {
+            '\\' => escaped = true,
+            ',' | '=' => {
+                return Err(format!(
+                    "invalid field selector: unescaped character in value: {}",
+                    u32::from(c)
+                ))
+            }
+            _ => out.push(c),
+        }
+    }
+    if escaped {
+        return Err("invalid field selector: invalid escape sequence: \\".to_owned());
+    }
+    Ok(out)
+}
+
+/// A value escaped for a field selector (`\\`, `,` and `=` behind a backslash), as
+/// upstream's `fields.EscapeValue`.
+pub fn escape_field_value(value: &str) -> String {
+    let mut out = String::with_capacity(value.len());
+    for c in value.chars() {
+        if matches!(c, '\\' | ',' | '=') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Both selectors of a LIST or WATCH, as one predicate on stored bytes. `None` when both
@@ -389,8 +469,8 @@ pub fn field_selector_from_requirements(requirements: &[Value]) -> String {
         .iter()
         .filter_map(requirement_parts)
         .filter_map(|(key, op, values)| match (op, values.as_slice()) {
-            ("In", [v]) => Some(format!("{key}={v}")),
-            ("NotIn", [v]) => Some(format!("{key}!={v}")),
+            ("In", [v]) => Some(format!("{key}={}", escape_field_value(v))),
+            ("NotIn", [v]) => Some(format!("{key}!={}", escape_field_value(v))),
             _ => None,
         })
         .collect::<Vec<_>>()
@@ -442,6 +522,41 @@ mod tests {
                 e.message
             );
         }
+    }
+
+    /// Found by the field_selector fuzz target: `a=b==c` was read as field `a=b` and value
+    /// `c`, and written back as requirements it read differently. Upstream splits at the
+    /// first operator and refuses unescaped `=` and `,` in values.
+    #[test]
+    fn field_selector_escapes_follow_upstream() {
+        let s = FieldSelector::parse(r"metadata.name=a\,b\=c\\,status.phase!=x").expect("parse");
+        let o = json!({"metadata": {"name": r"a,b=c\"}, "status": {"phase": "y"}});
+        assert!(s.matches(&o));
+        let written = field_selector_from_requirements(&s.authorization_requirements());
+        assert_eq!(written, r"metadata.name=a\,b\=c\\,status.phase!=x");
+        assert_eq!(FieldSelector::parse(&written).expect("again"), s);
+        for (sel, message) in [
+            (
+                "a=b==c",
+                "invalid field selector: unescaped character in value: 61",
+            ),
+            (
+                r"a=b\x",
+                r"invalid field selector: invalid escape sequence: \x",
+            ),
+            (
+                r"a=b\",
+                r"invalid field selector: invalid escape sequence: \",
+            ),
+        ] {
+            let e = FieldSelector::parse(sel).expect_err(sel);
+            assert_eq!(
+                (e.code().as_u16(), e.message.as_str()),
+                (400, message),
+                "{sel}"
+            );
+        }
+        assert_eq!(escape_field_value(r"a,b=c\"), r"a\,b\=c\\");
     }
 
     #[test]

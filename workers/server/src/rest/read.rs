@@ -369,7 +369,10 @@ impl RestStore {
         if !name.is_empty() {
             // GET .../name?watch=true watches that one object.
             let labels = LabelSelector::default();
-            let fields = FieldSelector::parse(&format!("metadata.name={name}"))?;
+            let fields = FieldSelector::parse(&format!(
+                "metadata.name={}",
+                selectors::escape_field_value(name)
+            ))?;
             filter = selectors::filter(labels, fields);
         }
         let initial = q.flag("sendInitialEvents");
