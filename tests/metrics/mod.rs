@@ -1,5 +1,5 @@
 //! `/metrics` at the front door: kube-apiserver's request series with its labels, the
-//! audit series, `process_*`; the text format by default and OpenMetrics on request;
+//! audit series, every worker's `process_*` apart by a `worker` label; the text format by default and OpenMetrics on request;
 //! authorization as upstream (anonymous refused, `system:monitoring` allowed); and the
 //! whole exposition accepted by Prometheus' own `promtool check metrics`.
 
@@ -79,6 +79,15 @@ async fn request_series_as_kube_apiserver_names_them() {
             text.contains(&format!("# TYPE {family} ")),
             "{family} missing:\n{text}"
         );
+    }
+
+    // Every process's own series, apart by worker.
+    for worker in ["aggregator", "kube-api", "extensions"] {
+        let rss = value(
+            &text,
+            &format!(r#"process_resident_memory_bytes{{worker="{worker}"}}"#),
+        );
+        assert!(rss.is_some_and(|b| b > 1e6), "{worker}: {text}");
     }
 
     // OpenMetrics when asked for: counter families without `_total`, `# EOF` at the end.

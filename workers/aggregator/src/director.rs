@@ -73,7 +73,8 @@ pub(crate) async fn direct(
         return json_response(&version(&front.config.kubernetes_version));
     }
     if read_only && path == "/metrics" {
-        return crate::metrics::respond(front, req.headers());
+        let headers = req.headers().clone();
+        return Box::pin(crate::metrics::respond(front, &ctx, &headers)).await;
     }
     if read_only && (path == "/apis" || path == "/apis/") {
         return crate::merged::apis(front, req.headers());

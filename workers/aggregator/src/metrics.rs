@@ -13,14 +13,18 @@
 use std::pin::Pin;
 use std::sync::OnceLock;
 use std::task::{Context, Poll};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytes::Bytes;
+use futures_util::future::join_all;
 use http::{HeaderMap, Method, Response};
 use hyper::body::{Frame, SizeHint};
-use kas_proto::RequestInfo;
+use kas_proto::{RequestContext, RequestInfo, WorkerRole};
 use kas_server::body::{Body, BoxError};
+use kas_server::delegate::METRICS_PATH;
 use kas_server::metrics::{exponential_buckets, help, register, Stability};
+
+use crate::front::{Front, CHAIN};
 use prometheus::{HistogramOpts, HistogramVec, IntCounterVec, IntGauge, IntGaugeVec, Opts};
 
 /// Response extension: a response the metrics leave out (a path no server routes, an
@@ -103,9 +107,20 @@ fn families() -> &'static Families {
     })
 }
 
-/// `/metrics`: this process's series, `apiserver_current_inflight_requests` set first
-/// (read-only and mutating requests holding a max-in-flight seat now).
-pub(crate) fn respond(front: &crate::front::Front, headers: &HeaderMap) -> Response<Body> {
+/// How long a worker may take to hand over its series before the scrape goes on without.
+const WORKER_SCRAPE_TIMEOUT: Duration = Duration::from_secs(5);
+/// The largest exposition taken from one worker.
+const MAX_WORKER_EXPOSITION: usize = 64 << 20;
+
+/// `/metrics`: this process's series (`apiserver_current_inflight_requests` set first:
+/// read-only and mutating requests holding a max-in-flight seat now) merged with each
+/// local worker's, a family several processes have labelled by `worker`. A worker that is
+/// down or slow is left out of this scrape.
+pub(crate) async fn respond(
+    front: &Front,
+    ctx: &RequestContext,
+    headers: &HeaderMap,
+) -> Response<Body> {
     let in_use = |limit: &Option<tokio::sync::Semaphore>, size: u32| {
         limit
             .as_ref()
@@ -118,7 +133,51 @@ pub(crate) fn respond(front: &crate::front::Front, headers: &HeaderMap) -> Respo
             front.config.max_mutating_requests_inflight,
         ),
     );
-    kas_server::metrics::respond(headers)
+    let own = kas_server::metrics::encode(kas_server::metrics::registry());
+    let workers = join_all(
+        CHAIN
+            .iter()
+            .map(|&role| async move { (role, worker_exposition(front, ctx, role).await) }),
+    )
+    .await;
+    let mut sources = vec![(WorkerRole::Aggregator.as_str(), own.as_str())];
+    for (role, text) in &workers {
+        if let Some(text) = text {
+            sources.push((role.as_str(), text.as_str()));
+        }
+    }
+    kas_server::metrics::respond_with(kas_server::metrics::merge(&sources), headers)
+}
+
+/// One worker's exposition, asked for over its delegation socket.
+async fn worker_exposition(
+    front: &Front,
+    ctx: &RequestContext,
+    role: WorkerRole,
+) -> Option<String> {
+    if !front.peer_serving(role) {
+        return None;
+    }
+    let parts = http::Request::get(METRICS_PATH)
+        .body(())
+        .ok()?
+        .into_parts()
+        .0;
+    let send = crate::director::send(front, role, ctx, parts, kas_server::body::empty());
+    let resp = tokio::time::timeout(WORKER_SCRAPE_TIMEOUT, send)
+        .await
+        .ok()?
+        .ok()?;
+    if !resp.status().is_success() {
+        return None;
+    }
+    let body = kas_server::body::boxed(resp.into_body());
+    let read = kas_server::body::read_limited(body, MAX_WORKER_EXPOSITION);
+    let bytes = tokio::time::timeout(WORKER_SCRAPE_TIMEOUT, read)
+        .await
+        .ok()?
+        .ok()?;
+    String::from_utf8(bytes.to_vec()).ok()
 }
 
 fn set_inflight(read_only: usize, mutating: usize) {

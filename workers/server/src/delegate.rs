@@ -35,6 +35,9 @@ const CONN_WINDOW: u32 = 16 << 20;
 /// so the front door falls through to the next server of the chain.
 pub const UNHANDLED_HEADER: &str = "x-kube-apiserver-rs-unhandled";
 
+/// Where a worker answers its own metrics to the front door.
+pub const METRICS_PATH: &str = "/metrics";
+
 /// Response header a worker sets on its 404 for a path it routes to no resource (in a
 /// group it serves): the front door leaves such requests out of its metrics, and strips it.
 pub const UNROUTED_HEADER: &str = "x-kube-apiserver-rs-unrouted";
@@ -145,6 +148,14 @@ pub async fn serve<F, Fut>(
                     )),
                 };
                 let resp = match ctx {
+                    // The front door gathers each worker's series for its `/metrics`
+                    // (clients' own requests for the path never reach a worker).
+                    Ok(_)
+                        if parts.method == http::Method::GET
+                            && parts.uri.path() == METRICS_PATH =>
+                    {
+                        crate::metrics::respond(&http::HeaderMap::new())
+                    }
                     Ok(ctx) => {
                         let path = parts.uri.path().to_owned();
                         let audit_id = ctx.audit_id.clone();

@@ -57,9 +57,13 @@ pub fn register<C: Collector + Clone + 'static>(collector: C) -> C {
     collector
 }
 
-/// The `/metrics` response in the format the `Accept` header asks for.
+/// The `/metrics` response of this process in the format the `Accept` header asks for.
 pub fn respond(headers: &HeaderMap) -> Response<Body> {
-    let text = encode(registry());
+    respond_with(encode(registry()), headers)
+}
+
+/// `text` (0.0.4) as the `/metrics` response in the format the `Accept` header asks for.
+pub fn respond_with(text: String, headers: &HeaderMap) -> Response<Body> {
     let openmetrics = headers
         .get_all(ACCEPT)
         .iter()
@@ -84,6 +88,79 @@ pub fn encode(registry: &Registry) -> String {
         tracing::warn!(error = %e, "metrics could not be encoded");
     }
     String::from_utf8(out).unwrap_or_default()
+}
+
+/// Several processes' expositions (0.0.4 text) as one: each family once, in name order,
+/// with the samples of every source. A family more than one source exposes (`process_*`,
+/// say) gets a `worker` label naming the source on each sample, so that the series stay
+/// apart; one only a single source has is left as it is.
+pub fn merge(sources: &[(&str, &str)]) -> String {
+    /// A family's help and type lines, and its samples per source.
+    #[derive(Default)]
+    struct Family<'a> {
+        meta: Vec<&'a str>,
+        samples: Vec<(&'a str, Vec<&'a str>)>,
+    }
+    let mut families: std::collections::BTreeMap<&str, Family<'_>> = Default::default();
+    for (source, text) in sources {
+        let mut current: Option<&str> = None;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let meta = line
+                .strip_prefix("# HELP ")
+                .or_else(|| line.strip_prefix("# TYPE "));
+            if let Some(rest) = meta {
+                let name = rest.split(' ').next().unwrap_or(rest);
+                let entry = families.entry(name).or_default();
+                if !entry.meta.iter().any(|l| l.get(..6) == line.get(..6)) {
+                    entry.meta.push(line);
+                }
+                if entry.samples.last().is_none_or(|(s, _)| s != source) {
+                    entry.samples.push((source, Vec::new()));
+                }
+                current = Some(name);
+            } else if line.starts_with('#') {
+                continue;
+            } else if let Some(name) = current {
+                if let Some((_, samples)) =
+                    families.get_mut(name).and_then(|f| f.samples.last_mut())
+                {
+                    samples.push(line);
+                }
+            }
+        }
+    }
+    let mut out = String::new();
+    for Family { meta, samples } in families.values() {
+        let shared = samples.len() > 1;
+        for line in meta {
+            out.push_str(line);
+            out.push('\n');
+        }
+        for (source, lines) in samples {
+            for sample in lines {
+                if shared {
+                    out.push_str(&with_label(sample, "worker", source));
+                } else {
+                    out.push_str(sample);
+                }
+                out.push('\n');
+            }
+        }
+    }
+    out
+}
+
+/// A sample line with `name="value"` added as its first label.
+fn with_label(sample: &str, name: &str, value: &str) -> String {
+    let end = sample
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(sample.len());
+    let (metric, rest) = sample.split_at(end);
+    match rest.strip_prefix('{') {
+        Some(labels) if labels.starts_with('}') => format!("{metric}{{{name}=\"{value}\"{labels}"),
+        Some(labels) => format!("{metric}{{{name}=\"{value}\",{labels}"),
+        None => format!("{metric}{{{name}=\"{value}\"}}{rest}"),
+    }
 }
 
 /// The 0.0.4 text as OpenMetrics text: a counter family is named without its `_total`
@@ -160,6 +237,22 @@ mod tests {
             "{om}"
         );
         assert!(om.ends_with("# EOF\n"));
+    }
+
+    #[test]
+    fn merged_expositions() {
+        let front = "# HELP a_total [STABLE] A.\n# TYPE a_total counter\na_total{verb=\"GET\"} 2\n# HELP process_open_fds Fds.\n# TYPE process_open_fds gauge\nprocess_open_fds 10\n";
+        let worker = "# HELP process_open_fds Fds.\n# TYPE process_open_fds gauge\nprocess_open_fds 7\n# HELP b Bee.\n# TYPE b histogram\nb_bucket{le=\"1\"} 1\nb_bucket{le=\"+Inf\"} 1\nb_sum 0.5\nb_count 1\n";
+        let merged = merge(&[("aggregator", front), ("kube-api", worker)]);
+        assert_eq!(
+            merged,
+            "# HELP a_total [STABLE] A.\n# TYPE a_total counter\na_total{verb=\"GET\"} 2\n\
+             # HELP b Bee.\n# TYPE b histogram\nb_bucket{le=\"1\"} 1\nb_bucket{le=\"+Inf\"} 1\nb_sum 0.5\nb_count 1\n\
+             # HELP process_open_fds Fds.\n# TYPE process_open_fds gauge\n\
+             process_open_fds{worker=\"aggregator\"} 10\nprocess_open_fds{worker=\"kube-api\"} 7\n"
+        );
+        assert_eq!(with_label("x{} 1", "w", "k"), "x{w=\"k\"} 1");
+        assert_eq!(with_label("x{a=\"b\"} 1", "w", "k"), "x{w=\"k\",a=\"b\"} 1");
     }
 
     #[test]
