@@ -401,6 +401,25 @@ impl H2Conn {
     }
 }
 
+impl H2Conn {
+    /// Sends `req`, reads the response head, and drops the body unread: the client resets
+    /// the stream while the server may still be sending. Returns the status.
+    pub async fn send_and_drop_body(&self, req: http::Request<H2Body>) -> Result<u16, String> {
+        let mut send = self.send.clone();
+        let fut = async move {
+            send.ready().await.map_err(|e| format!("not ready: {e}"))?;
+            let resp = send
+                .send_request(req)
+                .await
+                .map_err(|e| format!("{e} ({e:?})"))?;
+            Ok(resp.status().as_u16())
+        };
+        tokio::time::timeout(ANSWER_TIMEOUT, fut)
+            .await
+            .unwrap_or_else(|_| Err(format!("no response within {ANSWER_TIMEOUT:?}")))
+    }
+}
+
 /// A whole body for [`H2Conn`].
 pub fn full_body(bytes: impl Into<Bytes>) -> H2Body {
     Full::new(bytes.into()).map_err(|e| match e {}).boxed()
