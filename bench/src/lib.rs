@@ -7,7 +7,8 @@
 //! etcd v3 endpoint (the embedded store or a real etcd), [`api`] loads ConfigMaps through
 //! the built-in API and [`raw`] does the same operations straight on the store,
 //! [`fanout`] times one write → many watchers, [`kms_plugin`] is a KMS v2 plugin for the
-//! encryption benchmark, [`procfs`] finds workers and their memory,
+//! encryption benchmark, [`procfs`] finds workers and their memory, [`hostile`] runs
+//! slow, abusive HTTP/1.1, HTTP/2 and watch clients against a server,
 //! and [`tls`] holds the certificate plumbing they share. The binaries in `src/bin` are
 //! thin flag parsers over these modules.
 
@@ -20,6 +21,7 @@ pub mod client;
 pub mod error;
 pub mod etcd;
 pub mod fanout;
+pub mod hostile;
 pub mod kms_plugin;
 pub mod load;
 pub mod probe;

@@ -3,8 +3,13 @@
 //! and time.
 
 mod client;
+/// The scenarios themselves, shared with the figures tool (`kas-hostile`) by path.
+#[path = "../../bench/src/hostile/mod.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod engine;
 mod http2_abuse;
 mod keep_alive;
 mod request_fuzz;
+mod setup;
 mod slow_clients;
 mod watch_abuse;
