@@ -28,8 +28,18 @@ use crate::Error;
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long connections get to close after the drain before the process exits anyway.
 const CLOSE_GRACE: Duration = Duration::from_secs(5);
-/// The largest request header block (HTTP/1 buffer and HTTP/2 header list).
+/// The largest request header block (HTTP/1 buffer and HTTP/2 header list): Go's
+/// `MaxHeaderBytes` as kube-apiserver sets it (secure_serving.go).
 const MAX_HEADER_BYTES: usize = 1 << 20;
+/// kube-apiserver's `ReadHeaderTimeout`, "just shy of requestTimeoutUpperBound". hyper
+/// runs it from the moment it waits for a head, so it also ends a keep-alive connection
+/// idle that long (Go's `IdleTimeout` is 90 s): a trickled head (slowloris) or an idle
+/// connection costs at most this long.
+const READ_HEADER_TIMEOUT: Duration = Duration::from_secs(32);
+/// kube-apiserver's HTTP/2 upload buffer per stream and largest frame it reads
+/// (`resourceBody99Percentile`, 256 KiB: most API POST bodies fit in one frame); the
+/// connection's buffer is this times the streams allowed, as upstream sizes it.
+const HTTP2_STREAM_BUFFER: u32 = 256 << 10;
 
 /// Serves until the supervisor says NotAcceptingNewRequest, then drains and returns.
 pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) -> Result<(), Error> {
@@ -43,14 +53,20 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
         .http1()
         .timer(TokioTimer::new())
         .max_buf_size(MAX_HEADER_BYTES)
-        .header_read_timeout(Duration::from_secs(30));
+        .header_read_timeout(READ_HEADER_TIMEOUT);
+    let streams = front.config.serving.http2_max_streams_per_connection;
     builder
         .http2()
         .timer(TokioTimer::new())
-        .max_concurrent_streams(front.config.serving.http2_max_streams_per_connection)
+        .max_concurrent_streams(streams)
         .max_header_list_size(MAX_HEADER_BYTES as u32)
-        .initial_stream_window_size(1 << 20)
-        .initial_connection_window_size(4 << 20);
+        .max_frame_size(HTTP2_STREAM_BUFFER)
+        .initial_stream_window_size(HTTP2_STREAM_BUFFER)
+        .initial_connection_window_size(
+            HTTP2_STREAM_BUFFER
+                .saturating_mul(streams)
+                .min(i32::MAX as u32),
+        );
     let builder = Arc::new(builder);
     let graceful = GracefulShutdown::new();
     let mut lifecycle = front.lifecycle.subscribe();
