@@ -200,11 +200,11 @@ impl FieldSelector {
     /// Parses `fieldSelector` as upstream's `fields.ParseSelector` does: terms split at
     /// commas not escaped by a backslash, each at its first operator (`!=`, `==`, `=`),
     /// values unescaped (a backslash before `\\`, `,` or `=`; an unescaped `,` or `=` or
-    /// another escape is an error). Terms and their sides are trimmed, which upstream does
-    /// not do.
+    /// another escape is an error). Nothing is trimmed: `metadata.name = x` names the
+    /// field `metadata.name ` (unknown), as upstream.
     pub fn parse(s: &str) -> Result<FieldSelector, Status> {
         let mut requirements = Vec::new();
-        for part in split_terms(s).into_iter().map(str::trim) {
+        for part in split_terms(s) {
             if part.is_empty() {
                 continue;
             }
@@ -213,8 +213,8 @@ impl FieldSelector {
                     "invalid selector: '{s}'; can't understand '{part}'"
                 )));
             };
-            let value = unescape_field_value(value.trim()).map_err(bad)?;
-            requirements.push((field.trim().to_owned(), negate, value));
+            let value = unescape_field_value(value).map_err(bad)?;
+            requirements.push((field.to_owned(), negate, value));
         }
         Ok(FieldSelector { requirements })
     }
@@ -557,6 +557,12 @@ mod tests {
             );
         }
         assert_eq!(escape_field_value(r"a,b=c\"), r"a\,b\=c\\");
+        // Found next: a field ending in `!` before whitespace and `=` was trimmed and
+        // written back as `!=`. Upstream trims nothing.
+        let s = FieldSelector::parse("me!\u{c}=x").expect("parse");
+        let written = field_selector_from_requirements(&s.authorization_requirements());
+        assert_eq!(FieldSelector::parse(&written).expect("again"), s);
+        assert!(FieldSelector::parse("a!=b").expect("parse") != s);
     }
 
     #[test]
