@@ -73,6 +73,15 @@ pub fn panic_failpoint(path: &str, role: WorkerRole) -> bool {
         && std::env::var(FAILPOINTS_ENV).is_ok_and(|v| v.split(',').any(|f| f == "panic"))
 }
 
+/// A HEAD request's answer: the handler's head (its Content-Length included) without the
+/// body. hyper leaves this to the service on HTTP/2 (it does it itself on HTTP/1), and an
+/// HTTP/2 client refuses DATA on a HEAD stream: the front door's connection to the worker
+/// reset the stream and the client got RST_STREAM for every HEAD over HTTP/2.
+fn headers_only(resp: Response<Body>) -> Response<Body> {
+    let (parts, _) = resp.into_parts();
+    Response::from_parts(parts, body::empty())
+}
+
 /// Binds the unix socket at `path` (replacing a stale one), readable and writable by
 /// this uid only.
 pub fn bind(path: &Path) -> Result<UnixListener, Error> {
@@ -141,6 +150,7 @@ pub async fn serve<F, Fut>(
             let handler = handler.clone();
             async move {
                 let (parts, incoming) = req.into_parts();
+                let head = parts.method == http::Method::HEAD;
                 let ctx = match parts.headers.get(CONTEXT_HEADER) {
                     Some(v) => RequestContext::from_header_value(v.as_bytes()),
                     None => Err(kas_proto::Error::Malformed(
@@ -178,7 +188,7 @@ pub async fn serve<F, Fut>(
                             .into_response()
                     }
                 };
-                Ok::<_, std::convert::Infallible>(resp)
+                Ok::<_, std::convert::Infallible>(if head { headers_only(resp) } else { resp })
             }
         });
         let conn = builder.serve_connection(TokioIo::new(stream), service);
@@ -315,5 +325,66 @@ impl WorkerClient {
                 None => Err(delegate_err(e.into_error())),
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use http_body_util::BodyExt;
+
+    use super::*;
+
+    /// HEAD over the delegation connection: the GET's head, no body, no reset.
+    #[tokio::test]
+    async fn head_is_answered_without_a_body() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("w.sock");
+        let listener = bind(&path).expect("bind");
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let handler = |_ctx: RequestContext, _req: Request<Body>| async {
+            Response::builder()
+                .header(http::header::CONTENT_LENGTH, "10")
+                .header(http::header::CONTENT_TYPE, "application/json")
+                .body(body::full(&b"{\"kind\":1}"[..]))
+                .expect("response")
+        };
+        let server = tokio::spawn(serve(
+            listener,
+            handler,
+            async {
+                let _ = stop_rx.await;
+            },
+            Duration::from_secs(1),
+        ));
+        let client = WorkerClient::new(WorkerRole::KubeApi, path);
+        for method in [http::Method::HEAD, http::Method::GET, http::Method::HEAD] {
+            let req = Request::builder()
+                .method(method.clone())
+                .uri("http://kube-api/api/v1/namespaces")
+                .header(
+                    CONTEXT_HEADER,
+                    RequestContext::default()
+                        .to_header_value()
+                        .expect("context"),
+                )
+                .body(body::empty())
+                .expect("request");
+            let resp = client.send(req).await.expect("answered");
+            assert_eq!(resp.status(), 200);
+            assert_eq!(resp.headers()[http::header::CONTENT_LENGTH], "10");
+            let got = resp
+                .into_body()
+                .collect()
+                .await
+                .expect("a body, not a reset");
+            let want: &[u8] = if method == http::Method::HEAD {
+                b""
+            } else {
+                b"{\"kind\":1}"
+            };
+            assert_eq!(got.to_bytes(), want, "{method}");
+        }
+        let _ = stop_tx.send(());
+        server.await.expect("server");
     }
 }
