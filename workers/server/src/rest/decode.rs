@@ -84,6 +84,11 @@ pub(crate) async fn read_body(req: Request<Body>) -> Result<Bytes, Status> {
 
 /// YAML (one document) as JSON.
 fn yaml_to_json(bytes: &[u8]) -> Result<Vec<u8>, Status> {
+    if let Some((line, column)) = super::yaml_depth::too_deep(bytes) {
+        return Err(bad_request(format!(
+            "error converting YAML to JSON: yaml: recursion limit exceeded at line {line} column {column}"
+        )));
+    }
     let v: Value = serde_yaml_ng::from_slice(bytes)
         .map_err(|e| bad_request(format!("error converting YAML to JSON: yaml: {e}")))?;
     serde_json::to_vec(&v).map_err(Status::internal)

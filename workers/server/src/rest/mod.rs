@@ -26,6 +26,7 @@ mod strategy;
 mod table;
 mod watch;
 mod write;
+mod yaml_depth;
 
 pub use kas_schema::FieldValidation;
 pub use meta::{
