@@ -26,6 +26,10 @@ mod service_account;
 mod storage;
 mod webhook;
 
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing;
+
 use std::sync::Arc;
 
 use kas_proto::AdmissionConfig;

@@ -110,14 +110,45 @@ impl JwtAuthenticators {
     /// The user `token` authenticates: `None` when no configured issuer issued it,
     /// else the user or why the token is refused.
     pub(crate) async fn authenticate(&self, token: &str) -> Option<Result<UserInfo, String>> {
-        let iss = untrusted_issuer(token)?;
-        let set = self.current.read().ok()?.clone();
-        let authn = set.iter().find(|a| a.config.issuer.url == iss)?;
         let now = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_secs_f64())
             .unwrap_or(0.0);
+        self.authenticate_at(token, now).await
+    }
+
+    /// [`JwtAuthenticators::authenticate`] at `now` (seconds since the epoch).
+    pub(crate) async fn authenticate_at(
+        &self,
+        token: &str,
+        now: f64,
+    ) -> Option<Result<UserInfo, String>> {
+        let iss = untrusted_issuer(token)?;
+        let set = self.current.read().ok()?.clone();
+        let authn = set.iter().find(|a| a.config.issuer.url == iss)?;
         Some(authn.authenticate(token, now).await)
+    }
+
+    /// The authenticators of `configs`, each holding the keys of the key set `jwks` and
+    /// allowing `signing_algs` (fuzz targets: no discovery; a token no held key verifies
+    /// still makes one fetch of the issuer's keys).
+    #[cfg(fuzzing)]
+    pub(crate) fn holding(
+        configs: &[JwtAuthenticator],
+        jwks: &Value,
+        signing_algs: &[&str],
+    ) -> JwtAuthenticators {
+        let set = configs
+            .iter()
+            .map(|config| {
+                let keys = crate::oidc::parse_key_set(jwks);
+                let provider = Provider::with_keys(&config.issuer, keys);
+                Authn::with_provider(config.clone(), signing_algs, provider)
+            })
+            .collect();
+        JwtAuthenticators {
+            current: RwLock::new(Arc::new(set)),
+        }
     }
 }
 
@@ -161,8 +192,8 @@ impl Authn {
         }
     }
 
-    /// An authenticator over `provider` (tests: keys held, no network).
-    #[cfg(test)]
+    /// An authenticator over `provider` (tests and fuzz targets: keys held, no network).
+    #[cfg(any(test, fuzzing))]
     fn with_provider(config: JwtAuthenticator, signing_algs: &[&str], provider: Provider) -> Authn {
         let mapper = crate::jwt_config::compile(&config, "jwt[0]", &[]).expect("valid");
         let alg_names: Vec<String> = signing_algs.iter().map(|a| (*a).to_owned()).collect();

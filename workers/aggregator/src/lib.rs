@@ -32,6 +32,10 @@ mod token_union;
 mod unread;
 mod x509;
 
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing;
+
 use kas_server::control::Control;
 
 /// What can stop the aggregator.

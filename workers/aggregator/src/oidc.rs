@@ -291,7 +291,7 @@ pub(crate) fn parse_key_set(set: &Value) -> Vec<Key> {
         .collect()
 }
 
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 impl Provider {
     /// A provider already holding `keys` (no network).
     pub(crate) fn with_keys(issuer: &JwtIssuer, keys: Vec<Key>) -> Provider {
@@ -304,6 +304,7 @@ impl Provider {
     }
 
     /// Replaces the keys held (a rotation seen by a fetch).
+    #[cfg(test)]
     pub(crate) fn set_keys(&self, keys: Vec<Key>) {
         if let Ok(mut s) = self.state.write() {
             s.keys = Arc::new(keys);

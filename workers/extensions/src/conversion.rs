@@ -137,23 +137,46 @@ impl WebhookConverter {
             .post(&review)
             .await
             .map_err(|e| failed(e.to_string()))?;
-        let converted = converted_objects(review_version, &uid, answer).map_err(failed)?;
-        if converted.len() != objects.len() {
-            return Err(format!(
-                "conversion webhook for {subject} returned {} objects, expected {}",
-                converted.len(),
-                objects.len()
-            ));
-        }
-        objects
-            .iter()
-            .zip(converted)
-            .enumerate()
-            .map(|(i, (original, converted))| {
-                checked(original, converted, api_version).map_err(|e| e.message(&subject, i, list))
-            })
-            .collect()
+        answered(
+            review_version,
+            &uid,
+            &subject,
+            &objects,
+            api_version,
+            list,
+            answer,
+        )
     }
+}
+
+/// The objects a webhook's `answer` to the review `uid` converted `objects` into, each
+/// checked against its original, or the message of the conversion's failure.
+pub(crate) fn answered(
+    review_version: &str,
+    uid: &str,
+    subject: &str,
+    objects: &[Value],
+    api_version: &str,
+    list: bool,
+    answer: Value,
+) -> Result<Vec<Value>, String> {
+    let failed = |e: String| format!("conversion webhook for {subject} failed: {e}");
+    let converted = converted_objects(review_version, uid, answer).map_err(failed)?;
+    if converted.len() != objects.len() {
+        return Err(format!(
+            "conversion webhook for {subject} returned {} objects, expected {}",
+            converted.len(),
+            objects.len()
+        ));
+    }
+    objects
+        .iter()
+        .zip(converted)
+        .enumerate()
+        .map(|(i, (original, converted))| {
+            checked(original, converted, api_version).map_err(|e| e.message(subject, i, list))
+        })
+        .collect()
 }
 
 impl Converter for WebhookConverter {

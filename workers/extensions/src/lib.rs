@@ -15,6 +15,10 @@ mod crd;
 mod custom;
 mod registry;
 
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing;
+
 use std::sync::Arc;
 
 use http::{Method, Request, Response};

@@ -18,6 +18,10 @@ mod services;
 mod subresources;
 mod validation;
 
+#[cfg(fuzzing)]
+#[doc(hidden)]
+pub mod fuzzing;
+
 use std::collections::HashMap;
 use std::sync::Arc;
 

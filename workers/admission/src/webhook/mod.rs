@@ -17,6 +17,8 @@
 
 pub(crate) mod config;
 mod credentials;
+#[cfg(fuzzing)]
+pub(crate) mod fuzzing;
 pub(crate) mod matching;
 mod mutating;
 pub(crate) mod review;
