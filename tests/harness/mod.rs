@@ -84,7 +84,9 @@ impl ServerBuilder {
         let _ = std::fs::remove_file(&kubeconfig);
         let log_path = tmp.path().join("server.log");
         let log = std::fs::File::create(&log_path).expect("log file");
-        let mut cmd = Command::new(BIN);
+        // KAS_TEST_BIN runs a test against another build (an older commit's, say).
+        let bin = std::env::var("KAS_TEST_BIN").unwrap_or_else(|_| BIN.to_owned());
+        let mut cmd = Command::new(bin);
         cmd.arg("--secure-port=0")
             .arg("--bind-address=127.0.0.1")
             .arg(format!("--data-dir={}", data_dir.display()))

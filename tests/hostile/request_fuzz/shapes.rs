@@ -497,11 +497,27 @@ pub(super) fn kubectl_shaped(rng: &mut Rng) -> Req {
             }
             r
         }
-        8 => Req::new(
-            format!("head {k}"),
-            if rng.chance(50) { "HEAD" } else { "GET" },
-            coll,
-        ),
+        8 => {
+            // HEAD of what the workers serve, and of what the front door answers itself.
+            let target = if rng.chance(70) {
+                coll
+            } else {
+                rng.pick(&[
+                    "/version",
+                    "/healthz",
+                    "/readyz",
+                    "/apis",
+                    "/openapi/v2",
+                    "/nothing",
+                ])
+                .to_owned()
+            };
+            Req::new(
+                format!("head {k}"),
+                if rng.chance(50) { "HEAD" } else { "GET" },
+                target,
+            )
+        }
         _ => Req::new(
             "discovery",
             "GET",
