@@ -9,7 +9,8 @@
 #                                       appends one line per target to fuzz/RESULTS.md
 #
 # Environment: FUZZ_SECONDS (ci: seconds per target), FUZZ_TIMEOUT (seconds one input may
-# take before it counts as a finding, default 10), FUZZ_RSS_MB (memory limit, 2048).
+# take before it counts as a finding, default 10), FUZZ_RSS_MB (memory limit, 2048),
+# FUZZ_BUILD=0 (long only: use the targets already built).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +22,7 @@ logs=target/run-logs
 mkdir -p "$logs"
 
 usage() {
-    sed -n '4,11p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -115,7 +116,7 @@ long)
         seconds=$1
         shift
     fi
-    build
+    [ "${FUZZ_BUILD:-1}" = 0 ] || build
     if [ $# -gt 0 ]; then
         targets=("$@")
     else
