@@ -270,9 +270,10 @@ fn judge(proto: &str, req: &Req, resp: &RawResponse, tally: &Mutex<Tally>) {
     } else if !req.is_head() {
         if let Err(why) = is_status(resp) {
             t.fail(format!(
-                "{proto}: {} answered without a Status body ({why}): {}",
+                "{proto}: {} answered without a Status body ({why}): {}\n    answer headers: {:?}",
                 resp.status,
-                req.summary()
+                req.summary(),
+                resp.headers
             ));
         }
     }
