@@ -30,6 +30,13 @@ fuzz_target!(|data: &[u8]| {
     let from_json = decode_body(&resource, "application/json", &json, FieldValidation::Warn);
     match (&from_yaml, &from_json) {
         (Ok(a), Ok(b)) => assert_eq!(a, b, "YAML decodes as its JSON does"),
+        // The server refuses flow nesting past the decoder's limit in a linear pre-pass
+        // (rest/yaml_depth.rs) that, where unsure, counts a bracket rather than skip one:
+        // more than 127 `[`/`{` opening continuation lines of a plain scalar are refused
+        // though they are text. Known and accepted there; only that refusal may differ.
+        (Err(a), Ok(_)) if a.message.contains("recursion limit exceeded") => {
+            requests::assert_client_error(a, "yaml body")
+        }
         (Err(a), Err(b)) => {
             requests::assert_client_error(a, "yaml body");
             requests::assert_client_error(b, "json of a yaml body");
