@@ -1,5 +1,6 @@
 //! `/metrics` at the front door: kube-apiserver's request series with its labels, the
-//! audit series, every worker's `process_*` apart by a `worker` label; the text format by default and OpenMetrics on request;
+//! audit series, the storage and etcd series, every worker's `process_*` apart by a
+//! `worker` label; the text format by default and OpenMetrics on request;
 //! authorization as upstream (anonymous refused, `system:monitoring` allowed); and the
 //! whole exposition accepted by Prometheus' own `promtool check metrics`.
 
@@ -15,6 +16,20 @@ pub(crate) fn value(text: &str, series: &str) -> Option<f64> {
     text.lines()
         .find_map(|l| l.strip_prefix(series)?.strip_prefix(' '))
         .and_then(|v| v.trim().parse().ok())
+}
+
+/// The value of the first sample of `name` whose labels include every one of `labels`
+/// (each `key="value"`), whatever its other labels.
+pub(crate) fn value_with(text: &str, name: &str, labels: &[&str]) -> Option<f64> {
+    text.lines().find_map(|l| {
+        let rest = l.strip_prefix(name)?.strip_prefix('{')?;
+        let (set, value) = rest.split_once("} ")?;
+        let set: Vec<&str> = set.split(',').collect();
+        labels
+            .iter()
+            .all(|want| set.contains(want))
+            .then(|| value.trim().parse().ok())?
+    })
 }
 
 /// Scrapes `/metrics` as the admin (text format).
@@ -80,6 +95,31 @@ async fn request_series_as_kube_apiserver_names_them() {
             "{family} missing:\n{text}"
         );
     }
+
+    // The storage layer's: objects per resource from the watch caches, etcd calls by
+    // operation and group-qualified resource.
+    let objects = value_with(
+        &text,
+        "apiserver_storage_objects",
+        &[r#"resource="namespaces""#],
+    );
+    assert!(objects.is_some_and(|n| n >= 4.0), "{text}");
+    let rbac = value_with(
+        &text,
+        "apiserver_storage_objects",
+        &[r#"resource="clusterroles.rbac.authorization.k8s.io""#],
+    );
+    assert!(rbac.is_some_and(|n| n >= 50.0), "{text}");
+    let creates = value_with(
+        &text,
+        "etcd_requests_total",
+        &[r#"operation="create""#, r#"type="namespaces""#],
+    );
+    assert!(creates.is_some_and(|n| n >= 4.0), "{text}");
+    assert!(
+        text.contains("etcd_request_duration_seconds_bucket{"),
+        "{text}"
+    );
 
     // Every process's own series, apart by worker.
     for worker in ["aggregator", "kube-api", "extensions"] {

@@ -57,8 +57,31 @@ pub fn register<C: Collector + Clone + 'static>(collector: C) -> C {
     collector
 }
 
+/// What runs before each scrape of this process: series read from state rather than
+/// counted as they happen (how many objects a watch cache holds, say). It returns whether
+/// it is to run again.
+type ScrapeHook = Box<dyn Fn() -> bool + Send + Sync>;
+
+fn scrape_hooks() -> &'static std::sync::Mutex<Vec<ScrapeHook>> {
+    static HOOKS: OnceLock<std::sync::Mutex<Vec<ScrapeHook>>> = OnceLock::new();
+    HOOKS.get_or_init(Default::default)
+}
+
+/// Runs `hook` before every scrape of this process from now on, until it returns false
+/// (its state is gone: it holds a `Weak`).
+pub fn on_scrape(hook: impl Fn() -> bool + Send + Sync + 'static) {
+    scrape_hooks()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push(Box::new(hook));
+}
+
 /// The `/metrics` response of this process in the format the `Accept` header asks for.
 pub fn respond(headers: &HeaderMap) -> Response<Body> {
+    scrape_hooks()
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .retain(|hook| hook());
     respond_with(encode(registry()), headers)
 }
 

@@ -261,6 +261,50 @@ impl std::fmt::Debug for Cacher {
     }
 }
 
+/// `apiserver_storage_objects{resource}`: how many objects of the cached resource there
+/// are, read from the cache at each scrape (upstream counts in etcd once a minute); -1
+/// while the cache has not listed, as upstream reports a failed count.
+fn objects_gauge(shared: &Arc<Shared>) {
+    use std::sync::OnceLock;
+    static GAUGE: OnceLock<prometheus::IntGaugeVec> = OnceLock::new();
+    let gauge = GAUGE.get_or_init(|| {
+        let opts = prometheus::Opts::new(
+            "apiserver_storage_objects",
+            crate::metrics::help(
+                crate::metrics::Stability::Stable,
+                "Number of stored objects at the time of last check split by kind. In case of a fetching error, the value will be -1.",
+            ),
+        );
+        // A fixed name and label: this cannot fail.
+        crate::metrics::register(
+            prometheus::IntGaugeVec::new(opts, &["resource"]).expect("apiserver_storage_objects"),
+        )
+    });
+    let kind = shared.storage.kind().to_owned();
+    if kind.is_empty() {
+        return;
+    }
+    let weak = Arc::downgrade(shared);
+    crate::metrics::on_scrape(move || match weak.upgrade() {
+        Some(shared) => {
+            let state = shared.read();
+            let count = if state.ready() {
+                state.len() as i64
+            } else {
+                -1
+            };
+            gauge.with_label_values(&[&kind]).set(count);
+            true
+        }
+        // The resource is gone (a deleted CRD): so is its series, unless a new cache of
+        // the same resource, later in the hooks, sets it again.
+        None => {
+            let _ = gauge.remove_label_values(&[&kind]);
+            false
+        }
+    });
+}
+
 impl Cacher {
     /// Starts caching everything under `prefix` (as [`Storage::list_prefix`] gives it; a
     /// missing trailing `/` is added). Needs a tokio runtime; returns at once, the cache
@@ -286,6 +330,7 @@ impl Cacher {
             restart: Notify::new(),
             restart_from: AtomicI64::new(0),
         });
+        objects_gauge(&shared);
         let task = tokio::spawn(reflector::run(shared.clone()));
         Cacher {
             shared,

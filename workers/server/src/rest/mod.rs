@@ -266,9 +266,14 @@ impl RestStore {
         storage: Storage,
         min_request_timeout: std::time::Duration,
     ) -> RestStore {
+        let kind = if resource.group.is_empty() {
+            resource.plural.to_owned()
+        } else {
+            format!("{}.{}", resource.plural, resource.group)
+        };
         RestStore {
+            storage: storage.for_kind(&kind),
             resource,
-            storage,
             min_request_timeout,
             hooks: None,
             cache: None,

@@ -18,6 +18,7 @@ mod codec;
 mod continue_token;
 pub mod encryption;
 mod error;
+mod metrics;
 mod watch;
 
 use std::path::PathBuf;
@@ -47,9 +48,6 @@ pub(crate) fn decode_continue(token: &str) -> Result<(String, i64), crate::statu
 pub(crate) fn encode_continue(start: &str, revision: i64) -> String {
     continue_token::encode(start, revision)
 }
-
-/// How long one storage call may take before it counts as an outage.
-const CALL_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Where and how to reach etcd.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -191,6 +189,8 @@ pub struct Storage {
     codec: Arc<codec::Codec>,
     /// The highest revision seen in any response (for bookmarks and health).
     seen_revision: Arc<AtomicI64>,
+    /// The objects' group-qualified resource, the `type` of the etcd metrics.
+    kind: Arc<str>,
 }
 
 impl std::fmt::Debug for Storage {
@@ -198,15 +198,6 @@ impl std::fmt::Debug for Storage {
         f.debug_struct("Storage")
             .field("prefix", &self.prefix)
             .finish()
-    }
-}
-
-async fn timed<T>(
-    fut: impl std::future::Future<Output = Result<T, etcd_client::Error>>,
-) -> Result<T, StorageError> {
-    match tokio::time::timeout(CALL_TIMEOUT, fut).await {
-        Ok(r) => r.map_err(StorageError::from),
-        Err(_) => Err(StorageError::Unavailable("request timed out".into())),
     }
 }
 
@@ -266,7 +257,22 @@ impl Storage {
             transformers: Arc::new(transformers),
             codec: Arc::new(codec::Codec::new(&cfg.prefix, cfg.media_type)),
             seen_revision: Arc::new(AtomicI64::new(0)),
+            kind: Arc::from(""),
         })
+    }
+
+    /// The group-qualified resource its calls are counted on ("" when not one).
+    pub fn kind(&self) -> &str {
+        &self.kind
+    }
+
+    /// The same connection, its calls counted in the etcd metrics as calls on objects of
+    /// `kind` (the group-qualified resource, `configmaps` or `deployments.apps`).
+    pub fn for_kind(&self, kind: &str) -> Storage {
+        Storage {
+            kind: Arc::from(kind),
+            ..self.clone()
+        }
     }
 
     /// A stored object as JSON; a value that does not decrypt or decode is an internal
@@ -338,7 +344,12 @@ impl Storage {
     pub async fn current_revision(&self) -> Result<i64, StorageError> {
         let mut kv = self.client.kv_client();
         let key = format!("{}/", self.prefix);
-        let resp = timed(kv.get(key, Some(GetOptions::new().with_count_only()))).await?;
+        let resp = metrics::timed(
+            "listWithCount",
+            &self.kind,
+            kv.get(key, Some(GetOptions::new().with_count_only())),
+        )
+        .await?;
         Ok(self.saw(resp.header()))
     }
 
@@ -353,16 +364,18 @@ impl Storage {
         if let ReadVersion::Exact(rev) = version {
             opts = opts.with_revision(rev);
         }
-        let resp = timed(kv.get(key, Some(opts))).await.map_err(|e| match e {
-            StorageError::Compacted { .. } => StorageError::Compacted {
-                requested: match version {
-                    ReadVersion::Exact(r) => r,
-                    _ => 0,
+        let resp = metrics::timed("get", &self.kind, kv.get(key, Some(opts)))
+            .await
+            .map_err(|e| match e {
+                StorageError::Compacted { .. } => StorageError::Compacted {
+                    requested: match version {
+                        ReadVersion::Exact(r) => r,
+                        _ => 0,
+                    },
+                    compacted: 0,
                 },
-                compacted: 0,
-            },
-            other => other,
-        })?;
+                other => other,
+            })?;
         let current = self.saw(resp.header());
         if let ReadVersion::NotOlderThan(rev) = version {
             if rev > current {
@@ -383,7 +396,7 @@ impl Storage {
             return Ok(None);
         };
         let mut lease = self.client.lease_client();
-        let granted = timed(lease.grant(ttl, None)).await?;
+        let granted = metrics::bounded(lease.grant(ttl, None)).await?;
         Ok(Some(PutOptions::new().with_lease(granted.id())))
     }
 
@@ -401,7 +414,7 @@ impl Storage {
             .when([Compare::create_revision(key, CompareOp::Equal, 0)])
             .and_then([TxnOp::put(key, value, put)]);
         let mut kv = self.client.kv_client();
-        let resp = timed(kv.txn(txn)).await?;
+        let resp = metrics::timed("create", &self.kind, kv.txn(txn)).await?;
         let rev = self.saw(resp.header());
         if !resp.succeeded() {
             return Err(StorageError::AlreadyExists);
@@ -425,7 +438,7 @@ impl Storage {
             .and_then([TxnOp::put(key, value, put)])
             .or_else([TxnOp::get(key, None)]);
         let mut kv = self.client.kv_client();
-        let resp = timed(kv.txn(txn)).await?;
+        let resp = metrics::timed("update", &self.kind, kv.txn(txn)).await?;
         let rev = self.saw(resp.header());
         if resp.succeeded() {
             return Ok(rev);
@@ -445,7 +458,7 @@ impl Storage {
         loop {
             let current = match expected {
                 Some(_) => None,
-                None => timed(kv.get(key, None))
+                None => metrics::timed("get", &self.kind, kv.get(key, None))
                     .await?
                     .kvs()
                     .first()
@@ -463,7 +476,7 @@ impl Storage {
                     Some(etcd_client::DeleteOptions::new().with_prev_key()),
                 )])
                 .or_else([TxnOp::get(key, None)]);
-            let resp = timed(kv.txn(txn)).await?;
+            let resp = metrics::timed("delete", &self.kind, kv.txn(txn)).await?;
             let rev = self.saw(resp.header());
             if resp.succeeded() {
                 let prev = resp.op_responses().into_iter().find_map(|op| match op {
@@ -530,7 +543,7 @@ impl Storage {
                 // One more than needed tells whether another page follows.
                 get = get.with_limit(limit - items.len() as i64 + 1);
             }
-            let resp = timed(kv.get(start.clone(), Some(get)))
+            let resp = metrics::timed("list", &self.kind, kv.get(start.clone(), Some(get)))
                 .await
                 .map_err(|e| match e {
                     StorageError::Compacted { .. } => StorageError::Compacted {
@@ -604,10 +617,14 @@ impl Storage {
             .with_range(prefix_end(prefix))
             .with_revision(revision)
             .with_count_only();
-        timed(kv.get(from.to_owned(), Some(opts)))
-            .await
-            .ok()
-            .map(|r| r.count())
+        metrics::timed(
+            "listWithCount",
+            &self.kind,
+            kv.get(from.to_owned(), Some(opts)),
+        )
+        .await
+        .ok()
+        .map(|r| r.count())
     }
 
     /// Watches every key under `prefix`, starting with the changes after `after`
@@ -626,7 +643,7 @@ impl Storage {
     /// Compacts history before `revision`.
     pub async fn compact(&self, revision: i64) -> Result<(), StorageError> {
         let mut kv = self.client.kv_client();
-        match timed(kv.compact(revision, None)).await {
+        match metrics::bounded(kv.compact(revision, None)).await {
             Ok(_) | Err(StorageError::Compacted { .. }) => Ok(()),
             Err(e) => Err(e),
         }
