@@ -106,6 +106,10 @@ async fn every_request_is_answered_with_a_status_and_nothing_restarts() {
     );
     eprintln!("statuses: {:?}", tally.statuses);
     eprintln!(
+        "HTTP/1.1 answers saying Connection: close, by status: {:?}",
+        tally.h1_closes
+    );
+    eprintln!(
         "RSS of the server's {} processes: {} MiB at start, {} MiB after warm-up, peak {} MiB, \
          {} MiB at the end (bound {} MiB)",
         workers.count() + 1,
@@ -237,6 +241,8 @@ struct Tally {
     slowest: Vec<(f64, String)>,
     resets: usize,
     h1_connections: usize,
+    /// HTTP/1.1 answers that said `Connection: close`, by status.
+    h1_closes: BTreeMap<u16, usize>,
 }
 
 impl Tally {
@@ -442,6 +448,14 @@ async fn h1_lane(server: &Server, reqs: &[Req], lane: usize, seed: u64, tally: &
         }
         let n = answers.len();
         let said_close = answers.last().is_some_and(RawResponse::closes);
+        if let Some(last) = answers.last().filter(|a| a.closes()) {
+            *tally
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .h1_closes
+                .entry(last.status)
+                .or_default() += 1;
+        }
         if let Some(error) = error {
             let lost = batch[n];
             let again = answer_alone(server, &reqs[lost]).await;
