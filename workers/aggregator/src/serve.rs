@@ -41,13 +41,13 @@ const READ_HEADER_TIMEOUT: Duration = Duration::from_secs(32);
 /// connection's buffer is this times the streams allowed, as upstream sizes it.
 const HTTP2_STREAM_BUFFER: u32 = 256 << 10;
 
-/// Serves until the supervisor says NotAcceptingNewRequest, then drains and returns.
-pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) -> Result<(), Error> {
-    listener.set_nonblocking(true).map_err(Error::Listener)?;
-    let listener = TcpListener::from_std(listener).map_err(Error::Listener)?;
-    if let Ok(addr) = listener.local_addr() {
-        tracing::info!(%addr, "serving securely");
-    }
+/// The most response data an HTTP/2 stream buffers while its client's window is shut (h2's
+/// default is 400 KiB): a thousand watches that never read hold 64 MiB, not 400. Go's
+/// server holds little more than a frame per stream: its handler blocks instead.
+const HTTP2_SEND_BUFFER: usize = 64 << 10;
+
+/// The connection builder with kube-apiserver's limits for both protocols.
+fn builder(front: &Front) -> auto::Builder<TokioExecutor> {
     let mut builder = auto::Builder::new(TokioExecutor::new());
     builder
         .http1()
@@ -61,13 +61,29 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
         .max_concurrent_streams(streams)
         .max_header_list_size(MAX_HEADER_BYTES as u32)
         .max_frame_size(HTTP2_STREAM_BUFFER)
+        .max_send_buf_size(HTTP2_SEND_BUFFER)
         .initial_stream_window_size(HTTP2_STREAM_BUFFER)
         .initial_connection_window_size(
             HTTP2_STREAM_BUFFER
                 .saturating_mul(streams)
                 .min(i32::MAX as u32),
         );
-    let builder = Arc::new(builder);
+    builder
+}
+
+/// Serves until the supervisor says NotAcceptingNewRequest, then drains and returns.
+pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) -> Result<(), Error> {
+    listener.set_nonblocking(true).map_err(Error::Listener)?;
+    let listener = TcpListener::from_std(listener).map_err(Error::Listener)?;
+    if let Ok(addr) = listener.local_addr() {
+        tracing::info!(%addr, "serving securely");
+    }
+    // One builder per protocol, chosen by ALPN: the auto builder's sniffing of the first
+    // bytes has no deadline of its own, and a client that never sent a byte held its
+    // connection for ever; with the protocol known, HTTP/1's header read timeout runs from
+    // the start (Go's net/http serves HTTP/2 over TLS by ALPN only, too).
+    let http1 = Arc::new(builder(&front).http1_only());
+    let http2 = Arc::new(builder(&front).http2_only());
     let graceful = GracefulShutdown::new();
     let mut lifecycle = front.lifecycle.subscribe();
 
@@ -88,7 +104,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
         };
         let _ = tcp.set_nodelay(true);
         let front = front.clone();
-        let builder = builder.clone();
+        let (http1, http2) = (http1.clone(), http2.clone());
         let watcher = graceful.watcher();
         tokio::spawn(async move {
             let certs = front.certs.active();
@@ -105,11 +121,12 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                 }
             };
             let session = tls.get_ref().1;
+            let speaks_http1 = session.alpn_protocol() != Some(b"h2");
             let conn_info = Arc::new(ConnInfo {
                 cert: session
                     .peer_certificates()
                     .and_then(|chain| certs.authenticator.peer(chain)),
-                http1: session.alpn_protocol() != Some(b"h2"),
+                http1: speaks_http1,
                 peer,
             });
             let service = hyper::service::service_fn(move |req: Request<Incoming>| {
@@ -136,6 +153,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                     Ok::<_, std::convert::Infallible>(resp)
                 }
             });
+            let builder = if speaks_http1 { http1 } else { http2 };
             let io = TokioIo::new(StatusOnParseError::new(tls));
             let conn = builder.serve_connection_with_upgrades(io, service);
             if let Err(e) = watcher.watch(conn.into_owned()).await {

@@ -4,9 +4,9 @@
 //! hyper, finding it not yet buffered, closes the connection after the response — while
 //! the response said nothing of closing, so a client that reuses the connection loses its
 //! next request. kube-apiserver (Go's net/http) reads up to 256 KiB of an unread body
-//! before answering and keeps the connection; past that it answers with
-//! `Connection: close`. This does the same: the body is tracked, handed back when it is
-//! dropped unfinished, and settled before the response goes out.
+//! before answering and keeps the connection; past that (or when the rest is known to be
+//! larger) it answers with `Connection: close`. This does the same: the body is tracked,
+//! handed back when it is dropped unfinished, and settled before the response goes out.
 
 use std::pin::Pin;
 use std::task::{Context, Poll};
@@ -24,8 +24,9 @@ use tokio::sync::oneshot;
 /// `maxPostHandlerReadBytes`).
 const DRAIN_BYTES: usize = 256 << 10;
 /// How long the rest of the body may take to arrive before the connection is closed
-/// instead.
-const DRAIN_TIME: Duration = Duration::from_secs(5);
+/// instead (Go waits as long as the client takes; a slow client then costs only itself a
+/// new connection, not its response a delay).
+const DRAIN_TIME: Duration = Duration::from_secs(1);
 /// How long a body still held elsewhere when the response is ready (a proxy's request
 /// stream, being cancelled) has to come back before the connection is closed instead.
 const RETURN_TIME: Duration = Duration::from_millis(200);
@@ -121,7 +122,11 @@ impl Settle {
 }
 
 /// Reads and drops the rest of a body; whether it ended within the byte and time limits.
+/// A body known to have more left than the limit is not read at all, as Go does.
 async fn drain(mut body: Incoming) -> bool {
+    if body.size_hint().lower() > DRAIN_BYTES as u64 {
+        return false;
+    }
     let read_all = async {
         let mut read = 0;
         while let Some(frame) = body.frame().await {
