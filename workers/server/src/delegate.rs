@@ -30,6 +30,11 @@ use crate::Error;
 /// that a big LIST does not stall on window updates.
 const STREAM_WINDOW: u32 = 4 << 20;
 const CONN_WINDOW: u32 = 16 << 20;
+/// The largest header list on a delegation connection: above what the front door lets in
+/// (a 1 MiB HTTP/1 head or HTTP/2 header list) plus what it adds (the request context,
+/// HTTP/2's 32 bytes per field), so a request the front door took is never refused on the
+/// way with h2's own bodiless 431.
+const MAX_HEADER_LIST: u32 = 4 << 20;
 
 /// Header a worker sets on a 404 that means "no route here" rather than "no such object",
 /// so the front door falls through to the next server of the chain.
@@ -118,7 +123,7 @@ pub async fn serve<F, Fut>(
         .initial_stream_window_size(STREAM_WINDOW)
         .initial_connection_window_size(CONN_WINDOW)
         .max_concurrent_streams(None)
-        .max_header_list_size(1 << 20);
+        .max_header_list_size(MAX_HEADER_LIST);
     tokio::pin!(stop);
     loop {
         let stream = tokio::select! {
@@ -284,7 +289,7 @@ impl WorkerClient {
             .timer(TokioTimer::new())
             .initial_stream_window_size(STREAM_WINDOW)
             .initial_connection_window_size(CONN_WINDOW)
-            .max_header_list_size(1 << 20)
+            .max_header_list_size(MAX_HEADER_LIST)
             .handshake(TokioIo::new(stream))
             .await
             .map_err(|source| Error::Delegate {
@@ -384,6 +389,47 @@ mod tests {
             };
             assert_eq!(got.to_bytes(), want, "{method}");
         }
+        let _ = stop_tx.send(());
+        server.await.expect("server");
+    }
+
+    /// A request with a header of 1.2 MiB (more than the 1 MiB the front door's HTTP/1
+    /// buffer may let through) reaches the handler instead of h2's bodiless 431.
+    #[tokio::test]
+    async fn a_head_the_front_door_took_is_delegated() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("w.sock");
+        let listener = bind(&path).expect("bind");
+        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let handler = |_ctx: RequestContext, req: Request<Body>| async move {
+            let len = req.headers().get("x-big").map_or(0, |v| v.len());
+            Response::new(body::full(len.to_string()))
+        };
+        let server = tokio::spawn(serve(
+            listener,
+            handler,
+            async {
+                let _ = stop_rx.await;
+            },
+            Duration::from_secs(1),
+        ));
+        let client = WorkerClient::new(WorkerRole::KubeApi, path);
+        let big = "b".repeat(1_200_000);
+        let req = Request::builder()
+            .uri("http://kube-api/api")
+            .header("x-big", big.as_str())
+            .header(
+                CONTEXT_HEADER,
+                RequestContext::default()
+                    .to_header_value()
+                    .expect("context"),
+            )
+            .body(body::empty())
+            .expect("request");
+        let resp = client.send(req).await.expect("answered");
+        assert_eq!(resp.status(), 200);
+        let got = resp.into_body().collect().await.expect("body").to_bytes();
+        assert_eq!(got, "1200000");
         let _ = stop_tx.send(());
         server.await.expect("server");
     }
