@@ -71,6 +71,22 @@ fn builder(front: &Front) -> auto::Builder<TokioExecutor> {
     builder
 }
 
+/// The answer to a HEAD over HTTP/2: the head the GET would have, its length included,
+/// and no body. hyper drops a HEAD's body itself on HTTP/1 only; on HTTP/2 the client
+/// refuses DATA on a HEAD stream and resets it.
+fn headers_only(
+    resp: hyper::Response<kas_server::body::Body>,
+) -> hyper::Response<kas_server::body::Body> {
+    let (mut parts, body) = resp.into_parts();
+    if let Some(len) = hyper::body::Body::size_hint(&body).exact() {
+        parts
+            .headers
+            .entry(hyper::header::CONTENT_LENGTH)
+            .or_insert_with(|| len.into());
+    }
+    hyper::Response::from_parts(parts, kas_server::body::empty())
+}
+
 /// Serves until the supervisor says NotAcceptingNewRequest, then drains and returns.
 pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) -> Result<(), Error> {
     listener.set_nonblocking(true).map_err(Error::Listener)?;
@@ -145,10 +161,15 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                         Ok((tracked, settle)) => (boxed(tracked), Some(settle)),
                         Err(body) => (boxed(body), None),
                     };
+                    let head = parts.method == hyper::Method::HEAD;
+                    let http1 = conn_info.http1;
                     let req = Request::from_parts(parts, body);
                     let mut resp = chain::handle(front, conn_info, req).await;
                     if let Some(settle) = settle {
                         settle.settle(&mut resp).await;
+                    }
+                    if head && !http1 {
+                        resp = headers_only(resp);
                     }
                     Ok::<_, std::convert::Infallible>(resp)
                 }
