@@ -16,9 +16,11 @@ pub const CONTEXT_HEADER: &str = "x-kube-apiserver-rs-context";
 /// strings. The front door removes it from every response.
 pub const AUDIT_ANNOTATIONS_HEADER: &str = "x-kube-apiserver-rs-audit-annotations";
 
-/// The most bytes a decoded context's strings may claim: the delegation's HTTP/2
-/// connections take header lists of up to 1 MiB.
-const MAX_CONTEXT_LEN: usize = 1 << 20;
+/// The most bytes a decoded context's strings may claim: as much as the delegation's
+/// HTTP/2 connections take in a header list (4 MiB: a 1 MiB head the front door
+/// accepted, and what it adds), so that only a context no worker could be sent is
+/// refused.
+const MAX_CONTEXT_LEN: usize = 4 << 20;
 
 /// Everything the handler chain learnt about a request before delegating it.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
