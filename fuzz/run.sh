@@ -10,19 +10,28 @@
 #
 # Environment: FUZZ_SECONDS (ci: seconds per target), FUZZ_TIMEOUT (seconds one input may
 # take before it counts as a finding, default 10), FUZZ_RSS_MB (memory limit, 2048),
-# FUZZ_BUILD=0 (long only: use the targets already built).
+# FUZZ_BUILD=0 (long only: use the targets already built), FUZZ_PROFILE=dev (a faster
+# build without optimisations, for short runs). cargo-fuzz is installed if missing.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cd "$here"
-bin_dir=target/x86_64-unknown-linux-gnu/release
+# FUZZ_PROFILE=dev builds without optimisations: a third of the build time, for short runs
+# (CI); long sessions want the default, release.
+profile=${FUZZ_PROFILE:-release}
+case "$profile" in
+release) build_flags=() ;;
+dev) build_flags=(--dev) ;;
+*) echo "FUZZ_PROFILE must be release or dev" >&2; exit 2 ;;
+esac
+bin_dir=target/x86_64-unknown-linux-gnu/$([ "$profile" = dev ] && echo debug || echo release)
 timeout_s=${FUZZ_TIMEOUT:-10}
 rss_mb=${FUZZ_RSS_MB:-2048}
 logs=target/run-logs
 mkdir -p "$logs"
 
 usage() {
-    sed -n '4,13p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -31,8 +40,12 @@ all_targets() {
 }
 
 build() {
-    echo "== building every fuzz target (cargo +nightly fuzz build -s none)"
-    if ! cargo +nightly fuzz build -s none; then
+    if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+        echo "== installing cargo-fuzz"
+        cargo install cargo-fuzz --locked || { echo "FAIL: cannot install cargo-fuzz" >&2; exit 1; }
+    fi
+    echo "== building every fuzz target (cargo +nightly fuzz build -s none ${build_flags[*]})"
+    if ! cargo +nightly fuzz build -s none "${build_flags[@]}"; then
         echo "FAIL: the fuzz targets do not build" >&2
         exit 1
     fi
