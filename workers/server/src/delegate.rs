@@ -339,20 +339,24 @@ mod tests {
 
     use super::*;
 
-    /// HEAD over the delegation connection: the GET's head, no body, no reset.
-    #[tokio::test]
-    async fn head_is_answered_without_a_body() {
+    /// A delegation server on a fresh socket with `handler`; stop it by sending on the
+    /// returned sender, then await the task.
+    fn start<F, Fut>(
+        handler: F,
+    ) -> (
+        tempfile::TempDir,
+        WorkerClient,
+        tokio::sync::oneshot::Sender<()>,
+        tokio::task::JoinHandle<()>,
+    )
+    where
+        F: Fn(RequestContext, Request<Body>) -> Fut + Clone + Send + Sync + 'static,
+        Fut: Future<Output = Response<Body>> + Send + 'static,
+    {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("w.sock");
         let listener = bind(&path).expect("bind");
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let handler = |_ctx: RequestContext, _req: Request<Body>| async {
-            Response::builder()
-                .header(http::header::CONTENT_LENGTH, "10")
-                .header(http::header::CONTENT_TYPE, "application/json")
-                .body(body::full(&b"{\"kind\":1}"[..]))
-                .expect("response")
-        };
         let server = tokio::spawn(serve(
             listener,
             handler,
@@ -361,17 +365,37 @@ mod tests {
             },
             Duration::from_secs(1),
         ));
-        let client = WorkerClient::new(WorkerRole::KubeApi, path);
+        (
+            dir,
+            WorkerClient::new(WorkerRole::KubeApi, path),
+            stop_tx,
+            server,
+        )
+    }
+
+    /// A delegated request to `uri` with an empty request context.
+    fn delegated(method: http::Method, uri: &str) -> http::request::Builder {
+        Request::builder().method(method).uri(uri).header(
+            CONTEXT_HEADER,
+            RequestContext::default()
+                .to_header_value()
+                .expect("context"),
+        )
+    }
+
+    /// HEAD over the delegation connection: the GET's head, no body, no reset.
+    #[tokio::test]
+    async fn head_is_answered_without_a_body() {
+        let handler = |_ctx: RequestContext, _req: Request<Body>| async {
+            Response::builder()
+                .header(http::header::CONTENT_LENGTH, "10")
+                .header(http::header::CONTENT_TYPE, "application/json")
+                .body(body::full(&b"{\"kind\":1}"[..]))
+                .expect("response")
+        };
+        let (_dir, client, stop_tx, server) = start(handler);
         for method in [http::Method::HEAD, http::Method::GET, http::Method::HEAD] {
-            let req = Request::builder()
-                .method(method.clone())
-                .uri("http://kube-api/api/v1/namespaces")
-                .header(
-                    CONTEXT_HEADER,
-                    RequestContext::default()
-                        .to_header_value()
-                        .expect("context"),
-                )
+            let req = delegated(method.clone(), "http://kube-api/api/v1/namespaces")
                 .body(body::empty())
                 .expect("request");
             let resp = client.send(req).await.expect("answered");
@@ -397,33 +421,14 @@ mod tests {
     /// buffer may let through) reaches the handler instead of h2's bodiless 431.
     #[tokio::test]
     async fn a_head_the_front_door_took_is_delegated() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("w.sock");
-        let listener = bind(&path).expect("bind");
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
         let handler = |_ctx: RequestContext, req: Request<Body>| async move {
             let len = req.headers().get("x-big").map_or(0, |v| v.len());
             Response::new(body::full(len.to_string()))
         };
-        let server = tokio::spawn(serve(
-            listener,
-            handler,
-            async {
-                let _ = stop_rx.await;
-            },
-            Duration::from_secs(1),
-        ));
-        let client = WorkerClient::new(WorkerRole::KubeApi, path);
+        let (_dir, client, stop_tx, server) = start(handler);
         let big = "b".repeat(1_200_000);
-        let req = Request::builder()
-            .uri("http://kube-api/api")
+        let req = delegated(http::Method::GET, "http://kube-api/api")
             .header("x-big", big.as_str())
-            .header(
-                CONTEXT_HEADER,
-                RequestContext::default()
-                    .to_header_value()
-                    .expect("context"),
-            )
             .body(body::empty())
             .expect("request");
         let resp = client.send(req).await.expect("answered");
