@@ -10,10 +10,10 @@ use http::{HeaderValue, Method, Request, Response};
 use hyper::body::Incoming;
 use kas_proto::{RequestContext, WorkerRole, CONTEXT_HEADER};
 use kas_server::body::{self, Body};
-use kas_server::delegate::UNHANDLED_HEADER;
-use kas_server::health;
+use kas_server::delegate::{Traffic, UNHANDLED_HEADER};
 use kas_server::negotiate::{self, Conversion, Media};
 use kas_server::status::{Reason, Status};
+use kas_server::{health, request_info};
 use serde_json::{json, Value};
 
 use crate::front::{Front, CHAIN};
@@ -206,7 +206,12 @@ pub(crate) async fn send(
         .and_then(|v| HeaderValue::from_str(&v).ok())
         .ok_or_else(|| Status::internal("encoding the request context"))?;
     headers.insert(CONTEXT_HEADER, ctx_value);
-    client.send(out).await.map_err(|e| {
+    let traffic = if request_info::is_long_running(&ctx.info) {
+        Traffic::LongRunning
+    } else {
+        Traffic::Short
+    };
+    client.send(traffic, out).await.map_err(|e| {
         tracing::warn!(worker = %role, error = %e, "delegation failed");
         unavailable(role)
     })

@@ -14,7 +14,7 @@ use kas_proto::{
 };
 use kas_server::body;
 use kas_server::control::Control;
-use kas_server::delegate::WorkerClient;
+use kas_server::delegate::{Traffic, WorkerClient};
 use kas_server::health::{is_post_start_hook, CheckResult, HookHandle, LogCheck, PostStartHooks};
 use kas_server::lifecycle::{Lifecycle, Phase};
 use regex::Regex;
@@ -336,7 +336,7 @@ impl Front {
             .header(http::header::CONTENT_TYPE, "application/json")
             .body(body)
             .ok()?;
-        let resp = client.send(req).await.ok()?;
+        let resp = client.send(Traffic::Short, req).await.ok()?;
         if !resp.status().is_success() {
             return None;
         }

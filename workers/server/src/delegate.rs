@@ -26,10 +26,18 @@ use crate::body::{self, Body};
 use crate::status::{Reason, Status};
 use crate::Error;
 
-/// Stream and connection flow-control windows for worker-to-worker HTTP/2: large enough
-/// that a big LIST does not stall on window updates.
+/// The stream flow-control window of worker-to-worker HTTP/2: large enough that a big
+/// LIST does not stall on window updates. It is also what a response the client does not
+/// read can hold in the front door.
 const STREAM_WINDOW: u32 = 4 << 20;
-const CONN_WINDOW: u32 = 16 << 20;
+/// The stream window for long-running responses (watches): events are small and read as
+/// they come, and thousands of watches whose clients stopped reading each hold no more
+/// than this in the front door.
+const LONG_RUNNING_STREAM_WINDOW: u32 = 64 << 10;
+/// The connection window: HTTP/2's largest, so that streams whose client stopped reading
+/// never use up a window the connection's other streams need (each stays bounded by its
+/// own stream window). With 16 MiB, 1,000 unread watches stopped every GET on the hop.
+const CONN_WINDOW: u32 = (1 << 31) - 1;
 /// The largest header list on a delegation connection: above what the front door lets in
 /// (a 1 MiB HTTP/1 head or HTTP/2 header list) plus what it adds (the request context,
 /// HTTP/2's 32 bytes per field), so a request the front door took is never refused on the
@@ -216,10 +224,30 @@ pub async fn serve<F, Fut>(
     }
 }
 
-/// HTTP/2 connections kept to each worker. One connection serialises every request
-/// through one connection task and one stream-table lock; a few spread the load over the
-/// front door's threads.
+/// HTTP/2 connections kept to each worker for short requests. One connection serialises
+/// every request through one connection task and one stream-table lock; a few spread the
+/// load over the front door's threads.
 const POOL_SIZE: usize = 4;
+/// Connections kept for long-running requests, which have a smaller stream window.
+const LONG_RUNNING_POOL_SIZE: usize = 2;
+
+/// Which connections a delegated request travels on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Traffic {
+    /// A request that ends (GET, LIST, writes): the large stream window.
+    Short,
+    /// A watch or another long-running request: the small stream window.
+    LongRunning,
+}
+
+impl Traffic {
+    fn stream_window(self) -> u32 {
+        match self {
+            Traffic::Short => STREAM_WINDOW,
+            Traffic::LongRunning => LONG_RUNNING_STREAM_WINDOW,
+        }
+    }
+}
 
 /// One pooled connection.
 #[derive(Debug)]
@@ -235,23 +263,17 @@ impl PooledConn {
     }
 }
 
-/// A client for one worker's socket: a few multiplexed HTTP/2 connections, used in turn,
-/// each re-dialled when it breaks.
+/// Connections of one kind, used in turn.
 #[derive(Debug)]
-pub struct WorkerClient {
-    role: WorkerRole,
-    path: PathBuf,
-    pool: Vec<PooledConn>,
+struct Pool {
+    conns: Vec<PooledConn>,
     next: AtomicUsize,
 }
 
-impl WorkerClient {
-    /// A client for `role` listening at `path`. Nothing is dialled until first use.
-    pub fn new(role: WorkerRole, path: PathBuf) -> WorkerClient {
-        WorkerClient {
-            role,
-            path,
-            pool: (0..POOL_SIZE)
+impl Pool {
+    fn new(size: usize) -> Pool {
+        Pool {
+            conns: (0..size)
                 .map(|_| PooledConn {
                     sender: Mutex::new(None),
                     dial: tokio::sync::Mutex::new(()),
@@ -261,17 +283,50 @@ impl WorkerClient {
         }
     }
 
+    fn slot(&self) -> &PooledConn {
+        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.conns.len();
+        &self.conns[i]
+    }
+}
+
+/// A client for one worker's socket: a few multiplexed HTTP/2 connections for short
+/// requests and a few for long-running ones, each re-dialled when it breaks.
+#[derive(Debug)]
+pub struct WorkerClient {
+    role: WorkerRole,
+    path: PathBuf,
+    short: Pool,
+    long_running: Pool,
+}
+
+impl WorkerClient {
+    /// A client for `role` listening at `path`. Nothing is dialled until first use.
+    pub fn new(role: WorkerRole, path: PathBuf) -> WorkerClient {
+        WorkerClient {
+            role,
+            path,
+            short: Pool::new(POOL_SIZE),
+            long_running: Pool::new(LONG_RUNNING_POOL_SIZE),
+        }
+    }
+
     /// The worker this client talks to.
     pub fn role(&self) -> WorkerRole {
         self.role
     }
 
-    fn slot(&self) -> &PooledConn {
-        let i = self.next.fetch_add(1, Ordering::Relaxed) % self.pool.len();
-        &self.pool[i]
+    fn pool(&self, traffic: Traffic) -> &Pool {
+        match traffic {
+            Traffic::Short => &self.short,
+            Traffic::LongRunning => &self.long_running,
+        }
     }
 
-    async fn sender(&self, slot: &PooledConn) -> Result<client_h2::SendRequest<Body>, Error> {
+    async fn sender(
+        &self,
+        traffic: Traffic,
+        slot: &PooledConn,
+    ) -> Result<client_h2::SendRequest<Body>, Error> {
         if let Some(s) = slot.cached() {
             return Ok(s);
         }
@@ -287,7 +342,7 @@ impl WorkerClient {
             })?;
         let (sender, conn) = client_h2::Builder::new(TokioExecutor::new())
             .timer(TokioTimer::new())
-            .initial_stream_window_size(STREAM_WINDOW)
+            .initial_stream_window_size(traffic.stream_window())
             .initial_connection_window_size(CONN_WINDOW)
             .max_header_list_size(MAX_HEADER_LIST)
             .handshake(TokioIo::new(stream))
@@ -308,11 +363,16 @@ impl WorkerClient {
         Ok(sender)
     }
 
-    /// Sends `req` to the worker. A request that never left this process because the
-    /// cached connection had just broken is retried once on a fresh connection.
-    pub async fn send(&self, req: Request<Body>) -> Result<Response<Incoming>, Error> {
-        let slot = self.slot();
-        let mut sender = self.sender(slot).await?;
+    /// Sends `req` to the worker on a connection for `traffic`. A request that never left
+    /// this process because the cached connection had just broken is retried once on a
+    /// fresh connection.
+    pub async fn send(
+        &self,
+        traffic: Traffic,
+        req: Request<Body>,
+    ) -> Result<Response<Incoming>, Error> {
+        let slot = self.pool(traffic).slot();
+        let mut sender = self.sender(traffic, slot).await?;
         let delegate_err = |source| Error::Delegate {
             role: self.role,
             source,
@@ -324,7 +384,7 @@ impl WorkerClient {
                     if let Ok(mut guard) = slot.sender.lock() {
                         *guard = None;
                     }
-                    let mut sender = self.sender(slot).await?;
+                    let mut sender = self.sender(traffic, slot).await?;
                     sender.send_request(req).await.map_err(delegate_err)
                 }
                 None => Err(delegate_err(e.into_error())),
@@ -398,7 +458,7 @@ mod tests {
             let req = delegated(method.clone(), "http://kube-api/api/v1/namespaces")
                 .body(body::empty())
                 .expect("request");
-            let resp = client.send(req).await.expect("answered");
+            let resp = client.send(Traffic::Short, req).await.expect("answered");
             assert_eq!(resp.status(), 200);
             assert_eq!(resp.headers()[http::header::CONTENT_LENGTH], "10");
             let got = resp
@@ -431,10 +491,59 @@ mod tests {
             .header("x-big", big.as_str())
             .body(body::empty())
             .expect("request");
-        let resp = client.send(req).await.expect("answered");
+        let resp = client.send(Traffic::Short, req).await.expect("answered");
         assert_eq!(resp.status(), 200);
         let got = resp.into_body().collect().await.expect("body").to_bytes();
         assert_eq!(got, "1200000");
+        let _ = stop_tx.send(());
+        server.await.expect("server");
+    }
+
+    /// Responses nobody reads hold their stream's window, never the connection's: with
+    /// 20 endless responses unread (80 MiB of stream windows over four connections), a
+    /// short request on every connection is still answered.
+    #[tokio::test]
+    async fn unread_responses_do_not_stop_the_others() {
+        let handler = |_ctx: RequestContext, req: Request<Body>| async move {
+            if req.uri().path() != "/endless" {
+                return Response::new(body::full("ok"));
+            }
+            let (mut tx, rx) =
+                http_body_util::channel::Channel::<bytes::Bytes, body::BoxError>::new(4);
+            tokio::spawn(async move {
+                let chunk = bytes::Bytes::from(vec![b'x'; 64 << 10]);
+                while tx.send_data(chunk.clone()).await.is_ok() {}
+            });
+            Response::new(body::boxed(rx))
+        };
+        let (_dir, client, stop_tx, server) = start(handler);
+        let mut unread = Vec::new();
+        for i in 0..24 {
+            let traffic = if i % 6 == 5 {
+                Traffic::LongRunning
+            } else {
+                Traffic::Short
+            };
+            let req = delegated(http::Method::GET, "http://kube-api/endless")
+                .body(body::empty())
+                .expect("request");
+            unread.push(client.send(traffic, req).await.expect("answered"));
+        }
+        // Let the windows fill.
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        for traffic in [Traffic::Short, Traffic::LongRunning].repeat(4) {
+            let req = delegated(http::Method::GET, "http://kube-api/api")
+                .body(body::empty())
+                .expect("request");
+            let got = tokio::time::timeout(Duration::from_secs(5), async {
+                let resp = client.send(traffic, req).await.expect("answered");
+                resp.into_body().collect().await.expect("body").to_bytes()
+            })
+            .await
+            .expect("not stopped behind the unread responses");
+            assert_eq!(got, "ok");
+        }
+        drop(unread);
         let _ = stop_tx.send(());
         server.await.expect("server");
     }
