@@ -9,6 +9,7 @@ mod audit;
 mod authn;
 mod authn_webhook;
 mod chain;
+mod conn;
 mod director;
 mod front;
 mod front_certs;

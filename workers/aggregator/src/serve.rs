@@ -11,7 +11,6 @@ use hyper::body::Incoming;
 use hyper::Request;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
-use hyper_util::server::graceful::GracefulShutdown;
 use kas_proto::ShutdownPhase;
 use kas_server::body::boxed;
 use kas_server::lifecycle::Phase;
@@ -19,6 +18,7 @@ use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 
 use crate::chain::{self, ConnInfo};
+use crate::conn::{Activity, Connections, Drive, HTTP2_IDLE_TIMEOUT};
 use crate::front::Front;
 use crate::head_errors::StatusOnParseError;
 use crate::unread;
@@ -100,7 +100,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
     // the start (Go's net/http serves HTTP/2 over TLS by ALPN only, too).
     let http1 = Arc::new(builder(&front).http1_only());
     let http2 = Arc::new(builder(&front).http2_only());
-    let graceful = GracefulShutdown::new();
+    let graceful = Connections::new();
     let mut lifecycle = front.lifecycle.subscribe();
 
     loop {
@@ -121,7 +121,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
         let _ = tcp.set_nodelay(true);
         let front = front.clone();
         let (http1, http2) = (http1.clone(), http2.clone());
-        let watcher = graceful.watcher();
+        let shutdown = graceful.register();
         tokio::spawn(async move {
             let certs = front.certs.active();
             let acceptor = TlsAcceptor::from(certs.tls.clone());
@@ -145,9 +145,12 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                 http1: speaks_http1,
                 peer,
             });
+            let activity = Activity::new();
+            let streams = activity.clone();
             let service = hyper::service::service_fn(move |req: Request<Incoming>| {
                 let front = front.clone();
                 let conn_info = conn_info.clone();
+                let streams = streams.clone();
                 async move {
                     let (parts, body) = req.into_parts();
                     // Only HTTP/1 shares the connection between a body and the next
@@ -168,16 +171,23 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                     if let Some(settle) = settle {
                         settle.settle(&mut resp).await;
                     }
-                    if head && !http1 {
-                        resp = headers_only(resp);
+                    if !http1 {
+                        if head {
+                            resp = headers_only(resp);
+                        }
+                        resp = streams.track(resp);
                     }
                     Ok::<_, std::convert::Infallible>(resp)
                 }
             });
             let builder = if speaks_http1 { http1 } else { http2 };
             let io = TokioIo::new(StatusOnParseError::new(tls));
-            let conn = builder.serve_connection_with_upgrades(io, service);
-            if let Err(e) = watcher.watch(conn.into_owned()).await {
+            let conn = builder
+                .serve_connection_with_upgrades(io, service)
+                .into_owned();
+            let idle = (!speaks_http1).then_some((activity, HTTP2_IDLE_TIMEOUT));
+            let graceful = auto::UpgradeableConnection::graceful_shutdown;
+            if let Err(e) = Drive::new(conn, graceful, shutdown, idle).await {
                 tracing::debug!(%peer, error = %e, "connection ended with an error");
             }
         });
