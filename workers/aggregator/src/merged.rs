@@ -25,18 +25,26 @@ pub(crate) struct MergedDocs {
 
 /// One cached document and the epoch it belongs to.
 #[derive(Debug)]
-struct PerEpoch<T>(Mutex<Option<(u64, T)>>);
+struct PerEpoch<T> {
+    cached: Mutex<Option<(u64, T)>>,
+    /// Held while a document is built from the back ends, so that many first reads at
+    /// once build it once (180 concurrent cold `/openapi/v2` GETs built it 180 times).
+    building: tokio::sync::Mutex<()>,
+}
 
 impl<T> Default for PerEpoch<T> {
     fn default() -> Self {
-        PerEpoch(Mutex::new(None))
+        PerEpoch {
+            cached: Mutex::new(None),
+            building: tokio::sync::Mutex::new(()),
+        }
     }
 }
 
 impl<T: Clone> PerEpoch<T> {
     /// The document if it was built in epoch `at`.
     fn get(&self, at: u64) -> Option<T> {
-        let cached = self.0.lock().ok()?;
+        let cached = self.cached.lock().ok()?;
         cached
             .as_ref()
             .filter(|(e, _)| *e == at)
@@ -44,10 +52,27 @@ impl<T: Clone> PerEpoch<T> {
     }
 
     fn put(&self, at: u64, doc: T) -> T {
-        if let Ok(mut c) = self.0.lock() {
+        if let Ok(mut c) = self.cached.lock() {
             *c = Some((at, doc.clone()));
         }
         doc
+    }
+
+    /// The document of epoch `at`, built by `build` unless it is cached or another
+    /// caller is building it (then this one waits for theirs).
+    async fn get_or_build<F>(&self, at: u64, build: impl FnOnce() -> F) -> T
+    where
+        F: std::future::Future<Output = T>,
+    {
+        if let Some(doc) = self.get(at) {
+            return doc;
+        }
+        let _building = self.building.lock().await;
+        if let Some(doc) = self.get(at) {
+            return doc;
+        }
+        let doc = build().await;
+        self.put(at, doc)
     }
 }
 
@@ -129,13 +154,11 @@ fn served_locally(front: &Front, group: &str) -> bool {
 /// cannot be had.
 pub(crate) async fn openapi_v2(front: &Front, headers: &HeaderMap) -> Option<Response<Body>> {
     let at = epoch(front);
-    let doc = match front.merged.v2.get(at) {
-        Some(doc) => doc,
-        None => {
-            let doc = build_v2(front).await.map(Arc::new);
-            front.merged.v2.put(at, doc)
-        }
-    };
+    let doc = front
+        .merged
+        .v2
+        .get_or_build(at, || async { build_v2(front).await.map(Arc::new) })
+        .await;
     Some(doc?.respond_v2(headers).map(body::full))
 }
 
@@ -177,13 +200,11 @@ async fn build_v2(front: &Front) -> Option<MergedDocument> {
 /// The `/openapi/v3` index of every back end: their `paths` together.
 pub(crate) async fn openapi_v3_index(front: &Front, headers: &HeaderMap) -> Response<Body> {
     let at = epoch(front);
-    let doc = match front.merged.v3_index.get(at) {
-        Some(doc) => doc,
-        None => {
-            let doc = Arc::new(build_v3_index(front).await);
-            front.merged.v3_index.put(at, doc)
-        }
-    };
+    let doc = front
+        .merged
+        .v3_index
+        .get_or_build(at, || async { Arc::new(build_v3_index(front).await) })
+        .await;
     let mut resp = doc.respond_v3_index(headers);
     if resp.headers().contains_key(CONTENT_TYPE) {
         // kube-aggregator serves the index with `http.ServeContent` and no type of its
@@ -215,4 +236,37 @@ async fn build_v3_index(front: &Front) -> MergedDocument {
         paths.entry(k).or_insert(v);
     }
     MergedDocument::new(&json!({ "paths": paths }))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    use super::*;
+
+    /// Many first reads at once build the document once; a new epoch builds again.
+    #[tokio::test]
+    async fn concurrent_first_reads_build_once() {
+        let doc: Arc<PerEpoch<Arc<String>>> = Arc::default();
+        let builds = Arc::new(AtomicUsize::new(0));
+        let read = |at: u64| {
+            let (doc, builds) = (doc.clone(), builds.clone());
+            tokio::spawn(async move {
+                doc.get_or_build(at, || async {
+                    builds.fetch_add(1, Ordering::SeqCst);
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    Arc::new(format!("epoch {at}"))
+                })
+                .await
+            })
+        };
+        let readers: Vec<_> = (0..50).map(|_| read(1)).collect();
+        for r in readers {
+            assert_eq!(*r.await.expect("reader"), "epoch 1");
+        }
+        assert_eq!(builds.load(Ordering::SeqCst), 1);
+        assert_eq!(*read(2).await.expect("reader"), "epoch 2");
+        assert_eq!(builds.load(Ordering::SeqCst), 2);
+    }
 }
