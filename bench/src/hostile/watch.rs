@@ -201,13 +201,15 @@ pub async fn unread_watches(target: Arc<Target>, size: Size, mut ctl: Ctl) -> (S
     ctl.ready();
     ctl.stopped().await;
     let _ = tokio::join!(w, h);
-    // How many the server has closed: a read that ends at once (or fails) is closed; one
-    // that yields data was still being fed.
+    // How many the server has closed: a read that ends at once (or fails) is closed, and
+    // so is a response that ends with the last chunk (the watch ended, the connection
+    // kept alive); one that yields data was still being fed.
     let mut closed = 0u64;
     for c in &mut conns {
         let mut buf = vec![0u8; 64 * 1024];
+        let mut tail: Vec<u8> = Vec::new();
         let mut ended = false;
-        // Drain what is queued; EOF means the server ended the watch.
+        // Drain what is queued.
         for _ in 0..512 {
             match tokio::time::timeout(
                 Duration::from_millis(5),
@@ -219,11 +221,15 @@ pub async fn unread_watches(target: Arc<Target>, size: Size, mut ctl: Ctl) -> (S
                     ended = true;
                     break;
                 }
-                Ok(Ok(_)) => continue,
+                Ok(Ok(n)) => {
+                    tail.extend_from_slice(&buf[..n]);
+                    let keep = tail.len().saturating_sub(5);
+                    tail.drain(..keep);
+                }
                 Err(_) => break,
             }
         }
-        closed += u64::from(ended);
+        closed += u64::from(ended || tail == b"0\r\n\r\n");
     }
     facts.insert("watches".to_owned(), started);
     facts.insert("closed_by_server".to_owned(), closed);
