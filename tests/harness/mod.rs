@@ -266,6 +266,24 @@ impl Server {
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))?
     }
 
+    /// One request with extra `headers` and a `body` over a fresh connection.
+    pub async fn request_full(
+        &self,
+        method: Method,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+        h2: bool,
+        anonymous: bool,
+    ) -> std::io::Result<Reply> {
+        tokio::time::timeout(
+            REQUEST_TIMEOUT,
+            self.request_inner(method, path, headers, body, h2, anonymous),
+        )
+        .await
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))?
+    }
+
     /// GET as the admin over HTTP/2 with `Accept: accept` (none when empty).
     pub async fn get_accepting(&self, path: &str, accept: &str) -> Reply {
         let headers: &[(&str, &str)] = if accept.is_empty() {

@@ -8,6 +8,7 @@ mod client;
 #[allow(dead_code, unreachable_pub)]
 mod engine;
 mod http2_abuse;
+mod inflight;
 mod keep_alive;
 mod request_fuzz;
 mod setup;

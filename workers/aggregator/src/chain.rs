@@ -35,6 +35,8 @@ pub(crate) struct ConnInfo {
     pub(crate) http1: bool,
     /// The client's address (the last of an event's `sourceIPs`).
     pub(crate) peer: std::net::SocketAddr,
+    /// Notified to drop an HTTP/1 connection whose response outlived the request timeout.
+    pub(crate) abort: Arc<tokio::sync::Notify>,
 }
 
 /// Runs the whole chain for one request.
@@ -154,14 +156,37 @@ async fn chain(
     // (the whole handler's future was 58 KB, now 20 KB with this and director.rs's boxes;
     // memmove was ~10% of the front door's CPU under proxy load, ~8.6% after).
     let rest = Box::pin(authenticated(front, conn, request, req));
-    match tokio::time::timeout(timeout, rest).await {
-        Ok(resp) => resp,
+    let deadline = tokio::time::Instant::now() + timeout;
+    match tokio::time::timeout_at(deadline, rest).await {
+        Ok(resp) => cut_off_at(resp, deadline, conn),
         Err(_) => Status::new(
             Reason::Timeout,
             "Timeout: request did not complete within the allotted timeout",
         )
         .into_response(),
     }
+}
+
+/// A response still being sent at the request's deadline is cut off there (upstream's
+/// timeout filter aborts the handler): whatever it holds is released, and an HTTP/1
+/// connection, which cannot end one response early and go on, is closed.
+fn cut_off_at(
+    resp: Response<Body>,
+    deadline: tokio::time::Instant,
+    conn: &ConnInfo,
+) -> Response<Body> {
+    if hyper::body::Body::is_end_stream(resp.body()) {
+        return resp;
+    }
+    let (peer, abort) = (conn.peer, conn.http1.then(|| conn.abort.clone()));
+    resp.map(|b| {
+        kas_server::body::with_deadline(b, deadline, move || {
+            tracing::debug!(%peer, "a response was still being sent at the request timeout");
+            if let Some(abort) = abort {
+                abort.notify_one();
+            }
+        })
+    })
 }
 
 async fn authenticated(
@@ -227,7 +252,7 @@ async fn authenticated(
 
     let long_running = request_info::is_long_running(&info);
     let privileged = user.groups.iter().any(|g| g == "system:masters");
-    let _permit = if long_running || privileged {
+    let permit = if long_running || privileged {
         None
     } else {
         let limit = if request_info::is_mutating(&info) {
@@ -235,7 +260,7 @@ async fn authenticated(
         } else {
             front.readonly_limit.as_ref()
         };
-        match limit.map(|s| s.try_acquire()) {
+        match limit.map(|s| s.clone().try_acquire_owned()) {
             None => None,
             Some(Ok(p)) => Some(p),
             Some(Err(_)) => {
@@ -285,6 +310,9 @@ async fn authenticated(
         info,
     };
     let mut resp = crate::director::direct(front, ctx, req).await;
+    if let Some(permit) = permit {
+        resp = resp.map(|b| kas_server::body::hold(b, permit));
+    }
     // A path no handler routes (a worker's or this process's `Status` says so) is left
     // out of the metrics; the marker is internal.
     let unrouted = resp

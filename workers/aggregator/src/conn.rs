@@ -13,7 +13,6 @@ use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
-use http_body_util::BodyExt;
 use kas_server::body::{self, Body};
 use tokio::sync::watch;
 
@@ -75,13 +74,7 @@ impl Activity {
     pub(crate) fn track(&self, resp: http::Response<Body>) -> http::Response<Body> {
         self.streams.send_modify(|n| *n += 1);
         let active = Active(self.streams.clone());
-        resp.map(|b| {
-            body::boxed(b.map_frame(move |frame| {
-                // The closure owns `active`: the count drops with the body.
-                let _ = &active;
-                frame
-            }))
-        })
+        resp.map(|b| body::hold(b, active))
     }
 
     /// Completes once the connection has had no stream for `timeout` in a row.
@@ -102,12 +95,15 @@ impl Activity {
 
 /// Drives a connection to its end, calling `graceful` (hyper's `graceful_shutdown`) once
 /// when the server shuts down or, for a connection given an idle timeout, once it has
-/// been idle that long. A plain future rather than an `async fn`: the compiler cannot
-/// prove an `async fn` generic over hyper's connection `Send`.
+/// been idle that long; and drops it at once (`None`) when `abort` is notified (an HTTP/1
+/// response cut off at the request timeout: the client stopped reading). A plain future
+/// rather than an `async fn`: the compiler cannot prove an `async fn` generic over hyper's
+/// connection `Send`.
 pub(crate) struct Drive<C> {
     conn: Pin<Box<C>>,
     graceful: fn(Pin<&mut C>),
     stop: Pin<Box<dyn Future<Output = ()> + Send>>,
+    abort: Pin<Box<dyn Future<Output = ()> + Send>>,
     closing: bool,
     /// Keeps the connection counted by [`Connections::shutdown`] until it is closed.
     _registered: watch::Receiver<bool>,
@@ -119,6 +115,7 @@ impl<C: Future> Drive<C> {
         graceful: fn(Pin<&mut C>),
         registered: watch::Receiver<bool>,
         idle: Option<(Activity, Duration)>,
+        abort: Arc<tokio::sync::Notify>,
     ) -> Drive<C> {
         let mut shutdown = registered.clone();
         let stop = async move {
@@ -140,6 +137,7 @@ impl<C: Future> Drive<C> {
             conn: Box::pin(conn),
             graceful,
             stop: Box::pin(stop),
+            abort: Box::pin(async move { abort.notified().await }),
             closing: false,
             _registered: registered,
         }
@@ -147,20 +145,25 @@ impl<C: Future> Drive<C> {
 }
 
 impl<C: Future> Future for Drive<C> {
-    type Output = C::Output;
+    type Output = Option<C::Output>;
 
-    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<C::Output> {
+    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<C::Output>> {
         let this = &mut *self;
+        if this.abort.as_mut().poll(cx).is_ready() {
+            return Poll::Ready(None);
+        }
         if !this.closing && this.stop.as_mut().poll(cx).is_ready() {
             this.closing = true;
             (this.graceful)(this.conn.as_mut());
         }
-        this.conn.as_mut().poll(cx)
+        this.conn.as_mut().poll(cx).map(Some)
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use http_body_util::BodyExt;
+
     use super::*;
 
     #[tokio::test(start_paused = true)]
@@ -241,6 +244,7 @@ mod tests {
             auto::UpgradeableConnection::graceful_shutdown,
             conns.register(),
             Some((activity, Duration::from_millis(300))),
+            Arc::default(),
         );
         let server = tokio::spawn(drive);
 

@@ -116,8 +116,10 @@ pub(crate) struct Front {
     pub(crate) routes: RwLock<Routes>,
     /// The OpenAPI documents merged from the back ends, as of a routes epoch.
     pub(crate) merged: crate::merged::MergedDocs,
-    pub(crate) readonly_limit: Option<Semaphore>,
-    pub(crate) mutating_limit: Option<Semaphore>,
+    /// `--max-requests-inflight` and `--max-mutating-requests-inflight`: a slot is held
+    /// until the response is sent, as upstream's handler holds it while it writes.
+    pub(crate) readonly_limit: Option<Arc<Semaphore>>,
+    pub(crate) mutating_limit: Option<Arc<Semaphore>>,
     pub(crate) in_flight: Arc<InFlight>,
     /// Cancelled at the end of the drain: long-running responses end cleanly.
     pub(crate) end_long_running: CancellationToken,
@@ -161,7 +163,7 @@ impl Front {
             .into_iter()
             .map(|r| (r, WorkerClient::new(r, config.socket_path(r))))
             .collect();
-        let limit = |n: u32| (n > 0).then(|| Semaphore::new(n as usize));
+        let limit = |n: u32| (n > 0).then(|| Arc::new(Semaphore::new(n as usize)));
         let cors = config
             .cors_allowed_origins
             .iter()

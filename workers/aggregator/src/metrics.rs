@@ -11,7 +11,7 @@
 //! routes is not: its labels would come from the URL alone and let any client add series.
 
 use std::pin::Pin;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
@@ -121,7 +121,7 @@ pub(crate) async fn respond(
     ctx: &RequestContext,
     headers: &HeaderMap,
 ) -> Response<Body> {
-    let in_use = |limit: &Option<tokio::sync::Semaphore>, size: u32| {
+    let in_use = |limit: &Option<Arc<tokio::sync::Semaphore>>, size: u32| {
         limit
             .as_ref()
             .map_or(0, |s| (size as usize).saturating_sub(s.available_permits()))

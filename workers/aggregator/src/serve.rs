@@ -138,12 +138,14 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
             };
             let session = tls.get_ref().1;
             let speaks_http1 = session.alpn_protocol() != Some(b"h2");
+            let abort = Arc::new(tokio::sync::Notify::new());
             let conn_info = Arc::new(ConnInfo {
                 cert: session
                     .peer_certificates()
                     .and_then(|chain| certs.authenticator.peer(chain)),
                 http1: speaks_http1,
                 peer,
+                abort: abort.clone(),
             });
             let activity = Activity::new();
             let streams = activity.clone();
@@ -187,8 +189,14 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                 .into_owned();
             let idle = (!speaks_http1).then_some((activity, HTTP2_IDLE_TIMEOUT));
             let graceful = auto::UpgradeableConnection::graceful_shutdown;
-            if let Err(e) = Drive::new(conn, graceful, shutdown, idle).await {
-                tracing::debug!(%peer, error = %e, "connection ended with an error");
+            match Drive::new(conn, graceful, shutdown, idle, abort).await {
+                Some(Ok(())) => {}
+                Some(Err(e)) => {
+                    tracing::debug!(%peer, error = %e, "connection ended with an error")
+                }
+                None => {
+                    tracing::debug!(%peer, "connection closed: a response outlived the request timeout")
+                }
             }
         });
     }

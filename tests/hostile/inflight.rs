@@ -1,0 +1,184 @@
+//! `--max-requests-inflight` and `--max-mutating-requests-inflight` against clients that
+//! hold their slots: a POST whose body never comes, LISTs whose responses are never read.
+//! As kube-apiserver's max-in-flight filter: the next request of the kind gets 429 with
+//! `Retry-After: 1` (a plain-text body, as upstream's `http.Error`), `system:masters` and long-running requests
+//! are exempt, and a slot is free again once its request ended — a response counts until
+//! it is sent, as upstream's handler holds the slot while it writes, and one still being
+//! sent at `--request-timeout` is cut off.
+
+use std::time::{Duration, Instant};
+
+use http::Method;
+use tokio::io::AsyncWriteExt;
+
+use super::super::harness::{Reply, Server};
+use super::setup::serial;
+
+const TOKEN: &str = "tok-limited";
+
+/// A request as the token user over a fresh HTTP/1.1 connection.
+async fn as_user(server: &Server, method: Method, path: &str, body: &[u8]) -> Reply {
+    let auth = format!("Bearer {TOKEN}");
+    let headers = [
+        ("authorization", auth.as_str()),
+        ("content-type", "application/json"),
+    ];
+    server
+        .request_full(method, path, &headers, body, false, true)
+        .await
+        .expect("answered")
+}
+
+/// A connection that sent `head` (and no more) as the token user and is never read.
+async fn held(
+    server: &Server,
+    head: String,
+) -> tokio_rustls::client::TlsStream<tokio::net::TcpStream> {
+    let (mut tls, _) = server.connect(&[b"http/1.1"], true).await.expect("connect");
+    tls.write_all(head.as_bytes()).await.expect("send");
+    tls.flush().await.expect("flush");
+    tls
+}
+
+fn assert_too_many(reply: &Reply) {
+    assert_eq!(reply.status, 429, "{}", reply.text());
+    assert_eq!(
+        reply.headers.get("retry-after").map(|v| v.as_bytes()),
+        Some(&b"1"[..])
+    );
+    // Upstream's filter answers with Go's http.Error: plain text, not a Status.
+    assert_eq!(
+        reply.text().trim_end(),
+        "Too many requests, please try again later."
+    );
+}
+
+/// Asks for `path` as the token user until it is no longer refused (the held slots were
+/// given back), within a few seconds.
+async fn until_admitted(server: &Server, method: Method, path: &str, body: &[u8]) -> Reply {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let reply = as_user(server, method.clone(), path, body).await;
+        if reply.status != 429 || Instant::now() > deadline {
+            return reply;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[test]
+fn held_slots_refuse_others_with_429_until_they_end() {
+    serial(async {
+        let dir = tempfile::tempdir().expect("dir");
+        let tokens = dir.path().join("tokens.csv");
+        std::fs::write(&tokens, format!("{TOKEN},limited,3001\n")).expect("write");
+        let server = Server::builder()
+            .arg(format!("--token-auth-file={}", tokens.display()))
+            .arg("--max-requests-inflight=2")
+            .arg("--max-mutating-requests-inflight=1")
+            .arg("--request-timeout=5s")
+            .start()
+            .await;
+        let out = server.kubectl(&[
+            "create",
+            "clusterrolebinding",
+            "limited-edit",
+            "--clusterrole=edit",
+            "--user=limited",
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let cm = |name: &str, size: usize| {
+            serde_json::to_vec(&serde_json::json!({
+                "apiVersion": "v1", "kind": "ConfigMap",
+                "metadata": {"name": name},
+                "data": {"blob": "x".repeat(size)},
+            }))
+            .expect("json")
+        };
+        let path = "/api/v1/namespaces/default/configmaps";
+        let created = until_admitted(&server, Method::POST, path, &cm("first", 10)).await;
+        assert_eq!(created.status, 201, "{}", created.text());
+
+        // Mutating: one POST whose body never comes holds the only slot.
+        let slow_post = held(
+            &server,
+            format!(
+                "POST {path} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {TOKEN}\r\n\
+                 content-type: application/json\r\ncontent-length: 1000\r\n\r\n{{\"kind\":"
+            ),
+        )
+        .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert_too_many(&as_user(&server, Method::POST, path, &cm("second", 10)).await);
+        // Reads have their own limit; the admin (system:masters) is never limited.
+        assert_eq!(as_user(&server, Method::GET, path, b"").await.status, 200);
+        let admin = server
+            .request(Method::POST, path, &cm("by-admin", 10), false, false)
+            .await
+            .expect("answered");
+        assert_eq!(admin.status, 201, "{}", admin.text());
+        drop(slow_post);
+        let created = until_admitted(&server, Method::POST, path, &cm("second", 10)).await;
+        assert_eq!(created.status, 201, "{}", created.text());
+
+        // Read-only: two LISTs of 25 MiB nobody reads hold both slots (more than the
+        // sockets and the delegation window take), while the response is being sent.
+        for i in 0..28 {
+            let big = server
+                .request(
+                    Method::POST,
+                    path,
+                    &cm(&format!("big-{i}"), 900 << 10),
+                    false,
+                    false,
+                )
+                .await
+                .expect("answered");
+            assert_eq!(big.status, 201, "{}", big.text());
+        }
+        let list = format!(
+            "GET {path} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {TOKEN}\r\n\
+             accept: application/json\r\n\r\n"
+        );
+        let unread = [held(&server, list.clone()).await, held(&server, list).await];
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        assert_too_many(&as_user(&server, Method::GET, &format!("{path}/first"), b"").await);
+        // Writes, the admin and watches (long-running) go on.
+        let created = as_user(&server, Method::POST, path, &cm("third", 10)).await;
+        assert_eq!(created.status, 201, "{}", created.text());
+        let admin = server.get(&format!("{path}/first")).await;
+        assert_eq!(admin.status, 200, "{}", admin.text());
+        let watch = as_user(
+            &server,
+            Method::GET,
+            &format!("{path}?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dfirst"),
+            b"",
+        )
+        .await;
+        assert_eq!(watch.status, 200, "{}", watch.text());
+        // At the request timeout (5 s) the unread responses are cut off, their slots
+        // given back, and their HTTP/1 connections closed, as upstream aborts a handler
+        // still writing.
+        let got = until_admitted(&server, Method::GET, &format!("{path}/first"), b"").await;
+        assert_eq!(got.status, 200, "{}", got.text());
+        for mut conn in unread {
+            let mut received = 0usize;
+            let mut buf = vec![0u8; 1 << 16];
+            let read_all = async {
+                loop {
+                    match tokio::io::AsyncReadExt::read(&mut conn, &mut buf).await {
+                        Ok(0) | Err(_) => break,
+                        Ok(n) => received += n,
+                    }
+                }
+            };
+            tokio::time::timeout(Duration::from_secs(10), read_all)
+                .await
+                .expect("the server closed the connection");
+            assert!(
+                received < 28 * (900 << 10),
+                "cut off after {received} bytes"
+            );
+        }
+    })
+}
