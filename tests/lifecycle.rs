@@ -6,6 +6,8 @@
 //! process, so they share one test binary and run in parallel safely.
 
 mod harness;
+#[path = "lifecycle/hung.rs"]
+mod hung;
 
 use std::os::unix::net::UnixDatagram;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -412,6 +414,8 @@ async fn watchdog_pings_stop_while_a_worker_is_frozen() {
     let server = Server::builder()
         .env("NOTIFY_SOCKET", path.display().to_string())
         .env("WATCHDOG_USEC", "1000000")
+        // This test is about the watchdog: the frozen worker is not to be replaced.
+        .arg("--worker-heartbeat-timeout=0")
         .start()
         .await;
     let mut seen = Vec::new();

@@ -135,6 +135,17 @@ pub struct PeerStatus {
     pub state: PeerState,
     /// Its health as it last reported it.
     pub health: WorkerHealth,
+    /// How often it was restarted since the supervisor started.
+    pub restarts: WorkerRestarts,
+}
+
+/// Restarts of one worker by why it was restarted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WorkerRestarts {
+    /// It exited (crashed, was killed from outside, or stopped on its own).
+    pub exited: u64,
+    /// It answered no heartbeat for `--worker-heartbeat-timeout` and was killed.
+    pub unresponsive: u64,
 }
 
 /// Lifecycle of a worker process as the supervisor sees it.

@@ -30,7 +30,7 @@ pub use context::{
 };
 pub use control::{
     AuthorizationChain, CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus,
-    ShutdownPhase, WorkerHealth,
+    ShutdownPhase, WorkerHealth, WorkerRestarts,
 };
 pub use encryption::{
     EncryptionConfig, EncryptionKey, EncryptionProvider, EncryptionRule, KmsProvider,

@@ -55,6 +55,8 @@ pub(crate) struct CompletedOptions {
     pub(crate) pki: Pki,
     /// `--authorization-config`, followed for changes once serving.
     pub(crate) authorization_config: Option<PathBuf>,
+    /// `--worker-heartbeat-timeout`; zero never kills.
+    pub(crate) worker_heartbeat_timeout: std::time::Duration,
     /// The configuration every worker receives (the role and port are set per worker and
     /// after binding).
     pub(crate) worker: WorkerConfig,
@@ -289,6 +291,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
     Ok(CompletedOptions {
         kubeconfig_path: data_dir.join("admin.kubeconfig"),
         authorization_config: v.authorization_config.clone(),
+        worker_heartbeat_timeout: v.worker_heartbeat_timeout,
         pki,
         worker,
     })

@@ -15,6 +15,7 @@ mod encryption_reload;
 mod flagtable;
 mod front_proxy_certs;
 mod godur;
+mod hung;
 mod jwt_flags;
 mod listener;
 mod notify;
@@ -145,8 +146,9 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
     );
 
     let encryption_reload = completed.worker.encryption_reload.clone();
-    let supervisor = supervise::Supervisor::new(completed.worker, listener, url)
+    let mut supervisor = supervise::Supervisor::new(completed.worker, listener, url)
         .context("starting the supervisor")?;
+    supervisor.kill_unresponsive_after(completed.worker_heartbeat_timeout);
     if let Some(path) = completed.authorization_config {
         supervisor.follow_authorization_config(path);
     }

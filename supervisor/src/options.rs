@@ -448,6 +448,12 @@ pub(crate) struct Options {
     #[arg(long, help_heading = STATE, value_name = "string")]
     pub(crate) runtime_dir: Option<PathBuf>,
 
+    /// A worker that answers no heartbeat (sent every second, answered by its runtime)
+    /// for this long is killed and restarted like one that crashed; 0 never kills. It is
+    /// marked down, and its requests answered 503, after 3 s already.
+    #[arg(long, help_heading = STATE, value_name = "duration", default_value = "10s")]
+    pub(crate) worker_heartbeat_timeout: String,
+
     // ---- Global ----
     /// --version, --version=raw prints version information and quits.
     #[arg(long, help_heading = GLOBAL, value_name = "version[=true]", num_args = 0..=1, require_equals = true, default_missing_value = "true")]

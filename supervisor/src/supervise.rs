@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use kas_proto::{
     read_frame, write_frame, AuthorizationChain, FromSupervisor, FromWorker, PeerState, PeerStatus,
-    ShutdownPhase, WorkerConfig, WorkerHealth, WorkerRole, PROTOCOL_VERSION,
+    ShutdownPhase, WorkerConfig, WorkerHealth, WorkerRestarts, WorkerRole, PROTOCOL_VERSION,
 };
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
@@ -21,6 +21,7 @@ use tokio::signal::unix::{signal, Signal as SignalStream, SignalKind};
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 
+use crate::hung;
 use crate::notify::Notifier;
 use crate::sys;
 
@@ -104,6 +105,9 @@ struct Slot {
     responsive: bool,
     failures: u32,
     running: bool,
+    /// Set when the supervisor kills it for not answering (its exit is then counted so).
+    killed_as_hung: bool,
+    restarts: WorkerRestarts,
 }
 
 /// Where the whole tree is in its shutdown.
@@ -134,6 +138,8 @@ pub(crate) struct Supervisor {
     stage_deadline: Option<Instant>,
     heartbeat_seq: u64,
     heartbeat_every: Duration,
+    /// `--worker-heartbeat-timeout` (zero: never kill).
+    hung_after: Duration,
     watchdog: Option<Duration>,
     all_ready_once: bool,
     /// The authorizer chain as last reloaded (also sent to a worker that connects after
@@ -177,6 +183,8 @@ impl Supervisor {
                         responsive: true,
                         failures: 0,
                         running: false,
+                        killed_as_hung: false,
+                        restarts: WorkerRestarts::default(),
                     },
                 )
             })
@@ -194,11 +202,17 @@ impl Supervisor {
             stage_deadline: None,
             heartbeat_seq: 0,
             heartbeat_every,
+            hung_after: Duration::ZERO,
             watchdog,
             all_ready_once: false,
             reloaded_authorization: None,
             reloaded_encryption: false,
         })
+    }
+
+    /// Kills (and restarts) a worker that answers no heartbeat for `timeout`; zero never.
+    pub(crate) fn kill_unresponsive_after(&mut self, timeout: Duration) {
+        self.hung_after = timeout;
     }
 
     /// Runs until the tree has shut down; returns the process exit code.
@@ -342,6 +356,7 @@ impl Supervisor {
             slot.last_ack = Instant::now();
             slot.responsive = true;
             slot.running = true;
+            slot.killed_as_hung = false;
             slot.tx = None;
         }
 
@@ -485,8 +500,17 @@ impl Supervisor {
                     Ok(s) => describe(s),
                     Err(e) => format!("unknown ({e})"),
                 };
+                let cause = if std::mem::take(&mut slot.killed_as_hung) {
+                    hung::Cause::Unresponsive
+                } else {
+                    hung::Cause::Exited
+                };
                 if self.stage == Stage::Running {
-                    tracing::error!(worker = %role, pid, %status, "worker exited unexpectedly");
+                    match cause {
+                        hung::Cause::Exited => slot.restarts.exited += 1,
+                        hung::Cause::Unresponsive => slot.restarts.unresponsive += 1,
+                    }
+                    tracing::error!(worker = %role, pid, %status, ?cause, "worker exited unexpectedly");
                     self.notifier
                         .status(&format!("Worker {role} exited ({status}); restarting"));
                     self.schedule_restart(role);
@@ -571,6 +595,7 @@ impl Supervisor {
                 role: s.role,
                 state: s.state,
                 health: s.health.clone(),
+                restarts: s.restarts,
             })
             .collect();
         let _ = tx.send(FromSupervisor::Peers(peers));
@@ -598,14 +623,29 @@ impl Supervisor {
         self.heartbeat_seq += 1;
         let seq = self.heartbeat_seq;
         let stale_after = self.heartbeat_every * 3;
+        let running = self.stage == Stage::Running;
         let mut changed = Vec::new();
         for slot in self.slots.values_mut() {
             if let Some(tx) = &slot.tx {
                 let _ = tx.send(FromSupervisor::Heartbeat { seq });
-                if slot.responsive && slot.last_ack.elapsed() > stale_after {
+                let silent = slot.last_ack.elapsed();
+                if slot.responsive && silent > stale_after {
                     slot.responsive = false;
                     tracing::warn!(worker = %slot.role, pid = slot.pid, "worker stopped answering heartbeats");
                     changed.push(slot.role);
+                }
+                if let Some(pid) = slot.pid.filter(|_| {
+                    running && !slot.killed_as_hung && hung::is_hung(silent, self.hung_after)
+                }) {
+                    tracing::error!(
+                        worker = %slot.role,
+                        pid,
+                        state = %hung::process_state(pid),
+                        silent_ms = silent.as_millis() as u64,
+                        "worker answered no heartbeat for --worker-heartbeat-timeout: killing it to restart it"
+                    );
+                    slot.killed_as_hung = true;
+                    let _ = kill(Pid::from_raw(-(pid as i32)), Signal::SIGKILL);
                 }
             }
         }

@@ -42,6 +42,8 @@ pub(crate) struct Validated {
     pub(crate) request_timeout: Duration,
     pub(crate) shutdown_delay: Duration,
     pub(crate) shutdown_send_retry_after: bool,
+    /// `--worker-heartbeat-timeout`; zero never kills.
+    pub(crate) worker_heartbeat_timeout: Duration,
     /// `--enable-aggregator-routing`: services resolve to endpoints, not cluster IPs.
     pub(crate) enable_aggregator_routing: bool,
     pub(crate) etcd_servers: Vec<String>,
@@ -211,6 +213,8 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         errs.push("--request-timeout", "must be greater than 0");
     }
     let shutdown_delay = errs.duration("--shutdown-delay-duration", &o.shutdown_delay_duration);
+    let worker_heartbeat_timeout =
+        errs.duration("--worker-heartbeat-timeout", &o.worker_heartbeat_timeout);
     let etcd_compaction_interval =
         errs.duration("--etcd-compaction-interval", &o.etcd_compaction_interval);
     errs.duration("--event-ttl", &o.event_ttl);
@@ -477,6 +481,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         request_timeout,
         shutdown_delay,
         shutdown_send_retry_after: o.shutdown_send_retry_after,
+        worker_heartbeat_timeout,
         enable_aggregator_routing: o.enable_aggregator_routing,
         etcd_servers: o.etcd_servers.clone(),
         etcd_prefix: o.etcd_prefix.clone(),

@@ -25,6 +25,7 @@ mod jwt_reload;
 mod merged;
 mod metrics;
 mod oidc;
+mod peer_metrics;
 mod remote;
 mod serve;
 pub mod tls;

@@ -133,6 +133,7 @@ pub(crate) async fn respond(
             front.config.max_mutating_requests_inflight,
         ),
     );
+    crate::peer_metrics::record(&front.peers.borrow());
     let own = kas_server::metrics::encode(kas_server::metrics::registry());
     let workers = join_all(
         CHAIN

@@ -1,0 +1,71 @@
+//! Series about the workers as the supervisor reports them (this project's own, not
+//! kube-apiserver's): `kube_apiserver_rs_worker_restarts_total{worker, reason}`, how often
+//! each worker was restarted since the supervisor started, because it exited or because
+//! it answered no heartbeat for `--worker-heartbeat-timeout` and was killed.
+
+use std::sync::OnceLock;
+
+use kas_proto::PeerStatus;
+use kas_server::metrics::{help, register, Stability};
+use prometheus::{IntCounterVec, Opts};
+
+fn restarts() -> &'static IntCounterVec {
+    static RESTARTS: OnceLock<IntCounterVec> = OnceLock::new();
+    RESTARTS.get_or_init(|| {
+        let family = IntCounterVec::new(
+            Opts::new(
+                "kube_apiserver_rs_worker_restarts_total",
+                help(
+                    Stability::Alpha,
+                    "Counter of worker process restarts since the supervisor started, by worker and reason (exited, unresponsive).",
+                ),
+            ),
+            &["worker", "reason"],
+        )
+        .expect("kube_apiserver_rs_worker_restarts_total");
+        register(family)
+    })
+}
+
+/// Brings the series up to the supervisor's counts (a restarted front door starts from
+/// zero and catches up at its first scrape).
+pub(crate) fn record(peers: &[PeerStatus]) {
+    let family = restarts();
+    for peer in peers {
+        for (reason, count) in [
+            ("exited", peer.restarts.exited),
+            ("unresponsive", peer.restarts.unresponsive),
+        ] {
+            let series = family.with_label_values(&[peer.role.as_str(), reason]);
+            let behind = count.saturating_sub(series.get());
+            if behind > 0 {
+                series.inc_by(behind);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use kas_proto::{PeerState, WorkerHealth, WorkerRestarts, WorkerRole};
+
+    use super::*;
+
+    #[test]
+    fn counts_follow_the_supervisor() {
+        let peer = |exited, unresponsive| PeerStatus {
+            role: WorkerRole::Extensions,
+            state: PeerState::Ready,
+            health: WorkerHealth::default(),
+            restarts: WorkerRestarts {
+                exited,
+                unresponsive,
+            },
+        };
+        record(&[peer(0, 0)]);
+        record(&[peer(2, 1)]);
+        record(&[peer(2, 1)]);
+        let get = |reason| restarts().with_label_values(&["extensions", reason]).get();
+        assert_eq!((get("exited"), get("unresponsive")), (2, 1));
+    }
+}
