@@ -19,6 +19,7 @@ mod equivalent;
 pub(crate) mod fuzzing;
 mod managed;
 mod meta;
+mod outlet;
 mod read;
 mod resource;
 mod strategic;

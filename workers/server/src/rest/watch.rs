@@ -12,11 +12,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::Channel;
 use serde_json::{json, Value};
 
+use super::outlet::Outlet;
 use super::{table, with_revision, Render, Resource, RestStore};
-use crate::body::{self, Body, BoxError};
+use crate::body::Body;
 use crate::cache::{CacheEvent, CachedObject, WatchOptions, WatchStart};
 use crate::negotiate::Media;
 use crate::status::Status;
@@ -24,52 +24,6 @@ use crate::storage::{Filter, ListOptions, ReadVersion, StorageError, Stored, Wat
 
 /// How often a watch that allows bookmarks asks for progress.
 const BOOKMARK_EVERY: Duration = Duration::from_secs(1);
-
-/// Frames a watch buffers ahead of its client (an event is one to three frames).
-const BUFFERED_FRAMES: usize = 192;
-
-/// How long a watch's buffer may stay full before the watch is ended. Upstream's cache
-/// closes a watcher whose buffer stays full past its dispatch budget (at most 100 ms,
-/// "Forcing … watcher close due to unresponsiveness"); this buffer is shallower than
-/// upstream's (up to 1,000 events), so the wait is longer. The client sees its watch end
-/// and resumes from its last resourceVersion, as after any watch timeout.
-const UNRESPONSIVE_AFTER: Duration = Duration::from_secs(1);
-
-/// The watch's side of its response body.
-struct Outlet(http_body_util::channel::Sender<Bytes, BoxError>);
-
-impl Outlet {
-    fn new() -> (Outlet, Body) {
-        let (tx, rx) = Channel::<Bytes, BoxError>::new(BUFFERED_FRAMES);
-        (Outlet(tx), body::boxed(rx))
-    }
-
-    /// Queues `bytes`; false when the watch must end: the client went, or left the buffer
-    /// full for [`UNRESPONSIVE_AFTER`].
-    async fn send(&mut self, bytes: Bytes) -> bool {
-        match tokio::time::timeout(UNRESPONSIVE_AFTER, self.0.send_data(bytes)).await {
-            Ok(sent) => sent.is_ok(),
-            Err(_) => {
-                tracing::debug!("ending a watch whose client stopped reading");
-                false
-            }
-        }
-    }
-
-    /// Queues the event line around an object serialized once for every watcher: the
-    /// object is shared, not copied per watcher.
-    async fn send_line(&mut self, kind: &'static str, object: Bytes) -> bool {
-        let prefix: &'static [u8] = match kind {
-            "ADDED" => b"{\"type\":\"ADDED\",\"object\":",
-            "MODIFIED" => b"{\"type\":\"MODIFIED\",\"object\":",
-            "DELETED" => b"{\"type\":\"DELETED\",\"object\":",
-            _ => return self.send(line_raw(kind, &object)).await,
-        };
-        self.send(Bytes::from_static(prefix)).await
-            && self.send(object).await
-            && self.send(Bytes::from_static(b"}\n")).await
-    }
-}
 
 /// Where a watch starts, as the query asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -113,7 +67,7 @@ fn frame(media: Media, kind: &str, object: &Value) -> Option<Bytes> {
 }
 
 /// The event line around an already-serialized object.
-fn line_raw(kind: &str, object: &[u8]) -> Bytes {
+pub(super) fn line_raw(kind: &str, object: &[u8]) -> Bytes {
     let mut out = Vec::with_capacity(object.len() + 32);
     out.extend_from_slice(b"{\"type\":\"");
     out.extend_from_slice(kind.as_bytes());
@@ -242,7 +196,7 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
         })
         .await
         .map_err(|e| super::storage_status(&resource, &e, ""))?;
-    let (mut out, rx) = Outlet::new();
+    let (mut out, rx) = Outlet::new(&resource);
     let render = req.render;
     let media = req.media;
     let bookmarks = req.bookmarks;
@@ -270,11 +224,11 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
                     Ok(None) => break,
                     Err(StorageError::Compacted { compacted, requested }) => {
                         let requested = if requested > 0 { requested } else { after };
-                        out.send(error_line(media, &StorageError::watch_expired(requested, compacted))).await;
+                        out.send_event(error_line(media, &StorageError::watch_expired(requested, compacted))).await;
                         break;
                     }
                     Err(e) => {
-                        out.send(error_line(media, &e.to_status(resource.group, resource.plural, ""))).await;
+                        out.send_event(error_line(media, &e.to_status(resource.group, resource.plural, ""))).await;
                         break;
                     }
                 },
@@ -300,14 +254,14 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
                     match converted_event(&store, kind, o.stored(), Some(&o), render, media).await {
                         Ok(wire) => wire,
                         Err(status) => {
-                            out.send(error_line(media, &status)).await;
+                            out.send_event(error_line(media, &status)).await;
                             break;
                         }
                     }
                 }
             };
             if let Some(bytes) = wire {
-                if !out.send(bytes).await {
+                if !out.send_event(bytes).await {
                     break;
                 }
             }
@@ -338,8 +292,8 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
         .watch(&req.prefix, after)
         .await
         .map_err(|e| super::storage_status(store.resource(), &e, ""))?;
-    let (mut outlet, rx) = Outlet::new();
     let resource = *req.store.resource();
+    let (mut outlet, rx) = Outlet::new(&resource);
     let media = req.media;
     tokio::spawn(async move {
         let keep = |o: &Stored| req.filter.as_ref().is_none_or(|f| f(&o.value));
@@ -353,13 +307,13 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
                 {
                     Ok(out) => out,
                     Err(status) => {
-                        outlet.send(error_line(media, &status)).await;
+                        outlet.send_event(error_line(media, &status)).await;
                         return;
                     }
                 },
             };
             if let Some(bytes) = out {
-                if !outlet.send(bytes).await {
+                if !outlet.send_event(bytes).await {
                     return;
                 }
             }
@@ -378,11 +332,11 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
                     Ok(Some(_)) => Turn::Send(None),
                     Ok(None) => break,
                     Err(StorageError::Compacted { compacted, .. }) => {
-                        outlet.send(error_line(media, &StorageError::watch_expired(after, compacted))).await;
+                        outlet.send_event(error_line(media, &StorageError::watch_expired(after, compacted))).await;
                         break;
                     }
                     Err(e) => {
-                        outlet.send(error_line(media, &e.to_status(resource.group, resource.plural, ""))).await;
+                        outlet.send_event(error_line(media, &e.to_status(resource.group, resource.plural, ""))).await;
                         break;
                     }
                 },
@@ -401,58 +355,18 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
                     match converted_event(&store, kind, &o, None, req.render, media).await {
                         Ok(out) => out,
                         Err(status) => {
-                            outlet.send(error_line(media, &status)).await;
+                            outlet.send_event(error_line(media, &status)).await;
                             break;
                         }
                     }
                 }
             };
             if let Some(bytes) = out {
-                if !outlet.send(bytes).await {
+                if !outlet.send_event(bytes).await {
                     break;
                 }
             }
         }
     });
     Ok(rx)
-}
-
-#[cfg(test)]
-mod tests {
-    use http_body_util::BodyExt;
-
-    use super::*;
-
-    /// A client that stops reading has its watch ended once the buffer has stayed full
-    /// for [`UNRESPONSIVE_AFTER`]; one that reads gets every frame.
-    #[tokio::test(start_paused = true)]
-    async fn an_unread_watch_ends_when_its_buffer_stays_full() {
-        let (mut out, body) = Outlet::new();
-        for _ in 0..BUFFERED_FRAMES {
-            assert!(out.send(Bytes::from_static(b"x")).await);
-        }
-        let started = tokio::time::Instant::now();
-        assert!(!out.send(Bytes::from_static(b"x")).await);
-        assert_eq!(started.elapsed(), UNRESPONSIVE_AFTER);
-        drop(out);
-        // What was queued is still delivered, then the stream ends cleanly.
-        let got = body.collect().await.expect("a clean end").to_bytes();
-        assert_eq!(got.len(), BUFFERED_FRAMES);
-
-        let (mut out, mut body) = Outlet::new();
-        let reader = tokio::spawn(async move {
-            let mut n = 0;
-            while let Some(frame) = body.frame().await {
-                n += frame.expect("frame").into_data().map_or(0, |d| d.len());
-                tokio::time::sleep(Duration::from_millis(100)).await;
-            }
-            n
-        });
-        for _ in 0..BUFFERED_FRAMES * 2 {
-            assert!(out.send_line("ADDED", Bytes::from_static(b"{}")).await);
-        }
-        drop(out);
-        let line = b"{\"type\":\"ADDED\",\"object\":{}}\n".len();
-        assert_eq!(reader.await.expect("reader"), line * BUFFERED_FRAMES * 2);
-    }
 }
