@@ -59,6 +59,25 @@ async fn request_series_as_kube_apiserver_names_them() {
         assert_eq!(server.get(path).await.status, 404, "{path}");
     }
 
+    // A watch that gets one ADDED event (then times out after a second).
+    let cm =
+        br#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"watched"},"data":{"k":"v"}}"#;
+    let created = server
+        .request(
+            Method::POST,
+            "/api/v1/namespaces/default/configmaps",
+            cm,
+            true,
+            false,
+        )
+        .await
+        .expect("answered");
+    assert_eq!(created.status, 201, "{}", created.text());
+    let watch = server
+        .get("/api/v1/namespaces/default/configmaps?watch=1&timeoutSeconds=1&fieldSelector=metadata.name%3Dwatched")
+        .await;
+    assert!(watch.text().contains("\"ADDED\""), "{}", watch.text());
+
     let reply = server.get("/metrics").await;
     assert_eq!(reply.status, 200);
     assert_eq!(
@@ -120,6 +139,28 @@ async fn request_series_as_kube_apiserver_names_them() {
         text.contains("etcd_request_duration_seconds_bucket{"),
         "{text}"
     );
+
+    // The watch handler's, by group, version and kind.
+    let events = value_with(
+        &text,
+        "apiserver_watch_events_total",
+        &[r#"group="""#, r#"kind="ConfigMap""#, r#"version="v1""#],
+    );
+    assert!(events.is_some_and(|n| n >= 1.0), "{text}");
+    let small = value_with(
+        &text,
+        "apiserver_watch_events_sizes_bucket",
+        &[r#"kind="ConfigMap""#, r#"le="1024""#],
+    );
+    assert!(small.is_some_and(|n| n >= 1.0), "{text}");
+
+    // This project's own: the front door's time to a worker's response head.
+    let hops = value_with(
+        &text,
+        "kube_apiserver_rs_delegation_duration_seconds_count",
+        &[r#"worker="kube-api""#],
+    );
+    assert!(hops.is_some_and(|n| n >= 4.0), "{text}");
 
     // Every process's own series, apart by worker.
     for worker in ["aggregator", "kube-api", "extensions"] {

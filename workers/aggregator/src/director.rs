@@ -211,10 +211,13 @@ pub(crate) async fn send(
     } else {
         Traffic::Short
     };
-    client.send(traffic, out).await.map_err(|e| {
+    let started = std::time::Instant::now();
+    let resp = client.send(traffic, out).await.map_err(|e| {
         tracing::warn!(worker = %role, error = %e, "delegation failed");
         unavailable(role)
-    })
+    })?;
+    crate::peer_metrics::delegated(role.as_str(), started.elapsed());
+    Ok(resp)
 }
 
 fn strip_unhandled(resp: Response<Incoming>) -> Response<Body> {

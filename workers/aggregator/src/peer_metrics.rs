@@ -1,13 +1,17 @@
-//! Series about the workers as the supervisor reports them (this project's own, not
-//! kube-apiserver's): `kube_apiserver_rs_worker_restarts_total{worker, reason}`, how often
-//! each worker was restarted since the supervisor started, because it exited or because
-//! it answered no heartbeat for `--worker-heartbeat-timeout` and was killed.
+//! Series about the workers (this project's own, not kube-apiserver's):
+//! `kube_apiserver_rs_worker_restarts_total{worker, reason}`, how often each worker was
+//! restarted since the supervisor started, because it exited or because it answered no
+//! heartbeat for `--worker-heartbeat-timeout` and was killed; and
+//! `kube_apiserver_rs_delegation_duration_seconds{worker}`, from the front door handing a
+//! request to a worker over its socket until the response head is back (the hop both
+//! ways plus the worker's handling up to the head).
 
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use kas_proto::PeerStatus;
 use kas_server::metrics::{help, register, Stability};
-use prometheus::{IntCounterVec, Opts};
+use prometheus::{HistogramOpts, HistogramVec, IntCounterVec, Opts};
 
 fn restarts() -> &'static IntCounterVec {
     static RESTARTS: OnceLock<IntCounterVec> = OnceLock::new();
@@ -25,6 +29,35 @@ fn restarts() -> &'static IntCounterVec {
         .expect("kube_apiserver_rs_worker_restarts_total");
         register(family)
     })
+}
+
+fn delegation() -> &'static HistogramVec {
+    static DELEGATION: OnceLock<HistogramVec> = OnceLock::new();
+    DELEGATION.get_or_init(|| {
+        let family = HistogramVec::new(
+            HistogramOpts::new(
+                "kube_apiserver_rs_delegation_duration_seconds",
+                help(
+                    Stability::Alpha,
+                    "Time from handing a request to a worker over its socket until its response head is back, by worker.",
+                ),
+            )
+            .buckets(vec![
+                0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05,
+                0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0,
+            ]),
+            &["worker"],
+        )
+        .expect("kube_apiserver_rs_delegation_duration_seconds");
+        register(family)
+    })
+}
+
+/// Records one delegated request's time to its response head.
+pub(crate) fn delegated(worker: &str, took: Duration) {
+    delegation()
+        .with_label_values(&[worker])
+        .observe(took.as_secs_f64());
 }
 
 /// Brings the series up to the supervisor's counts (a restarted front door starts from
