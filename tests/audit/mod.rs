@@ -277,6 +277,31 @@ async fn events_for_kubectl_at_each_level_and_for_refusals() {
         .as_str()
         .is_some_and(|m| m.starts_with("APIServer panic'd: ")));
 
+    // A back-end worker's panic: the Panic stage too, with the panic's text.
+    let reply = server
+        .request_with(
+            Method::GET,
+            "/debug/failpoints/panic/kube-api",
+            &[("audit-id", "panicking-worker")],
+            true,
+            false,
+        )
+        .await
+        .expect("panicking request");
+    assert_eq!(reply.status, 500);
+    assert!(!reply.headers.contains_key("x-kube-apiserver-rs-panic"));
+    let panicked = wait_event(&log, "for the worker's panic", |e| {
+        e["auditID"] == "panicking-worker" && e["stage"] == "Panic"
+    })
+    .await;
+    assert_eq!(panicked["responseStatus"]["code"], 500);
+    assert!(panicked["responseStatus"]["message"]
+        .as_str()
+        .is_some_and(|m| m.starts_with("APIServer panic'd: ")));
+    assert!(!events(&log)
+        .iter()
+        .any(|e| e["auditID"] == "panicking-worker" && e["stage"] == "ResponseComplete"));
+
     // Health checks are not audited (the first rule).
     server.get("/healthz").await;
     server.get("/readyz?verbose").await;

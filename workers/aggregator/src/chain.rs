@@ -68,7 +68,13 @@ pub(crate) async fn handle(
     };
     let inner = AssertUnwindSafe(chain(&front, &conn, request, req));
     let mut resp = match inner.catch_unwind().await {
-        Ok(resp) => resp,
+        Ok(mut resp) => {
+            // A worker's handler panicked: the audit's Panic stage, as for our own.
+            if let Some(what) = resp.headers_mut().remove(delegate::PANIC_HEADER) {
+                audit.panicked(&String::from_utf8_lossy(what.as_bytes()));
+            }
+            resp
+        }
         Err(panic) => {
             let what = delegate::panic_message(&*panic);
             tracing::error!(audit_id = %audit_id, path = %info.path, panic = %what, "recovered from a panic in a request handler");

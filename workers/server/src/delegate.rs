@@ -67,6 +67,35 @@ pub fn unhandled() -> Response<Body> {
 pub const PANIC_MESSAGE: &str =
     "This request caused apiserver to panic. Look in the logs for details.";
 
+/// Response header in which a worker tells the front door that its handler panicked, with
+/// the panic's text (visible ASCII, at most [`PANIC_HEADER_MAX`] bytes): the front door
+/// writes the audit Panic stage, as upstream's audit filter does, and removes the header.
+pub const PANIC_HEADER: &str = "x-kube-apiserver-rs-panic";
+
+/// The most of a panic's text carried in [`PANIC_HEADER`].
+pub const PANIC_HEADER_MAX: usize = 1024;
+
+/// The answer to a request whose handler panicked: kube-apiserver's 500, marked with the
+/// panic's text for the front door.
+pub fn panicked(message: &str) -> Response<Body> {
+    let mut resp = Status::new(Reason::InternalError, PANIC_MESSAGE).into_response();
+    let text: String = message
+        .chars()
+        .map(|c| {
+            if c.is_ascii_graphic() || c == ' ' {
+                c
+            } else {
+                '?'
+            }
+        })
+        .take(PANIC_HEADER_MAX)
+        .collect();
+    if let Ok(value) = http::HeaderValue::from_str(&text) {
+        resp.headers_mut().insert(PANIC_HEADER, value);
+    }
+    resp
+}
+
 /// The text of a panic payload.
 pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
     panic
@@ -186,13 +215,14 @@ pub async fn serve<F, Fut>(
                         match AssertUnwindSafe(call).catch_unwind().await {
                             Ok(resp) => resp,
                             Err(panic) => {
+                                let message = panic_message(&*panic);
                                 tracing::error!(
                                     audit_id = %audit_id,
                                     path = %path,
-                                    panic = %panic_message(&*panic),
+                                    panic = %message,
                                     "recovered from a panic in a request handler"
                                 );
-                                Status::new(Reason::InternalError, PANIC_MESSAGE).into_response()
+                                panicked(&message)
                             }
                         }
                     }
