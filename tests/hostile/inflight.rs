@@ -141,8 +141,15 @@ fn held_slots_refuse_others_with_429_until_they_end() {
              accept: application/json\r\n\r\n"
         );
         let unread = [held(&server, list.clone()).await, held(&server, list).await];
-        tokio::time::sleep(Duration::from_secs(1)).await;
+        tokio::time::sleep(Duration::from_millis(1500)).await;
         assert_too_many(&as_user(&server, Method::GET, &format!("{path}/first"), b"").await);
+        // Both read-only seats in use during the last second, as /metrics says.
+        let text = server.get("/metrics").await.text();
+        let seats = super::super::metrics::value(
+            &text,
+            r#"apiserver_current_inflight_requests{request_kind="readOnly"}"#,
+        );
+        assert_eq!(seats, Some(2.0), "{text}");
         // Writes, the admin and watches (long-running) go on.
         let created = as_user(&server, Method::POST, path, &cm("third", 10)).await;
         assert_eq!(created.status, 201, "{}", created.text());

@@ -261,15 +261,25 @@ async fn authenticated(
     let permit = if long_running || privileged {
         None
     } else {
-        let limit = if request_info::is_mutating(&info) {
-            front.mutating_limit.as_ref()
+        let mutating = request_info::is_mutating(&info);
+        let (limit, size) = if mutating {
+            (
+                front.mutating_limit.as_ref(),
+                front.config.max_mutating_requests_inflight,
+            )
         } else {
-            front.readonly_limit.as_ref()
+            (
+                front.readonly_limit.as_ref(),
+                front.config.max_requests_inflight,
+            )
         };
-        match limit.map(|s| s.clone().try_acquire_owned()) {
+        match limit.map(|s| (s.clone().try_acquire_owned(), s.available_permits())) {
             None => None,
-            Some(Ok(p)) => Some(p),
-            Some(Err(_)) => {
+            Some((Ok(p), free)) => {
+                crate::metrics::seats_taken(mutating, (size as usize).saturating_sub(free));
+                Some(p)
+            }
+            Some((Err(_), _)) => {
                 let mut resp = too_many_requests("Too many requests, please try again later.", "1");
                 // Dropped requests are counted, as upstream's RecordDroppedRequest does.
                 resp.extensions_mut().insert(crate::metrics::Measure);

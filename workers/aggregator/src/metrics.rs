@@ -11,6 +11,7 @@
 //! routes is not: its labels would come from the URL alone and let any client add series.
 
 use std::pin::Pin;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -112,27 +113,14 @@ const WORKER_SCRAPE_TIMEOUT: Duration = Duration::from_secs(5);
 /// The largest exposition taken from one worker.
 const MAX_WORKER_EXPOSITION: usize = 64 << 20;
 
-/// `/metrics`: this process's series (`apiserver_current_inflight_requests` set first:
-/// read-only and mutating requests holding a max-in-flight seat now) merged with each
-/// local worker's, a family several processes have labelled by `worker`. A worker that is
-/// down or slow is left out of this scrape.
+/// `/metrics`: this process's series merged with each local worker's, a family several
+/// processes have labelled by `worker`. A worker that is down or slow is left out of this
+/// scrape.
 pub(crate) async fn respond(
     front: &Front,
     ctx: &RequestContext,
     headers: &HeaderMap,
 ) -> Response<Body> {
-    let in_use = |limit: &Option<Arc<tokio::sync::Semaphore>>, size: u32| {
-        limit
-            .as_ref()
-            .map_or(0, |s| (size as usize).saturating_sub(s.available_permits()))
-    };
-    set_inflight(
-        in_use(&front.readonly_limit, front.config.max_requests_inflight),
-        in_use(
-            &front.mutating_limit,
-            front.config.max_mutating_requests_inflight,
-        ),
-    );
     crate::peer_metrics::record(&front.peers.borrow());
     let own = kas_server::metrics::encode(kas_server::metrics::registry());
     let workers = join_all(
@@ -181,14 +169,43 @@ async fn worker_exposition(
     String::from_utf8(bytes.to_vec()).ok()
 }
 
-fn set_inflight(read_only: usize, mutating: usize) {
+/// The most read-only and mutating max-in-flight seats in use at once since the last
+/// tick of [`publish_inflight`].
+static WATERMARKS: [AtomicUsize; 2] = [AtomicUsize::new(0), AtomicUsize::new(0)];
+
+/// A request took a seat: `in_use` seats of its kind are taken now.
+pub(crate) fn seats_taken(mutating: bool, in_use: usize) {
+    WATERMARKS[usize::from(mutating)].fetch_max(in_use, Ordering::Relaxed);
+}
+
+/// Seats of `limit` (of `size`) in use now.
+fn in_use(limit: &Option<Arc<tokio::sync::Semaphore>>, size: u32) -> usize {
+    limit
+        .as_ref()
+        .map_or(0, |s| (size as usize).saturating_sub(s.available_permits()))
+}
+
+/// Every second, `apiserver_current_inflight_requests` becomes the most seats of each
+/// kind in use at once during that second, as upstream's max-in-flight filter publishes
+/// its watermarks.
+pub(crate) async fn publish_inflight(front: Arc<Front>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let f = families();
-    f.inflight
-        .with_label_values(&["readOnly"])
-        .set(read_only as i64);
-    f.inflight
-        .with_label_values(&["mutating"])
-        .set(mutating as i64);
+    loop {
+        tick.tick().await;
+        let now = [
+            in_use(&front.readonly_limit, front.config.max_requests_inflight),
+            in_use(
+                &front.mutating_limit,
+                front.config.max_mutating_requests_inflight,
+            ),
+        ];
+        for (i, kind) in ["readOnly", "mutating"].into_iter().enumerate() {
+            let most = WATERMARKS[i].swap(0, Ordering::Relaxed).max(now[i]);
+            f.inflight.with_label_values(&[kind]).set(most as i64);
+        }
+    }
 }
 
 /// The labels of one request, as upstream's `MonitorRequest` computes them.

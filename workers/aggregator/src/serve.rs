@@ -100,6 +100,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
     // the start (Go's net/http serves HTTP/2 over TLS by ALPN only, too).
     let http1 = Arc::new(builder(&front).http1_only());
     let http2 = Arc::new(builder(&front).http2_only());
+    tokio::spawn(crate::metrics::publish_inflight(front.clone()));
     let graceful = Connections::new();
     let mut lifecycle = front.lifecycle.subscribe();
 
