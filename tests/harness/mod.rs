@@ -258,12 +258,8 @@ impl Server {
         h2: bool,
         anonymous: bool,
     ) -> std::io::Result<Reply> {
-        tokio::time::timeout(
-            REQUEST_TIMEOUT,
-            self.request_inner(method, path, headers, b"", h2, anonymous),
-        )
-        .await
-        .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))?
+        self.request_full(method, path, headers, b"", h2, anonymous)
+            .await
     }
 
     /// One request with extra `headers` and a `body` over a fresh connection.

@@ -7,18 +7,13 @@
 //! timeout, body included, and a redirect from the remote server is refused (upstream's
 //! `--aggregator-reject-forwarding-redirect`, on by default).
 
-use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll};
 use std::time::Duration;
 
-use bytes::Bytes;
 use http::header::{self, HeaderName};
 use http::{HeaderMap, HeaderValue, Request, Response, StatusCode};
-use hyper::body::{Frame, Incoming};
 use hyper_util::rt::TokioIo;
 use kas_proto::{RequestContext, UserInfo, CONTEXT_HEADER};
-use kas_server::body::{self, Body, BoxError};
+use kas_server::body::{self, Body};
 use kas_server::request_info;
 use kas_server::status::{Reason, Status};
 
@@ -159,10 +154,9 @@ pub(crate) async fn forward(
     let body = if long_running {
         body::boxed(incoming)
     } else {
-        body::boxed(Deadline {
-            inner: incoming,
-            sleep: Box::pin(tokio::time::sleep_until(deadline)),
-        })
+        // Cut off at this APIService call's deadline (shorter for discovery than the
+        // request timeout the chain applies).
+        body::with_deadline(body::boxed(incoming), deadline, || {})
     };
     Response::from_parts(parts, body)
 }
@@ -265,35 +259,6 @@ async fn join_upgraded(client: hyper::upgrade::OnUpgrade, remote: hyper::upgrade
     let (mut client, mut remote) = (TokioIo::new(client), TokioIo::new(remote));
     if let Err(e) = tokio::io::copy_bidirectional(&mut client, &mut remote).await {
         tracing::debug!(error = %e, "upgraded connection through the aggregator ended");
-    }
-}
-
-/// A response body cut off at the request's deadline.
-struct Deadline {
-    inner: Incoming,
-    sleep: Pin<Box<tokio::time::Sleep>>,
-}
-
-impl hyper::body::Body for Deadline {
-    type Data = Bytes;
-    type Error = BoxError;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-        if self.sleep.as_mut().poll(cx).is_ready() {
-            return Poll::Ready(Some(Err(
-                "the remote response outlived the request timeout".into(),
-            )));
-        }
-        Pin::new(&mut self.inner)
-            .poll_frame(cx)
-            .map_err(|e| Box::new(e) as BoxError)
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.inner.is_end_stream()
     }
 }
 
