@@ -173,6 +173,11 @@ async fn chain(
     }
 }
 
+/// A response body of at most this many bytes is taken whole by the connection's buffers
+/// (hyper's HTTP/1 write buffer, an HTTP/2 stream's 64 KiB send buffer) whether or not
+/// the client reads, so it needs no deadline timer.
+const FITS_IN_BUFFERS: u64 = 64 << 10;
+
 /// A response still being sent at the request's deadline is cut off there (upstream's
 /// timeout filter aborts the handler): whatever it holds is released, and an HTTP/1
 /// connection, which cannot end one response early and go on, is closed.
@@ -181,7 +186,13 @@ fn cut_off_at(
     deadline: tokio::time::Instant,
     conn: &ConnInfo,
 ) -> Response<Body> {
-    if hyper::body::Body::is_end_stream(resp.body()) {
+    let body = resp.body();
+    if hyper::body::Body::is_end_stream(body)
+        || hyper::body::Body::size_hint(body)
+            .exact()
+            .is_some_and(|n| n <= FITS_IN_BUFFERS)
+    {
+        // Nothing to cut off: it ends at once, into the connection's buffers.
         return resp;
     }
     let (peer, abort) = (conn.peer, conn.http1.then(|| conn.abort.clone()));
