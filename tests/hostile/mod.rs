@@ -9,6 +9,7 @@ mod client;
 mod engine;
 mod http2_abuse;
 mod inflight;
+mod limits;
 mod keep_alive;
 mod request_fuzz;
 mod setup;
