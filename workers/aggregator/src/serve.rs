@@ -36,9 +36,13 @@ const MAX_HEADER_BYTES: usize = 1 << 20;
 /// idle that long (Go's `IdleTimeout` is 90 s): a trickled head (slowloris) or an idle
 /// connection costs at most this long.
 const READ_HEADER_TIMEOUT: Duration = Duration::from_secs(32);
-/// kube-apiserver's HTTP/2 upload buffer per stream and largest frame it reads
-/// (`resourceBody99Percentile`, 256 KiB: most API POST bodies fit in one frame); the
-/// connection's buffer is this times the streams allowed, as upstream sizes it.
+/// kube-apiserver's HTTP/2 upload buffer per stream (`resourceBody99Percentile`,
+/// 256 KiB); the connection's buffer is this times the streams allowed, as upstream sizes
+/// it. Upstream also reads frames of up to 256 KiB; here frames stay at HTTP/2's 16 KiB:
+/// h2 allows a header block only as many CONTINUATION frames as the header list limit
+/// over the frame size (+25 %, at least 5), so with 256 KiB frames a client that sends
+/// its headers in 16 KiB frames (as nghttp2 does) was cut off with GOAWAY past 80 KiB of
+/// headers; with 16 KiB frames, header lists up to the 1 MiB limit pass in any frame size.
 const HTTP2_STREAM_BUFFER: u32 = 256 << 10;
 
 /// The most response data an HTTP/2 stream buffers while its client's window is shut (h2's
@@ -60,7 +64,6 @@ fn builder(front: &Front) -> auto::Builder<TokioExecutor> {
         .timer(TokioTimer::new())
         .max_concurrent_streams(streams)
         .max_header_list_size(MAX_HEADER_BYTES as u32)
-        .max_frame_size(HTTP2_STREAM_BUFFER)
         .max_send_buf_size(HTTP2_SEND_BUFFER)
         .initial_stream_window_size(HTTP2_STREAM_BUFFER)
         .initial_connection_window_size(
