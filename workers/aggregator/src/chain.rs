@@ -273,28 +273,23 @@ async fn authenticated(
         None
     } else {
         let mutating = request_info::is_mutating(&info);
-        let (limit, size) = if mutating {
-            (
-                front.mutating_limit.as_ref(),
-                front.config.max_mutating_requests_inflight,
-            )
+        let seats = if mutating {
+            front.mutating_limit.as_ref()
         } else {
-            (
-                front.readonly_limit.as_ref(),
-                front.config.max_requests_inflight,
-            )
+            front.readonly_limit.as_ref()
         };
-        match limit.map(|s| (s.clone().try_acquire_owned(), s.available_permits())) {
+        match seats {
             None => None,
-            Some((Ok(p), free)) => {
-                crate::metrics::seats_taken(mutating, (size as usize).saturating_sub(free));
-                Some(p)
-            }
-            Some((Err(_), _)) => {
-                let mut resp = too_many_requests("Too many requests, please try again later.", "1");
-                // Dropped requests are counted, as upstream's RecordDroppedRequest does.
-                resp.extensions_mut().insert(crate::metrics::Measure);
-                return refuse(body, resp).await;
+            Some(seats) => {
+                let Some(permit) = seats.take() else {
+                    let mut resp =
+                        too_many_requests("Too many requests, please try again later.", "1");
+                    // Dropped requests are counted, as upstream's RecordDroppedRequest does.
+                    resp.extensions_mut().insert(crate::metrics::Measure);
+                    return refuse(body, resp).await;
+                };
+                crate::metrics::seats_taken(mutating, seats.in_use());
+                Some(permit)
             }
         }
     };

@@ -19,7 +19,7 @@ use kas_server::health::{is_post_start_hook, CheckResult, HookHandle, LogCheck, 
 use kas_server::lifecycle::{Lifecycle, Phase};
 use regex::Regex;
 use serde_json::Value;
-use tokio::sync::{watch, Notify, Semaphore};
+use tokio::sync::{watch, Notify, OwnedSemaphorePermit, Semaphore};
 use tokio_util::sync::CancellationToken;
 
 use crate::Error;
@@ -106,6 +106,33 @@ pub(crate) struct Routes {
     pub(crate) epoch: u64,
 }
 
+/// The seats of `--max-requests-inflight` or `--max-mutating-requests-inflight`.
+#[derive(Debug)]
+pub(crate) struct Seats {
+    sem: Arc<Semaphore>,
+    size: usize,
+}
+
+impl Seats {
+    /// `n` seats; none (no limit) for 0.
+    fn new(n: u32) -> Option<Seats> {
+        (n > 0).then(|| Seats {
+            sem: Arc::new(Semaphore::new(n as usize)),
+            size: n as usize,
+        })
+    }
+
+    /// A seat, held for as long as the permit lives; none when all are taken.
+    pub(crate) fn take(&self) -> Option<OwnedSemaphorePermit> {
+        self.sem.clone().try_acquire_owned().ok()
+    }
+
+    /// How many seats are taken now.
+    pub(crate) fn in_use(&self) -> usize {
+        self.size.saturating_sub(self.sem.available_permits())
+    }
+}
+
 /// Everything the aggregator's handlers share.
 pub(crate) struct Front {
     pub(crate) config: Arc<WorkerConfig>,
@@ -118,8 +145,8 @@ pub(crate) struct Front {
     pub(crate) merged: crate::merged::MergedDocs,
     /// `--max-requests-inflight` and `--max-mutating-requests-inflight`: a slot is held
     /// until the response is sent, as upstream's handler holds it while it writes.
-    pub(crate) readonly_limit: Option<Arc<Semaphore>>,
-    pub(crate) mutating_limit: Option<Arc<Semaphore>>,
+    pub(crate) readonly_limit: Option<Seats>,
+    pub(crate) mutating_limit: Option<Seats>,
     pub(crate) in_flight: Arc<InFlight>,
     /// Cancelled at the end of the drain: long-running responses end cleanly.
     pub(crate) end_long_running: CancellationToken,
@@ -163,7 +190,6 @@ impl Front {
             .into_iter()
             .map(|r| (r, WorkerClient::new(r, config.socket_path(r))))
             .collect();
-        let limit = |n: u32| (n > 0).then(|| Arc::new(Semaphore::new(n as usize)));
         let cors = config
             .cors_allowed_origins
             .iter()
@@ -179,8 +205,8 @@ impl Front {
             None => None,
         };
         let front = Arc::new(Front {
-            readonly_limit: limit(config.max_requests_inflight),
-            mutating_limit: limit(config.max_mutating_requests_inflight),
+            readonly_limit: Seats::new(config.max_requests_inflight),
+            mutating_limit: Seats::new(config.max_mutating_requests_inflight),
             peers: control.peers(),
             lifecycle: Lifecycle::new(),
             clients,

@@ -178,13 +178,6 @@ pub(crate) fn seats_taken(mutating: bool, in_use: usize) {
     WATERMARKS[usize::from(mutating)].fetch_max(in_use, Ordering::Relaxed);
 }
 
-/// Seats of `limit` (of `size`) in use now.
-fn in_use(limit: &Option<Arc<tokio::sync::Semaphore>>, size: u32) -> usize {
-    limit
-        .as_ref()
-        .map_or(0, |s| (size as usize).saturating_sub(s.available_permits()))
-}
-
 /// Every second, `apiserver_current_inflight_requests` becomes the most seats of each
 /// kind in use at once during that second, as upstream's max-in-flight filter publishes
 /// its watermarks.
@@ -194,13 +187,8 @@ pub(crate) async fn publish_inflight(front: Arc<Front>) {
     let f = families();
     loop {
         tick.tick().await;
-        let now = [
-            in_use(&front.readonly_limit, front.config.max_requests_inflight),
-            in_use(
-                &front.mutating_limit,
-                front.config.max_mutating_requests_inflight,
-            ),
-        ];
+        let now = [&front.readonly_limit, &front.mutating_limit]
+            .map(|seats| seats.as_ref().map_or(0, crate::front::Seats::in_use));
         for (i, kind) in ["readOnly", "mutating"].into_iter().enumerate() {
             let most = WATERMARKS[i].swap(0, Ordering::Relaxed).max(now[i]);
             f.inflight.with_label_values(&[kind]).set(most as i64);
