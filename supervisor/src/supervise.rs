@@ -625,6 +625,7 @@ impl Supervisor {
         let stale_after = self.heartbeat_every * 3;
         let running = self.stage == Stage::Running;
         let mut changed = Vec::new();
+        let mut hung = Vec::new();
         for slot in self.slots.values_mut() {
             if let Some(tx) = &slot.tx {
                 let _ = tx.send(FromSupervisor::Heartbeat { seq });
@@ -645,10 +646,11 @@ impl Supervisor {
                         "worker answered no heartbeat for --worker-heartbeat-timeout: killing it to restart it"
                     );
                     slot.killed_as_hung = true;
-                    let _ = kill(Pid::from_raw(-(pid as i32)), Signal::SIGKILL);
+                    hung.push(slot.role);
                 }
             }
         }
+        self.kill_roles(&hung, "unresponsive");
         for role in changed {
             self.refresh_state(role);
         }
