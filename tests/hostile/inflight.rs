@@ -53,17 +53,33 @@ fn assert_too_many(reply: &Reply) {
     );
 }
 
-/// Asks for `path` as the token user until it is no longer refused (the held slots were
-/// given back), within a few seconds.
-async fn until_admitted(server: &Server, method: Method, path: &str, body: &[u8]) -> Reply {
+/// Asks for `path` as the token user until `done` holds for the answer, for up to 10 s;
+/// the last answer.
+async fn until(
+    server: &Server,
+    method: Method,
+    path: &str,
+    body: &[u8],
+    done: impl Fn(&Reply) -> bool,
+) -> Reply {
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let reply = as_user(server, method.clone(), path, body).await;
-        if reply.status != 429 || Instant::now() > deadline {
+        if done(&reply) || Instant::now() > deadline {
             return reply;
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// Asks until no longer refused (the held slots were given back).
+async fn until_admitted(server: &Server, method: Method, path: &str, body: &[u8]) -> Reply {
+    until(server, method, path, body, |r| r.status != 429).await
+}
+
+/// Asks until refused (the held requests have taken their slots).
+async fn until_refused(server: &Server, method: Method, path: &str, body: &[u8]) -> Reply {
+    until(server, method, path, body, |r| r.status == 429).await
 }
 
 #[test]
@@ -108,8 +124,10 @@ fn held_slots_refuse_others_with_429_until_they_end() {
             ),
         )
         .await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
-        assert_too_many(&as_user(&server, Method::POST, path, &cm("second", 10)).await);
+        // Asked with dryRun (still a write), so that an attempt let in before the held
+        // POST took its slot creates nothing.
+        let dry_run = format!("{path}?dryRun=All");
+        assert_too_many(&until_refused(&server, Method::POST, &dry_run, &cm("second", 10)).await);
         // Reads have their own limit; the admin (system:masters) is never limited.
         assert_eq!(as_user(&server, Method::GET, path, b"").await.status, 200);
         let admin = server
@@ -141,15 +159,22 @@ fn held_slots_refuse_others_with_429_until_they_end() {
              accept: application/json\r\n\r\n"
         );
         let unread = [held(&server, list.clone()).await, held(&server, list).await];
-        tokio::time::sleep(Duration::from_millis(1500)).await;
-        assert_too_many(&as_user(&server, Method::GET, &format!("{path}/first"), b"").await);
-        // Both read-only seats in use during the last second, as /metrics says.
-        let text = server.get("/metrics").await.text();
-        let seats = super::super::metrics::value(
-            &text,
-            r#"apiserver_current_inflight_requests{request_kind="readOnly"}"#,
-        );
-        assert_eq!(seats, Some(2.0), "{text}");
+        assert_too_many(&until_refused(&server, Method::GET, &format!("{path}/first"), b"").await);
+        // Both read-only seats in use, as /metrics says once its next one-second tick
+        // has published them.
+        let seats = |text: &str| {
+            super::super::metrics::value(
+                text,
+                r#"apiserver_current_inflight_requests{request_kind="readOnly"}"#,
+            )
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let mut text = server.get("/metrics").await.text();
+        while seats(&text) != Some(2.0) && Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            text = server.get("/metrics").await.text();
+        }
+        assert_eq!(seats(&text), Some(2.0), "{text}");
         // Writes, the admin and watches (long-running) go on.
         let created = as_user(&server, Method::POST, path, &cm("third", 10)).await;
         assert_eq!(created.status, 201, "{}", created.text());

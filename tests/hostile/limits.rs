@@ -124,8 +124,14 @@ async fn header_lists_in_small_frames() {
     // serves the next request.
     raw.send(&send(1125, 3)).await.expect("send");
     raw.send(&send(15, 5)).await.expect("send");
-    tokio::time::sleep(Duration::from_secs(2)).await;
     let seen = &raw.seen;
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while seen.responses.load(Ordering::Relaxed) < 3
+        && seen.goaway.load(Ordering::Relaxed) == 0
+        && Instant::now() < deadline
+    {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     report("150 KiB, 1.1 MiB, 15 KiB", seen);
     assert_eq!(seen.goaway.load(Ordering::Relaxed), 0, "no GOAWAY");
     assert_eq!(seen.responses.load(Ordering::Relaxed), 3, "three answers");
