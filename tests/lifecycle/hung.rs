@@ -46,8 +46,10 @@ async fn a_hung_worker_is_killed_and_replaced() {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+    // Silence counts from the last answered heartbeat, up to a second (one heartbeat)
+    // before the stop: not killed before 4 s - 1 s.
     let replaced = stopped.elapsed();
-    assert!(replaced >= Duration::from_secs(4), "{replaced:?}");
+    assert!(replaced >= Duration::from_secs(3), "{replaced:?}");
     println!("a SIGSTOPped worker was replaced {replaced:?} after it stopped");
     server.wait_ready().await;
     assert_eq!(server.get(path).await.status, 200);
