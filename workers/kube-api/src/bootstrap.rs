@@ -2,7 +2,8 @@
 //! the system namespaces, the `default/kubernetes` Service with its Endpoints and
 //! EndpointSlice, the default ServiceCIDR, the RBAC bootstrap policy (reconciled at each
 //! start by [`crate::rbac_reconcile`]) and the system
-//! PriorityClasses (each a post-start hook named as upstream's), and four controllers:
+//! PriorityClasses (each a post-start hook named as upstream's), the API Priority and
+//! Fairness configuration ([`crate::apf_bootstrap`]), and four controllers:
 //! the `default` ServiceAccount and the `kube-root-ca.crt` ConfigMap in every namespace
 //! (upstream's service account and root CA publisher controllers), namespace deletion (contents
 //! deleted, then the `kubernetes` finalizer removed, then the namespace gone), ClusterRole
@@ -273,6 +274,17 @@ pub(crate) fn start(
                 Ok(())
             }
         });
+    }
+    let apf_stores = (
+        stores.get("flowcontrol.apiserver.k8s.io", "flowschemas"),
+        stores.get(
+            "flowcontrol.apiserver.k8s.io",
+            "prioritylevelconfigurations",
+        ),
+    );
+    if let (Some(flow_schemas), Some(levels)) = apf_stores {
+        let hook = hooks.register(crate::apf_bootstrap::HOOK);
+        crate::apf_bootstrap::start(hook, flow_schemas.clone(), levels.clone());
     }
     let token_stores = (stores.get("", "secrets"), stores.get("", "serviceaccounts"));
     if let (Some(secrets), Some(accounts)) = token_stores {

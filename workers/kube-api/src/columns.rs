@@ -878,3 +878,46 @@ pub(crate) const EVENT: &[Column] = &[
     col("Object", "string", 0, "The object that this event is about", |o| json!(format!("{}/{}", s(o, "/involvedObject/kind").to_lowercase(), s(o, "/involvedObject/name")))),
     col("Message", "string", 0, "A human-readable description of the status of this operation.", |o| json!(s(o, "/message"))),
 ];
+
+/// An integer cell, or `<none>` when the field is absent (upstream prints the members of
+/// a nil `limited` or `queuing` as `<none>`).
+fn int_or_none(o: &Value, parent: &str, key: &str) -> Value {
+    match o.pointer(parent).filter(|p| p.is_object()) {
+        Some(p) => json!(p.get(key).and_then(Value::as_i64).unwrap_or(0)),
+        None => json!("<none>"),
+    }
+}
+
+/// FlowSchemas: MISSINGPL is the status of the `Dangling` condition, `?` without one.
+pub(crate) const FLOW_SCHEMA: &[Column] = &[
+    col("PriorityLevel", "string", 0, "`name` is the name of the priority level configuration being referenced Required.", |o| json!(s(o, "/spec/priorityLevelConfiguration/name"))),
+    col("MatchingPrecedence", "string", 0, "`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.", |o| json!(i(o, "/spec/matchingPrecedence"))),
+    col("DistinguisherMethod", "string", 0, "`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string.", |o| {
+        match o.pointer("/spec/distinguisherMethod").filter(|d| !d.is_null()) {
+            Some(d) => json!(d.get("type").and_then(Value::as_str).unwrap_or("")),
+            None => json!("<none>"),
+        }
+    }),
+    AGE,
+    col("MissingPL", "string", 0, "references a broken or non-existent PriorityLevelConfiguration", |o| {
+        let dangling = arr(o, "/status/conditions")
+            .iter()
+            .find(|c| c.get("type").and_then(Value::as_str) == Some("Dangling"));
+        match dangling {
+            Some(c) => json!(c.get("status").and_then(Value::as_str).unwrap_or("")),
+            None => json!("?"),
+        }
+    }),
+];
+
+/// PriorityLevelConfigurations.
+pub(crate) const PRIORITY_LEVEL: &[Column] = &[
+    col("Type", "string", 0, "`type` indicates whether this priority level is subject to limitation on request execution.  A value of `\"Exempt\"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `\"Limited\"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server's limited capacity is made available exclusively to this priority level. Required.", |o| json!(s(o, "/spec/type"))),
+    col("NominalConcurrencyShares", "string", 0, "`nominalConcurrencyShares` (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level. This is the number of execution seats available at this priority level. This is used both for requests dispatched from this priority level as well as requests dispatched from other priority levels borrowing seats from this level. The server's concurrency limit (ServerCL) is divided among the Limited priority levels in proportion to their NCS values:\n\nNominalCL(i)  = ceil( ServerCL * NCS(i) / sum_ncs ) sum_ncs = sum[priority level k] NCS(k)\n\nBigger numbers mean a larger nominal concurrency limit, at the expense of every other priority level.\n\nIf not specified, this field defaults to a value of 30.\n\nSetting this field to zero supports the construction of a \"jail\" for this priority level that is used to hold some request(s)", |o| {
+        int_or_none(o, "/spec/limited", "nominalConcurrencyShares")
+    }),
+    col("Queues", "string", 0, "`queues` is the number of queues for this priority level. The queues exist independently at each apiserver. The value must be positive.  Setting it to 1 effectively precludes shufflesharding and thus makes the distinguisher method of associated flow schemas irrelevant.  This field has a default value of 64.", |o| int_or_none(o, "/spec/limited/limitResponse/queuing", "queues")),
+    col("HandSize", "string", 0, "`handSize` is a small positive number that configures the shuffle sharding of requests into queues.  When enqueuing a request at this priority level the request's flow identifier (a string pair) is hashed and the hash value is used to shuffle the list of queues and deal a hand of the size specified here.  The request is put into one of the shortest queues in that hand. `handSize` must be no larger than `queues`, and should be significantly smaller (so that a few heavy flows do not saturate most of the queues).  See the user-facing documentation for more extensive guidance on setting this field.  This field has a default value of 8.", |o| int_or_none(o, "/spec/limited/limitResponse/queuing", "handSize")),
+    col("QueueLengthLimit", "string", 0, "`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time; excess requests are rejected.  This value must be positive.  If not specified, it will be defaulted to 50.", |o| int_or_none(o, "/spec/limited/limitResponse/queuing", "queueLengthLimit")),
+    AGE,
+];

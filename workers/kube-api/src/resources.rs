@@ -585,9 +585,11 @@ pub const RESOURCES: &[Resource] = &[
         "FlowSchema",
         "io.k8s.api.flowcontrol.v1.FlowSchema",
     )
+    .strategy(defaults::flowschema_defaults, validation::flowschema)
     .cluster()
     .subresources(&["status"])
-    .generation(),
+    .generation()
+    .columns(col::FLOW_SCHEMA),
     r(
         "flowcontrol.apiserver.k8s.io",
         "v1",
@@ -596,9 +598,14 @@ pub const RESOURCES: &[Resource] = &[
         "PriorityLevelConfiguration",
         "io.k8s.api.flowcontrol.v1.PriorityLevelConfiguration",
     )
+    .strategy(
+        defaults::priority_level_defaults,
+        validation::priority_level,
+    )
     .cluster()
     .subresources(&["status"])
-    .generation(),
+    .generation()
+    .columns(col::PRIORITY_LEVEL),
     // networking.k8s.io/v1
     r(
         "networking.k8s.io",

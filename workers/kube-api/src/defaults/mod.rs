@@ -3,12 +3,14 @@
 //! fields alone, so running one twice changes nothing.
 
 mod core_v1;
+mod flowcontrol;
 mod workloads;
 
 pub(crate) use core_v1::{
     base64_decode, endpoints_defaults, endpointslice_defaults, namespace_defaults, secret_defaults,
     service_defaults,
 };
+pub(crate) use flowcontrol::{flowschema_defaults, priority_level_defaults};
 pub(crate) use workloads::{
     cronjob_defaults, daemonset_defaults, deployment_defaults, job_defaults, job_generate_selector,
     replicaset_defaults, statefulset_defaults,

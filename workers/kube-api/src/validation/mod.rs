@@ -8,9 +8,11 @@ mod causes;
 mod core_v1;
 mod cron;
 mod endpoints;
+mod flowcontrol;
 mod pod;
 mod pod_update;
 mod policies;
+mod priority_levels;
 mod quantity;
 mod selector;
 mod service;
@@ -21,11 +23,13 @@ pub(crate) use apps::{daemonset, deployment, replicaset};
 pub(crate) use batch::{cronjob, job};
 pub(crate) use core_v1::{namespace, secret, serviceaccount};
 pub(crate) use endpoints::{endpoints, endpointslice, event, event_v1};
+pub(crate) use flowcontrol::flowschema;
 pub(crate) use pod::pod;
 pub(crate) use policies::{
     binding as admission_policy_binding, binding_defaults, policy as admission_policy,
     policy_defaults,
 };
+pub(crate) use priority_levels::priority_level;
 pub(crate) use quantity::parse as parse_quantity;
 pub(crate) use service::service;
 pub(crate) use statefulset::statefulset;
