@@ -1,0 +1,657 @@
+//! flowcontrol.apiserver.k8s.io/v1 as kube-apiserver v1.33 has it: the bootstrap
+//! FlowSchemas and PriorityLevelConfigurations made by the
+//! `priority-and-fairness-config-producer` hook and listed with upstream's columns, the
+//! ensurer putting mandatory and suggested objects back as upstream's does, defaulting,
+//! and validation (422 with upstream's field causes).
+
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::harness::kubectl::Kubectl;
+use super::harness::{require_tool, Server};
+
+const FS_PATH: &str = "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas";
+const PL_PATH: &str = "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations";
+const ANNOTATION: &str = "apf.kubernetes.io/autoupdate-spec";
+
+/// The ensurer's period in these tests (upstream's is a minute).
+const FAST_ENSURER: (&str, &str) = ("KUBE_APISERVER_RS_APF_ENSURE_INTERVAL_MS", "100");
+
+fn get(k: &Kubectl, args: &[&str]) -> Value {
+    let mut all = vec!["get"];
+    all.extend_from_slice(args);
+    all.extend(["-o", "json"]);
+    serde_json::from_str(&k.ok(&all)).expect("json")
+}
+
+/// `kubectl get` of one object as JSON, `None` when it does not exist.
+fn find(k: &Kubectl, kind: &str, name: &str) -> Option<Value> {
+    let out = k.run(&["get", kind, name, "-o", "json", "--ignore-not-found"]);
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8_lossy(&out.stdout);
+    (!text.trim().is_empty()).then(|| serde_json::from_str(&text).expect("json"))
+}
+
+/// Polls `check` until it holds, for at most 20 s.
+fn until(what: &str, mut check: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !check() {
+        assert!(start.elapsed() < Duration::from_secs(20), "never: {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// The rows of a `kubectl get` table, split on whitespace, header first.
+fn table(k: &Kubectl, kind: &str) -> Vec<Vec<String>> {
+    k.ok(&["get", kind])
+        .lines()
+        .map(|l| l.split_whitespace().map(str::to_owned).collect())
+        .collect()
+}
+
+fn row<'a>(rows: &'a [Vec<String>], name: &str) -> &'a [String] {
+    rows.iter()
+        .find(|r| r[0] == name)
+        .unwrap_or_else(|| panic!("no row {name} in {rows:?}"))
+}
+
+/// The rows without the AGE cell (at `age`).
+fn without_age(r: &[String], age: usize) -> Vec<&str> {
+    r.iter()
+        .enumerate()
+        .filter(|(i, _)| *i != age)
+        .map(|(_, c)| c.as_str())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bootstrap_objects_with_upstreams_columns() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let ready = server.get("/readyz?verbose").await;
+    assert!(
+        ready
+            .text()
+            .contains("[+]poststarthook/priority-and-fairness-config-producer ok"),
+        "{}",
+        ready.text()
+    );
+
+    let fs = table(&k, "flowschemas");
+    assert_eq!(
+        fs[0],
+        [
+            "NAME",
+            "PRIORITYLEVEL",
+            "MATCHINGPRECEDENCE",
+            "DISTINGUISHERMETHOD",
+            "AGE",
+            "MISSINGPL"
+        ]
+    );
+    let mut names: Vec<&str> = fs[1..].iter().map(|r| r[0].as_str()).collect();
+    names.sort_unstable();
+    assert_eq!(
+        names,
+        [
+            "catch-all",
+            "endpoint-controller",
+            "exempt",
+            "global-default",
+            "kube-controller-manager",
+            "kube-scheduler",
+            "kube-system-service-accounts",
+            "probes",
+            "service-accounts",
+            "system-leader-election",
+            "system-node-high",
+            "system-nodes",
+            "workload-leader-election",
+        ]
+    );
+    // No config controller writes the Dangling condition yet: MISSINGPL is "?".
+    for (name, cells) in [
+        ("exempt", ["exempt", "exempt", "1", "<none>", "?"]),
+        (
+            "catch-all",
+            ["catch-all", "catch-all", "10000", "ByUser", "?"],
+        ),
+        ("probes", ["probes", "exempt", "2", "<none>", "?"]),
+        (
+            "kube-scheduler",
+            ["kube-scheduler", "workload-high", "800", "ByNamespace", "?"],
+        ),
+    ] {
+        assert_eq!(without_age(row(&fs, name), 4), cells, "{name}");
+    }
+
+    let pl = table(&k, "prioritylevelconfigurations");
+    assert_eq!(
+        pl[0],
+        [
+            "NAME",
+            "TYPE",
+            "NOMINALCONCURRENCYSHARES",
+            "QUEUES",
+            "HANDSIZE",
+            "QUEUELENGTHLIMIT",
+            "AGE"
+        ]
+    );
+    assert_eq!(pl.len(), 9, "{pl:?}");
+    for (name, cells) in [
+        (
+            "exempt",
+            ["exempt", "Exempt", "<none>", "<none>", "<none>", "<none>"],
+        ),
+        (
+            "catch-all",
+            ["catch-all", "Limited", "5", "<none>", "<none>", "<none>"],
+        ),
+        ("system", ["system", "Limited", "30", "64", "6", "50"]),
+        ("node-high", ["node-high", "Limited", "40", "64", "6", "50"]),
+        (
+            "leader-election",
+            ["leader-election", "Limited", "10", "16", "4", "50"],
+        ),
+        (
+            "workload-high",
+            ["workload-high", "Limited", "40", "128", "6", "50"],
+        ),
+        (
+            "workload-low",
+            ["workload-low", "Limited", "100", "128", "6", "50"],
+        ),
+        (
+            "global-default",
+            ["global-default", "Limited", "20", "128", "6", "50"],
+        ),
+    ] {
+        assert_eq!(without_age(row(&pl, name), 6), cells, "{name}");
+    }
+
+    // Every object carries the annotation; the specs are upstream's.
+    for kind in ["flowschemas", "prioritylevelconfigurations"] {
+        for item in get(&k, &[kind])["items"].as_array().expect("items") {
+            assert_eq!(
+                item["metadata"]["annotations"][ANNOTATION], "true",
+                "{item}"
+            );
+            assert_eq!(item["metadata"]["generation"], 1, "{item}");
+        }
+    }
+    let exempt = get(&k, &["flowschema", "exempt"]);
+    assert_eq!(
+        exempt["spec"],
+        json!({"priorityLevelConfiguration": {"name": "exempt"}, "matchingPrecedence": 1,
+            "rules": [{"subjects": [{"kind": "Group", "group": {"name": "system:masters"}}],
+                "resourceRules": [{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"],
+                    "clusterScope": true, "namespaces": ["*"]}],
+                "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}]}]})
+    );
+    let leader = get(&k, &["flowschema", "system-leader-election"]);
+    assert_eq!(
+        leader["spec"]["rules"][0]["subjects"],
+        json!([{"kind": "User", "user": {"name": "system:kube-controller-manager"}},
+            {"kind": "User", "user": {"name": "system:kube-scheduler"}},
+            {"kind": "ServiceAccount", "serviceAccount": {"name": "*", "namespace": "kube-system"}}])
+    );
+    let exempt_pl = get(&k, &["prioritylevelconfiguration", "exempt"]);
+    assert_eq!(
+        exempt_pl["spec"],
+        json!({"type": "Exempt", "exempt": {"nominalConcurrencyShares": 0, "lendablePercent": 0}})
+    );
+}
+
+/// The uid of an object, to tell a re-created one from the one deleted.
+fn uid(v: &Value) -> String {
+    v["metadata"]["uid"].as_str().unwrap_or("").to_owned()
+}
+
+/// Deletes the suggested `probes` FlowSchema and waits until the ensurer made it again:
+/// proof that a whole pass ran after the call.
+fn wait_for_a_pass(k: &Kubectl) {
+    let before = find(k, "flowschema", "probes").expect("probes");
+    k.ok(&["delete", "flowschema", "probes"]);
+    until("probes re-created", || {
+        find(k, "flowschema", "probes").is_some_and(|p| uid(&p) != uid(&before))
+    });
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_ensurer_keeps_mandatory_and_suggested_objects() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder()
+        .env(FAST_ENSURER.0, FAST_ENSURER.1)
+        .start()
+        .await;
+    let k = Kubectl::new(&server);
+
+    // A deleted mandatory object comes back.
+    let first = get(&k, &["flowschema", "exempt"]);
+    k.ok(&["delete", "flowschema", "exempt"]);
+    until("exempt re-created", || {
+        find(&k, "flowschema", "exempt").is_some_and(|e| uid(&e) != uid(&first))
+    });
+    let again = get(&k, &["flowschema", "exempt"]);
+    assert_eq!(again["spec"], first["spec"]);
+    let first_pl = get(&k, &["prioritylevelconfiguration", "catch-all"]);
+    k.ok(&["delete", "prioritylevelconfiguration", "catch-all"]);
+    until("catch-all level re-created", || {
+        find(&k, "prioritylevelconfiguration", "catch-all")
+            .is_some_and(|e| uid(&e) != uid(&first_pl))
+    });
+
+    // A mandatory object's annotation set to "false" is put back to "true" (upstream's
+    // mandatory objects ignore it; their spec may not change at all).
+    k.ok(&[
+        "annotate",
+        "flowschema",
+        "catch-all",
+        &format!("{ANNOTATION}=false"),
+        "--overwrite",
+    ]);
+    until("catch-all annotation back to true", || {
+        find(&k, "flowschema", "catch-all")
+            .is_some_and(|f| f["metadata"]["annotations"][ANNOTATION] == "true")
+    });
+
+    // The exempt level's own member is the operator's: it stays as set.
+    k.ok(&[
+        "patch",
+        "prioritylevelconfiguration",
+        "exempt",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"exempt":{"nominalConcurrencyShares":5}}}"#,
+    ]);
+
+    // A suggested object's changed spec is put back while the annotation says "true".
+    k.ok(&[
+        "patch",
+        "prioritylevelconfiguration",
+        "workload-low",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"limited":{"nominalConcurrencyShares":7}}}"#,
+    ]);
+    until("workload-low shares back to 100", || {
+        find(&k, "prioritylevelconfiguration", "workload-low").is_some_and(|p| {
+            p["spec"]["limited"]["nominalConcurrencyShares"] == 100
+                && p["metadata"]["annotations"][ANNOTATION] == "true"
+        })
+    });
+
+    // With the annotation "false" the operator's spec stays.
+    k.ok(&[
+        "annotate",
+        "prioritylevelconfiguration",
+        "global-default",
+        &format!("{ANNOTATION}=false"),
+        "--overwrite",
+    ]);
+    k.ok(&[
+        "patch",
+        "prioritylevelconfiguration",
+        "global-default",
+        "--type=merge",
+        "-p",
+        r#"{"spec":{"limited":{"nominalConcurrencyShares":3}}}"#,
+    ]);
+    // Without the annotation, a changed spec (generation 2) is the operator's too: the
+    // ensurer records that by writing the annotation "false".
+    k.ok(&[
+        "patch",
+        "flowschema",
+        "service-accounts",
+        "--type=json",
+        "-p",
+        r#"[{"op":"remove","path":"/metadata/annotations"},{"op":"replace","path":"/spec/matchingPrecedence","value":8000}]"#,
+    ]);
+    until("service-accounts marked as the operator's", || {
+        find(&k, "flowschema", "service-accounts")
+            .is_some_and(|f| f["metadata"]["annotations"][ANNOTATION] == "false")
+    });
+
+    // Objects the server did not make: without the annotation they are left alone; with
+    // it as "true" and a name the server no longer ships, they are removed.
+    let mine = |name: &str, annotations: Value| {
+        json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema",
+            "metadata": {"name": name, "annotations": annotations},
+            "spec": {"priorityLevelConfiguration": {"name": "global-default"},
+                "rules": [{"subjects": [{"kind": "User", "user": {"name": "me"}}],
+                    "nonResourceRules": [{"verbs": ["get"], "nonResourceURLs": ["/mine"]}]}]}})
+        .to_string()
+    };
+    k.ok_stdin(&["create", "-f", "-"], &mine("mine", json!({})));
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        &mine("retired", json!({ANNOTATION: "true"})),
+    );
+    until("retired removed", || {
+        find(&k, "flowschema", "retired").is_none()
+    });
+
+    wait_for_a_pass(&k);
+    let global = get(&k, &["prioritylevelconfiguration", "global-default"]);
+    assert_eq!(global["spec"]["limited"]["nominalConcurrencyShares"], 3);
+    assert_eq!(global["metadata"]["annotations"][ANNOTATION], "false");
+    let exempt = get(&k, &["prioritylevelconfiguration", "exempt"]);
+    assert_eq!(exempt["spec"]["exempt"]["nominalConcurrencyShares"], 5);
+    let sa = get(&k, &["flowschema", "service-accounts"]);
+    assert_eq!(sa["spec"]["matchingPrecedence"], 8000);
+    assert!(find(&k, "flowschema", "mine").is_some());
+    assert!(find(&k, "flowschema", "catch-all").is_some());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defaults_of_created_objects() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    k.ok_stdin(
+        &["create", "-f", "-"],
+        r#"
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: FlowSchema
+metadata:
+  name: plain
+spec:
+  priorityLevelConfiguration:
+    name: queued
+  rules:
+  - subjects: [{kind: Group, group: {name: team}}]
+    resourceRules: [{verbs: [get], apiGroups: [""], resources: [pods], namespaces: [team]}]
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata:
+  name: queued
+spec:
+  type: Limited
+  limited:
+    limitResponse:
+      type: Queue
+      queuing: {}
+---
+apiVersion: flowcontrol.apiserver.k8s.io/v1
+kind: PriorityLevelConfiguration
+metadata:
+  name: jail
+spec:
+  type: Limited
+  limited:
+    nominalConcurrencyShares: 0
+    limitResponse: {type: Reject}
+"#,
+    );
+    let plain = get(&k, &["flowschema", "plain"]);
+    assert_eq!(plain["spec"]["matchingPrecedence"], 1000);
+    assert!(plain["spec"].get("distinguisherMethod").is_none());
+    let queued = get(&k, &["prioritylevelconfiguration", "queued"]);
+    assert_eq!(
+        queued["spec"]["limited"],
+        json!({"nominalConcurrencyShares": 30, "lendablePercent": 0,
+            "limitResponse": {"type": "Queue",
+                "queuing": {"queues": 64, "handSize": 8, "queueLengthLimit": 50}}})
+    );
+    let jail = get(&k, &["prioritylevelconfiguration", "jail"]);
+    assert_eq!(jail["spec"]["limited"]["nominalConcurrencyShares"], 0);
+    assert_eq!(jail["spec"]["limited"]["lendablePercent"], 0);
+    let rows = table(&k, "prioritylevelconfigurations");
+    assert_eq!(
+        without_age(row(&rows, "queued"), 6),
+        ["queued", "Limited", "30", "64", "8", "50"]
+    );
+    assert_eq!(
+        without_age(row(&rows, "jail"), 6),
+        ["jail", "Limited", "0", "<none>", "<none>", "<none>"]
+    );
+}
+
+/// POSTs (or PUTs, with `name`) `body` to `path` and returns the 422's causes as
+/// `field reason: message`.
+async fn causes(server: &Server, method: http::Method, path: &str, body: &Value) -> Vec<String> {
+    let r = server
+        .request(
+            method.clone(),
+            path,
+            body.to_string().as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("request");
+    assert_eq!(r.status, 422, "{method} {path} {body}: {}", r.text());
+    let status = r.json();
+    assert_eq!(status["reason"], "Invalid");
+    assert_eq!(status["details"]["group"], "flowcontrol.apiserver.k8s.io");
+    status["details"]["causes"]
+        .as_array()
+        .expect("causes")
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}: {}",
+                c["field"].as_str().unwrap_or(""),
+                c["reason"].as_str().unwrap_or(""),
+                c["message"].as_str().unwrap_or("")
+            )
+        })
+        .collect()
+}
+
+fn flow_schema(name: &str, spec: Value) -> Value {
+    json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema",
+        "metadata": {"name": name}, "spec": spec})
+}
+
+fn level(name: &str, spec: Value) -> Value {
+    json!({"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "PriorityLevelConfiguration",
+        "metadata": {"name": name}, "spec": spec})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_objects_are_422_with_upstreams_causes() {
+    let server = Server::builder().start().await;
+    let rule = json!({"subjects": [{"kind": "User", "user": {"name": "u"}}],
+        "nonResourceRules": [{"verbs": ["get"], "nonResourceURLs": ["/x"]}]});
+    let spec = |extra: Value| {
+        let mut s = json!({"priorityLevelConfiguration": {"name": "global-default"},
+            "matchingPrecedence": 500, "rules": [rule.clone()]});
+        for (k, v) in extra.as_object().into_iter().flatten() {
+            s[k] = v.clone();
+        }
+        s
+    };
+    let fs_cases: Vec<(Value, Vec<&str>)> = vec![
+        (
+            flow_schema("a", spec(json!({"matchingPrecedence": 10001}))),
+            vec!["spec.matchingPrecedence FieldValueInvalid: Invalid value: 10001: must not be greater than 10000"],
+        ),
+        (
+            flow_schema("a", spec(json!({"matchingPrecedence": 1}))),
+            vec!["spec.matchingPrecedence FieldValueInvalid: Invalid value: 1: only the schema named 'exempt' may have matchingPrecedence 1"],
+        ),
+        (
+            flow_schema("a", spec(json!({"priorityLevelConfiguration": {}}))),
+            vec!["spec.priorityLevelConfiguration.name FieldValueRequired: Required value: must reference a priority level"],
+        ),
+        (
+            flow_schema("a", spec(json!({"distinguisherMethod": {"type": "ByGroup"}}))),
+            vec!["spec.distinguisherMethod.type FieldValueNotSupported: Unsupported value: flowcontrol.FlowDistinguisherMethod{Type:\"ByGroup\"}: supported values: \"ByNamespace\", \"ByUser\""],
+        ),
+        (
+            flow_schema("a", spec(json!({"rules": [{"subjects": [{"kind": "Robot"}],
+                "resourceRules": [{"verbs": ["*", "get"], "apiGroups": [""], "resources": ["pods"]}],
+                "nonResourceRules": [{"verbs": ["get"], "nonResourceURLs": ["/health*"]}]}]}))),
+            vec![
+                "spec.rules[0].subjects[0].kind FieldValueNotSupported: Unsupported value: \"Robot\": supported values: \"Group\", \"ServiceAccount\", \"User\"",
+                "spec.rules[0].resourceRules[0].verbs FieldValueInvalid: Invalid value: []string{\"*\", \"get\"}: if '*' is present, must not specify other verbs",
+                "spec.rules[0].resourceRules[0].namespaces FieldValueRequired: Required value: resource rules that are not cluster scoped must supply at least one namespace",
+                "spec.rules[0].nonResourceRules[0].nonResourceURLs[0] FieldValueInvalid: Invalid value: \"/health*\": wildcard can only do suffix matching",
+            ],
+        ),
+        (
+            flow_schema("a", spec(json!({"rules": [{"subjects": []}]}))),
+            vec![
+                "spec.rules[0].subjects FieldValueRequired: Required value: subjects must contain at least one value",
+                "spec.rules[0] FieldValueRequired: Required value: at least one of resourceRules and nonResourceRules has to be non-empty",
+            ],
+        ),
+    ];
+    for (obj, wanted) in fs_cases {
+        let got = causes(&server, http::Method::POST, FS_PATH, &obj).await;
+        assert_eq!(got, wanted, "{obj}");
+    }
+
+    let queuing = |queues: i64, hand: i64| {
+        json!({"type": "Limited", "limited": {"limitResponse": {"type": "Queue",
+            "queuing": {"queues": queues, "handSize": hand}}}})
+    };
+    const Q: &str = "spec.limited.limitResponse.queuing";
+    let pl_cases: Vec<(Value, Vec<String>)> = vec![
+        (
+            level("a", queuing(512, 8)),
+            vec![format!("{Q}.handSize FieldValueInvalid: Invalid value: 8: required entropy bits of deckSize 512 and handSize 8 should not be greater than 60")],
+        ),
+        (
+            level("a", queuing(7, 8)),
+            vec![format!("{Q}.handSize FieldValueInvalid: Invalid value: 8: should not be greater than queues (7)")],
+        ),
+        (
+            level("a", json!({"type": "Exempt"})),
+            vec!["spec.type FieldValueInvalid: Invalid value: \"Exempt\": type must be 'Exempt' if and only if name is 'exempt'".into()],
+        ),
+        (
+            level("a", json!({"type": "Limited", "limited": {"lendablePercent": 101,
+                "borrowingLimitPercent": -1, "limitResponse": {"type": "Reject", "queuing": {}}}})),
+            vec![
+                "spec.limited.limitResponse.queuing FieldValueForbidden: Forbidden: must be nil if limited.limitResponse.type is not Limited".into(),
+                "spec.limited.lendablePercent FieldValueInvalid: Invalid value: 101: must be between 0 and 100, inclusive".into(),
+                "spec.limited.borrowingLimitPercent FieldValueInvalid: Invalid value: -1: if specified, must be a non-negative integer".into(),
+            ],
+        ),
+        (
+            level("a", json!({"type": "Limited"})),
+            vec!["spec.limited FieldValueRequired: Required value: must not be empty when type is Limited".into()],
+        ),
+    ];
+    for (obj, wanted) in pl_cases {
+        let got = causes(&server, http::Method::POST, PL_PATH, &obj).await;
+        assert_eq!(got, wanted, "{obj}");
+    }
+
+    // The mandatory specs may not change (the exempt level's `spec.exempt` excepted).
+    let r = server.get(&format!("{FS_PATH}/exempt")).await;
+    let mut exempt = r.json();
+    exempt["spec"]["matchingPrecedence"] = json!(2);
+    let got = causes(
+        &server,
+        http::Method::PUT,
+        &format!("{FS_PATH}/exempt"),
+        &exempt,
+    )
+    .await;
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert!(got[0].starts_with("spec FieldValueInvalid: Invalid value: "));
+    assert!(got[0].ends_with(": spec of 'exempt' must equal the fixed value"));
+    let mut catch_all = server.get(&format!("{PL_PATH}/catch-all")).await.json();
+    catch_all["spec"]["limited"]["nominalConcurrencyShares"] = json!(50);
+    let got = causes(
+        &server,
+        http::Method::PUT,
+        &format!("{PL_PATH}/catch-all"),
+        &catch_all,
+    )
+    .await;
+    assert!(
+        got[0].ends_with(": spec of 'catch-all' must equal the fixed value"),
+        "{got:?}"
+    );
+    let mut exempt_pl = server.get(&format!("{PL_PATH}/exempt")).await.json();
+    exempt_pl["spec"]["exempt"]["lendablePercent"] = json!(101);
+    let got = causes(
+        &server,
+        http::Method::PUT,
+        &format!("{PL_PATH}/exempt"),
+        &exempt_pl,
+    )
+    .await;
+    assert_eq!(
+        got,
+        ["spec.exempt.lendablePercent FieldValueInvalid: Invalid value: 101: must be between 0 and 100, inclusive"]
+    );
+
+    // Status updates: a condition needs a type, and no type twice.
+    let mut probes = server.get(&format!("{FS_PATH}/probes")).await.json();
+    probes["status"] = json!({"conditions": [
+        {"type": "Dangling", "status": "False"}, {"type": "Dangling", "status": "True"}, {"status": "True"}]});
+    let got = causes(
+        &server,
+        http::Method::PUT,
+        &format!("{FS_PATH}/probes/status"),
+        &probes,
+    )
+    .await;
+    assert_eq!(
+        got,
+        [
+            "status.conditions[1].type FieldValueDuplicate: Duplicate value: \"Dangling\"",
+            "status.conditions[2].type FieldValueRequired: Required value: must not be empty",
+        ]
+    );
+    // A good status is written, and MISSINGPL shows its Dangling condition.
+    probes["status"] = json!({"conditions": [{"type": "Dangling", "status": "False",
+        "reason": "Found", "message": "This FlowSchema references the PriorityLevelConfiguration object named \"exempt\" and it exists"}]});
+    let r = server
+        .request(
+            http::Method::PUT,
+            &format!("{FS_PATH}/probes/status"),
+            probes.to_string().as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("PUT status");
+    assert_eq!(r.status, 200, "{}", r.text());
+    let table = server
+        .get_accepting(
+            &format!("{FS_PATH}/probes"),
+            "application/json;as=Table;v=v1;g=meta.k8s.io",
+        )
+        .await
+        .json();
+    assert_eq!(table["rows"][0]["cells"][5], "False", "{table}");
+    assert_eq!(table["rows"][0]["cells"][2], 2, "{table}");
+    let defs: Vec<(&str, &str)> = table["columnDefinitions"]
+        .as_array()
+        .expect("columns")
+        .iter()
+        .map(|c| {
+            (
+                c["name"].as_str().unwrap_or(""),
+                c["type"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        defs,
+        [
+            ("Name", "string"),
+            ("PriorityLevel", "string"),
+            ("MatchingPrecedence", "string"),
+            ("DistinguisherMethod", "string"),
+            ("Age", "string"),
+            ("MissingPL", "string"),
+        ]
+    );
+}
