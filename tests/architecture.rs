@@ -316,6 +316,12 @@ fn flag_errors_are_all_reported_with_exit_64() {
         vec!["--service-cluster-ip-range=not-a-cidr"],
         vec!["--tls-min-version=VersionTLS99"],
         vec!["--request-timeout=forever"],
+        // Priority and fairness shares out their sum (upstream: "must add up to
+        // something positive"); without it, zero means no limit.
+        vec![
+            "--max-requests-inflight=0",
+            "--max-mutating-requests-inflight=0",
+        ],
     ] {
         let out = Command::new(BIN).args(&bad).output().expect("run");
         assert_eq!(out.status.code(), Some(64), "{bad:?}: {out:?}");

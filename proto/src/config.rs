@@ -119,6 +119,9 @@ pub struct WorkerConfig {
     /// `--enable-aggregator-routing`: a service reference (remote APIService, webhook)
     /// resolves to one of the service's endpoints rather than its cluster IP.
     pub enable_aggregator_routing: bool,
+    /// `--enable-priority-and-fairness`: requests are classified and queued by
+    /// FlowSchemas and priority levels (else limited by the two max-in-flight counts).
+    pub enable_priority_and_fairness: bool,
     /// `--proxy-client-cert-file` / `--proxy-client-key-file`: the client certificate
     /// presented to remote API servers.
     pub proxy_client: Option<ClientCertificate>,

@@ -282,6 +282,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
             .map(|a| a.paths.clone())
             .unwrap_or_default(),
         enable_aggregator_routing: v.enable_aggregator_routing,
+        enable_priority_and_fairness: v.enable_priority_and_fairness,
         proxy_client,
         encryption: v.encryption.clone(),
         encryption_reload: v.encryption_reload.clone(),

@@ -116,7 +116,6 @@ pub(crate) const IGNORED: &[Ignored] = &[
     // Features flags
     f("contention-profiling", Bool, FEATURES),
     f("debug-socket-path", Str, FEATURES),
-    f("enable-priority-and-fairness", Bool, FEATURES),
     f("profiling", Bool, FEATURES),
     // Authentication flags
     f("service-account-signing-endpoint", Str, AUTHN),

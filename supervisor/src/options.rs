@@ -191,6 +191,11 @@ pub(crate) struct Options {
     #[arg(long, help_heading = FEATURES, value_name = "mapStringBool", value_delimiter = ',')]
     pub(crate) feature_gates: Vec<String>,
 
+    /// If true, replace the max-in-flight handler with an enhanced one that queues and
+    /// dispatches with priority and fairness.
+    #[arg(long, help_heading = FEATURES, value_name = "bool", num_args = 0..=1, require_equals = true, default_value = "true", default_missing_value = "true", action = ArgAction::Set, value_parser = parse_bool)]
+    pub(crate) enable_priority_and_fairness: bool,
+
     // ---- Authentication ----
     /// Enables anonymous requests to the secure port of the API server. Requests that are not
     /// rejected by another authentication method are treated as anonymous requests.

@@ -46,6 +46,7 @@ pub(crate) struct Validated {
     pub(crate) worker_heartbeat_timeout: Duration,
     /// `--enable-aggregator-routing`: services resolve to endpoints, not cluster IPs.
     pub(crate) enable_aggregator_routing: bool,
+    pub(crate) enable_priority_and_fairness: bool,
     pub(crate) etcd_servers: Vec<String>,
     pub(crate) etcd_prefix: String,
     pub(crate) etcd_cafile: Option<PathBuf>,
@@ -230,6 +231,19 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         );
     }
     let min_request_timeout = Duration::from_secs(o.min_request_timeout.max(0) as u64);
+    if o.enable_priority_and_fairness
+        && o.max_requests_inflight >= 0
+        && o.max_mutating_requests_inflight >= 0
+        && o.max_requests_inflight + o.max_mutating_requests_inflight == 0
+    {
+        errs.push(
+            "--max-requests-inflight",
+            format!(
+                "invalid configuration: MaxRequestsInFlight={} and MaxMutatingRequestsInFlight={}; they must add up to something positive",
+                o.max_requests_inflight, o.max_mutating_requests_inflight
+            ),
+        );
+    }
 
     for server in &o.etcd_servers {
         let ok = ["http://", "https://", "unix://", "unixs://"]
@@ -483,6 +497,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         shutdown_send_retry_after: o.shutdown_send_retry_after,
         worker_heartbeat_timeout,
         enable_aggregator_routing: o.enable_aggregator_routing,
+        enable_priority_and_fairness: o.enable_priority_and_fairness,
         etcd_servers: o.etcd_servers.clone(),
         etcd_prefix: o.etcd_prefix.clone(),
         etcd_cafile: o.etcd_cafile.clone(),

@@ -18,7 +18,18 @@ const TOKEN: &str = "tok-limited";
 
 /// A request as the token user over a fresh HTTP/1.1 connection.
 async fn as_user(server: &Server, method: Method, path: &str, body: &[u8]) -> Reply {
-    let auth = format!("Bearer {TOKEN}");
+    with_token(server, TOKEN, method, path, body).await
+}
+
+/// A request with bearer `token` over a fresh HTTP/1.1 connection.
+pub(super) async fn with_token(
+    server: &Server,
+    token: &str,
+    method: Method,
+    path: &str,
+    body: &[u8],
+) -> Reply {
+    let auth = format!("Bearer {token}");
     let headers = [
         ("authorization", auth.as_str()),
         ("content-type", "application/json"),
@@ -29,8 +40,8 @@ async fn as_user(server: &Server, method: Method, path: &str, body: &[u8]) -> Re
         .expect("answered")
 }
 
-/// A connection that sent `head` (and no more) as the token user and is never read.
-async fn held(
+/// A connection that sent `head` (and no more) and is never read.
+pub(super) async fn held(
     server: &Server,
     head: String,
 ) -> tokio_rustls::client::TlsStream<tokio::net::TcpStream> {
@@ -90,6 +101,7 @@ fn held_slots_refuse_others_with_429_until_they_end() {
         std::fs::write(&tokens, format!("{TOKEN},limited,3001\n")).expect("write");
         let server = Server::builder()
             .arg(format!("--token-auth-file={}", tokens.display()))
+            .arg("--enable-priority-and-fairness=false")
             .arg("--max-requests-inflight=2")
             .arg("--max-mutating-requests-inflight=1")
             .arg("--request-timeout=5s")

@@ -7,6 +7,7 @@ mod client;
 #[path = "../../bench/src/hostile/mod.rs"]
 #[allow(dead_code, unreachable_pub)]
 mod engine;
+mod fairness;
 mod http2_abuse;
 mod inflight;
 mod keep_alive;

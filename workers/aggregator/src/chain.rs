@@ -267,31 +267,9 @@ async fn authenticated(
         crate::front_proxy::strip(rh, &mut parts.headers);
     }
 
-    let long_running = request_info::is_long_running(&info);
-    let privileged = user.groups.iter().any(|g| g == "system:masters");
-    let permit = if long_running || privileged {
-        None
-    } else {
-        let mutating = request_info::is_mutating(&info);
-        let seats = if mutating {
-            front.mutating_limit.as_ref()
-        } else {
-            front.readonly_limit.as_ref()
-        };
-        match seats {
-            None => None,
-            Some(seats) => {
-                let Some(permit) = seats.take() else {
-                    let mut resp =
-                        too_many_requests("Too many requests, please try again later.", "1");
-                    // Dropped requests are counted, as upstream's RecordDroppedRequest does.
-                    resp.extensions_mut().insert(crate::metrics::Measure);
-                    return refuse(body, resp).await;
-                };
-                crate::metrics::seats_taken(mutating, seats.in_use());
-                Some(permit)
-            }
-        }
+    let held = match take_seat(front, &user, &info).await {
+        Ok(held) => held,
+        Err(refused) => return refuse(body, refused).await,
     };
 
     let mut attrs = attributes(&info);
@@ -331,9 +309,20 @@ async fn authenticated(
         audit_id,
         info,
     };
+    let watch = ctx.info.verb == "watch";
     let mut resp = crate::director::direct(front, ctx, req).await;
-    if let Some(permit) = permit {
-        resp = resp.map(|b| kas_server::body::hold(b, permit));
+    match held {
+        Held::Nothing => {}
+        Held::Permit(permit) => resp = resp.map(|b| kas_server::body::hold(b, permit)),
+        Held::Ticket(ticket) => {
+            ticket.mark(resp.headers_mut());
+            // A watch holds its seat while it starts (until its response begins), as
+            // upstream's does until the watch is initialized; anything else until its
+            // response is sent.
+            if !watch {
+                resp = resp.map(|b| kas_server::body::hold(b, ticket));
+            }
+        }
     }
     // A path no handler routes (a worker's or this process's `Status` says so) is left
     // out of the metrics; the marker is internal.
@@ -350,6 +339,67 @@ async fn authenticated(
         resp.extensions_mut().insert(crate::metrics::Measure);
     }
     resp
+}
+
+/// What a running request holds, given back when its response is sent.
+enum Held {
+    Nothing,
+    /// A max-in-flight seat.
+    Permit(tokio::sync::OwnedSemaphorePermit),
+    /// Priority and fairness's seat and classification.
+    Ticket(crate::apf::Ticket),
+}
+
+/// The request's seat: from priority and fairness (which classifies and may queue it),
+/// else from max-in-flight, which exempts `system:masters` and long-running requests.
+/// Refused, the 429 to send (counted in the request metrics, as upstream counts dropped
+/// requests).
+async fn take_seat(
+    front: &Front,
+    user: &UserInfo,
+    info: &RequestInfo,
+) -> Result<Held, Response<Body>> {
+    let long_running = request_info::is_long_running(info);
+    if let Some(apf) = &front.apf {
+        // Long-running requests other than watches are not limited.
+        if long_running && info.verb != "watch" {
+            return Ok(Held::Nothing);
+        }
+        return match apf.admit(user, info).await {
+            Ok(ticket) => Ok(Held::Ticket(ticket)),
+            Err(refused) => {
+                let retry_after = HeaderValue::from(refused.retry_after);
+                let mut resp = kas_server::status::go_http_error(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    "Too many requests, please try again later.",
+                );
+                resp.headers_mut().insert(header::RETRY_AFTER, retry_after);
+                refused.mark(resp.headers_mut());
+                resp.extensions_mut().insert(crate::metrics::Measure);
+                Err(resp)
+            }
+        };
+    }
+    let privileged = user.groups.iter().any(|g| g == "system:masters");
+    if long_running || privileged {
+        return Ok(Held::Nothing);
+    }
+    let mutating = request_info::is_mutating(info);
+    let seats = if mutating {
+        front.mutating_limit.as_ref()
+    } else {
+        front.readonly_limit.as_ref()
+    };
+    let Some(seats) = seats else {
+        return Ok(Held::Nothing);
+    };
+    let Some(permit) = seats.take() else {
+        let mut resp = too_many_requests("Too many requests, please try again later.", "1");
+        resp.extensions_mut().insert(crate::metrics::Measure);
+        return Err(resp);
+    };
+    crate::metrics::seats_taken(mutating, seats.in_use());
+    Ok(Held::Permit(permit))
 }
 
 /// The most of an unread request body read (and dropped) before a refusal is sent.

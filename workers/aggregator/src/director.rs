@@ -76,6 +76,11 @@ pub(crate) async fn direct(
         let headers = req.headers().clone();
         return Box::pin(crate::metrics::respond(front, &ctx, &headers)).await;
     }
+    if let Some(apf) = front.apf.as_ref().filter(|_| read_only) {
+        if crate::apf::debug::owns(&path) {
+            return crate::apf::debug::respond(apf, &path, query.as_deref());
+        }
+    }
     if read_only && (path == "/apis" || path == "/apis/") {
         return crate::merged::apis(front, req.headers());
     }

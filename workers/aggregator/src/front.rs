@@ -92,6 +92,34 @@ fn authorizer(control: &Control, hooks: &PostStartHooks) -> kas_authz::Authorize
     authorizer
 }
 
+/// Writes a FlowSchema's status by server-side apply through the kube-api worker.
+fn flow_schema_status_writer(
+    front: std::sync::Weak<Front>,
+) -> impl Fn(String, Value) -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>> {
+    move |name, body| {
+        let front = front.clone();
+        Box::pin(async move {
+            let Some(front) = front.upgrade() else {
+                return false;
+            };
+            let path = format!(
+                "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas/{name}/status?fieldManager={}&force=true",
+                crate::apf::status::FIELD_MANAGER
+            );
+            front
+                .call_json(
+                    WorkerRole::KubeApi,
+                    http::Method::PATCH,
+                    &path,
+                    "application/json",
+                    Some(("application/apply-patch+yaml", &body)),
+                )
+                .await
+                .is_some()
+        })
+    }
+}
+
 /// Routing learnt from the back ends' `/apis`.
 #[derive(Debug, Default)]
 pub(crate) struct Routes {
@@ -145,8 +173,11 @@ pub(crate) struct Front {
     pub(crate) merged: crate::merged::MergedDocs,
     /// `--max-requests-inflight` and `--max-mutating-requests-inflight`: a slot is held
     /// until the response is sent, as upstream's handler holds it while it writes.
+    /// Only without priority and fairness.
     pub(crate) readonly_limit: Option<Seats>,
     pub(crate) mutating_limit: Option<Seats>,
+    /// `--enable-priority-and-fairness`.
+    pub(crate) apf: Option<Arc<crate::apf::Apf>>,
     pub(crate) in_flight: Arc<InFlight>,
     /// Cancelled at the end of the drain: long-running responses end cleanly.
     pub(crate) end_long_running: CancellationToken,
@@ -204,9 +235,20 @@ impl Front {
             )),
             None => None,
         };
+        let apf = config.enable_priority_and_fairness.then(|| {
+            // Upstream's hooks: the configuration is followed and the filter in place
+            // from the start (the mandatory objects are in force until the rest is read).
+            hooks
+                .register("priority-and-fairness-config-consumer")
+                .done();
+            hooks.register("priority-and-fairness-filter").done();
+            crate::apf::Apf::start(&config)
+        });
+        let max_in_flight = |n| if apf.is_some() { None } else { Seats::new(n) };
         let front = Arc::new(Front {
-            readonly_limit: Seats::new(config.max_requests_inflight),
-            mutating_limit: Seats::new(config.max_mutating_requests_inflight),
+            readonly_limit: max_in_flight(config.max_requests_inflight),
+            mutating_limit: max_in_flight(config.max_mutating_requests_inflight),
+            apf,
             peers: control.peers(),
             lifecycle: Lifecycle::new(),
             clients,
@@ -239,12 +281,29 @@ impl Front {
             config,
             control,
         });
+        if let Some(apf) = &front.apf {
+            tokio::spawn(crate::apf::status::keep(
+                Arc::downgrade(apf),
+                apf.status_changed.clone(),
+                flow_schema_status_writer(Arc::downgrade(&front)),
+            ));
+        }
         tokio::spawn(report_health(front.clone()));
         tokio::spawn(follow_shutdown_phases(front.clone()));
         tokio::spawn(learn_routes(front.clone(), discovery_hook));
         tokio::spawn(crate::remote::available::run(front.clone()));
         tokio::spawn(crate::remote::discovery::run(front.clone()));
         Ok(front)
+    }
+
+    /// Requests holding a seat now, read-only and mutating: max-in-flight's seats, or the
+    /// requests priority and fairness lets run.
+    pub(crate) fn seats_in_use(&self) -> [usize; 2] {
+        match &self.apf {
+            Some(apf) => apf.executing(),
+            None => [&self.readonly_limit, &self.mutating_limit]
+                .map(|seats| seats.as_ref().map_or(0, Seats::in_use)),
+        }
     }
 
     /// The supervisor's view of `role`.
@@ -340,7 +399,7 @@ impl Front {
         method: http::Method,
         path: &str,
         accept: &str,
-        json_body: Option<&Value>,
+        json_body: Option<(&str, &Value)>,
     ) -> Option<Value> {
         let client = self.clients.get(&role)?;
         let ctx = RequestContext {
@@ -350,18 +409,24 @@ impl Front {
                 ..Default::default()
             },
             audit_id: String::new(),
-            info: kas_server::request_info::parse(&method, path, None),
+            info: {
+                let (path, query) = match path.split_once('?') {
+                    Some((p, q)) => (p, Some(q)),
+                    None => (path, None),
+                };
+                kas_server::request_info::parse(&method, path, query)
+            },
         };
-        let body = match json_body {
-            Some(v) => body::full(v.to_string()),
-            None => body::empty(),
+        let (content_type, body) = match json_body {
+            Some((content_type, v)) => (content_type, body::full(v.to_string())),
+            None => ("application/json", body::empty()),
         };
         let req = Request::builder()
             .method(method)
             .uri(format!("http://{}{path}", role.as_str()))
             .header(CONTEXT_HEADER, ctx.to_header_value().ok()?)
             .header(http::header::ACCEPT, accept)
-            .header(http::header::CONTENT_TYPE, "application/json")
+            .header(http::header::CONTENT_TYPE, content_type)
             .body(body)
             .ok()?;
         let resp = client.send(Traffic::Short, req).await.ok()?;

@@ -4,6 +4,7 @@
 
 #![forbid(unsafe_code)]
 
+mod apf;
 mod apiservices;
 mod audit;
 mod authn;

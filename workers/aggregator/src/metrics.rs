@@ -187,8 +187,7 @@ pub(crate) async fn publish_inflight(front: Arc<Front>) {
     let f = families();
     loop {
         tick.tick().await;
-        let now = [&front.readonly_limit, &front.mutating_limit]
-            .map(|seats| seats.as_ref().map_or(0, crate::front::Seats::in_use));
+        let now = front.seats_in_use();
         for (i, kind) in ["readOnly", "mutating"].into_iter().enumerate() {
             let most = WATERMARKS[i].swap(0, Ordering::Relaxed).max(now[i]);
             f.inflight.with_label_values(&[kind]).set(most as i64);

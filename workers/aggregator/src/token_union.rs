@@ -203,7 +203,7 @@ async fn ask_kube_api(front: &Front, token: &str, audiences: &[String]) -> Optio
             http::Method::POST,
             "/apis/authentication.k8s.io/v1/tokenreviews",
             "application/json",
-            Some(&review),
+            Some(("application/json", &review)),
         )
         .await
 }

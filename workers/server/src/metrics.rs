@@ -22,6 +22,8 @@ pub const OPENMETRICS_FORMAT: &str = "application/openmetrics-text; version=1.0.
 pub enum Stability {
     /// May change or go away in any release.
     Alpha,
+    /// Changes only after a deprecation.
+    Beta,
     /// Kept across releases.
     Stable,
 }
@@ -30,6 +32,7 @@ pub enum Stability {
 pub fn help(stability: Stability, text: &str) -> String {
     match stability {
         Stability::Alpha => format!("[ALPHA] {text}"),
+        Stability::Beta => format!("[BETA] {text}"),
         Stability::Stable => format!("[STABLE] {text}"),
     }
 }
