@@ -88,11 +88,12 @@ fn a_flooding_flow_gets_429s_and_others_are_served() {
             ]);
             assert!(out.status.success(), "{out:?}");
         }
-        // The flooder's own level: one seat, one queue of one.
+        // The flooder's own level: one seat (it may not borrow), one queue of one.
         let objects = json!({"apiVersion": "v1", "kind": "List", "items": [
             {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "PriorityLevelConfiguration",
              "metadata": {"name": "tiny"},
              "spec": {"type": "Limited", "limited": {"nominalConcurrencyShares": 1,
+                "borrowingLimitPercent": 0,
                 "limitResponse": {"type": "Queue",
                     "queuing": {"queues": 1, "handSize": 1, "queueLengthLimit": 1}}}}},
             {"apiVersion": "flowcontrol.apiserver.k8s.io/v1", "kind": "FlowSchema",
@@ -211,14 +212,18 @@ fn a_flooding_flow_gets_429s_and_others_are_served() {
                 "{reason}"
             );
         }
-        assert_eq!(
-            metric(
-                &metrics,
-                "apiserver_flowcontrol_nominal_limit_seats",
-                &["priority_level=\"tiny\""]
-            ),
-            Some(1.0)
-        );
+        // One seat, not lent or borrowed (borrowingLimitPercent 0, lendablePercent 0).
+        for series in ["nominal", "lower", "upper", "current"] {
+            assert_eq!(
+                metric(
+                    &metrics,
+                    &format!("apiserver_flowcontrol_{series}_limit_seats"),
+                    &["priority_level=\"tiny\""]
+                ),
+                Some(1.0),
+                "{series}"
+            );
+        }
 
         // Once the seat is free the flooder is served again.
         drop(slow_post);

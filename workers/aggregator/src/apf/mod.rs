@@ -10,8 +10,10 @@
 //! levels do not lend seats to each other yet and every request takes one seat (no
 //! work estimation from object counts).
 
+mod borrow;
 mod config;
 pub(crate) mod debug;
+mod levels;
 mod metrics;
 mod queueset;
 mod retry;
@@ -29,7 +31,7 @@ use kas_server::follow::{self, Follower, Synced};
 use kas_server::storage::StorageConfig;
 use serde_json::Value;
 
-use config::{FlowSchema, Limit, PriorityLevel, CATCH_ALL, EXEMPT};
+use config::{FlowSchema, PriorityLevel, CATCH_ALL, EXEMPT};
 use queueset::{Descr, QueueSet, Seat, Start};
 
 /// Response headers naming the request's schema and level by UID (names would tell a
@@ -48,12 +50,8 @@ pub(crate) struct Level {
     retry: Arc<retry::RetryAfter>,
     /// Whether requests wait in queues (else: a seat now or a 429).
     queued: bool,
-    nominal: usize,
     quiescing: bool,
 }
-
-/// What a level keeps across configuration changes: its queues and its 429s' history.
-type LevelState = (Arc<QueueSet>, Arc<retry::RetryAfter>);
 
 /// A FlowSchema in force, with its level.
 struct Schema {
@@ -79,8 +77,8 @@ pub(crate) struct Apf {
     snapshot: RwLock<Arc<Snapshot>>,
     /// The objects as read, by name.
     objects: Mutex<[BTreeMap<String, Value>; 2]>,
-    /// Each level's queues and retry tracker, kept across changes.
-    sets: Mutex<HashMap<String, LevelState>>,
+    /// Each level's queues, limits and retry tracker, kept across changes.
+    kept: Mutex<HashMap<String, levels::Kept>>,
     /// Notified when the objects change: their status may need writing.
     pub(crate) status_changed: Arc<tokio::sync::Notify>,
     /// Requests executing now, read-only and mutating (`apiserver_current_inflight_requests`).
@@ -158,6 +156,7 @@ impl Apf {
             tx,
             Arc::new(tokio::sync::Notify::new()),
         );
+        tokio::spawn(keep_rebalancing(Arc::downgrade(&apf)));
         apf
     }
 
@@ -169,7 +168,7 @@ impl Apf {
             wait_limit: (config.request_timeout / 4).min(MAX_WAIT),
             snapshot: RwLock::new(Arc::default()),
             objects: Mutex::default(),
-            sets: Mutex::default(),
+            kept: Mutex::default(),
             status_changed: Arc::default(),
             executing: Default::default(),
         }
@@ -301,62 +300,23 @@ impl Apf {
         }
         let share_sum: u64 = levels.values().map(|l| u64::from(l.shares())).sum();
 
-        let f = metrics::families();
-        let mut sets = self.sets.lock().unwrap_or_else(|e| e.into_inner());
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         let mut in_force: BTreeMap<String, Arc<Level>> = BTreeMap::new();
         for (name, pl) in &levels {
             let Ok(limit) = pl.limit() else { continue };
-            let (seats, shape, nominal, lendable) = match &limit {
-                Limit::Exempt => (None, None, 0, 0),
-                Limit::Limited {
-                    shares,
-                    lendable_percent,
-                    queuing,
-                    ..
-                } => {
-                    // Rounded up, as upstream: the levels' seats may add up to a little
-                    // more than the server's.
-                    let nominal = (self.server_seats as u64 * u64::from(*shares))
-                        .div_ceil(share_sum.max(1)) as usize;
-                    let lendable =
-                        (nominal as f64 * f64::from(*lendable_percent) / 100.0).round() as usize;
-                    (Some(nominal.max(1)), *queuing, nominal, lendable)
-                }
-            };
-            let (set, retry) = sets
+            let sized = levels::Sized::of(&limit, pl.shares(), self.server_seats, share_sum);
+            let k = kept
                 .entry(name.clone())
-                .or_insert_with(|| {
-                    (
-                        QueueSet::new(seats, shape),
-                        Arc::new(retry::RetryAfter::default()),
-                    )
-                })
-                .clone();
-            set.reconfigure(seats, shape);
-            let borrowing = match &limit {
-                Limit::Limited {
-                    borrowing_limit_percent: Some(p),
-                    ..
-                } => (nominal as f64 * f64::from(*p) / 100.0).round() as usize,
-                _ => self.server_seats,
-            };
-            f.nominal.with_label_values(&[name]).set(nominal as i64);
-            f.lower
-                .with_label_values(&[name])
-                .set((nominal - lendable.min(nominal)) as i64);
-            f.upper
-                .with_label_values(&[name])
-                .set((nominal + borrowing) as i64);
-            f.current.with_label_values(&[name]).set(nominal as i64);
+                .or_insert_with(|| levels::Kept::new(&sized));
+            k.resize(&sized);
             in_force.insert(
                 name.clone(),
                 Arc::new(Level {
                     name: name.as_str().into(),
                     uid: header_value(&pl.metadata.uid),
-                    set,
-                    retry,
-                    queued: shape.is_some(),
-                    nominal,
+                    set: k.set.clone(),
+                    retry: k.retry.clone(),
+                    queued: sized.shape.is_some(),
                     quiescing: false,
                 }),
             );
@@ -365,22 +325,22 @@ impl Apf {
         // drain (their requests hold their queue set) and are shown as quiescing.
         let old = self.snapshot();
         let mut shown = in_force.clone();
-        sets.retain(|name, (set, _)| {
+        let f = metrics::families();
+        kept.retain(|name, k| {
             if in_force.contains_key(name) {
                 return true;
             }
-            let busy = set.counts() != (0, 0);
+            let busy = k.set.counts() != (0, 0);
             if let (true, Some(was)) = (busy, old.levels.get(name)) {
                 shown.insert(
                     name.clone(),
                     Arc::new(Level {
+                        quiescing: true,
                         name: was.name.clone(),
                         uid: was.uid.clone(),
-                        set: set.clone(),
+                        set: was.set.clone(),
                         retry: was.retry.clone(),
                         queued: was.queued,
-                        nominal: was.nominal,
-                        quiescing: true,
                     }),
                 );
             } else {
@@ -390,7 +350,9 @@ impl Apf {
             }
             busy
         });
-        drop(sets);
+        levels::rebalance(&mut kept);
+        publish_limits(&kept);
+        drop(kept);
 
         let mut schemas: Vec<(FlowSchema, Arc<Level>)> = Vec::new();
         for (key, object) in &objects[0] {
@@ -471,6 +433,34 @@ impl Follower for Apf {
         };
         self.publish(&objects);
         self.status_changed.notify_one();
+    }
+}
+
+/// How often the levels' limits follow their demand (upstream's period).
+const REBALANCE: Duration = Duration::from_secs(10);
+
+/// Rebalances the levels' limits every [`REBALANCE`] while the filter lives.
+async fn keep_rebalancing(apf: std::sync::Weak<Apf>) {
+    let mut tick = tokio::time::interval(REBALANCE);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        let Some(apf) = apf.upgrade() else { return };
+        let mut kept = apf.kept.lock().unwrap_or_else(|e| e.into_inner());
+        levels::rebalance(&mut kept);
+        publish_limits(&kept);
+    }
+}
+
+/// The levels' limits as gauges.
+fn publish_limits(kept: &HashMap<String, levels::Kept>) {
+    let f = metrics::families();
+    for (name, k) in kept {
+        f.nominal.with_label_values(&[name]).set(k.nominal as i64);
+        f.lower.with_label_values(&[name]).set(k.lower as i64);
+        f.upper.with_label_values(&[name]).set(k.upper as i64);
+        f.current.with_label_values(&[name]).set(k.current as i64);
     }
 }
 

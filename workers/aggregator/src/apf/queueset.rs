@@ -14,6 +14,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use tokio::sync::oneshot;
 
+use super::borrow::{Demand, Observed};
 use super::config::QueueShape;
 
 /// The estimated service time of one seat's work (upstream's `G`).
@@ -90,6 +91,7 @@ struct Started {
 #[derive(Default)]
 struct Queue {
     waiting: VecDeque<Waiting>,
+    waiting_seats: usize,
     executing: Vec<(u64, Descr, SystemTime)>,
     seats_in_use: usize,
     next_dispatch_r: f64,
@@ -122,8 +124,11 @@ struct State {
     robin: usize,
     enqueues: usize,
     waiting: usize,
+    waiting_seats: usize,
     executing: usize,
     seats_in_use: usize,
+    /// Seats in use and waiting, over time (for borrowing between levels).
+    demand: Demand,
     next_id: u64,
     totals: Totals,
 }
@@ -269,8 +274,10 @@ impl QueueSet {
                 robin: 0,
                 enqueues: 0,
                 waiting: 0,
+                waiting_seats: 0,
                 executing: 0,
                 seats_in_use: 0,
+                demand: Demand::new(Instant::now()),
                 next_id: 0,
                 totals: Totals::default(),
             }),
@@ -279,10 +286,23 @@ impl QueueSet {
         set
     }
 
-    fn lock(&self) -> MutexGuard<'_, State> {
+    fn lock(&self) -> Locked<'_> {
         let mut st = self.state.lock().unwrap_or_else(|e| e.into_inner());
         st.sync_time();
-        st
+        let demand_before = st.seats_in_use + st.waiting_seats;
+        Locked { st, demand_before }
+    }
+
+    /// The seat demand since the last call (or the start), for borrowing.
+    pub(crate) fn take_demand(&self) -> Observed {
+        self.lock().demand.reset(Instant::now())
+    }
+
+    /// A new seat limit (`None`: exempt), from borrowing.
+    pub(crate) fn set_limit(&self, limit: Option<usize>) {
+        let mut st = self.lock();
+        st.limit = limit;
+        st.dispatch_all();
     }
 
     /// New limits: more queues are added at once; queues beyond the new number take no
@@ -342,8 +362,10 @@ impl QueueSet {
             descr,
             go: tx,
         });
+        q.waiting_seats += seats;
         let queue_length = q.waiting.len();
         st.waiting += 1;
+        st.waiting_seats += seats;
         st.bound_next_dispatch(queue);
         st.dispatch_all();
         Start::Queued(Queued {
@@ -377,10 +399,39 @@ impl QueueSet {
                     executing: q.executing.iter().map(|e| (e.1.clone(), e.2)).collect(),
                     seats_in_use: q.seats_in_use,
                     next_dispatch_r: q.next_dispatch_r,
-                    waiting_seats: q.waiting.iter().map(|w| w.seats).sum(),
+                    waiting_seats: q.waiting_seats,
                 })
                 .collect(),
             queueless: st.queueless.iter().map(|e| (e.1.clone(), e.2)).collect(),
+        }
+    }
+}
+
+/// The state, locked; unlocking notes a change of the seat demand.
+struct Locked<'a> {
+    st: MutexGuard<'a, State>,
+    /// The demand when locked.
+    demand_before: usize,
+}
+
+impl std::ops::Deref for Locked<'_> {
+    type Target = State;
+    fn deref(&self) -> &State {
+        &self.st
+    }
+}
+
+impl std::ops::DerefMut for Locked<'_> {
+    fn deref_mut(&mut self) -> &mut State {
+        &mut self.st
+    }
+}
+
+impl Drop for Locked<'_> {
+    fn drop(&mut self) {
+        let now = self.st.seats_in_use + self.st.waiting_seats;
+        if now != self.demand_before {
+            self.st.demand.set(Instant::now(), now as f64);
         }
     }
 }
@@ -412,7 +463,7 @@ impl State {
         let mut active = 0usize;
         let mut requested = 0usize;
         for q in &self.queues {
-            requested += q.seats_in_use + q.waiting.iter().map(|w| w.seats).sum::<usize>();
+            requested += q.seats_in_use + q.waiting_seats;
             if q.active() {
                 active += 1;
             }
@@ -442,7 +493,7 @@ impl State {
         let mut least = usize::MAX;
         for i in 0..hand.len() {
             let q = hand[(offset + i) % hand.len()];
-            let work: usize = self.queues[q].waiting.iter().map(|w| w.seats).sum();
+            let work = self.queues[q].waiting_seats;
             if work < least {
                 least = work;
                 best = q;
@@ -492,7 +543,9 @@ impl State {
         let Some(w) = self.queues[index].waiting.pop_front() else {
             return false;
         };
+        self.queues[index].waiting_seats -= w.seats;
         self.waiting -= 1;
+        self.waiting_seats -= w.seats;
         let now = Instant::now();
         let at_wall = SystemTime::now();
         if w.go.send(Started { at: now }).is_err() {
@@ -536,7 +589,10 @@ impl State {
         let Some(pos) = q.waiting.iter().position(|w| w.id == id) else {
             return false;
         };
-        q.waiting.remove(pos);
+        if let Some(w) = q.waiting.remove(pos) {
+            q.waiting_seats -= w.seats;
+            self.waiting_seats -= w.seats;
+        }
         self.waiting -= 1;
         self.totals.rejected += 1;
         match why {
