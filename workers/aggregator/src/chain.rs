@@ -267,7 +267,7 @@ async fn authenticated(
         crate::front_proxy::strip(rh, &mut parts.headers);
     }
 
-    let held = match take_seat(front, &user, &info).await {
+    let held = match take_seat(front, &user, &info, parts.uri.query()).await {
         Ok(held) => held,
         Err(refused) => return refuse(body, refused).await,
     };
@@ -358,6 +358,7 @@ async fn take_seat(
     front: &Front,
     user: &UserInfo,
     info: &RequestInfo,
+    query: Option<&str>,
 ) -> Result<Held, Response<Body>> {
     let long_running = request_info::is_long_running(info);
     if let Some(apf) = &front.apf {
@@ -365,7 +366,7 @@ async fn take_seat(
         if long_running && info.verb != "watch" {
             return Ok(Held::Nothing);
         }
-        return match apf.admit(user, info).await {
+        return match apf.admit(user, info, query).await {
             Ok(ticket) => Ok(Held::Ticket(ticket)),
             Err(refused) => {
                 let retry_after = HeaderValue::from(refused.retry_after);

@@ -92,6 +92,22 @@ fn authorizer(control: &Control, hooks: &PostStartHooks) -> kas_authz::Authorize
     authorizer
 }
 
+/// Counts the stored objects of every resource once a minute (sooner while no worker
+/// answers), for the seats priority and fairness gives LISTs.
+async fn count_objects(front: std::sync::Weak<Front>) {
+    loop {
+        let Some(f) = front.upgrade() else { return };
+        let counts = crate::metrics::storage_object_counts(&f).await;
+        let found = !counts.is_empty();
+        if let Some(apf) = &f.apf {
+            apf.counts.update(counts);
+        }
+        drop(f);
+        let pause = if found { 60 } else { 2 };
+        tokio::time::sleep(std::time::Duration::from_secs(pause)).await;
+    }
+}
+
 /// Writes a FlowSchema's status by server-side apply through the kube-api worker.
 fn flow_schema_status_writer(
     front: std::sync::Weak<Front>,
@@ -242,6 +258,7 @@ impl Front {
                 .register("priority-and-fairness-config-consumer")
                 .done();
             hooks.register("priority-and-fairness-filter").done();
+            hooks.register("storage-object-count-tracker-hook").done();
             crate::apf::Apf::start(&config)
         });
         let max_in_flight = |n| if apf.is_some() { None } else { Seats::new(n) };
@@ -282,6 +299,7 @@ impl Front {
             control,
         });
         if let Some(apf) = &front.apf {
+            tokio::spawn(count_objects(Arc::downgrade(&front)));
             tokio::spawn(crate::apf::status::keep(
                 Arc::downgrade(apf),
                 apf.status_changed.clone(),

@@ -138,6 +138,38 @@ pub(crate) async fn respond(
     kas_server::metrics::respond_with(kas_server::metrics::merge(&sources), headers)
 }
 
+/// The workers' `apiserver_storage_objects`: (resource, count), -1 for a resource a
+/// worker could not count.
+pub(crate) async fn storage_object_counts(front: &Front) -> Vec<(String, i64)> {
+    let ctx = RequestContext {
+        user: kas_proto::UserInfo {
+            name: "system:apiserver".into(),
+            groups: vec!["system:masters".into(), "system:authenticated".into()],
+            ..Default::default()
+        },
+        audit_id: String::new(),
+        info: kas_server::request_info::parse(&Method::GET, METRICS_PATH, None),
+    };
+    let mut counts = Vec::new();
+    for role in CHAIN {
+        let Some(text) = worker_exposition(front, &ctx, role).await else {
+            continue;
+        };
+        for line in text.lines() {
+            let Some(rest) = line.strip_prefix("apiserver_storage_objects{resource=\"") else {
+                continue;
+            };
+            let Some((resource, value)) = rest.split_once("\"} ") else {
+                continue;
+            };
+            if let Ok(n) = value.trim().parse::<f64>() {
+                counts.push((resource.to_owned(), n as i64));
+            }
+        }
+    }
+    counts
+}
+
 /// One worker's exposition, asked for over its delegation socket.
 async fn worker_exposition(
     front: &Front,

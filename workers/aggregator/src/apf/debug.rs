@@ -149,7 +149,7 @@ fn requests(apf: &Apf, details: bool) -> Vec<Vec<String>> {
                 index.to_string(),
                 r.distinguisher.clone(),
                 rfc3339(r.arrived),
-                "1".into(),
+                r.seats.to_string(),
                 "0".into(),
                 "0s".into(),
                 rfc3339(start),

@@ -185,6 +185,7 @@ mod tests {
                         user: "u".into(),
                         info: Arc::default(),
                         arrived: std::time::SystemTime::now(),
+                        seats: 1,
                     },
                 )
             })

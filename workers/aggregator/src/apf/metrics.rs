@@ -1,6 +1,6 @@
 //! `apiserver_flowcontrol_*`: upstream's priority and fairness series, with its names,
-//! labels and buckets, for what this filter does (no work estimation beyond one seat, no
-//! borrowing between levels: those series are left out rather than shown constant).
+//! labels and buckets, for what this filter does (the demand and fair-share series of
+//! borrowing, and R of the fair queuing, are left out).
 
 use std::sync::OnceLock;
 
@@ -16,6 +16,7 @@ pub(crate) struct Families {
     pub(crate) wait: HistogramVec,
     pub(crate) execution: HistogramVec,
     pub(crate) queue_length: HistogramVec,
+    pub(crate) estimated_seats: HistogramVec,
     pub(crate) nominal: IntGaugeVec,
     pub(crate) lower: IntGaugeVec,
     pub(crate) upper: IntGaugeVec,
@@ -59,6 +60,7 @@ pub(crate) fn families() -> &'static Families {
             wait: histogram("request_wait_duration_seconds", Beta, "Length of time a request spent waiting in its queue", &["priority_level", "flow_schema", "execute"], &DURATION_BUCKETS),
             execution: histogram("request_execution_seconds", Alpha, "Duration of initial stage (for a WATCH) or any (for a non-WATCH) stage of request execution in the API Priority and Fairness subsystem", &["priority_level", "flow_schema", "type"], &DURATION_BUCKETS),
             queue_length: histogram("request_queue_length_after_enqueue", Alpha, "Length of queue in the API Priority and Fairness subsystem, as seen by each request after it is enqueued", &PL_FS, &[0.0, 10.0, 25.0, 50.0, 100.0, 250.0, 500.0, 1000.0]),
+            estimated_seats: histogram("work_estimated_seats", Alpha, "Number of estimated seats (maximum of initial and final seats) associated with requests in API Priority and Fairness", &PL_FS, &[1.0, 2.0, 4.0, 10.0]),
             nominal: gauge("nominal_limit_seats", Beta, "Nominal number of execution seats configured for each priority level", &["priority_level"]),
             lower: gauge("lower_limit_seats", Alpha, "Configured lower bound on number of execution seats available to each priority level", &["priority_level"]),
             upper: gauge("upper_limit_seats", Alpha, "Configured upper bound on number of execution seats available to each priority level", &["priority_level"]),

@@ -19,6 +19,7 @@ mod queueset;
 mod retry;
 mod rules;
 pub(crate) mod status;
+pub(crate) mod width;
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -50,6 +51,8 @@ pub(crate) struct Level {
     retry: Arc<retry::RetryAfter>,
     /// Whether requests wait in queues (else: a seat now or a 429).
     queued: bool,
+    /// The most seats one request may take.
+    max_seats: usize,
     quiescing: bool,
 }
 
@@ -81,6 +84,8 @@ pub(crate) struct Apf {
     kept: Mutex<HashMap<String, levels::Kept>>,
     /// Notified when the objects change: their status may need writing.
     pub(crate) status_changed: Arc<tokio::sync::Notify>,
+    /// Stored objects per resource, for the seats of LISTs.
+    pub(crate) counts: width::ObjectCounts,
     /// Requests executing now, read-only and mutating (`apiserver_current_inflight_requests`).
     executing: [AtomicUsize; 2],
 }
@@ -102,6 +107,7 @@ pub(crate) struct Ticket {
     schema_uid: HeaderValue,
     mutating: bool,
     watch: bool,
+    seats: usize,
 }
 
 impl Ticket {
@@ -116,7 +122,9 @@ impl Drop for Ticket {
         let labels = [&*self.level.name, &*self.schema];
         let f = metrics::families();
         f.executing.with_label_values(&labels).dec();
-        f.executing_seats.with_label_values(&labels).dec();
+        f.executing_seats
+            .with_label_values(&labels)
+            .sub(self.seats as i64);
         let kind = if self.watch { "watch" } else { "regular" };
         f.execution
             .with_label_values(&[&*self.level.name, &*self.schema, kind])
@@ -170,6 +178,7 @@ impl Apf {
             objects: Mutex::default(),
             kept: Mutex::default(),
             status_changed: Arc::default(),
+            counts: Default::default(),
             executing: Default::default(),
         }
     }
@@ -191,6 +200,7 @@ impl Apf {
         self: &Arc<Self>,
         user: &UserInfo,
         info: &RequestInfo,
+        query: Option<&str>,
     ) -> Result<Ticket, Refused> {
         let snapshot = self.snapshot();
         // The catch-all schema is always there: it is supplied when its object is not.
@@ -203,27 +213,29 @@ impl Apf {
             unreachable!("the mandatory schemas are always in force");
         };
         let level = schema.level.clone();
-        let distinguisher = if level.queued {
-            rules::distinguisher(&schema.object, user, info)
+        // Flows matter only to a level with queues.
+        let (distinguisher, hash) = if level.queued {
+            let d = rules::distinguisher(&schema.object, user, info);
+            (d, rules::flow_hash(&schema.name, d))
         } else {
-            ""
+            ("", 0)
         };
-        let hash = if distinguisher.is_empty() && !level.queued {
-            0
-        } else {
-            rules::flow_hash(&schema.name, distinguisher)
-        };
+        let seats = width::seats(info, query, &self.counts, level.max_seats);
         let descr = Descr {
             schema: schema.name.clone(),
             distinguisher: distinguisher.to_owned(),
             user: user.name.clone(),
             info: Arc::new(info.clone()),
             arrived: SystemTime::now(),
+            seats,
         };
         let labels = [&*level.name, &*schema.name];
         let f = metrics::families();
         let waited = Instant::now();
-        let outcome = match level.set.start(hash, 1, descr) {
+        f.estimated_seats
+            .with_label_values(&labels)
+            .observe(seats as f64);
+        let outcome = match level.set.start(hash, seats, descr) {
             Start::Execute(seat) => Ok(seat),
             Start::Refused(why) => Err(why),
             Start::Queued(queued) => {
@@ -247,7 +259,9 @@ impl Apf {
             Ok(seat) => {
                 f.dispatched.with_label_values(&labels).inc();
                 f.executing.with_label_values(&labels).inc();
-                f.executing_seats.with_label_values(&labels).inc();
+                f.executing_seats
+                    .with_label_values(&labels)
+                    .add(seats as i64);
                 let mutating = kas_server::request_info::is_mutating(info);
                 self.executing[usize::from(mutating)].fetch_add(1, Ordering::Relaxed);
                 crate::metrics::seats_taken(mutating, self.executing()[usize::from(mutating)]);
@@ -259,6 +273,7 @@ impl Apf {
                     level,
                     mutating,
                     watch: info.verb == "watch",
+                    seats,
                 })
             }
             Err(why) => {
@@ -317,6 +332,7 @@ impl Apf {
                     set: k.set.clone(),
                     retry: k.retry.clone(),
                     queued: sized.shape.is_some(),
+                    max_seats: width::max_seats(sized.nominal, sized.shape.map(|s| s.hand_size)),
                     quiescing: false,
                 }),
             );
@@ -341,6 +357,7 @@ impl Apf {
                         set: was.set.clone(),
                         retry: was.retry.clone(),
                         queued: was.queued,
+                        max_seats: was.max_seats,
                     }),
                 );
             } else {

@@ -72,6 +72,7 @@ pub(crate) struct Descr {
     pub(crate) user: String,
     pub(crate) info: Arc<kas_proto::RequestInfo>,
     pub(crate) arrived: SystemTime,
+    pub(crate) seats: usize,
 }
 
 struct Waiting {
@@ -628,6 +629,7 @@ mod tests {
             user: "u".into(),
             info: Arc::new(kas_proto::RequestInfo::default()),
             arrived: SystemTime::now(),
+            seats: 1,
         }
     }
 
