@@ -910,6 +910,17 @@ pub(crate) const FLOW_SCHEMA: &[Column] = &[
     }),
 ];
 
+/// FlowSchema rows as upstream's printer sorts them: by matching precedence, then name.
+pub(crate) fn flow_schema_order(a: &Value, b: &Value) -> std::cmp::Ordering {
+    let key = |o: &Value| {
+        (
+            i(o, "/spec/matchingPrecedence"),
+            s(o, "/metadata/name").to_owned(),
+        )
+    };
+    key(a).cmp(&key(b))
+}
+
 /// PriorityLevelConfigurations.
 pub(crate) const PRIORITY_LEVEL: &[Column] = &[
     col("Type", "string", 0, "`type` indicates whether this priority level is subject to limitation on request execution.  A value of `\"Exempt\"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `\"Limited\"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server's limited capacity is made available exclusively to this priority level. Required.", |o| json!(s(o, "/spec/type"))),

@@ -589,7 +589,8 @@ pub const RESOURCES: &[Resource] = &[
     .cluster()
     .subresources(&["status"])
     .generation()
-    .columns(col::FLOW_SCHEMA),
+    .columns(col::FLOW_SCHEMA)
+    .row_order(col::flow_schema_order),
     r(
         "flowcontrol.apiserver.k8s.io",
         "v1",

@@ -34,8 +34,8 @@ pub use meta::{
     forbidden, invalid, invalid_value, not_supported, now, random_suffix, required, too_long,
 };
 pub use resource::{
-    no_defaults, no_validation, Column, Conversion, Defaults, NameRule, Resource, ScaleSpec,
-    Validate, Verbs,
+    no_defaults, no_validation, Column, Conversion, Defaults, NameRule, Resource, RowOrder,
+    ScaleSpec, Validate, Verbs,
 };
 pub use strategy::{
     cell, json_path, set_path, ConvertFuture, Converter, DynColumn, ObjectStrategy, ScalePaths,

@@ -150,7 +150,13 @@ pub struct Resource {
     /// Printer columns after `Name` (upstream's for the common types); `Created At` /
     /// `Age` is added for resources with none.
     pub columns: &'static [Column],
+    /// The order of a Table's rows, for the few printers upstream sorts (FlowSchemas by
+    /// matching precedence); `None` keeps the list's order (by name).
+    pub row_order: Option<RowOrder>,
 }
+
+/// How a Table's rows are sorted.
+pub type RowOrder = fn(&Value, &Value) -> std::cmp::Ordering;
 
 impl Resource {
     /// A resource with upstream's usual shape: namespaced, all verbs, no subresources,
@@ -181,6 +187,7 @@ impl Resource {
             defaults: no_defaults,
             validate: no_validation,
             columns: &[],
+            row_order: None,
             names: NameRule::Subdomain,
             storage_version: "",
             conversion: None,
@@ -275,6 +282,12 @@ impl Resource {
     /// Printer columns.
     pub const fn columns(mut self, c: &'static [Column]) -> Resource {
         self.columns = c;
+        self
+    }
+
+    /// The order of Table rows.
+    pub const fn row_order(mut self, order: RowOrder) -> Resource {
+        self.row_order = Some(order);
         self
     }
 

@@ -78,8 +78,12 @@ pub(crate) fn table(
                 .map(|c| column_json(c.name, c.kind, c.format, c.description, c.priority)),
         );
     }
-    let rows: Vec<Value> = items
-        .iter()
+    let mut ordered: Vec<&Value> = items.iter().collect();
+    if let Some(order) = resource.row_order {
+        ordered.sort_by(|a, b| order(a, b));
+    }
+    let rows: Vec<Value> = ordered
+        .into_iter()
         .map(|obj| {
             let name = obj.pointer("/metadata/name").cloned().unwrap_or(json!(""));
             let mut cells = vec![name];
@@ -216,5 +220,18 @@ mod tests {
         assert_eq!(t["columnDefinitions"][1]["name"], "Created At");
         assert_eq!(t["rows"][0]["cells"], json!(["a", "2024-01-01T00:00:00Z"]));
         assert_eq!(t["rows"][0]["object"]["kind"], "PartialObjectMetadata");
+    }
+
+    #[test]
+    fn rows_follow_the_resource_order() {
+        let by_rank = |a: &Value, b: &Value| a["rank"].as_i64().cmp(&b["rank"].as_i64());
+        let r = Resource::new("", "v1", "things", "thing", "Thing").row_order(by_rank);
+        let items = [
+            json!({"metadata": {"name": "a"}, "rank": 2}),
+            json!({"metadata": {"name": "b"}, "rank": 1}),
+        ];
+        let t = table(&r, None, &items, Include::None, None);
+        assert_eq!(t["rows"][0]["cells"][0], "b");
+        assert_eq!(t["rows"][1]["cells"][0], "a");
     }
 }
