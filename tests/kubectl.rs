@@ -637,7 +637,7 @@ mod audit;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
 mod encryption;
-#[path = "kubectl/flowcontrol.rs"]
+#[path = "kubectl/flowcontrol/mod.rs"]
 mod flowcontrol;
 #[path = "security/front_proxy.rs"]
 mod front_proxy;
