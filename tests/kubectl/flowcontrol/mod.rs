@@ -202,6 +202,26 @@ async fn bootstrap_objects_with_upstreams_columns() {
             {"kind": "User", "user": {"name": "system:kube-scheduler"}},
             {"kind": "ServiceAccount", "serviceAccount": {"name": "*", "namespace": "kube-system"}}])
     );
+    // Written by upstream's field manager for the producer.
+    let with_fields: Value = serde_json::from_str(&k.ok(&[
+        "get",
+        "flowschema",
+        "exempt",
+        "-o",
+        "json",
+        "--show-managed-fields",
+    ]))
+    .expect("json");
+    let managers: Vec<&str> = with_fields["metadata"]["managedFields"]
+        .as_array()
+        .expect("managedFields")
+        .iter()
+        .filter_map(|m| m["manager"].as_str())
+        .collect();
+    assert!(
+        managers.contains(&"api-priority-and-fairness-config-producer-v1"),
+        "{managers:?}"
+    );
     let exempt_pl = get(&k, &["prioritylevelconfiguration", "exempt"]);
     assert_eq!(
         exempt_pl["spec"],
