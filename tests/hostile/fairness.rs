@@ -2,7 +2,9 @@
 //! requests queue, then get 429 (`queue-full` at once when its queue is full,
 //! `time-out` after a quarter of the request timeout in the queue), while another user's
 //! requests, classified by a different FlowSchema, are served. Every classified response
-//! names its FlowSchema and priority level by UID, as upstream's filter does.
+//! names its FlowSchema and priority level by UID, as upstream's filter does. And the
+//! engine's list flood, small: one user LISTing from many connections is shed with 429s
+//! while another user, classified apart, keeps its GETs.
 
 use std::time::{Duration, Instant};
 
@@ -10,8 +12,9 @@ use http::Method;
 use serde_json::json;
 
 use super::super::harness::{Reply, Server};
+use super::engine::{self, flood, run};
 use super::inflight::{held, with_token};
-use super::setup::serial;
+use super::setup::{check, serial, size, start};
 
 const FLOODER: &str = "tok-flooder";
 const OTHER: &str = "tok-other";
@@ -251,5 +254,47 @@ fn without_priority_and_fairness_nothing_is_classified() {
             .get("/debug/api_priority_and_fairness/dump_priority_levels")
             .await;
         assert_eq!(dump.status, 404, "{}", dump.text());
+    });
+}
+
+#[test]
+fn a_list_flood_is_shed_and_the_reader_is_served() {
+    serial(async {
+        let dir = tempfile::tempdir().expect("dir");
+        let tokens = dir.path().join("tokens.csv");
+        std::fs::write(&tokens, flood::TOKENS).expect("write");
+        let token_file = format!("--token-auth-file={}", tokens.display());
+        // Six seats in all; the flooder's level (workload-low) keeps its nominal three,
+        // with one queue of two, as an operator may set a suggested level (the
+        // annotation "false" keeps the server from putting it back).
+        let (server, target) = start(&[
+            &token_file,
+            "--max-requests-inflight=4",
+            "--max-mutating-requests-inflight=2",
+        ])
+        .await;
+        let out = server.kubectl(&[
+            "patch",
+            "prioritylevelconfiguration",
+            "workload-low",
+            "--type=merge",
+            "-p",
+            r#"{"metadata": {"annotations": {"apf.kubernetes.io/autoupdate-spec": "false"}},
+                "spec": {"limited": {"borrowingLimitPercent": 0, "limitResponse": {"type": "Queue",
+                    "queuing": {"queues": 1, "handSize": 1, "queueLengthLimit": 2}}}}}"#,
+        ]);
+        assert!(out.status.success(), "{out:?}");
+        let no_certificate = server.tls_config(&[], true);
+        let reader =
+            engine::Target::new(server.port, server.pid(), &no_certificate).as_user(flood::READER);
+        flood::prepare(&target, &reader, 300)
+            .await
+            .expect("prepare");
+        let o = run(&reader, "list flood", size(40), flood::list_flood).await;
+        check(&server, &o, 512);
+        // The flooder is refused past its seats and its queue; the reader never is.
+        assert!(o.fact("lists_429") > 0, "{o:?}");
+        assert!(o.fact("lists_200") > 0, "{o:?}");
+        assert_eq!(o.probe_errors, 0, "{o:?}");
     });
 }

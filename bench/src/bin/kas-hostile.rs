@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use kas_bench::hostile::{h2_abuse, run, slow, watch, Facts, Outcome, Size, Target};
+use kas_bench::hostile::{flood, h2_abuse, run, slow, watch, Facts, Outcome, Size, Target};
 use kas_bench::tls::{client_config, ClientIdentity, ServerTrust};
 
 #[derive(Parser)]
@@ -116,6 +116,15 @@ const PLANS: &[Plan] = &[
                    --min-request-timeout (1800 s) x rand(1, 2)",
     },
     Plan {
+        name: "list flood",
+        count: 200,
+        hold: 20,
+        upstream: "API Priority and Fairness: the flooder's FlowSchema puts it in workload-low \
+                   (100 shares of 245; may lend 90 %, borrows without limit), a LIST of \
+                   32,000 objects takes 10 seats; past its seats and 128 queues of 50 a \
+                   request gets 429",
+    },
+    Plan {
         name: "unread watches",
         count: 1000,
         hold: 20,
@@ -123,6 +132,9 @@ const PLANS: &[Plan] = &[
                    closed",
     },
 ];
+
+/// The ConfigMaps the list flood LISTs (issue 15's "32k objects").
+const FLOOD_OBJECTS: usize = 32_000;
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() -> Result<()> {
@@ -158,6 +170,14 @@ async fn main() -> Result<()> {
             "streams past the limit" => run(t, plan.name, size, h2_abuse::too_many_streams).await,
             "many watches" => run(t, plan.name, size, watch::many_watches).await,
             "unread watches" => run(t, plan.name, size, watch::unread_watches).await,
+            "list flood" => {
+                let reader = server.reader.as_user(flood::READER);
+                flood::prepare(t, &reader, FLOOD_OBJECTS / cli.divide.max(1)).await?;
+                // The front door counts stored objects once a minute (as upstream), and a
+                // LIST's seats follow the count: let it see the seeded objects.
+                tokio::time::sleep(Duration::from_secs(65)).await;
+                run(&reader, plan.name, size, flood::list_flood).await
+            }
             other => bail!("no scenario {other}"),
         };
         server.stop().await;
@@ -212,6 +232,8 @@ fn facts(facts: &Facts) -> String {
 struct Server {
     child: tokio::process::Child,
     target: Arc<Target>,
+    /// The same server, as a client with no certificate (for bearer tokens).
+    reader: Arc<Target>,
     _dir: TempDir,
 }
 
@@ -220,10 +242,13 @@ impl Server {
         let dir = TempDir::new()?;
         let data = dir.0.join("data");
         let log = std::fs::File::create(dir.0.join("server.log"))?;
+        let tokens = dir.0.join("tokens.csv");
+        std::fs::write(&tokens, flood::TOKENS)?;
         let child = tokio::process::Command::new(bin)
             .arg("--secure-port=0")
             .arg("--bind-address=127.0.0.1")
             .arg(format!("--data-dir={}", data.display()))
+            .arg(format!("--token-auth-file={}", tokens.display()))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log)
@@ -258,6 +283,8 @@ impl Server {
         )?;
         let pid = child.id().context("server pid")?;
         let target = Target::new(port, pid, &tls);
+        let no_identity = client_config(&ServerTrust::CaFile(pki.join("ca.crt")), None, &[])?;
+        let reader = Target::new(port, pid, &no_identity);
         // Ready: /readyz 200.
         loop {
             if let Ok(c) = target.client().await {
@@ -273,6 +300,7 @@ impl Server {
         Ok(Server {
             child,
             target,
+            reader,
             _dir: dir,
         })
     }

@@ -7,6 +7,7 @@
 //! writes `bench/RESULTS-hostile.md`. It needs nothing but the server's port, an admin
 //! TLS identity and the supervisor's pid, so it uses no other module of this crate.
 
+pub mod flood;
 pub mod frames;
 pub mod h2_abuse;
 pub mod slow;
@@ -39,6 +40,8 @@ pub struct Target {
     pub supervisor: u32,
     h1: Arc<rustls::ClientConfig>,
     h2: Arc<rustls::ClientConfig>,
+    /// A bearer token the [`Client`]s send (else the TLS identity is the user).
+    token: Option<Arc<str>>,
 }
 
 impl Target {
@@ -54,6 +57,18 @@ impl Target {
             supervisor,
             h1: alpn(b"http/1.1"),
             h2: alpn(b"h2"),
+            token: None,
+        })
+    }
+
+    /// The same server, its [`Client`]s authenticating with bearer `token`.
+    pub fn as_user(&self, token: &str) -> Arc<Self> {
+        Arc::new(Self {
+            port: self.port,
+            supervisor: self.supervisor,
+            h1: self.h1.clone(),
+            h2: self.h2.clone(),
+            token: Some(token.into()),
         })
     }
 
@@ -77,7 +92,10 @@ impl Target {
                 .await
                 .map_err(std::io::Error::other)?;
         tokio::spawn(conn);
-        Ok(Client { send })
+        Ok(Client {
+            send,
+            token: self.token.clone(),
+        })
     }
 
     /// The server is up: the supervisor runs, the workers are the ones in `before`, and a
@@ -97,6 +115,7 @@ impl Target {
 #[derive(Clone)]
 pub struct Client {
     send: hyper::client::conn::http2::SendRequest<Full<Bytes>>,
+    token: Option<Arc<str>>,
 }
 
 impl Client {
@@ -108,10 +127,14 @@ impl Client {
         body: &[u8],
     ) -> std::io::Result<(StatusCode, Bytes)> {
         let mut send = self.send.clone();
-        let req = Request::builder()
+        let mut req = Request::builder()
             .method(method)
             .uri(format!("https://localhost{path}"))
-            .header("content-type", "application/json")
+            .header("content-type", "application/json");
+        if let Some(token) = &self.token {
+            req = req.header("authorization", format!("Bearer {token}"));
+        }
+        let req = req
             .body(Full::new(Bytes::copy_from_slice(body)))
             .map_err(std::io::Error::other)?;
         let answer = async {
@@ -135,6 +158,30 @@ impl Client {
     /// GET `path`.
     pub async fn get(&self, path: &str) -> std::io::Result<(StatusCode, Bytes)> {
         self.request(Method::GET, path, b"").await
+    }
+
+    /// GET `path`: the status and the headers (the body is read and dropped), within 10 s.
+    pub async fn head_of(&self, path: &str) -> std::io::Result<(StatusCode, http::HeaderMap)> {
+        let mut send = self.send.clone();
+        let mut req = Request::builder().uri(format!("https://localhost{path}"));
+        if let Some(token) = &self.token {
+            req = req.header("authorization", format!("Bearer {token}"));
+        }
+        let req = req
+            .body(Full::new(Bytes::new()))
+            .map_err(std::io::Error::other)?;
+        let answer = async {
+            let resp = send
+                .send_request(req)
+                .await
+                .map_err(std::io::Error::other)?;
+            let (parts, body) = resp.into_parts();
+            body.collect().await.map_err(std::io::Error::other)?;
+            Ok((parts.status, parts.headers))
+        };
+        tokio::time::timeout(Duration::from_secs(10), answer)
+            .await
+            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request"))?
     }
 }
 
