@@ -1,6 +1,6 @@
 //! The `priority-and-fairness-config-producer` post-start hook: kube-apiserver's APF
 //! configuration ensurer (upstream's `pkg/registry/flowcontrol/ensurer` and the hook in
-//! `pkg/registry/flowcontrol/rest`). It keeps the objects of [`crate::apf_defaults`]:
+//! `pkg/registry/flowcontrol/rest`). It keeps the objects of [`kas_server::flowcontrol_objects`]:
 //!
 //! - a missing object, mandatory or suggested, is created again, at start and at every
 //!   later pass (deleting a suggested object does not opt out; setting its annotation
@@ -24,7 +24,7 @@ use kas_server::rest::{revision_of, RestStore, WriteOptions};
 use kas_server::status::{Reason, Status};
 use serde_json::{json, Value};
 
-use crate::apf_defaults::{self, specs_equal, AUTOUPDATE_ANNOTATION};
+use kas_server::flowcontrol_objects::{self, specs_equal, AUTOUPDATE_ANNOTATION};
 
 /// The hook's name, as upstream's.
 pub(crate) const HOOK: &str = "priority-and-fairness-config-producer";
@@ -217,10 +217,10 @@ impl Ensurer {
     /// One pass, in upstream's order: suggested, then mandatory (levels before the
     /// schemas that name them), then removal of unwanted objects.
     async fn pass(&self) -> Result<(), Status> {
-        let suggested_levels = apf_defaults::suggested_priority_levels();
-        let suggested_schemas = apf_defaults::suggested_flow_schemas();
-        let mandatory_levels = apf_defaults::mandatory_priority_levels();
-        let mandatory_schemas = apf_defaults::mandatory_flow_schemas();
+        let suggested_levels = flowcontrol_objects::suggested_priority_levels();
+        let suggested_schemas = flowcontrol_objects::suggested_flow_schemas();
+        let mandatory_levels = flowcontrol_objects::mandatory_priority_levels();
+        let mandatory_schemas = flowcontrol_objects::mandatory_flow_schemas();
         self.levels
             .ensure_all(Strategy::Suggested, &suggested_levels)
             .await?;
@@ -305,7 +305,7 @@ mod tests {
     #[test]
     fn mandatory_objects_are_always_put_back() {
         let fs = FLOW_SCHEMAS;
-        let boot = apf_defaults::mandatory_flow_schemas()[1].clone();
+        let boot = flowcontrol_objects::mandatory_flow_schemas()[1].clone();
         let current = stored(boot.clone(), 1);
         assert!(fs.revise(Strategy::Mandatory, &current, &boot).is_none());
         let mut off = current.clone();
@@ -318,7 +318,7 @@ mod tests {
         assert_eq!(r["spec"]["matchingPrecedence"], 10000);
         // The exempt level's own member is the operator's.
         let pl = LEVELS;
-        let boot = apf_defaults::mandatory_priority_levels()[1].clone();
+        let boot = flowcontrol_objects::mandatory_priority_levels()[1].clone();
         let mut changed = stored(boot.clone(), 2);
         changed["spec"]["exempt"]["nominalConcurrencyShares"] = json!(7);
         assert!(pl.revise(Strategy::Mandatory, &changed, &boot).is_none());
@@ -329,7 +329,7 @@ mod tests {
     #[test]
     fn suggested_objects_follow_the_annotation() {
         let pl = LEVELS;
-        let boot = apf_defaults::suggested_priority_levels()[0].clone();
+        let boot = flowcontrol_objects::suggested_priority_levels()[0].clone();
         let mut edited = stored(boot.clone(), 2);
         edited["spec"]["limited"]["nominalConcurrencyShares"] = json!(1);
         let r = pl

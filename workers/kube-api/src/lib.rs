@@ -5,7 +5,6 @@
 #![forbid(unsafe_code)]
 
 mod apf_bootstrap;
-mod apf_defaults;
 mod auth;
 mod bootstrap;
 mod bootstrap_policy;

@@ -14,6 +14,7 @@ pub mod control;
 pub mod delegate;
 pub mod discovery;
 pub mod encode;
+pub mod flowcontrol_objects;
 pub mod follow;
 pub mod health;
 pub mod lifecycle;

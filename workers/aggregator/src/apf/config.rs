@@ -5,8 +5,9 @@
 //! here as well: until the objects are read, and whenever one is missing, requests are
 //! classified as if they existed, as upstream's controller does.
 
+use kas_server::flowcontrol_objects;
 use serde::Deserialize;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// A FlowSchema, as far as classification goes.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -281,50 +282,30 @@ fn percent(p: Option<i32>) -> Result<u32, String> {
     }
 }
 
-/// Rules that match every request of `groups`.
-fn everything(groups: &[&str]) -> Value {
-    let subjects: Vec<Value> = groups
-        .iter()
-        .map(|g| json!({"kind": "Group", "group": {"name": g}}))
-        .collect();
-    json!([{
-        "subjects": subjects,
-        "resourceRules": [{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"],
-            "namespaces": ["*"], "clusterScope": true}],
-        "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}],
-    }])
+/// The mandatory object named `name` (`exempt` or `catch-all`) of `all`.
+fn mandatory<T: serde::de::DeserializeOwned>(all: Vec<Value>, name: &str) -> T {
+    let object = all
+        .into_iter()
+        .find(|o| o.pointer("/metadata/name").and_then(Value::as_str) == Some(name))
+        .unwrap_or_default();
+    serde_json::from_value(object).expect("the mandatory objects are well-formed")
 }
 
 /// The mandatory level `name` (`exempt` or `catch-all`), as upstream imagines it while
 /// no object of that name exists.
 pub(crate) fn mandatory_level(name: &str) -> PriorityLevel {
-    let spec = if name == EXEMPT {
-        json!({"type": "Exempt", "exempt": {"nominalConcurrencyShares": 0, "lendablePercent": 0}})
-    } else {
-        json!({"type": "Limited", "limited": {"nominalConcurrencyShares": 5,
-            "lendablePercent": 0, "limitResponse": {"type": "Reject"}}})
-    };
-    serde_json::from_value(json!({"metadata": {"name": name}, "spec": spec}))
-        .expect("the mandatory levels are well-formed")
+    mandatory(flowcontrol_objects::mandatory_priority_levels(), name)
 }
 
 /// The mandatory schema `name` (`exempt` or `catch-all`).
 pub(crate) fn mandatory_schema(name: &str) -> FlowSchema {
-    let spec = if name == EXEMPT {
-        json!({"priorityLevelConfiguration": {"name": EXEMPT}, "matchingPrecedence": 1,
-            "rules": everything(&["system:masters"])})
-    } else {
-        json!({"priorityLevelConfiguration": {"name": CATCH_ALL}, "matchingPrecedence": 10000,
-            "distinguisherMethod": {"type": "ByUser"},
-            "rules": everything(&["system:unauthenticated", "system:authenticated"])})
-    };
-    serde_json::from_value(json!({"metadata": {"name": name}, "spec": spec}))
-        .expect("the mandatory schemas are well-formed")
+    mandatory(flowcontrol_objects::mandatory_flow_schemas(), name)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn level(v: Value) -> PriorityLevel {
         serde_json::from_value(v).unwrap()

@@ -13,7 +13,7 @@ use super::causes::{
     arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
     invalid_int, invalid_shown, not_supported, quote, required, s, show,
 };
-use crate::apf_defaults::{mandatory_spec, specs_equal};
+use kas_server::flowcontrol_objects::{mandatory_spec, specs_equal};
 
 /// The highest matching precedence a FlowSchema may have.
 const MAX_MATCHING_PRECEDENCE: i64 = 10000;

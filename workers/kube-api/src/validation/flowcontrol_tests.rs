@@ -30,9 +30,9 @@ fn valid_schemas() {
     let mut both = good_rule();
     both["nonResourceRules"] = json!([{"verbs": ["*"], "nonResourceURLs": ["/apis/*"]}]);
     assert!(got(&fs("system-foo", spec_with(both))).is_empty());
-    for o in crate::apf_defaults::mandatory_flow_schemas()
+    for o in kas_server::flowcontrol_objects::mandatory_flow_schemas()
         .into_iter()
-        .chain(crate::apf_defaults::suggested_flow_schemas())
+        .chain(kas_server::flowcontrol_objects::suggested_flow_schemas())
     {
         let mut o = o;
         crate::defaults::flowschema_defaults(&mut o);
@@ -210,7 +210,7 @@ fn non_resource_rules() {
 
 #[test]
 fn mandatory_and_status() {
-    let mut exempt = crate::apf_defaults::mandatory_flow_schemas()[0].clone();
+    let mut exempt = kas_server::flowcontrol_objects::mandatory_flow_schemas()[0].clone();
     crate::defaults::flowschema_defaults(&mut exempt);
     // An explicit `"clusterScope": false` or nulls are the same spec.
     exempt["spec"]["rules"][0]["nonResourceRules"][0]["x"] = json!(null);
@@ -223,7 +223,7 @@ fn mandatory_and_status() {
         c[0].ends_with(": spec of 'exempt' must equal the fixed value"),
         "{c:?}"
     );
-    let mut catch_all = crate::apf_defaults::mandatory_flow_schemas()[1].clone();
+    let mut catch_all = kas_server::flowcontrol_objects::mandatory_flow_schemas()[1].clone();
     catch_all["spec"]["distinguisherMethod"] = json!(null);
     assert!(got(&catch_all)[0].ends_with("spec of 'catch-all' must equal the fixed value"));
 

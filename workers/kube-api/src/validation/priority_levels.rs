@@ -246,9 +246,9 @@ mod tests {
         let reject = json!({"type": "Limited", "limited": {"nominalConcurrencyShares": 0,
             "limitResponse": {"type": "Reject"}}});
         assert!(got(&pl("max-in-flight", reject)).is_empty());
-        for o in crate::apf_defaults::mandatory_priority_levels()
+        for o in kas_server::flowcontrol_objects::mandatory_priority_levels()
             .into_iter()
-            .chain(crate::apf_defaults::suggested_priority_levels())
+            .chain(kas_server::flowcontrol_objects::suggested_priority_levels())
         {
             let mut o = o;
             crate::defaults::priority_level_defaults(&mut o);

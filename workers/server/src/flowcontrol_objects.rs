@@ -3,12 +3,14 @@
 //! PriorityLevelConfigurations and FlowSchemas (`exempt`, `catch-all`), which the server
 //! always puts back, and the suggested ones, which operators may edit once they set the
 //! auto-update annotation to "false". Pure data, each object carrying
-//! `apf.kubernetes.io/autoupdate-spec: "true"`, in upstream's list order.
+//! `apf.kubernetes.io/autoupdate-spec: "true"`, in upstream's list order. The kube-api
+//! worker keeps them in storage; the front door classifies by the mandatory ones while
+//! they are missing there.
 
 use serde_json::{json, Value};
 
 /// The annotation that lets the server keep the object's spec as it ships it.
-pub(crate) const AUTOUPDATE_ANNOTATION: &str = "apf.kubernetes.io/autoupdate-spec";
+pub const AUTOUPDATE_ANNOTATION: &str = "apf.kubernetes.io/autoupdate-spec";
 
 const API_VERSION: &str = "flowcontrol.apiserver.k8s.io/v1";
 
@@ -104,7 +106,7 @@ fn everything(subjects: Vec<Value>) -> Value {
 }
 
 /// The mandatory priority levels: `catch-all` (5 shares, Reject) and `exempt`.
-pub(crate) fn mandatory_priority_levels() -> Vec<Value> {
+pub fn mandatory_priority_levels() -> Vec<Value> {
     vec![
         plc(
             "catch-all",
@@ -120,7 +122,7 @@ pub(crate) fn mandatory_priority_levels() -> Vec<Value> {
 }
 
 /// The mandatory FlowSchemas: `exempt` (system:masters, precedence 1) and `catch-all`.
-pub(crate) fn mandatory_flow_schemas() -> Vec<Value> {
+pub fn mandatory_flow_schemas() -> Vec<Value> {
     vec![
         fs("exempt", "exempt", 1, "", everything(groups(&[MASTERS]))),
         fs(
@@ -134,7 +136,7 @@ pub(crate) fn mandatory_flow_schemas() -> Vec<Value> {
 }
 
 /// The suggested priority levels.
-pub(crate) fn suggested_priority_levels() -> Vec<Value> {
+pub fn suggested_priority_levels() -> Vec<Value> {
     vec![
         queuing("system", 30, 33, 64, 6),
         queuing("node-high", 40, 25, 64, 6),
@@ -146,7 +148,7 @@ pub(crate) fn suggested_priority_levels() -> Vec<Value> {
 }
 
 /// The suggested FlowSchemas.
-pub(crate) fn suggested_flow_schemas() -> Vec<Value> {
+pub fn suggested_flow_schemas() -> Vec<Value> {
     let leases = |verbs: &[&str]| resources(verbs, &["coordination.k8s.io"], &["leases"], false);
     let get_create_update = ["get", "create", "update"];
     vec![
@@ -257,7 +259,7 @@ pub(crate) fn suggested_flow_schemas() -> Vec<Value> {
 }
 
 /// The spec a mandatory object of `kind` named `name` must have, if it is one.
-pub(crate) fn mandatory_spec(kind: &str, name: &str) -> Option<Value> {
+pub fn mandatory_spec(kind: &str, name: &str) -> Option<Value> {
     let all = match kind {
         "FlowSchema" => mandatory_flow_schemas(),
         "PriorityLevelConfiguration" => mandatory_priority_levels(),
@@ -271,7 +273,7 @@ pub(crate) fn mandatory_spec(kind: &str, name: &str) -> Option<Value> {
 /// `v` with what Go's semantic equality does not tell apart removed: null, false, empty
 /// strings and empty lists are all a Go zero value or a nil slice. Zero numbers and empty
 /// objects stay (they may be set pointers).
-pub(crate) fn normalized(v: &Value) -> Value {
+pub fn normalized(v: &Value) -> Value {
     match v {
         Value::Object(m) => Value::Object(
             m.iter()
@@ -295,7 +297,7 @@ fn is_zeroish(v: &Value) -> bool {
 }
 
 /// Whether two specs are equal as upstream's semantic equality sees them.
-pub(crate) fn specs_equal(a: &Value, b: &Value) -> bool {
+pub fn specs_equal(a: &Value, b: &Value) -> bool {
     normalized(a) == normalized(b)
 }
 
