@@ -125,6 +125,14 @@ const PLANS: &[Plan] = &[
                    request gets 429",
     },
     Plan {
+        name: "two large lists",
+        count: 2,
+        hold: 20,
+        upstream: "issue 15's large lists: two clients LISTing 32,000 objects in a loop (20 \
+                   seats of workload-low: nothing is queued or refused); the LISTs' cost \
+                   against the other client's GETs",
+    },
+    Plan {
         name: "unread watches",
         count: 1000,
         hold: 20,
@@ -170,7 +178,7 @@ async fn main() -> Result<()> {
             "streams past the limit" => run(t, plan.name, size, h2_abuse::too_many_streams).await,
             "many watches" => run(t, plan.name, size, watch::many_watches).await,
             "unread watches" => run(t, plan.name, size, watch::unread_watches).await,
-            "list flood" => {
+            "list flood" | "two large lists" => {
                 let reader = server.reader.as_user(flood::READER);
                 flood::prepare(t, &reader, FLOOD_OBJECTS / cli.divide.max(1)).await?;
                 // The front door counts stored objects once a minute (as upstream), and a

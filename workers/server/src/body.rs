@@ -36,6 +36,79 @@ where
     body.map_err(Into::into).boxed_unsync()
 }
 
+/// The most bytes [`joined`] copies into one frame.
+const JOINED_FRAME: usize = 64 << 10;
+
+/// `head`, the non-empty `items` separated by commas, then `tail`: a JSON list built from
+/// objects already encoded (the watch cache's shared bytes). It is produced a frame of up
+/// to 64 KiB at a time as the connection takes it, so a LIST of 32,000 objects holds
+/// references to them and one frame, not a copy of the whole response, and other
+/// requests on the worker run between its frames. Its exact length is known up front.
+pub fn joined(head: Bytes, items: Vec<Bytes>, tail: Bytes) -> Body {
+    let items: std::collections::VecDeque<Bytes> =
+        items.into_iter().filter(|b| !b.is_empty()).collect();
+    let commas = items.len().saturating_sub(1);
+    let len = head.len() + tail.len() + commas + items.iter().map(Bytes::len).sum::<usize>();
+    Joined {
+        head: Some(head),
+        items,
+        first: true,
+        tail: Some(tail),
+        remaining: len as u64,
+    }
+    .boxed_unsync()
+}
+
+struct Joined {
+    head: Option<Bytes>,
+    items: std::collections::VecDeque<Bytes>,
+    /// No item sent yet (the next needs no comma).
+    first: bool,
+    tail: Option<Bytes>,
+    remaining: u64,
+}
+
+impl hyper::body::Body for Joined {
+    type Data = Bytes;
+    type Error = BoxError;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        _cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<hyper::body::Frame<Bytes>, BoxError>>> {
+        let this = &mut *self;
+        let mut frame = bytes::BytesMut::new();
+        if let Some(head) = this.head.take() {
+            frame.extend_from_slice(&head);
+        }
+        while frame.len() < JOINED_FRAME {
+            let Some(item) = this.items.pop_front() else {
+                if let Some(tail) = this.tail.take() {
+                    frame.extend_from_slice(&tail);
+                }
+                break;
+            };
+            if !std::mem::take(&mut this.first) {
+                frame.extend_from_slice(b",");
+            }
+            frame.extend_from_slice(&item);
+        }
+        if frame.is_empty() {
+            return Poll::Ready(None);
+        }
+        this.remaining = this.remaining.saturating_sub(frame.len() as u64);
+        Poll::Ready(Some(Ok(hyper::body::Frame::data(frame.freeze()))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.head.is_none() && self.items.is_empty() && self.tail.is_none()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        hyper::body::SizeHint::with_exact(self.remaining)
+    }
+}
+
 /// `body`, holding `guard` until the body is dropped: sent to its end, or given up when
 /// the client went (an in-flight slot, a stream count).
 pub fn hold<T: Send + 'static>(body: Body, guard: T) -> Body {
@@ -161,6 +234,36 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
+
+    #[tokio::test]
+    async fn joined_lists_come_in_frames_of_at_most_64_kib() {
+        let item = Bytes::from(format!("\"{}\"", "a".repeat(998)));
+        let items: Vec<Bytes> = (0..200)
+            .map(|i| if i == 3 { Bytes::new() } else { item.clone() })
+            .collect();
+        let mut body = joined(Bytes::from_static(b"["), items, Bytes::from_static(b"]"));
+        let expected = 2 + 199 * 1000 + 198;
+        assert_eq!(
+            hyper::body::Body::size_hint(&body).exact(),
+            Some(expected as u64)
+        );
+        let mut whole = Vec::new();
+        let mut frames = 0;
+        while let Some(frame) = body.frame().await {
+            let data = frame.expect("frame").into_data().expect("data");
+            assert!(data.len() <= JOINED_FRAME + 1001);
+            whole.extend_from_slice(&data);
+            frames += 1;
+        }
+        assert_eq!(whole.len(), expected);
+        assert!(frames >= 3, "{frames}");
+        let parsed: Vec<String> = serde_json::from_slice(&whole).expect("JSON");
+        assert_eq!(parsed.len(), 199);
+        // Nothing at all: the head and tail only.
+        let body = joined(Bytes::from_static(b"["), vec![], Bytes::from_static(b"]"));
+        let all = body.collect().await.expect("body").to_bytes();
+        assert_eq!(&all[..], b"[]");
+    }
 
     /// Sets its flag when dropped.
     struct Dropped(Arc<AtomicBool>);

@@ -455,27 +455,20 @@ impl RestStore {
         if let Some(n) = page.remaining {
             metadata["remainingItemCount"] = json!(n);
         }
-        let size: usize = items.iter().map(|b| b.len() + 1).sum();
-        let mut out = Vec::with_capacity(size + 256);
-        out.extend_from_slice(b"{\"kind\":");
-        out.extend_from_slice(
+        let mut head = Vec::with_capacity(256);
+        head.extend_from_slice(b"{\"kind\":");
+        head.extend_from_slice(
             json!(format!("{}List", self.resource.kind))
                 .to_string()
                 .as_bytes(),
         );
-        out.extend_from_slice(b",\"apiVersion\":");
-        out.extend_from_slice(json!(self.resource.api_version()).to_string().as_bytes());
-        out.extend_from_slice(b",\"metadata\":");
-        out.extend_from_slice(metadata.to_string().as_bytes());
-        out.extend_from_slice(b",\"items\":[");
-        for (i, item) in items.iter().filter(|b| !b.is_empty()).enumerate() {
-            if i > 0 {
-                out.push(b',');
-            }
-            out.extend_from_slice(item);
-        }
-        out.extend_from_slice(b"]}");
-        let mut resp = Response::new(crate::body::full(out));
+        head.extend_from_slice(b",\"apiVersion\":");
+        head.extend_from_slice(json!(self.resource.api_version()).to_string().as_bytes());
+        head.extend_from_slice(b",\"metadata\":");
+        head.extend_from_slice(metadata.to_string().as_bytes());
+        head.extend_from_slice(b",\"items\":[");
+        let out = crate::body::joined(head.into(), items, bytes::Bytes::from_static(b"]}"));
+        let mut resp = Response::new(out);
         resp.headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
         resp
