@@ -298,3 +298,63 @@ fn a_list_flood_is_shed_and_the_reader_is_served() {
         assert_eq!(o.probe_errors, 0, "{o:?}");
     });
 }
+
+#[test]
+fn writes_watched_by_many_take_more_seats() {
+    serial(async {
+        let server = Server::builder().start().await;
+        // 25 watches of every ConfigMap, never read (their heads are enough).
+        let mut watches = Vec::new();
+        for _ in 0..25 {
+            let (mut tls, _) = server
+                .connect(&[b"http/1.1"], false)
+                .await
+                .expect("connect");
+            tokio::io::AsyncWriteExt::write_all(
+                &mut tls,
+                b"GET /api/v1/configmaps?watch=true HTTP/1.1\r\nhost: x\r\n\r\n",
+            )
+            .await
+            .expect("send");
+            watches.push(tls);
+        }
+        let cm = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "watched"}, "data": {"n": "0"}});
+        let path = "/api/v1/namespaces/default/configmaps";
+        let created = server
+            .request(Method::POST, path, cm.to_string().as_bytes(), false, false)
+            .await
+            .expect("answered");
+        assert_eq!(created.status, 201, "{}", created.text());
+        // Once the front door counts them, a write to a ConfigMap takes one seat per ten
+        // watchers (3) for the events it sends, as upstream estimates it.
+        let series = "apiserver_flowcontrol_watch_count_samples_bucket";
+        let exempt = ["flow_schema=\"exempt\"", "priority_level=\"exempt\""];
+        until("writes see the 25 watchers", || async {
+            let patch = json!({"data": {"n": "1"}}).to_string();
+            let r = server
+                .request_full(
+                    Method::PATCH,
+                    &format!("{path}/watched"),
+                    &[("content-type", "application/merge-patch+json")],
+                    patch.as_bytes(),
+                    false,
+                    false,
+                )
+                .await
+                .expect("answered");
+            assert_eq!(r.status, 200, "{}", r.text());
+            let metrics = server.get("/metrics").await.text();
+            let below_10 = metric(&metrics, series, &[exempt[0], exempt[1], "le=\"10\""]);
+            let below_100 = metric(&metrics, series, &[exempt[0], exempt[1], "le=\"100\""]);
+            below_100 > below_10
+        })
+        .await;
+        let metrics = server.get("/metrics").await.text();
+        let seats = "apiserver_flowcontrol_work_estimated_seats_bucket";
+        let two = metric(&metrics, seats, &[exempt[0], exempt[1], "le=\"2\""]);
+        let four = metric(&metrics, seats, &[exempt[0], exempt[1], "le=\"4\""]);
+        assert!(four > two, "no request of 3 or 4 seats: {two:?} {four:?}");
+        drop(watches);
+    });
+}

@@ -319,7 +319,10 @@ async fn authenticated(
             // A watch holds its seat while it starts (until its response begins), as
             // upstream's does until the watch is initialized; anything else until its
             // response is sent.
-            if !watch {
+            if watch {
+                let counted = (*ticket).watch_started();
+                resp = resp.map(|b| kas_server::body::hold(b, counted));
+            } else {
                 resp = resp.map(|b| kas_server::body::hold(b, ticket));
             }
         }
@@ -347,7 +350,7 @@ enum Held {
     /// A max-in-flight seat.
     Permit(tokio::sync::OwnedSemaphorePermit),
     /// Priority and fairness's seat and classification.
-    Ticket(crate::apf::Ticket),
+    Ticket(Box<crate::apf::Ticket>),
 }
 
 /// The request's seat: from priority and fairness (which classifies and may queue it),
@@ -367,7 +370,7 @@ async fn take_seat(
             return Ok(Held::Nothing);
         }
         return match apf.admit(user, info, query).await {
-            Ok(ticket) => Ok(Held::Ticket(ticket)),
+            Ok(ticket) => Ok(Held::Ticket(Box::new(ticket))),
             Err(refused) => {
                 let retry_after = HeaderValue::from(refused.retry_after);
                 let mut resp = kas_server::status::go_http_error(

@@ -149,9 +149,9 @@ fn requests(apf: &Apf, details: bool) -> Vec<Vec<String>> {
                 index.to_string(),
                 r.distinguisher.clone(),
                 rfc3339(r.arrived),
-                r.seats.to_string(),
-                "0".into(),
-                "0s".into(),
+                r.work.initial.to_string(),
+                r.work.final_seats.to_string(),
+                go_duration(r.work.extra),
                 rfc3339(start),
             ];
             if details {
@@ -188,6 +188,23 @@ fn requests(apf: &Apf, details: bool) -> Vec<Vec<String>> {
         }
     }
     rows
+}
+
+/// A duration as Go prints one (`0s`, `5ms`, `7.5ms`, `1.2s`).
+fn go_duration(d: std::time::Duration) -> String {
+    let ns = d.as_nanos();
+    match ns {
+        0 => "0s".into(),
+        1..=999 => format!("{ns}ns"),
+        1_000..=999_999 => format!("{}µs", trim(ns as f64 / 1e3)),
+        1_000_000..=999_999_999 => format!("{}ms", trim(ns as f64 / 1e6)),
+        _ => format!("{}s", trim(ns as f64 / 1e9)),
+    }
+}
+
+fn trim(v: f64) -> String {
+    let s = format!("{v:.9}");
+    s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 /// Seat-seconds as upstream prints them: nine decimals, then `ss`.

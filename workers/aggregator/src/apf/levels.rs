@@ -178,14 +178,14 @@ mod tests {
             .map(|_| {
                 kept["b"].set.start(
                     1,
-                    1,
+                    super::super::width::Work::ONE,
                     super::super::queueset::Descr {
                         schema: "s".into(),
                         distinguisher: String::new(),
                         user: "u".into(),
                         info: Arc::default(),
                         arrived: std::time::SystemTime::now(),
-                        seats: 1,
+                        work: super::super::width::Work::ONE,
                     },
                 )
             })

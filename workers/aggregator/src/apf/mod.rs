@@ -19,6 +19,7 @@ mod queueset;
 mod retry;
 mod rules;
 pub(crate) mod status;
+mod watches;
 pub(crate) mod width;
 
 use std::collections::{BTreeMap, HashMap};
@@ -86,6 +87,8 @@ pub(crate) struct Apf {
     pub(crate) status_changed: Arc<tokio::sync::Notify>,
     /// Stored objects per resource, for the seats of LISTs.
     pub(crate) counts: width::ObjectCounts,
+    /// The watches open now, for the seats of writes.
+    watches: Arc<watches::WatchTracker>,
     /// Requests executing now, read-only and mutating (`apiserver_current_inflight_requests`).
     executing: [AtomicUsize; 2],
 }
@@ -106,7 +109,9 @@ pub(crate) struct Ticket {
     schema: Arc<str>,
     schema_uid: HeaderValue,
     mutating: bool,
-    watch: bool,
+    is_watch: bool,
+    /// A watch, counted for the work of writes while it lasts.
+    watch: Option<watches::Registered>,
     seats: usize,
 }
 
@@ -114,6 +119,12 @@ impl Ticket {
     /// Names the schema and level on `headers`.
     pub(crate) fn mark(&self, headers: &mut http::HeaderMap) {
         mark(headers, &self.schema_uid, &self.level.uid);
+    }
+
+    /// A watch's response has begun: its seat is given back, and what it keeps, for as
+    /// long as it lasts, is its place among the watches writes are estimated by.
+    pub(crate) fn watch_started(mut self) -> Option<impl Send + 'static> {
+        self.watch.take()
     }
 }
 
@@ -125,7 +136,7 @@ impl Drop for Ticket {
         f.executing_seats
             .with_label_values(&labels)
             .sub(self.seats as i64);
-        let kind = if self.watch { "watch" } else { "regular" };
+        let kind = if self.is_watch { "watch" } else { "regular" };
         f.execution
             .with_label_values(&[&*self.level.name, &*self.schema, kind])
             .observe(self.seat.started().elapsed().as_secs_f64());
@@ -179,6 +190,7 @@ impl Apf {
             kept: Mutex::default(),
             status_changed: Arc::default(),
             counts: Default::default(),
+            watches: Arc::default(),
             executing: Default::default(),
         }
     }
@@ -220,22 +232,31 @@ impl Apf {
         } else {
             ("", 0)
         };
-        let seats = width::seats(info, query, &self.counts, level.max_seats);
+        let labels = [&*level.name, &*schema.name];
+        let f = metrics::families();
+        let observe = |n: usize| f.watch_counts.with_label_values(&labels).observe(n as f64);
+        let work = width::estimate(
+            info,
+            query,
+            &self.counts,
+            &self.watches,
+            level.max_seats,
+            observe,
+        );
+        let seats = work.seats();
         let descr = Descr {
             schema: schema.name.clone(),
             distinguisher: distinguisher.to_owned(),
             user: user.name.clone(),
             info: Arc::new(info.clone()),
             arrived: SystemTime::now(),
-            seats,
+            work,
         };
-        let labels = [&*level.name, &*schema.name];
-        let f = metrics::families();
         let waited = Instant::now();
         f.estimated_seats
             .with_label_values(&labels)
             .observe(seats as f64);
-        let outcome = match level.set.start(hash, seats, descr) {
+        let outcome = match level.set.start(hash, work, descr) {
             Start::Execute(seat) => Ok(seat),
             Start::Refused(why) => Err(why),
             Start::Queued(queued) => {
@@ -272,7 +293,8 @@ impl Apf {
                     schema_uid: schema.uid.clone(),
                     level,
                     mutating,
-                    watch: info.verb == "watch",
+                    is_watch: info.verb == "watch",
+                    watch: self.watches.register(info, query),
                     seats,
                 })
             }

@@ -16,12 +16,19 @@ use tokio::sync::oneshot;
 
 use super::borrow::{Demand, Observed};
 use super::config::QueueShape;
+use super::width::Work;
 
 /// The estimated service time of one seat's work (upstream's `G`).
 pub(crate) const ESTIMATED_SERVICE: f64 = 0.003;
 
 /// The most hash bits a hand may need (upstream's shuffle-sharding limit).
 const MAX_HASH_BITS: f64 = 60.0;
+
+/// A request's work in the virtual world, seat-seconds: its seats for the estimated
+/// service time, and its final seats for the time they are held after it.
+fn total_work(work: &Work) -> f64 {
+    work.initial as f64 * ESTIMATED_SERVICE + work.final_seats as f64 * work.extra.as_secs_f64()
+}
 
 /// Whether `shape`'s hands can be dealt from a 64-bit hash.
 pub(crate) fn check_shape(shape: QueueShape) -> Result<(), String> {
@@ -72,12 +79,12 @@ pub(crate) struct Descr {
     pub(crate) user: String,
     pub(crate) info: Arc<kas_proto::RequestInfo>,
     pub(crate) arrived: SystemTime,
-    pub(crate) seats: usize,
+    pub(crate) work: Work,
 }
 
 struct Waiting {
     id: u64,
-    seats: usize,
+    work: Work,
     arrival_r: f64,
     descr: Descr,
     go: oneshot::Sender<Started>,
@@ -100,7 +107,7 @@ struct Queue {
 
 impl Queue {
     fn active(&self) -> bool {
-        !self.waiting.is_empty() || !self.executing.is_empty()
+        !self.waiting.is_empty() || !self.executing.is_empty() || self.seats_in_use > 0
     }
 }
 
@@ -171,7 +178,7 @@ pub(crate) struct Seat {
     set: Arc<QueueSet>,
     id: u64,
     queue: Option<usize>,
-    seats: usize,
+    work: Work,
     started: Instant,
 }
 
@@ -185,8 +192,30 @@ impl Seat {
 impl Drop for Seat {
     fn drop(&mut self) {
         let mut st = self.set.lock();
-        st.finish(self.id, self.queue, self.seats, self.started.elapsed());
-        st.dispatch_all();
+        st.end(
+            self.id,
+            self.queue,
+            self.work.initial,
+            self.started.elapsed(),
+        );
+        let (queue, seats, extra) = (self.queue, self.work.seats(), self.work.extra);
+        // A write's events keep its seats a little longer (its estimated extra work).
+        match tokio::runtime::Handle::try_current() {
+            Ok(rt) if !extra.is_zero() => {
+                drop(st);
+                let set = self.set.clone();
+                rt.spawn(async move {
+                    tokio::time::sleep(extra).await;
+                    let mut st = set.lock();
+                    st.release(queue, seats);
+                    st.dispatch_all();
+                });
+            }
+            _ => {
+                st.release(queue, seats);
+                st.dispatch_all();
+            }
+        }
     }
 }
 
@@ -195,7 +224,7 @@ pub(crate) struct Queued {
     set: Arc<QueueSet>,
     id: u64,
     queue: usize,
-    seats: usize,
+    work: Work,
     queue_length: usize,
     go: Option<oneshot::Receiver<Started>>,
 }
@@ -237,7 +266,7 @@ impl Queued {
             set: self.set.clone(),
             id: self.id,
             queue: Some(self.queue),
-            seats: self.seats,
+            work: self.work,
             started: started.at,
         })
     }
@@ -254,7 +283,13 @@ impl Drop for Queued {
         }
         // Dispatched, but nobody will run it: give the seats back.
         if let Ok(started) = go.try_recv() {
-            st.finish(self.id, Some(self.queue), self.seats, started.at.elapsed());
+            st.end(
+                self.id,
+                Some(self.queue),
+                self.work.initial,
+                started.at.elapsed(),
+            );
+            st.release(Some(self.queue), self.work.seats());
             st.dispatch_all();
         }
     }
@@ -320,8 +355,9 @@ impl QueueSet {
         st.dispatch_all();
     }
 
-    /// A new request of `seats` seats from the flow `hash`.
-    pub(crate) fn start(self: &Arc<Self>, hash: u64, seats: usize, descr: Descr) -> Start {
+    /// A new request of `work` from the flow `hash`.
+    pub(crate) fn start(self: &Arc<Self>, hash: u64, work: Work, descr: Descr) -> Start {
+        let seats = work.seats();
         let mut st = self.lock();
         let id = st.next_id;
         st.next_id += 1;
@@ -340,7 +376,7 @@ impl QueueSet {
                 set: self.clone(),
                 id,
                 queue: None,
-                seats,
+                work,
                 started: Instant::now(),
             });
         };
@@ -358,7 +394,7 @@ impl QueueSet {
         }
         q.waiting.push_back(Waiting {
             id,
-            seats,
+            work,
             arrival_r: current_r,
             descr,
             go: tx,
@@ -373,7 +409,7 @@ impl QueueSet {
             set: self.clone(),
             id,
             queue,
-            seats,
+            work,
             queue_length,
             go: Some(rx),
         })
@@ -526,7 +562,7 @@ impl State {
             self.robin = (self.robin + 1) % n;
             let q = &self.queues[self.robin];
             if let Some(head) = q.waiting.front() {
-                let finish = q.next_dispatch_r + head.seats as f64 * ESTIMATED_SERVICE;
+                let finish = q.next_dispatch_r + total_work(&head.work);
                 if best.is_none_or(|(_, f)| finish < f) {
                     best = Some((self.robin, finish));
                 }
@@ -536,7 +572,10 @@ impl State {
             return false;
         };
 
-        let seats = self.queues[index].waiting.front().map_or(1, |w| w.seats);
+        let seats = self.queues[index]
+            .waiting
+            .front()
+            .map_or(1, |w| w.work.seats());
         if !self.can_take(seats) {
             return false;
         }
@@ -544,9 +583,10 @@ impl State {
         let Some(w) = self.queues[index].waiting.pop_front() else {
             return false;
         };
-        self.queues[index].waiting_seats -= w.seats;
+        let seats = w.work.seats();
+        self.queues[index].waiting_seats -= seats;
         self.waiting -= 1;
-        self.waiting_seats -= w.seats;
+        self.waiting_seats -= seats;
         let now = Instant::now();
         let at_wall = SystemTime::now();
         if w.go.send(Started { at: now }).is_err() {
@@ -555,30 +595,37 @@ impl State {
             return true;
         }
         self.executing += 1;
-        self.seats_in_use += w.seats;
+        self.seats_in_use += seats;
         self.totals.dispatched += 1;
         let q = &mut self.queues[index];
-        q.seats_in_use += w.seats;
+        q.seats_in_use += seats;
         q.executing.push((w.id, w.descr, at_wall));
-        q.next_dispatch_r += w.seats as f64 * ESTIMATED_SERVICE;
+        q.next_dispatch_r += total_work(&w.work);
         self.bound_next_dispatch(index);
         true
     }
 
-    /// A request that ran for `took` gives its seats back; its queue's virtual start is
-    /// corrected by how much its real work differed from the estimate.
-    fn finish(&mut self, id: u64, queue: Option<usize>, seats: usize, took: Duration) {
+    /// A request that ran for `took` has ended; its queue's virtual start is corrected by
+    /// how much its real work differed from the estimate. Its seats are given back by
+    /// [`State::release`], at once or after the work it left behind.
+    fn end(&mut self, id: u64, queue: Option<usize>, initial: usize, took: Duration) {
         self.executing = self.executing.saturating_sub(1);
-        self.seats_in_use = self.seats_in_use.saturating_sub(seats);
         match queue.and_then(|i| self.queues.get_mut(i).map(|q| (i, q))) {
             Some((i, q)) => {
-                q.seats_in_use = q.seats_in_use.saturating_sub(seats);
                 q.executing.retain(|e| e.0 != id);
-                q.next_dispatch_r -= seats as f64 * (ESTIMATED_SERVICE - took.as_secs_f64());
+                q.next_dispatch_r -= initial as f64 * (ESTIMATED_SERVICE - took.as_secs_f64());
                 self.bound_next_dispatch(i);
-                self.trim_queues();
             }
             None => self.queueless.retain(|e| e.0 != id),
+        }
+    }
+
+    /// An ended request's seats are free again.
+    fn release(&mut self, queue: Option<usize>, seats: usize) {
+        self.seats_in_use = self.seats_in_use.saturating_sub(seats);
+        if let Some(q) = queue.and_then(|i| self.queues.get_mut(i)) {
+            q.seats_in_use = q.seats_in_use.saturating_sub(seats);
+            self.trim_queues();
         }
     }
 
@@ -591,8 +638,8 @@ impl State {
             return false;
         };
         if let Some(w) = q.waiting.remove(pos) {
-            q.waiting_seats -= w.seats;
-            self.waiting_seats -= w.seats;
+            q.waiting_seats -= w.work.seats();
+            self.waiting_seats -= w.work.seats();
         }
         self.waiting -= 1;
         self.totals.rejected += 1;
@@ -629,7 +676,7 @@ mod tests {
             user: "u".into(),
             info: Arc::new(kas_proto::RequestInfo::default()),
             arrived: SystemTime::now(),
-            seats: 1,
+            work: Work::ONE,
         }
     }
 
@@ -662,37 +709,42 @@ mod tests {
     #[test]
     fn rejects_without_queues() {
         let set = QueueSet::new(Some(1), None);
-        let Start::Execute(seat) = set.start(1, 1, descr("a")) else {
+        let Start::Execute(seat) = set.start(1, Work::ONE, descr("a")) else {
             panic!("a free seat");
         };
         assert!(matches!(
-            set.start(1, 1, descr("a")),
+            set.start(1, Work::ONE, descr("a")),
             Start::Refused(Refusal::ConcurrencyLimit)
         ));
         drop(seat);
-        assert!(matches!(set.start(1, 1, descr("a")), Start::Execute(_)));
+        assert!(matches!(
+            set.start(1, Work::ONE, descr("a")),
+            Start::Execute(_)
+        ));
         // Exempt: no limit.
         let exempt = QueueSet::new(None, None);
-        let seats: Vec<_> = (0..100).map(|_| exempt.start(1, 1, descr("e"))).collect();
+        let seats: Vec<_> = (0..100)
+            .map(|_| exempt.start(1, Work::ONE, descr("e")))
+            .collect();
         assert!(seats.iter().all(|s| matches!(s, Start::Execute(_))));
     }
 
     #[tokio::test]
     async fn queues_then_refuses_when_full() {
         let set = QueueSet::new(Some(1), shape(1, 1, 2));
-        let Start::Queued(first) = set.start(1, 1, descr("a")) else {
+        let Start::Queued(first) = set.start(1, Work::ONE, descr("a")) else {
             panic!("queued");
         };
         let far = tokio::time::Instant::now() + Duration::from_secs(5);
         let seat = first.wait(far).await.expect("dispatched at once");
-        let Start::Queued(second) = set.start(1, 1, descr("a")) else {
+        let Start::Queued(second) = set.start(1, Work::ONE, descr("a")) else {
             panic!("queued");
         };
-        let Start::Queued(third) = set.start(1, 1, descr("a")) else {
+        let Start::Queued(third) = set.start(1, Work::ONE, descr("a")) else {
             panic!("queued");
         };
         assert!(matches!(
-            set.start(1, 1, descr("a")),
+            set.start(1, Work::ONE, descr("a")),
             Start::Refused(Refusal::QueueFull)
         ));
         assert_eq!(set.counts(), (2, 1));
@@ -703,7 +755,7 @@ mod tests {
         let seat = second.wait(far).await.expect("the freed seat");
         assert_eq!(set.counts(), (0, 1));
         // A waiter dropped (its client gone) leaves its queue.
-        let Start::Queued(gone) = set.start(1, 1, descr("a")) else {
+        let Start::Queued(gone) = set.start(1, Work::ONE, descr("a")) else {
             panic!("queued");
         };
         drop(gone);
@@ -733,17 +785,17 @@ mod tests {
             (h, l)
         };
         let far = tokio::time::Instant::now() + Duration::from_secs(5);
-        let Start::Queued(running) = set.start(heavy, 1, descr("heavy")) else {
+        let Start::Queued(running) = set.start(heavy, Work::ONE, descr("heavy")) else {
             panic!()
         };
         let running = running.wait(far).await.expect("dispatched");
         let flood: Vec<_> = (0..10)
-            .map(|_| match set.start(heavy, 1, descr("heavy")) {
+            .map(|_| match set.start(heavy, Work::ONE, descr("heavy")) {
                 Start::Queued(q) => q,
                 _ => panic!(),
             })
             .collect();
-        let Start::Queued(other) = set.start(light, 1, descr("light")) else {
+        let Start::Queued(other) = set.start(light, Work::ONE, descr("light")) else {
             panic!()
         };
         // The running request takes a while, as real ones do.

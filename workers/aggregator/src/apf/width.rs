@@ -1,8 +1,11 @@
-//! How many seats a request takes, as upstream's work estimator judges reads: a LIST
-//! (or a watch that sends its initial events) takes one seat per 100 objects it will
-//! go through, between 1 and the level's maximum (at most 10); a LIST served from the
-//! watch cache goes through every stored object, one from etcd through twice its limit
-//! (or every object plus its limit when filtered). Anything else takes one seat.
+//! How many seats a request takes, as upstream's work estimator judges it: a LIST (or a
+//! watch that sends its initial events) takes one seat per 100 objects it will go
+//! through, between 1 and the level's maximum (at most 10); a LIST served from the watch
+//! cache goes through every stored object, one from etcd through twice its limit (or
+//! every object plus its limit when filtered). A write takes one seat, and when ten or
+//! more watches will get its event, one more seat per ten of them (up to the maximum)
+//! held 5 ms per ten watches after it ends, the work of sending the events. Anything
+//! else takes one seat.
 //! Object counts come from the workers' `apiserver_storage_objects`, read once a minute
 //! (upstream counts in etcd once a minute); a count three minutes old is stale and the
 //! LIST takes the maximum, an unknown resource the minimum.
@@ -13,11 +16,38 @@ use std::time::{Duration, Instant};
 
 use kas_proto::RequestInfo;
 
+use super::watches::WatchTracker;
+
 const MIN_SEATS: usize = 1;
 const MAX_SEATS: usize = 10;
 const OBJECTS_PER_SEAT: f64 = 100.0;
 /// A count older than this is not trusted.
 const STALE: Duration = Duration::from_secs(180);
+/// A write's events: a seat per this many watches …
+const WATCHES_PER_SEAT: f64 = 10.0;
+/// … each busy this long per event.
+const EVENT_DURATION: Duration = Duration::from_millis(5);
+
+/// A request's estimated work: seats while it runs, and seats held for `extra` after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Work {
+    pub(crate) initial: usize,
+    pub(crate) final_seats: usize,
+    pub(crate) extra: Duration,
+}
+
+impl Work {
+    pub(crate) const ONE: Work = Work {
+        initial: MIN_SEATS,
+        final_seats: 0,
+        extra: Duration::ZERO,
+    };
+
+    /// The seats the request occupies (upstream's MaxSeats).
+    pub(crate) fn seats(&self) -> usize {
+        self.initial.max(self.final_seats)
+    }
+}
 
 /// The stored objects per resource (`configmaps`, `deployments.apps`), with when each
 /// count was taken.
@@ -69,17 +99,60 @@ pub(crate) fn max_seats(nominal: usize, hand_size: Option<usize>) -> usize {
         .clamp(1, MAX_SEATS)
 }
 
-/// The seats of a request, at most `max`.
-pub(crate) fn seats(
+/// The work of a request, at most `max` seats; `watchers` is told how many watches a
+/// write reaches.
+pub(crate) fn estimate(
     info: &RequestInfo,
     query: Option<&str>,
     counts: &ObjectCounts,
+    watches: &WatchTracker,
     max: usize,
-) -> usize {
-    if !matches!(info.verb.as_str(), "list" | "watch") || !info.name.is_empty() {
+    watchers: impl FnOnce(usize),
+) -> Work {
+    let max = max.clamp(MIN_SEATS, MAX_SEATS);
+    match info.verb.as_str() {
+        "list" | "watch" => Work {
+            initial: list_seats(info, query, counts, max),
+            ..Work::ONE
+        },
+        "create" | "update" | "patch" | "delete" => write_work(info, watches, max, watchers),
+        _ => Work::ONE,
+    }
+}
+
+/// A write's work: the events it sends.
+fn write_work(
+    info: &RequestInfo,
+    watches: &WatchTracker,
+    max: usize,
+    observe: impl FnOnce(usize),
+) -> Work {
+    // Service account tokens are made, not stored: no event.
+    if info.resource == "serviceaccounts" && info.subresource == "token" {
+        return Work::ONE;
+    }
+    let watchers = watches.interested(info);
+    observe(watchers);
+    let watchers = watchers as f64;
+    if watchers < WATCHES_PER_SEAT {
+        return Work::ONE;
+    }
+    let seats = (watchers / WATCHES_PER_SEAT).ceil();
+    // The events' work, spread over at most `max` seats.
+    let work = seats * EVENT_DURATION.as_secs_f64();
+    let final_seats = (seats as usize).min(max);
+    Work {
+        initial: MIN_SEATS,
+        final_seats,
+        extra: Duration::from_secs_f64(work / final_seats as f64),
+    }
+}
+
+/// The seats of a LIST (or of a watch's initial events).
+fn list_seats(info: &RequestInfo, query: Option<&str>, counts: &ObjectCounts, max: usize) -> usize {
+    if !info.name.is_empty() {
         return MIN_SEATS;
     }
-    let max = max.clamp(MIN_SEATS, MAX_SEATS);
     let mut opts = ListQuery::default();
     for (k, v) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
         match &*k {
@@ -149,7 +222,48 @@ mod tests {
 
     fn list(path: &str, query: &str, counts: &ObjectCounts) -> usize {
         let info = request_info::parse(&Method::GET, path, Some(query));
-        seats(&info, Some(query), counts, 10)
+        let w = estimate(
+            &info,
+            Some(query),
+            counts,
+            &WatchTracker::default(),
+            10,
+            |_| {},
+        );
+        assert_eq!((w.final_seats, w.extra), (0, Duration::ZERO));
+        w.initial
+    }
+
+    #[test]
+    fn writes_take_seats_for_their_watchers_events() {
+        let watches = std::sync::Arc::new(WatchTracker::default());
+        let counts = ObjectCounts::default();
+        let put = request_info::parse(&Method::PUT, "/api/v1/namespaces/a/configmaps/x", None);
+        let watch = request_info::parse(&Method::GET, "/api/v1/configmaps", Some("watch=true"));
+        let mut held: Vec<_> = (0..9)
+            .map(|_| watches.register(&watch, Some("watch=true")))
+            .collect();
+        // Fewer than ten watchers: one seat, nothing after.
+        assert_eq!(
+            estimate(&put, None, &counts, &watches, 10, |_| {}),
+            Work::ONE
+        );
+        held.extend((0..16).map(|_| watches.register(&watch, Some("watch=true"))));
+        // 25 watchers: 3 seats for 15 ms of events, 5 ms each.
+        let w = estimate(&put, None, &counts, &watches, 10, |_| {});
+        assert_eq!((w.initial, w.final_seats, w.seats()), (1, 3, 3));
+        assert_eq!(w.extra, Duration::from_millis(5));
+        // Capped at the level's maximum, the work spread over fewer seats for longer.
+        let w = estimate(&put, None, &counts, &watches, 2, |_| {});
+        assert_eq!(w.final_seats, 2);
+        assert!((w.extra.as_secs_f64() - 0.0075).abs() < 1e-9, "{w:?}");
+        // Reads never count watchers.
+        let get = request_info::parse(&Method::GET, "/api/v1/namespaces/a/configmaps/x", None);
+        assert_eq!(
+            estimate(&get, None, &counts, &watches, 10, |_| {}),
+            Work::ONE
+        );
+        drop(held);
     }
 
     #[test]
