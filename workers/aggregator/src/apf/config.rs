@@ -232,7 +232,7 @@ impl PriorityLevel {
                             hand_size: positive(q.hand_size)?,
                             queue_length_limit: positive(q.queue_length_limit)?,
                         };
-                        super::queueset::check_shape(shape)?;
+                        super::shuffle::check_shape(shape)?;
                         Some(shape)
                     }
                     other => return Err(format!("unknown limit response type {other:?}")),

@@ -18,6 +18,7 @@ mod metrics;
 mod queueset;
 mod retry;
 mod rules;
+mod shuffle;
 pub(crate) mod status;
 mod watches;
 pub(crate) mod width;

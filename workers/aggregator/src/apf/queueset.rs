@@ -16,59 +16,16 @@ use tokio::sync::oneshot;
 
 use super::borrow::{Demand, Observed};
 use super::config::QueueShape;
+use super::shuffle::deal;
 use super::width::Work;
 
 /// The estimated service time of one seat's work (upstream's `G`).
 pub(crate) const ESTIMATED_SERVICE: f64 = 0.003;
 
-/// The most hash bits a hand may need (upstream's shuffle-sharding limit).
-const MAX_HASH_BITS: f64 = 60.0;
-
 /// A request's work in the virtual world, seat-seconds: its seats for the estimated
 /// service time, and its final seats for the time they are held after it.
 fn total_work(work: &Work) -> f64 {
     work.initial as f64 * ESTIMATED_SERVICE + work.final_seats as f64 * work.extra.as_secs_f64()
-}
-
-/// Whether `shape`'s hands can be dealt from a 64-bit hash.
-pub(crate) fn check_shape(shape: QueueShape) -> Result<(), String> {
-    if shape.hand_size > shape.queues {
-        return Err(format!(
-            "handSize {} is greater than deckSize {}",
-            shape.hand_size, shape.queues
-        ));
-    }
-    let bits = ((shape.queues as f64).log2() * shape.hand_size as f64).ceil();
-    if bits > MAX_HASH_BITS {
-        return Err(format!(
-            "required entropy bits of deckSize {} and handSize {} is greater than {MAX_HASH_BITS}",
-            shape.queues, shape.hand_size
-        ));
-    }
-    Ok(())
-}
-
-/// The queues a flow's hash deals: `hand` distinct queue indexes below `deck`, taken from
-/// the hash's digits in mixed radix (deck, deck-1, …), each digit counting only the
-/// queues not dealt yet.
-pub(crate) fn deal(hash: u64, deck: usize, hand: usize) -> Vec<usize> {
-    let mut rest = hash;
-    let mut dealt: Vec<usize> = Vec::with_capacity(hand);
-    for i in 0..hand {
-        let radix = (deck - i) as u64;
-        let mut card = (rest % radix) as usize;
-        rest /= radix;
-        // The card-th queue among those not dealt yet.
-        let mut taken: Vec<usize> = dealt.clone();
-        taken.sort_unstable();
-        for t in taken {
-            if t <= card {
-                card += 1;
-            }
-        }
-        dealt.push(card);
-    }
-    dealt
 }
 
 /// What is known of a request, for the dumps and the metrics.
@@ -666,146 +623,5 @@ impl State {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn descr(schema: &str) -> Descr {
-        Descr {
-            schema: schema.into(),
-            distinguisher: String::new(),
-            user: "u".into(),
-            info: Arc::new(kas_proto::RequestInfo::default()),
-            arrived: SystemTime::now(),
-            work: Work::ONE,
-        }
-    }
-
-    fn shape(queues: usize, hand_size: usize, queue_length_limit: usize) -> Option<QueueShape> {
-        Some(QueueShape {
-            queues,
-            hand_size,
-            queue_length_limit,
-        })
-    }
-
-    #[test]
-    fn hands_are_distinct_queues() {
-        for hash in [0u64, 1, 12345, u64::MAX, 0xdead_beef_cafe] {
-            let mut hand = deal(hash, 64, 8);
-            assert!(hand.iter().all(|&c| c < 64));
-            hand.sort_unstable();
-            hand.dedup();
-            assert_eq!(hand.len(), 8);
-        }
-        assert_eq!(deal(7, 1, 1), vec![0]);
-        assert!(check_shape(QueueShape {
-            queues: 128,
-            hand_size: 9,
-            queue_length_limit: 1
-        })
-        .is_err());
-    }
-
-    #[test]
-    fn rejects_without_queues() {
-        let set = QueueSet::new(Some(1), None);
-        let Start::Execute(seat) = set.start(1, Work::ONE, descr("a")) else {
-            panic!("a free seat");
-        };
-        assert!(matches!(
-            set.start(1, Work::ONE, descr("a")),
-            Start::Refused(Refusal::ConcurrencyLimit)
-        ));
-        drop(seat);
-        assert!(matches!(
-            set.start(1, Work::ONE, descr("a")),
-            Start::Execute(_)
-        ));
-        // Exempt: no limit.
-        let exempt = QueueSet::new(None, None);
-        let seats: Vec<_> = (0..100)
-            .map(|_| exempt.start(1, Work::ONE, descr("e")))
-            .collect();
-        assert!(seats.iter().all(|s| matches!(s, Start::Execute(_))));
-    }
-
-    #[tokio::test]
-    async fn queues_then_refuses_when_full() {
-        let set = QueueSet::new(Some(1), shape(1, 1, 2));
-        let Start::Queued(first) = set.start(1, Work::ONE, descr("a")) else {
-            panic!("queued");
-        };
-        let far = tokio::time::Instant::now() + Duration::from_secs(5);
-        let seat = first.wait(far).await.expect("dispatched at once");
-        let Start::Queued(second) = set.start(1, Work::ONE, descr("a")) else {
-            panic!("queued");
-        };
-        let Start::Queued(third) = set.start(1, Work::ONE, descr("a")) else {
-            panic!("queued");
-        };
-        assert!(matches!(
-            set.start(1, Work::ONE, descr("a")),
-            Start::Refused(Refusal::QueueFull)
-        ));
-        assert_eq!(set.counts(), (2, 1));
-        // The waiter that times out leaves; the other gets the seat when it is free.
-        let soon = tokio::time::Instant::now() + Duration::from_millis(20);
-        assert_eq!(third.wait(soon).await.err(), Some(Refusal::TimeOut));
-        drop(seat);
-        let seat = second.wait(far).await.expect("the freed seat");
-        assert_eq!(set.counts(), (0, 1));
-        // A waiter dropped (its client gone) leaves its queue.
-        let Start::Queued(gone) = set.start(1, Work::ONE, descr("a")) else {
-            panic!("queued");
-        };
-        drop(gone);
-        assert_eq!(set.counts(), (0, 1));
-        drop(seat);
-        assert_eq!(set.counts(), (0, 0));
-        let d = set.dump();
-        assert_eq!(d.totals.timed_out, 1);
-        assert_eq!(d.totals.cancelled, 1);
-        assert_eq!(d.totals.rejected, 3);
-    }
-
-    #[tokio::test]
-    async fn flows_share_seats_fairly() {
-        // Two flows on their own queues, one seat: a flood from the first does not make
-        // the second wait behind all of it.
-        let set = QueueSet::new(Some(1), shape(2, 1, 100));
-        let (heavy, light) = {
-            let mut h = 0u64;
-            while deal(h, 2, 1) != vec![0] {
-                h += 1;
-            }
-            let mut l = 0u64;
-            while deal(l, 2, 1) != vec![1] {
-                l += 1;
-            }
-            (h, l)
-        };
-        let far = tokio::time::Instant::now() + Duration::from_secs(5);
-        let Start::Queued(running) = set.start(heavy, Work::ONE, descr("heavy")) else {
-            panic!()
-        };
-        let running = running.wait(far).await.expect("dispatched");
-        let flood: Vec<_> = (0..10)
-            .map(|_| match set.start(heavy, Work::ONE, descr("heavy")) {
-                Start::Queued(q) => q,
-                _ => panic!(),
-            })
-            .collect();
-        let Start::Queued(other) = set.start(light, Work::ONE, descr("light")) else {
-            panic!()
-        };
-        // The running request takes a while, as real ones do.
-        tokio::time::sleep(Duration::from_millis(10)).await;
-        drop(running);
-        // The light flow's request is next, ahead of the heavy flow's queue.
-        let seat = other.wait(far).await.expect("the light flow's turn");
-        assert_eq!(set.counts(), (10, 1));
-        drop(seat);
-        drop(flood);
-        assert_eq!(set.counts(), (0, 0));
-    }
-}
+#[path = "queueset_tests.rs"]
+mod tests;
