@@ -30,7 +30,7 @@ use kas_server::flowcontrol_objects::{self, specs_equal, AUTOUPDATE_ANNOTATION};
 pub(crate) const HOOK: &str = "priority-and-fairness-config-producer";
 /// The field manager of the ensurer's writes, as upstream's.
 const MANAGER: &str = "api-priority-and-fairness-config-producer-v1";
-/// How long to wait before retrying a first pass that failed (storage down).
+/// The longest wait before retrying a first pass that failed (storage not up yet).
 const RETRY: Duration = Duration::from_secs(1);
 /// How often the ensurer runs again once the first pass succeeded.
 const INTERVAL: Duration = Duration::from_secs(60);
@@ -263,9 +263,10 @@ pub(crate) fn start(hook: HookHandle, flow_schemas: RestStore, levels: RestStore
     };
     let period = interval();
     tokio::spawn(async move {
+        let mut retry = kas_server::retry::Retry::up_to(RETRY);
         while let Err(e) = ensurer.pass().await {
             tracing::debug!(error = %e.message, "APF bootstrap ensurer failed; retrying");
-            tokio::time::sleep(RETRY).await;
+            retry.wait().await;
         }
         hook.done();
         loop {

@@ -19,7 +19,7 @@ use kas_server::rest::{RestStore, WriteOptions};
 use kas_server::status::{Reason, Status};
 use serde_json::{json, Value};
 
-/// How long to wait before retrying a bootstrap step that failed (storage down).
+/// The longest wait before retrying a bootstrap step that failed (storage not up yet).
 const RETRY: Duration = Duration::from_millis(200);
 /// How often the controllers look again with no event to wake them.
 const RESYNC: Duration = Duration::from_secs(5);
@@ -138,6 +138,7 @@ where
     Fut: std::future::Future<Output = Result<(), Status>> + Send,
 {
     tokio::spawn(async move {
+        let mut retry = kas_server::retry::Retry::up_to(RETRY);
         loop {
             match step().await {
                 Ok(()) => {
@@ -146,7 +147,7 @@ where
                 }
                 Err(e) => {
                     tracing::debug!(step = what, error = %e.message, "bootstrap step failed; retrying");
-                    tokio::time::sleep(RETRY).await;
+                    retry.wait().await;
                 }
             }
         }

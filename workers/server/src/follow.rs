@@ -13,7 +13,10 @@ use futures_util::stream::{self, SelectAll, StreamExt};
 use serde_json::Value;
 use tokio::sync::{watch, Notify};
 
-/// How long to wait before listing again after storage failed.
+use crate::retry::Retry;
+
+/// The longest wait before listing again after storage failed (the first is 10 ms: at
+/// start the store may be a moment behind).
 const RETRY: Duration = Duration::from_secs(1);
 
 /// What a cache does with the objects it follows.
@@ -73,6 +76,7 @@ pub fn start<F: Follower>(
 ) {
     let follower = Arc::downgrade(follower);
     tokio::spawn(async move {
+        let mut retry = Retry::up_to(RETRY);
         let storage = loop {
             match Storage::new(&config).await {
                 Ok(s) => break s,
@@ -81,7 +85,7 @@ pub fn start<F: Follower>(
                         return;
                     }
                     tracing::debug!(error = %e, "{} cache: storage not reachable yet", F::WHAT);
-                    tokio::time::sleep(RETRY).await;
+                    retry.wait().await;
                 }
             }
         };
@@ -106,6 +110,7 @@ async fn run<F: Follower>(
     synced: watch::Sender<u64>,
     relist: Arc<Notify>,
 ) {
+    let mut retry = Retry::up_to(RETRY);
     loop {
         let outcome = follow(&follower, &storage, &synced, &relist).await;
         if follower.upgrade().is_none() {
@@ -113,11 +118,18 @@ async fn run<F: Follower>(
         }
         match outcome {
             // Asked to list again: at once.
-            Ok(true) => continue,
-            Ok(false) => {}
+            Ok(true) => {
+                retry.reset();
+                continue;
+            }
+            Ok(false) => retry.reset(),
+            // Before the first listing the store may still be starting: not worth a warning.
+            Err(e) if *synced.borrow() == 0 => {
+                tracing::debug!(error = %e, "{} cache: storage not ready yet", F::WHAT)
+            }
             Err(e) => tracing::warn!(error = %e, "{} cache: listing again", F::WHAT),
         }
-        tokio::time::sleep(RETRY).await;
+        retry.wait().await;
     }
 }
 

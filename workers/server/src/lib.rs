@@ -23,6 +23,7 @@ pub mod metrics;
 pub mod negotiate;
 pub mod request_info;
 pub mod rest;
+pub mod retry;
 pub mod selectors;
 pub mod service_resolver;
 pub mod status;

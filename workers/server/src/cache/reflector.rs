@@ -11,7 +11,7 @@ use std::time::Duration;
 use super::Shared;
 use crate::storage::{ListOptions, ReadVersion, StorageError};
 
-const FIRST_RETRY: Duration = Duration::from_millis(50);
+/// The longest wait between attempts at storage.
 const MAX_RETRY: Duration = Duration::from_secs(2);
 
 /// Why a watch of the store ended.
@@ -29,7 +29,7 @@ enum Ended {
 }
 
 pub(super) async fn run(shared: Arc<Shared>) {
-    let mut retry = FIRST_RETRY;
+    let mut retry = crate::retry::Retry::up_to(MAX_RETRY);
     loop {
         let page = match shared
             .storage
@@ -45,14 +45,13 @@ pub(super) async fn run(shared: Arc<Shared>) {
             Err(e) => {
                 tracing::warn!(prefix = %shared.prefix, error = %e, "watch cache: list failed; retrying");
                 shared.unready();
-                tokio::time::sleep(retry).await;
-                retry = (retry * 2).min(MAX_RETRY);
+                retry.wait().await;
                 continue;
             }
         };
         let mut from = page.revision;
         shared.replace(page.items, page.revision);
-        retry = FIRST_RETRY;
+        retry.reset();
         tracing::debug!(prefix = %shared.prefix, revision = from, "watch cache: listed");
         loop {
             match watch_from(&shared, from).await {
@@ -67,8 +66,7 @@ pub(super) async fn run(shared: Arc<Shared>) {
                 }
                 Ended::Lost(e) => {
                     tracing::warn!(prefix = %shared.prefix, error = %e, "watch cache: watch lost; resuming");
-                    tokio::time::sleep(retry).await;
-                    retry = (retry * 2).min(MAX_RETRY);
+                    retry.wait().await;
                     from = shared.revision();
                 }
                 Ended::Restart(rev) => from = rev,
