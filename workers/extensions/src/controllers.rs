@@ -192,6 +192,9 @@ pub(crate) async fn run(
     let mut synced = Some(synced);
     let cleaning: Arc<Mutex<HashSet<String>>> = Arc::default();
     let prefix = crds.storage().list_prefix(crds.resource().key_path, None);
+    // At start the store may be a moment behind this worker: try again soon, then less
+    // often.
+    let mut retry = kas_server::retry::Retry::up_to(RETRY);
     loop {
         let watch = match crds.storage().current_revision().await {
             Ok(rev) => crds.storage().watch(&prefix, rev).await,
@@ -274,14 +277,16 @@ pub(crate) async fn run(
             }
             Err(e) => {
                 tracing::debug!(error = %e.message, "listing CRDs failed");
-                tokio::time::sleep(RETRY).await;
+                retry.wait().await;
+                continue;
             }
         }
         match watch {
             Ok(mut w) => {
+                retry.reset();
                 let _ = tokio::time::timeout(RESYNC, w.next()).await;
             }
-            Err(_) => tokio::time::sleep(RETRY).await,
+            Err(_) => retry.wait().await,
         }
     }
 }

@@ -689,9 +689,8 @@ pub(crate) fn prefix_end(prefix: &str) -> Vec<u8> {
 pub async fn monitor(storage: Storage, report: impl Fn(Result<(), String>) + Send + 'static) {
     // The first retries come fast: at start-up the storage worker binds its socket a few
     // milliseconds after this worker is up, and readiness waits for this check.
-    const FIRST_RETRY: Duration = Duration::from_millis(5);
+    let mut retry = crate::retry::Retry::new(Duration::from_millis(5), Duration::from_secs(1));
     let mut last: Option<bool> = None;
-    let mut backoff = FIRST_RETRY;
     loop {
         let result = storage.check().await;
         let ok = result.is_ok();
@@ -705,15 +704,12 @@ pub async fn monitor(storage: Storage, report: impl Fn(Result<(), String>) + Sen
             report(result.map_err(|e| e.to_string()));
             last = Some(ok);
         }
-        let wait = if ok {
-            backoff = FIRST_RETRY;
-            Duration::from_secs(1)
+        if ok {
+            retry.reset();
+            tokio::time::sleep(Duration::from_secs(1)).await;
         } else {
-            let wait = backoff;
-            backoff = (backoff * 2).min(Duration::from_secs(1));
-            wait
-        };
-        tokio::time::sleep(wait).await;
+            retry.wait().await;
+        }
     }
 }
 
