@@ -126,6 +126,29 @@ impl Client {
         path: &str,
         body: &[u8],
     ) -> std::io::Result<(StatusCode, Bytes)> {
+        let (head, body) = self.exchange(method, path, body).await?;
+        Ok((head.status, body))
+    }
+
+    /// GET `path`.
+    pub async fn get(&self, path: &str) -> std::io::Result<(StatusCode, Bytes)> {
+        self.request(Method::GET, path, b"").await
+    }
+
+    /// GET `path`: the status and the headers (the body is read and dropped), within 10 s.
+    pub async fn head_of(&self, path: &str) -> std::io::Result<(StatusCode, http::HeaderMap)> {
+        let (head, _) = self.exchange(Method::GET, path, b"").await?;
+        Ok((head.status, head.headers))
+    }
+
+    /// One request (with the target's token, if any); the response head and the whole
+    /// body, within 10 s.
+    async fn exchange(
+        &self,
+        method: Method,
+        path: &str,
+        body: &[u8],
+    ) -> std::io::Result<(http::response::Parts, Bytes)> {
         let mut send = self.send.clone();
         let mut req = Request::builder()
             .method(method)
@@ -142,42 +165,9 @@ impl Client {
                 .send_request(req)
                 .await
                 .map_err(std::io::Error::other)?;
-            let status = resp.status();
-            let body = resp
-                .into_body()
-                .collect()
-                .await
-                .map_err(std::io::Error::other)?;
-            Ok((status, body.to_bytes()))
-        };
-        tokio::time::timeout(Duration::from_secs(10), answer)
-            .await
-            .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request"))?
-    }
-
-    /// GET `path`.
-    pub async fn get(&self, path: &str) -> std::io::Result<(StatusCode, Bytes)> {
-        self.request(Method::GET, path, b"").await
-    }
-
-    /// GET `path`: the status and the headers (the body is read and dropped), within 10 s.
-    pub async fn head_of(&self, path: &str) -> std::io::Result<(StatusCode, http::HeaderMap)> {
-        let mut send = self.send.clone();
-        let mut req = Request::builder().uri(format!("https://localhost{path}"));
-        if let Some(token) = &self.token {
-            req = req.header("authorization", format!("Bearer {token}"));
-        }
-        let req = req
-            .body(Full::new(Bytes::new()))
-            .map_err(std::io::Error::other)?;
-        let answer = async {
-            let resp = send
-                .send_request(req)
-                .await
-                .map_err(std::io::Error::other)?;
-            let (parts, body) = resp.into_parts();
-            body.collect().await.map_err(std::io::Error::other)?;
-            Ok((parts.status, parts.headers))
+            let (head, body) = resp.into_parts();
+            let body = body.collect().await.map_err(std::io::Error::other)?;
+            Ok((head, body.to_bytes()))
         };
         tokio::time::timeout(Duration::from_secs(10), answer)
             .await
