@@ -14,8 +14,9 @@
 //! - an object carrying the annotation as true but no longer among the bootstrap objects
 //!   is deleted; objects without it are the user's and left alone.
 //!
-//! As upstream, the first pass is retried every second until it succeeds (then the hook
-//! is done), and the ensurer runs again every minute.
+//! The first pass is retried until it succeeds (then the hook is done): soon at first,
+//! since at start storage may be a moment behind, then every second as upstream; the
+//! ensurer runs again every minute.
 
 use std::time::Duration;
 
