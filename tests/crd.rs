@@ -80,18 +80,6 @@ spec:
         x-kubernetes-preserve-unknown-fields: true
 "#;
 
-/// Waits with kubectl until CRD `name` is Established.
-fn wait_established(k: &Kubectl, name: &str) {
-    let crd = format!("crd/{name}");
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        &crd,
-    ]);
-}
-
 async fn with_crd() -> Option<(Server, Kubectl)> {
     if !require_tool("kubectl") {
         return None;
@@ -100,7 +88,7 @@ async fn with_crd() -> Option<(Server, Kubectl)> {
     let k = Kubectl::new(&server);
     k.ok_stdin(&["apply", "-f", "-"], CRD);
     let start = Instant::now();
-    wait_established(&k, "widgets.example.com");
+    k.wait_established("widgets.example.com");
     let took = start.elapsed();
     assert!(took < Duration::from_secs(5), "established after {took:?}");
     Some((server, k))
@@ -266,7 +254,7 @@ async fn deleting_a_crd_deletes_its_objects() {
     assert!(err.contains("not found"), "{err}");
     // Re-created, the CRD starts empty.
     k.ok_stdin(&["apply", "-f", "-"], CRD);
-    wait_established(&k, "widgets.example.com");
+    k.wait_established("widgets.example.com");
     let list = k.ok(&["get", "widgets", "-o", "name"]);
     assert_eq!(list.trim(), "", "{list}");
 }
@@ -361,7 +349,7 @@ async fn invalid_crds_are_refused_and_protected_groups_need_approval() {
         .replace("widgets.example.com", "widgets.things.k8s.io")
         .replace("group: example.com", "group: things.k8s.io");
     k.ok_stdin(&["create", "-f", "-"], &protected);
-    wait_established(&k, "widgets.things.k8s.io");
+    k.wait_established("widgets.things.k8s.io");
     let v: serde_json::Value =
         serde_json::from_str(&k.ok(&["get", "crd", "widgets.things.k8s.io", "-o", "json"]))
             .expect("json");
@@ -436,7 +424,7 @@ async fn kubectl_validation_and_explain_work_once_crds_exist() {
         .replace("[wd]", "[gd]");
     let out = k.ok_stdin(&["apply", "-f", "-"], &gadgets);
     assert!(out.contains("gadgets.example.com created"), "{out}");
-    wait_established(&k, "gadgets.example.com");
+    k.wait_established("gadgets.example.com");
     for minor in 27..=33 {
         let pinned = Kubectl::minor(&server, minor);
         let out = pinned.ok_stdin(&["apply", "-f", "-"], CONFIGMAP_LIST);
@@ -708,7 +696,7 @@ async fn content_types_are_kube_apiservers_before_and_after_a_crd() {
     k.ok(&["create", "configmap", "media", "--from-literal=k=v"]);
     check_media_rows(&server, BUILT_IN_ROWS, "without CRDs").await;
     k.ok_stdin(&["apply", "-f", "-"], CRD);
-    wait_established(&k, "widgets.example.com");
+    k.wait_established("widgets.example.com");
     check_media_rows(&server, BUILT_IN_ROWS, "with a CRD").await;
     check_media_rows(&server, CUSTOM_ROWS, "with a CRD").await;
     let v2 = server.get_accepting("/openapi/v2", OPENAPI_V2_PB).await;
@@ -736,7 +724,7 @@ async fn content_types_are_kube_apiservers_before_and_after_a_crd() {
             .replace("Widget", "Sprocket")
             .replace("[wd]", "[sp]"),
     );
-    wait_established(&k, "sprockets.example.com");
+    k.wait_established("sprockets.example.com");
     let r = server
         .request_with(http::Method::GET, "/apis", &again, true, false)
         .await
@@ -836,7 +824,7 @@ async fn schemas_openapi_v2_carries_in_part_leave_the_documents_well_formed() {
         k.ok_stdin(&["apply", "-f", "-"], crd);
     }
     for plural in ["looses", "flexibles", "optionals"] {
-        wait_established(&k, &format!("{plural}.partial.example.com"));
+        k.wait_established(&format!("{plural}.partial.example.com"));
     }
 
     let after = v2(server.get("/openapi/v2").await);

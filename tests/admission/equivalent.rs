@@ -150,13 +150,7 @@ async fn equivalent_webhooks_see_the_version_they_registered_for() {
     .await;
     let ca = webhook.ca_bundle();
     k.ok_stdin(&["apply", "-f", "-"], &crd(&webhook.url("/convert"), &ca));
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        "crd/widgets.equiv.example.com",
-    ]);
+    k.wait_established("widgets.equiv.example.com");
 
     let config = json!({"apiVersion": "admissionregistration.k8s.io/v1",
         "kind": "ValidatingWebhookConfiguration", "metadata": {"name": "equiv"},

@@ -249,12 +249,7 @@ async fn authorizer_checks_decide_for_custom_resources_too() {
     };
     k.ok_stdin(&["apply", "-f", "-"], ALICE);
     k.ok_stdin(&["apply", "-f", "-"], WIDGETS);
-    k.ok(&[
-        "wait",
-        "--for=condition=Established",
-        "crd/widgets.example.com",
-        "--timeout=30s",
-    ]);
+    k.wait_established("widgets.example.com");
     let start = Instant::now();
     let refused = loop {
         match create(&k, Some("alice"), &widget("w-db", "db")) {

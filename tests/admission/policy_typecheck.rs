@@ -93,13 +93,7 @@ async fn type_checking_fills_the_status() {
                         "size": {"type": "integer"},
                         "extra": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}}}}}]}});
     k.ok_stdin(&["create", "-f", "-"], &crd.to_string());
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        "crd/gizmos.typed.example.com",
-    ]);
+    k.wait_established("gizmos.typed.example.com");
     k.ok_stdin(
         &["create", "-f", "-"],
         &policy(

@@ -381,13 +381,7 @@ async fn a_crds_versions_come_and_go() {
         return;
     };
     k.ok_stdin(&["apply", "-f", "-"], CRD);
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        "crd/gadgets.stable.example.com",
-    ]);
+    k.wait_established("gadgets.stable.example.com");
     let took = wait_apiservice(&k, "v1.stable.example.com", true);
     assert!(
         took < Duration::from_secs(1),

@@ -11,7 +11,6 @@ use serde_json::{json, Value};
 use super::harness::https::ReviewWebhook;
 use super::harness::kubectl::Kubectl;
 use super::harness::{require_tool, Server};
-use super::wait_established;
 
 /// A Gadget's spec in `version`: v1 `{host, port}`, v2 `{url}`.
 fn convert_spec(spec: &Value, version: &str) -> Value {
@@ -97,7 +96,7 @@ async fn setup(plural: &str, kind: &str, path: &str) -> Option<(Server, Kubectl,
         &["apply", "-f", "-"],
         &crd(plural, kind, &webhook.url(path), &webhook.ca_bundle()),
     );
-    wait_established(&k, &format!("{plural}.conv.example.com"));
+    k.wait_established(&format!("{plural}.conv.example.com"));
     Some((server, k, webhook))
 }
 
@@ -316,7 +315,7 @@ async fn a_conversion_webhook_named_by_a_service() {
         crd["spec"]["conversion"]["webhook"]["clientConfig"] =
             json!({"service": service, "caBundle": webhook.ca_bundle()});
         k.ok_stdin(&["apply", "-f", "-"], &crd.to_string());
-        wait_established(&k, &format!("{plural}.conv.example.com"));
+        k.wait_established(&format!("{plural}.conv.example.com"));
     };
     by_service(
         "widgets",

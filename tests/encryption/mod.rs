@@ -449,13 +449,7 @@ resources:
         .await;
     let k = Kubectl::new(&server);
     k.ok_stdin(&["apply", "-f", "-"], WIDGET_CRD);
-    k.ok(&[
-        "wait",
-        "--for",
-        "condition=established",
-        "--timeout=20s",
-        "crd/widgets.example.com",
-    ]);
+    k.wait_established("widgets.example.com");
     let widget =
         "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {color: hunter2}\n";
     // kubectl learns the new kind from discovery; poll until it does.

@@ -97,6 +97,30 @@ impl Kubectl {
         (child, rx)
     }
 
+    /// Waits (up to 30 s) until CRD `name` is Established. A CRD read before its
+    /// establishing controller has run has `status.conditions: null` (as kube-apiserver's
+    /// has: the field is not omitempty), which `kubectl wait` reports as an error
+    /// instead of waiting; that answer is asked again.
+    pub fn wait_established(&self, name: &str) {
+        let crd = format!("crd/{name}");
+        let args = ["wait", "--for=condition=Established", "--timeout=30s", &crd];
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        loop {
+            let out = self.run(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if out.status.success() {
+                return;
+            }
+            assert!(
+                stderr.contains(".status.conditions accessor error")
+                    && std::time::Instant::now() < deadline,
+                "kubectl {args:?} failed: {}{stderr}",
+                String::from_utf8_lossy(&out.stdout)
+            );
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    }
+
     /// Runs and requires success; returns stdout.
     pub fn ok(&self, args: &[&str]) -> String {
         let out = self.run(args);

@@ -347,12 +347,7 @@ async fn objects_written_here_are_upstream_protobuf_in_storage_versions_and_crs_
         "/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com",
     ));
     assert_eq!(kind, "CustomResourceDefinition");
-    k.ok(&[
-        "wait",
-        "--for=condition=Established",
-        "crd/widgets.example.com",
-        "--timeout=30s",
-    ]);
+    k.wait_established("widgets.example.com");
     k.ok_stdin(
         &["create", "-f", "-"],
         "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {size: 3}\n",
@@ -585,12 +580,7 @@ async fn yaml_media_type_stores_yaml_and_custom_resources_stay_json() {
         json!({"a": "1"})
     );
     k.ok_stdin(&["create", "-f", "-"], CRD);
-    k.ok(&[
-        "wait",
-        "--for=condition=Established",
-        "crd/widgets.example.com",
-        "--timeout=30s",
-    ]);
+    k.wait_established("widgets.example.com");
     k.ok_stdin(
         &["create", "-f", "-"],
         "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1, namespace: default}\nspec: {size: 3}\n",
