@@ -108,6 +108,23 @@ async fn count_objects(front: std::sync::Weak<Front>) {
     }
 }
 
+/// The context of a request the aggregator makes itself (`path` may carry a query).
+pub(crate) fn own_context(method: &http::Method, path: &str) -> RequestContext {
+    let (path, query) = match path.split_once('?') {
+        Some((p, q)) => (p, Some(q)),
+        None => (path, None),
+    };
+    RequestContext {
+        user: kas_proto::UserInfo {
+            name: "system:kube-aggregator".into(),
+            groups: vec!["system:masters".into(), "system:authenticated".into()],
+            ..Default::default()
+        },
+        audit_id: String::new(),
+        info: kas_server::request_info::parse(method, path, query),
+    }
+}
+
 /// Writes a FlowSchema's status by server-side apply through the kube-api worker.
 fn flow_schema_status_writer(
     front: std::sync::Weak<Front>,
@@ -420,21 +437,7 @@ impl Front {
         json_body: Option<(&str, &Value)>,
     ) -> Option<Value> {
         let client = self.clients.get(&role)?;
-        let ctx = RequestContext {
-            user: kas_proto::UserInfo {
-                name: "system:kube-aggregator".into(),
-                groups: vec!["system:masters".into(), "system:authenticated".into()],
-                ..Default::default()
-            },
-            audit_id: String::new(),
-            info: {
-                let (path, query) = match path.split_once('?') {
-                    Some((p, q)) => (p, Some(q)),
-                    None => (path, None),
-                };
-                kas_server::request_info::parse(&method, path, query)
-            },
-        };
+        let ctx = own_context(&method, path);
         let (content_type, body) = match json_body {
             Some((content_type, v)) => (content_type, body::full(v.to_string())),
             None => ("application/json", body::empty()),

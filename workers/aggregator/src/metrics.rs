@@ -141,15 +141,7 @@ pub(crate) async fn respond(
 /// The workers' `apiserver_storage_objects`: (resource, count), -1 for a resource a
 /// worker could not count.
 pub(crate) async fn storage_object_counts(front: &Front) -> Vec<(String, i64)> {
-    let ctx = RequestContext {
-        user: kas_proto::UserInfo {
-            name: "system:apiserver".into(),
-            groups: vec!["system:masters".into(), "system:authenticated".into()],
-            ..Default::default()
-        },
-        audit_id: String::new(),
-        info: kas_server::request_info::parse(&Method::GET, METRICS_PATH, None),
-    };
+    let ctx = crate::front::own_context(&Method::GET, METRICS_PATH);
     let mut counts = Vec::new();
     for role in CHAIN {
         let Some(text) = worker_exposition(front, &ctx, role).await else {

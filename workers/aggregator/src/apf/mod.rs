@@ -23,7 +23,7 @@ pub(crate) mod status;
 mod watches;
 pub(crate) mod width;
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant, SystemTime};
@@ -34,7 +34,7 @@ use kas_server::follow::{self, Follower, Synced};
 use kas_server::storage::StorageConfig;
 use serde_json::Value;
 
-use config::{FlowSchema, PriorityLevel, CATCH_ALL, EXEMPT};
+use config::{FlowSchema, Limit, PriorityLevel, CATCH_ALL, EXEMPT};
 use queueset::{Descr, QueueSet, Seat, Start};
 
 /// Response headers naming the request's schema and level by UID (names would tell a
@@ -73,6 +73,9 @@ struct Snapshot {
     /// By name; with the levels whose object went away while requests were still using
     /// them (quiescing), for the dumps.
     levels: BTreeMap<String, Arc<Level>>,
+    /// The names of the PriorityLevelConfiguration objects in force (not the mandatory
+    /// ones supplied while missing).
+    found: BTreeSet<String>,
 }
 
 /// The filter's state.
@@ -315,12 +318,12 @@ impl Apf {
 
     /// Puts a new configuration in force from the objects read.
     fn publish(&self, objects: &[BTreeMap<String, Value>; 2]) {
-        let mut levels: BTreeMap<String, PriorityLevel> = BTreeMap::new();
+        let mut levels: BTreeMap<String, (PriorityLevel, Limit)> = BTreeMap::new();
         for (key, object) in &objects[1] {
             match serde_json::from_value::<PriorityLevel>(object.clone()) {
                 Ok(pl) => match pl.limit() {
-                    Ok(_) => {
-                        levels.insert(pl.metadata.name.clone(), pl);
+                    Ok(limit) => {
+                        levels.insert(pl.metadata.name.clone(), (pl, limit));
                     }
                     Err(e) => {
                         tracing::warn!(level = %key, error = %e, "ignoring a PriorityLevelConfiguration whose spec is broken")
@@ -331,18 +334,21 @@ impl Apf {
                 }
             }
         }
+        // The levels whose objects are in force (a FlowSchema naming another is dangling).
+        let found: BTreeSet<String> = levels.keys().cloned().collect();
         for name in [EXEMPT, CATCH_ALL] {
-            levels
-                .entry(name.to_owned())
-                .or_insert_with(|| config::mandatory_level(name));
+            levels.entry(name.to_owned()).or_insert_with(|| {
+                let pl = config::mandatory_level(name);
+                let limit = pl.limit().expect("the mandatory levels are well-formed");
+                (pl, limit)
+            });
         }
-        let share_sum: u64 = levels.values().map(|l| u64::from(l.shares())).sum();
+        let share_sum: u64 = levels.values().map(|(l, _)| u64::from(l.shares())).sum();
 
         let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
         let mut in_force: BTreeMap<String, Arc<Level>> = BTreeMap::new();
-        for (name, pl) in &levels {
-            let Ok(limit) = pl.limit() else { continue };
-            let sized = levels::Sized::of(&limit, pl.shares(), self.server_seats, share_sum);
+        for (name, (pl, limit)) in &levels {
+            let sized = levels::Sized::of(limit, pl.shares(), self.server_seats, share_sum);
             let k = kept
                 .entry(name.clone())
                 .or_insert_with(|| levels::Kept::new(&sized));
@@ -438,6 +444,7 @@ impl Apf {
                 })
                 .collect(),
             levels: shown,
+            found,
         };
         match self.snapshot.write() {
             Ok(mut s) => *s = Arc::new(snapshot),

@@ -5,7 +5,6 @@
 //! ignored), else `False` with reason `Found`. `kubectl get flowschemas` shows it as
 //! MISSINGPL.
 
-use std::collections::BTreeSet;
 use std::future::Future;
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -13,7 +12,6 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use tokio::sync::Notify;
 
-use super::config::PriorityLevel;
 use super::Apf;
 
 pub(crate) const FIELD_MANAGER: &str = "api-priority-and-fairness-config-consumer-v1";
@@ -25,12 +23,9 @@ impl Apf {
     /// The status applies the schemas read so far need: (name, apply body).
     pub(crate) fn status_updates(&self) -> Vec<(String, Value)> {
         let objects = self.objects.lock().unwrap_or_else(|e| e.into_inner());
-        let levels: BTreeSet<String> = objects[1]
-            .values()
-            .filter_map(|o| serde_json::from_value::<PriorityLevel>(o.clone()).ok())
-            .filter(|pl| pl.limit().is_ok())
-            .map(|pl| pl.metadata.name)
-            .collect();
+        // Put in force from these objects (under the same lock) by `publish`.
+        let snapshot = self.snapshot();
+        let levels = &snapshot.found;
         let mut updates = Vec::new();
         for schema in objects[0].values() {
             let name = schema.pointer("/metadata/name").and_then(Value::as_str);
