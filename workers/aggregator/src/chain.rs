@@ -1,8 +1,9 @@
 //! The handler chain, run once at the front door, outermost first: panic recovery →
 //! request info → shutdown refusal → CORS → timeout → authentication → impersonation →
-//! audit ID → max-in-flight → authorization → director; cache-control and audit headers on the way
-//! out. Authentication runs before max-in-flight, as in kube-apiserver, so that
-//! `system:masters` is exempt from the limit.
+//! audit ID → seat (priority and fairness, or max-in-flight: [`crate::seat`]) →
+//! authorization → director; cache-control and audit headers on the way out.
+//! Authentication runs before the seat, as in kube-apiserver, so that a request is
+//! classified by its user (`system:masters` rides the exempt level).
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -128,9 +129,9 @@ async fn chain(
     req: Request<Body>,
 ) -> Response<Body> {
     if front.refuse_new.load(Ordering::Acquire) {
-        let mut resp = too_many_requests(
+        let mut resp = crate::seat::too_many_requests(
             "The apiserver is shutting down, please try again later.",
-            "5",
+            HeaderValue::from_static("5"),
         );
         if conn.http1 {
             resp.headers_mut()
@@ -267,7 +268,7 @@ async fn authenticated(
         crate::front_proxy::strip(rh, &mut parts.headers);
     }
 
-    let held = match take_seat(front, &user, &info, parts.uri.query()).await {
+    let held = match crate::seat::take(front, &user, &info, parts.uri.query()).await {
         Ok(held) => held,
         Err(refused) => return refuse(body, refused).await,
     };
@@ -311,22 +312,7 @@ async fn authenticated(
     };
     let watch = ctx.info.verb == "watch";
     let mut resp = crate::director::direct(front, ctx, req).await;
-    match held {
-        Held::Nothing => {}
-        Held::Permit(permit) => resp = resp.map(|b| kas_server::body::hold(b, permit)),
-        Held::Ticket(ticket) => {
-            ticket.mark(resp.headers_mut());
-            // A watch holds its seat while it starts (until its response begins), as
-            // upstream's does until the watch is initialized; anything else until its
-            // response is sent.
-            if watch {
-                let counted = (*ticket).watch_started();
-                resp = resp.map(|b| kas_server::body::hold(b, counted));
-            } else {
-                resp = resp.map(|b| kas_server::body::hold(b, ticket));
-            }
-        }
-    }
+    resp = held.hold_through(resp, watch);
     // A path no handler routes (a worker's or this process's `Status` says so) is left
     // out of the metrics; the marker is internal.
     let unrouted = resp
@@ -342,68 +328,6 @@ async fn authenticated(
         resp.extensions_mut().insert(crate::metrics::Measure);
     }
     resp
-}
-
-/// What a running request holds, given back when its response is sent.
-enum Held {
-    Nothing,
-    /// A max-in-flight seat.
-    Permit(tokio::sync::OwnedSemaphorePermit),
-    /// Priority and fairness's seat and classification.
-    Ticket(Box<crate::apf::Ticket>),
-}
-
-/// The request's seat: from priority and fairness (which classifies and may queue it),
-/// else from max-in-flight, which exempts `system:masters` and long-running requests.
-/// Refused, the 429 to send (counted in the request metrics, as upstream counts dropped
-/// requests).
-async fn take_seat(
-    front: &Front,
-    user: &UserInfo,
-    info: &RequestInfo,
-    query: Option<&str>,
-) -> Result<Held, Response<Body>> {
-    let long_running = request_info::is_long_running(info);
-    if let Some(apf) = &front.apf {
-        // Long-running requests other than watches are not limited.
-        if long_running && info.verb != "watch" {
-            return Ok(Held::Nothing);
-        }
-        return match apf.admit(user, info, query).await {
-            Ok(ticket) => Ok(Held::Ticket(Box::new(ticket))),
-            Err(refused) => {
-                let retry_after = HeaderValue::from(refused.retry_after);
-                let mut resp = kas_server::status::go_http_error(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    "Too many requests, please try again later.",
-                );
-                resp.headers_mut().insert(header::RETRY_AFTER, retry_after);
-                refused.mark(resp.headers_mut());
-                resp.extensions_mut().insert(crate::metrics::Measure);
-                Err(resp)
-            }
-        };
-    }
-    let privileged = user.groups.iter().any(|g| g == "system:masters");
-    if long_running || privileged {
-        return Ok(Held::Nothing);
-    }
-    let mutating = request_info::is_mutating(info);
-    let seats = if mutating {
-        front.mutating_limit.as_ref()
-    } else {
-        front.readonly_limit.as_ref()
-    };
-    let Some(seats) = seats else {
-        return Ok(Held::Nothing);
-    };
-    let Some(permit) = seats.take() else {
-        let mut resp = too_many_requests("Too many requests, please try again later.", "1");
-        resp.extensions_mut().insert(crate::metrics::Measure);
-        return Err(resp);
-    };
-    crate::metrics::seats_taken(mutating, seats.in_use());
-    Ok(Held::Permit(permit))
 }
 
 /// The most of an unread request body read (and dropped) before a refusal is sent.
@@ -435,16 +359,6 @@ async fn refuse(mut body: Body, resp: Response<Body>) -> Response<Body> {
 /// The authentication filter's 401, negotiated like every `Status`.
 fn unauthorized(headers: &http::HeaderMap) -> Response<Body> {
     Status::new(Reason::Unauthorized, "Unauthorized").into_negotiated(headers)
-}
-
-/// The 429 of max-in-flight (`Retry-After: 1`) and of a server shutting down
-/// (`Retry-After: 5`): kube-apiserver writes both with Go's `http.Error`
-/// (`server/filters/maxinflight.go`, `with_retry_after.go`).
-fn too_many_requests(message: &str, retry_after: &'static str) -> Response<Body> {
-    let mut resp = kas_server::status::go_http_error(StatusCode::TOO_MANY_REQUESTS, message);
-    resp.headers_mut()
-        .insert(header::RETRY_AFTER, HeaderValue::from_static(retry_after));
-    resp
 }
 
 /// Upstream's responsewriters.Forbidden: a negotiated Status, `nosniff`.

@@ -28,6 +28,7 @@ mod metrics;
 mod oidc;
 mod peer_metrics;
 mod remote;
+mod seat;
 mod serve;
 pub mod tls;
 mod token_review;
