@@ -266,7 +266,9 @@ async fn example_group_in_merged_documents(client: &Client) -> [bool; 4] {
 /// gone from all of them. No sleeps: every read follows the event it depends on.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn merged_discovery_follows_crd_changes_at_once() {
-    const ROUNDS: usize = 200;
+    // Enough rounds to meet a racy ordering often; a soak run is for many more (each
+    // round is about half a second of CI time).
+    const ROUNDS: usize = 60;
     let server = Server::builder().start().await;
     let client = admin_client(&server).await;
     let api = crds(&client);
