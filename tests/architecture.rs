@@ -464,12 +464,22 @@ fn systemd_unit_verifies() {
     assert!(secs("TimeoutStopSec=") > 60);
     assert!(secs("WatchdogSec=") > 0);
 
+    let socket = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../systemd/kube-apiserver.socket"
+    ))
+    .expect("socket unit");
+    assert!(socket.lines().any(|l| l == "FileDescriptorName=secure"));
+
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("kube-apiserver.service");
     std::fs::write(&path, unit.replace("/usr/local/bin/kube-apiserver", BIN)).expect("write");
+    let socket_path = dir.path().join("kube-apiserver.socket");
+    std::fs::write(&socket_path, socket).expect("write");
     let out = Command::new("systemd-analyze")
         .arg("verify")
         .arg(&path)
+        .arg(&socket_path)
         .output()
         .expect("systemd-analyze");
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -5,6 +5,8 @@
 //! These tests raise signals only at the server processes they start, never at the test
 //! process, so they share one test binary and run in parallel safely.
 
+#[path = "lifecycle/activation.rs"]
+mod activation;
 mod harness;
 #[path = "lifecycle/hung.rs"]
 mod hung;

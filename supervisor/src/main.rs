@@ -3,6 +3,7 @@
 
 #![deny(unsafe_code)]
 
+mod activation;
 mod admission;
 mod audit_config;
 mod audit_policy;
@@ -119,8 +120,17 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
 
     let bind_address = completed.worker.serving.bind_address;
     let addr = SocketAddr::new(bind_address, completed.worker.serving.port);
-    let (listener, port) =
-        listener::bind_secure(addr).with_context(|| format!("binding the secure port {addr}"))?;
+    let (listener, port) = match activation::secure_listener(addr)? {
+        Some((listener, port)) => {
+            tracing::info!(
+                port,
+                "serving on the socket passed by systemd (socket activation)"
+            );
+            (listener, port)
+        }
+        None => listener::bind_secure(addr)
+            .with_context(|| format!("binding the secure port {addr}"))?,
+    };
     completed.worker.serving.port = port;
 
     let host = match bind_address {

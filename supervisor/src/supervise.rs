@@ -330,6 +330,7 @@ impl Supervisor {
             .env_remove("WATCHDOG_PID")
             .env_remove("LISTEN_FDS")
             .env_remove("LISTEN_PID")
+            .env_remove("LISTEN_FDNAMES")
             .process_group(0)
             .kill_on_drop(false);
         let listener = if role == WorkerRole::Aggregator {

@@ -92,3 +92,28 @@ pub(crate) fn take_inherited(fd: RawFd) -> io::Result<OwnedFd> {
     fcntl(&owned, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))?;
     Ok(owned)
 }
+
+/// Takes ownership of an fd that socket activation passed to this process (listed by
+/// `LISTEN_FDS`), after checking it is open, and marks it close-on-exec (systemd passes
+/// them inheritable; a worker gets the listener only through [`spawn_with_fds`]).
+pub(crate) fn take_activated(fd: RawFd) -> io::Result<OwnedFd> {
+    if fd < 3 {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "socket activation passes fds from 3 on",
+        ));
+    }
+    // Check it is open before owning it, so a bad LISTEN_FDS cannot make us close (or
+    // later double-close) a descriptor we never had.
+    // SAFETY: F_GETFD only reads the descriptor's flags; on a closed number it fails.
+    if unsafe { nix::libc::fcntl(fd, nix::libc::F_GETFD) } < 0 {
+        let e = io::Error::last_os_error();
+        return Err(io::Error::other(format!("not open ({e})")));
+    }
+    // SAFETY: the fd is open and was passed to this process by its activator
+    // (`LISTEN_PID` is our pid); nothing in this process opened it or claims it, and
+    // `activation` takes each passed fd once, at start-up.
+    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
+    fcntl(&owned, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))?;
+    Ok(owned)
+}

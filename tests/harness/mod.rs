@@ -41,6 +41,7 @@ pub struct ServerBuilder {
     data_dir: Option<PathBuf>,
     stderr_to_file: bool,
     stdout: Option<PathBuf>,
+    activate_on: Option<u16>,
 }
 
 impl ServerBuilder {
@@ -57,6 +58,13 @@ impl ServerBuilder {
     /// Writes the server's standard output to `path` (it is discarded otherwise).
     pub fn stdout_to(mut self, path: &Path) -> Self {
         self.stdout = Some(path.to_owned());
+        self
+    }
+
+    /// Starts the server under `systemd-socket-activate`, which binds 127.0.0.1:`port`
+    /// and passes the socket as `secure` (the caller gives the flags that should match).
+    pub fn socket_activated(mut self, port: u16) -> Self {
+        self.activate_on = Some(port);
         self
     }
 
@@ -86,7 +94,16 @@ impl ServerBuilder {
         let log = std::fs::File::create(&log_path).expect("log file");
         // KAS_TEST_BIN runs a test against another build (an older commit's, say).
         let bin = std::env::var("KAS_TEST_BIN").unwrap_or_else(|_| BIN.to_owned());
-        let mut cmd = Command::new(bin);
+        let mut cmd = match self.activate_on {
+            Some(port) => {
+                let mut cmd = Command::new("systemd-socket-activate");
+                cmd.arg(format!("--listen=127.0.0.1:{port}"))
+                    .arg("--fdname=secure")
+                    .arg(bin);
+                cmd
+            }
+            None => Command::new(bin),
+        };
         cmd.arg("--secure-port=0")
             .arg("--bind-address=127.0.0.1")
             .arg(format!("--data-dir={}", data_dir.display()))
@@ -107,6 +124,17 @@ impl ServerBuilder {
         }
         let child = cmd.spawn().expect("spawn kube-apiserver");
         let deadline = Instant::now() + READY_TIMEOUT;
+        if let Some(port) = self.activate_on {
+            // systemd-socket-activate starts the program at the first connection; this
+            // one waits in the backlog until the server accepts (and drops) it.
+            while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+                assert!(
+                    Instant::now() < deadline,
+                    "socket activation did not listen"
+                );
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+        }
         let url = loop {
             if let Ok(text) = std::fs::read_to_string(&kubeconfig) {
                 if let Some(line) = text.lines().find(|l| l.trim_start().starts_with("server:")) {
@@ -617,7 +645,7 @@ pub struct Etcd {
     child: Option<Child>,
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
         .map(|a| a.port())
