@@ -445,6 +445,7 @@ fn systemd_unit_verifies() {
     for line in [
         "Type=notify",
         "NotifyAccess=main",
+        "ExecReload=/bin/kill -HUP $MAINPID",
         "KillMode=mixed",
         "Restart=on-failure",
         "StateDirectory=kube-apiserver",

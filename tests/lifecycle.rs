@@ -10,6 +10,8 @@ mod activation;
 mod harness;
 #[path = "lifecycle/hung.rs"]
 mod hung;
+#[path = "lifecycle/reload.rs"]
+mod reload;
 
 use std::os::unix::net::UnixDatagram;
 use std::sync::atomic::{AtomicBool, Ordering};

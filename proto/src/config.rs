@@ -15,6 +15,11 @@ pub struct WorkerConfig {
     pub role: WorkerRole,
     /// Private runtime directory (0700) holding the workers' unix sockets.
     pub runtime_dir: PathBuf,
+    /// Set for a worker started to replace a running one (a reload): it takes traffic
+    /// only once ready. A back end binds [`WorkerConfig::staged_socket_path`], which the
+    /// supervisor moves over its role's path then; a front door starts accepting on the
+    /// shared listener only then.
+    pub staged: bool,
     /// State directory (certificates, kubeconfig, embedded store).
     pub data_dir: PathBuf,
     /// klog-style verbosity (`-v`).
@@ -172,6 +177,21 @@ impl WorkerConfig {
     /// The unix socket on which `role` serves delegated requests.
     pub fn socket_path(&self, role: WorkerRole) -> PathBuf {
         self.runtime_dir.join(format!("{}.sock", role.as_str()))
+    }
+
+    /// Where a replacement for `role` binds until it takes the role's traffic.
+    pub fn staged_socket_path(&self, role: WorkerRole) -> PathBuf {
+        self.runtime_dir
+            .join(format!("{}.staged.sock", role.as_str()))
+    }
+
+    /// Where this worker binds its own socket.
+    pub fn own_socket_path(&self) -> PathBuf {
+        if self.staged {
+            self.staged_socket_path(self.role)
+        } else {
+            self.socket_path(self.role)
+        }
     }
 
     /// The roles this configuration runs, in start order.

@@ -137,6 +137,9 @@ pub struct PeerStatus {
     pub health: WorkerHealth,
     /// How often it was restarted since the supervisor started.
     pub restarts: WorkerRestarts,
+    /// Which process serves the role (it changes with every restart and replacement:
+    /// connections to the previous one are then stale).
+    pub generation: u64,
 }
 
 /// Restarts of one worker by why it was restarted.

@@ -192,6 +192,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
     let worker = WorkerConfig {
         role: WorkerRole::Aggregator,
         runtime_dir: runtime_dir.clone(),
+        staged: false,
         data_dir: data_dir.clone(),
         verbosity: v.verbosity,
         logging_format: v.logging_format.clone(),

@@ -1,5 +1,5 @@
-//! systemd notifications (`READY=1`, `STATUS=`, `STOPPING=1`, `WATCHDOG=1`), a no-op
-//! without `NOTIFY_SOCKET`.
+//! systemd notifications (`READY=1`, `STATUS=`, `RELOADING=1`, `STOPPING=1`,
+//! `WATCHDOG=1`), a no-op without `NOTIFY_SOCKET`.
 
 use std::time::Duration;
 
@@ -34,6 +34,20 @@ impl Notifier {
     /// `STATUS=`.
     pub(crate) fn status(&self, status: &str) {
         self.send(&[NotifyState::Status(status)]);
+    }
+
+    /// `RELOADING=1` with `MONOTONIC_USEC` (systemd 253's notify-reload protocol matches
+    /// the reload to the request by it) and a status line.
+    pub(crate) fn reloading(&self, status: &str) {
+        match NotifyState::monotonic_usec_now() {
+            Ok(now) => self.send(&[NotifyState::Reloading, now, NotifyState::Status(status)]),
+            Err(e) => tracing::warn!(error = %e, "cannot read the monotonic clock"),
+        }
+    }
+
+    /// `READY=1` after a reload that succeeded, with a status line.
+    pub(crate) fn reloaded(&self, status: &str) {
+        self.send(&[NotifyState::Ready, NotifyState::Status(status)]);
     }
 
     /// `STOPPING=1` with a status line.

@@ -25,6 +25,8 @@ use crate::hung;
 use crate::notify::Notifier;
 use crate::sys;
 
+mod reload;
+
 /// How long a worker may take to say hello.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Longest wait between restarts of a crash-looping worker.
@@ -38,14 +40,16 @@ const DRAIN_SLACK: Duration = Duration::from_secs(5);
 pub(crate) struct Signals {
     term: SignalStream,
     int: SignalStream,
+    hup: SignalStream,
 }
 
 impl Signals {
-    /// Installs SIGTERM and SIGINT handlers (they only queue; the loop acts).
+    /// Installs SIGTERM, SIGINT and SIGHUP handlers (they only queue; the loop acts).
     pub(crate) fn install() -> std::io::Result<Signals> {
         Ok(Signals {
             term: signal(SignalKind::terminate())?,
             int: signal(SignalKind::interrupt())?,
+            hup: signal(SignalKind::hangup())?,
         })
     }
 
@@ -53,6 +57,7 @@ impl Signals {
         tokio::select! {
             _ = self.term.recv() => "SIGTERM",
             _ = self.int.recv() => "SIGINT",
+            _ = self.hup.recv() => "SIGHUP",
         }
     }
 }
@@ -137,6 +142,8 @@ pub(crate) struct Supervisor {
     stage: Stage,
     stage_deadline: Option<Instant>,
     heartbeat_seq: u64,
+    /// The last generation given to a spawned process.
+    last_generation: u64,
     heartbeat_every: Duration,
     /// `--worker-heartbeat-timeout` (zero: never kill).
     hung_after: Duration,
@@ -148,6 +155,8 @@ pub(crate) struct Supervisor {
     /// `--encryption-provider-config` was reloaded (`base.encryption` is the latest,
     /// also sent to a worker that connects after the reload).
     reloaded_encryption: bool,
+    /// SIGHUP's reload: the roll of replacements and the replaced workers draining.
+    reload: reload::Reload,
 }
 
 impl Supervisor {
@@ -201,12 +210,14 @@ impl Supervisor {
             stage: Stage::Running,
             stage_deadline: None,
             heartbeat_seq: 0,
+            last_generation: 0,
             heartbeat_every,
             hung_after: Duration::ZERO,
             watchdog,
             all_ready_once: false,
             reloaded_authorization: None,
             reloaded_encryption: false,
+            reload: reload::Reload::default(),
         })
     }
 
@@ -235,7 +246,14 @@ impl Supervisor {
             let deadline = self.stage_deadline;
             tokio::select! {
                 sig = signals.recv() => {
-                    if self.stage == Stage::Running {
+                    if sig == "SIGHUP" {
+                        if self.stage == Stage::Running {
+                            tracing::info!(signal = sig, "received signal, reloading");
+                            self.request_reload();
+                        } else {
+                            tracing::info!(signal = sig, "ignored during shutdown");
+                        }
+                    } else if self.stage == Stage::Running {
                         tracing::info!(signal = sig, "received signal, starting graceful shutdown");
                         self.begin_shutdown();
                     } else {
@@ -300,25 +318,55 @@ impl Supervisor {
     }
 
     fn spawn(&mut self, role: WorkerRole) {
-        let Some(slot) = self.slots.get_mut(&role) else {
+        if !self.slots.contains_key(&role) {
+            return;
+        }
+        let generation = self.next_generation();
+        let Ok(pid) = self.launch(role, generation, false) else {
+            if let Some(slot) = self.slots.get_mut(&role) {
+                slot.generation = generation;
+            }
+            self.schedule_restart(role);
             return;
         };
-        slot.generation += 1;
-        let generation = slot.generation;
+        if let Some(slot) = self.slots.get_mut(&role) {
+            slot.generation = generation;
+            slot.pid = pid;
+            slot.state = PeerState::Starting;
+            slot.health = WorkerHealth::default();
+            slot.started = Instant::now();
+            slot.last_ack = Instant::now();
+            slot.responsive = true;
+            slot.running = true;
+            slot.killed_as_hung = false;
+            slot.tx = None;
+        }
+        self.broadcast_peers();
+    }
+
+    /// A generation number no process of this supervisor has had (events carry it, so
+    /// those of a replaced process are told apart from its successor's).
+    fn next_generation(&mut self) -> u64 {
+        self.last_generation += 1;
+        self.last_generation
+    }
+
+    /// Starts a process of `role` as `generation` (`staged`: to replace the running one,
+    /// taking traffic only once ready), with tasks that report its exit and its control
+    /// messages as events; returns its pid. Failures are logged.
+    fn launch(&self, role: WorkerRole, generation: u64, staged: bool) -> Result<Option<u32>, ()> {
         let (ours, theirs) = match UnixStream::pair() {
             Ok(p) => p,
             Err(e) => {
                 tracing::error!(worker = %role, error = %e, "cannot create a control socket");
-                self.schedule_restart(role);
-                return;
+                return Err(());
             }
         };
         let theirs: OwnedFd = match theirs.into_std() {
             Ok(s) => s.into(),
             Err(e) => {
                 tracing::error!(worker = %role, error = %e, "cannot create a control socket");
-                self.schedule_restart(role);
-                return;
+                return Err(());
             }
         };
         let mut cmd = tokio::process::Command::new(&self.exe);
@@ -342,24 +390,12 @@ impl Supervisor {
             Ok(c) => c,
             Err(e) => {
                 tracing::error!(worker = %role, error = %e, "cannot spawn worker");
-                self.schedule_restart(role);
-                return;
+                return Err(());
             }
         };
         drop(theirs);
         let pid = child.id();
         tracing::info!(worker = %role, pid, generation, "started worker");
-        if let Some(slot) = self.slots.get_mut(&role) {
-            slot.pid = pid;
-            slot.state = PeerState::Starting;
-            slot.health = WorkerHealth::default();
-            slot.started = Instant::now();
-            slot.last_ack = Instant::now();
-            slot.responsive = true;
-            slot.running = true;
-            slot.killed_as_hung = false;
-            slot.tx = None;
-        }
 
         let events = self.events_tx.clone();
         tokio::spawn(async move {
@@ -372,13 +408,16 @@ impl Supervisor {
         });
 
         let events = self.events_tx.clone();
-        let config = self.config_for(role);
+        let config = WorkerConfig {
+            staged,
+            ..self.config_for(role)
+        };
         tokio::spawn(async move {
             if let Err(e) = control_task(ours, role, generation, config, events).await {
                 tracing::warn!(worker = %role, error = %e, "control channel ended");
             }
         });
-        self.broadcast_peers();
+        Ok(pid)
     }
 
     fn schedule_restart(&mut self, role: WorkerRole) {
@@ -404,6 +443,31 @@ impl Supervisor {
 
     fn handle(&mut self, ev: Event) {
         match ev {
+            Event::Connected {
+                role,
+                generation,
+                tx,
+            } if self.reload.is_incoming(role, generation) => self.incoming_connected(tx),
+            Event::Message {
+                role,
+                generation,
+                msg,
+            } if self.reload.is_incoming(role, generation) => self.incoming_message(msg),
+            Event::Exited {
+                role,
+                generation,
+                status,
+            } if self.reload.is_incoming(role, generation) => {
+                self.incoming_exited(status.map(describe).unwrap_or_else(|e| e.to_string()))
+            }
+            Event::Exited {
+                role,
+                generation,
+                status,
+            } if self.reload.retired_exit(role, generation) => {
+                let status = status.map(describe).unwrap_or_else(|e| e.to_string());
+                tracing::info!(worker = %role, %status, "replaced worker stopped");
+            }
             Event::Connected {
                 role,
                 generation,
@@ -478,6 +542,10 @@ impl Supervisor {
                     }
                     FromWorker::ApiSeen { role, generation } => {
                         self.send_to(role, FromSupervisor::ApiSeen { generation });
+                        // A replacement starting for that role waits for it too.
+                        if let Some(tx) = self.reload.incoming_tx(role) {
+                            let _ = tx.send(FromSupervisor::ApiSeen { generation });
+                        }
                     }
                     FromWorker::Hello { .. } => {}
                 }
@@ -582,14 +650,17 @@ impl Supervisor {
     }
 
     fn broadcast_peers(&self) {
-        let Some(tx) = self
+        let fronts: Vec<_> = self
             .slots
             .get(&WorkerRole::Aggregator)
             .and_then(|s| s.tx.as_ref())
-        else {
+            .into_iter()
+            .chain(self.reload.incoming_tx(WorkerRole::Aggregator))
+            .collect();
+        if fronts.is_empty() {
             return;
-        };
-        let peers = self
+        }
+        let peers: Vec<PeerStatus> = self
             .slots
             .values()
             .map(|s| PeerStatus {
@@ -597,9 +668,12 @@ impl Supervisor {
                 state: s.state,
                 health: s.health.clone(),
                 restarts: s.restarts,
+                generation: s.generation,
             })
             .collect();
-        let _ = tx.send(FromSupervisor::Peers(peers));
+        for tx in fronts {
+            let _ = tx.send(FromSupervisor::Peers(peers.clone()));
+        }
     }
 
     /// Tells the aggregator that `role`'s API changed. With no aggregator connected the
@@ -655,6 +729,11 @@ impl Supervisor {
         for role in changed {
             self.refresh_state(role);
         }
+        self.reload_timers();
+    }
+
+    fn stage_is_running(&self) -> bool {
+        self.stage == Stage::Running
     }
 
     fn send_to(&self, role: WorkerRole, msg: FromSupervisor) {
@@ -664,6 +743,7 @@ impl Supervisor {
     }
 
     fn begin_shutdown(&mut self) {
+        self.abandon_reload();
         let delay = self.base.shutdown_delay;
         self.notifier.stopping(&format!(
             "Shutting down: readyz failing, serving for {}",

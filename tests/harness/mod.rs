@@ -514,6 +514,14 @@ pub fn alive(pid: u32) -> bool {
     }
 }
 
+/// How a request on a [`Conn`] failed.
+enum Failure {
+    /// Before any response: the server never took the request.
+    Unanswered(std::io::Error),
+    /// The response began (or the request timed out).
+    Answered(std::io::Error),
+}
+
 /// A persistent client connection that re-dials after a failure (for load loops).
 pub struct Conn {
     port: u16,
@@ -562,29 +570,65 @@ impl Conn {
 
     /// GET `path`; a broken connection is dropped so the next call re-dials.
     pub async fn get(&mut self, path: &str) -> std::io::Result<Reply> {
-        match tokio::time::timeout(REQUEST_TIMEOUT, self.get_inner(path)).await {
-            Ok(r) => r,
+        self.send(Method::GET, path, Bytes::new()).await
+    }
+
+    /// Sends one request. As Go's HTTP client does, a request that failed on a reused
+    /// connection before any response arrived (the server closed the idle connection, or
+    /// sent GOAWAY, as a draining server does) is sent once more on a fresh connection;
+    /// a failure after the response began is returned.
+    pub async fn send(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Bytes,
+    ) -> std::io::Result<Reply> {
+        match self.attempt(method.clone(), path, body.clone()).await {
+            (_, Ok(reply)) => Ok(reply),
+            (true, Err(Failure::Unanswered(_))) => match self.attempt(method, path, body).await.1 {
+                Ok(reply) => Ok(reply),
+                Err(Failure::Unanswered(e) | Failure::Answered(e)) => Err(e),
+            },
+            (_, Err(Failure::Unanswered(e) | Failure::Answered(e))) => Err(e),
+        }
+    }
+
+    /// One try; says whether it went on a connection dialled before it.
+    async fn attempt(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Bytes,
+    ) -> (bool, Result<Reply, Failure>) {
+        let reused = self.h2_send.is_some() || self.h1_send.is_some();
+        match tokio::time::timeout(REQUEST_TIMEOUT, self.send_inner(method, path, body)).await {
+            Ok(r) => (reused, r),
             Err(_) => {
                 self.h2_send = None;
                 self.h1_send = None;
-                Err(std::io::Error::new(
-                    std::io::ErrorKind::TimedOut,
-                    "request timed out",
-                ))
+                let e = std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out");
+                (false, Err(Failure::Answered(e)))
             }
         }
     }
 
-    async fn get_inner(&mut self, path: &str) -> std::io::Result<Reply> {
+    async fn send_inner(
+        &mut self,
+        method: Method,
+        path: &str,
+        body: Bytes,
+    ) -> Result<Reply, Failure> {
         if self.h2_send.is_none() && self.h1_send.is_none() {
-            self.dial().await?;
+            self.dial().await.map_err(Failure::Unanswered)?;
         }
-        let req = Request::builder()
-            .method(Method::GET)
+        let mut req = Request::builder()
+            .method(method)
             .uri(format!("https://localhost:{}{path}", self.port))
-            .header("host", format!("localhost:{}", self.port))
-            .body(Full::new(Bytes::new()))
-            .expect("request");
+            .header("host", format!("localhost:{}", self.port));
+        if !body.is_empty() {
+            req = req.header("content-type", "application/json");
+        }
+        let req = req.body(Full::new(body)).expect("request");
         let sent = match (&mut self.h2_send, &mut self.h1_send) {
             (Some(s), _) => s.send_request(req).await,
             (None, Some(s)) => match s.ready().await {
@@ -598,7 +642,7 @@ impl Conn {
             Err(e) => {
                 self.h2_send = None;
                 self.h1_send = None;
-                return Err(std::io::Error::other(e));
+                return Err(Failure::Unanswered(std::io::Error::other(e)));
             }
         };
         let status = resp.status();
@@ -609,7 +653,7 @@ impl Conn {
             Err(e) => {
                 self.h2_send = None;
                 self.h1_send = None;
-                return Err(std::io::Error::other(e));
+                return Err(Failure::Answered(std::io::Error::other(e)));
             }
         };
         Ok(Reply {

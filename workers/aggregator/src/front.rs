@@ -324,6 +324,7 @@ impl Front {
             ));
         }
         tokio::spawn(report_health(front.clone()));
+        tokio::spawn(redial_replaced(front.clone()));
         tokio::spawn(follow_shutdown_phases(front.clone()));
         tokio::spawn(learn_routes(front.clone(), discovery_hook));
         tokio::spawn(crate::remote::available::run(front.clone()));
@@ -469,6 +470,28 @@ async fn report_health(front: Arc<Front>) {
         }
         front.control.report_health(health);
         if changed.changed().await.is_err() {
+            return;
+        }
+    }
+}
+
+/// When another process takes a back end's role (a restart, a reload's replacement),
+/// later requests dial it; the connections to the one it replaced finish what they carry
+/// and close, which lets that worker finish draining.
+async fn redial_replaced(front: Arc<Front>) {
+    let mut peers = front.control.peers();
+    let mut serving: BTreeMap<WorkerRole, u64> = BTreeMap::new();
+    loop {
+        for peer in peers.borrow_and_update().iter() {
+            let before = serving.insert(peer.role, peer.generation);
+            if before.is_some_and(|g| g != peer.generation) {
+                if let Some(client) = front.clients.get(&peer.role) {
+                    tracing::debug!(worker = %peer.role, generation = peer.generation, "a new process serves the worker's socket; re-dialling");
+                    client.redial();
+                }
+            }
+        }
+        if peers.changed().await.is_err() {
             return;
         }
     }

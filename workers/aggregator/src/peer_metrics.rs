@@ -94,6 +94,7 @@ mod tests {
                 exited,
                 unresponsive,
             },
+            generation: 1,
         };
         record(&[peer(0, 0)]);
         record(&[peer(2, 1)]);

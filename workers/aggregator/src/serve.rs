@@ -106,6 +106,12 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
     tokio::spawn(crate::metrics::publish_inflight(front.clone()));
     let graceful = Connections::new();
     let mut lifecycle = front.lifecycle.subscribe();
+    if front.config.staged {
+        // A replacement front door shares the listener with the one it replaces: it
+        // accepts only once ready, so no client meets it half started.
+        let _ = lifecycle.wait_for(|p| *p >= Phase::Serving).await;
+        tracing::info!("ready: accepting beside the front door this one replaces");
+    }
 
     loop {
         let (tcp, peer) = tokio::select! {

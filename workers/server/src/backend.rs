@@ -25,8 +25,9 @@ where
     Fut: Future<Output = Response<Body>> + Send + 'static,
 {
     let config = control.config().clone();
-    let listener = delegate::bind(&config.socket_path(config.role))?;
-    tracing::info!(socket = %config.socket_path(config.role).display(), "serving delegated requests");
+    let socket = config.own_socket_path();
+    let listener = delegate::bind(&socket)?;
+    tracing::info!(socket = %socket.display(), "serving delegated requests");
 
     // Report health now and whenever a hook changes.
     let reporter = {
@@ -67,6 +68,7 @@ where
                 }
             }
             lifecycle.advance(Phase::NotAcceptingNewRequests);
+            crate::lifecycle::end_watches();
         }
     };
     delegate::serve(listener, handler, stop, config.request_timeout).await;

@@ -243,6 +243,16 @@ pub async fn serve<F, Fut>(
         });
     }
     drop(listener);
+    // The front door stops using connections to a worker that was replaced and closes
+    // them once their streams end; until then they are served as usual. A GOAWAY sent
+    // first would race the requests the front door is sending on them. (At a full stop
+    // the front door is gone already and nothing waits here.)
+    let released = async {
+        while graceful.count() > 0 {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    };
+    let _ = tokio::time::timeout(RELEASE_WITHIN, released).await;
     if tokio::time::timeout(grace, graceful.shutdown())
         .await
         .is_err()
@@ -253,6 +263,10 @@ pub async fn serve<F, Fut>(
         );
     }
 }
+
+/// How long a draining worker lets its clients close their connections themselves before
+/// it closes them with GOAWAY.
+const RELEASE_WITHIN: Duration = Duration::from_secs(5);
 
 /// HTTP/2 connections kept to each worker for short requests. One connection serialises
 /// every request through one connection task and one stream-table lock; a few spread the
@@ -343,6 +357,16 @@ impl WorkerClient {
     /// The worker this client talks to.
     pub fn role(&self) -> WorkerRole {
         self.role
+    }
+
+    /// Another process now serves the socket: later requests dial it. Requests on the
+    /// old connections finish there, and the connections close when they have.
+    pub fn redial(&self) {
+        for conn in self.short.conns.iter().chain(&self.long_running.conns) {
+            if let Ok(mut guard) = conn.sender.lock() {
+                *guard = None;
+            }
+        }
     }
 
     fn pool(&self, traffic: Traffic) -> &Pool {
@@ -503,6 +527,8 @@ mod tests {
             };
             assert_eq!(got.to_bytes(), want, "{method}");
         }
+        // As the front door does at a stop or a replacement: its connections go first.
+        client.redial();
         let _ = stop_tx.send(());
         server.await.expect("server");
     }
@@ -525,6 +551,8 @@ mod tests {
         assert_eq!(resp.status(), 200);
         let got = resp.into_body().collect().await.expect("body").to_bytes();
         assert_eq!(got, "1200000");
+        // As the front door does at a stop or a replacement: its connections go first.
+        client.redial();
         let _ = stop_tx.send(());
         server.await.expect("server");
     }
@@ -574,6 +602,8 @@ mod tests {
             assert_eq!(got, "ok");
         }
         drop(unread);
+        // As the front door does at a stop or a replacement: its connections go first.
+        client.redial();
         let _ = stop_tx.send(());
         server.await.expect("server");
     }

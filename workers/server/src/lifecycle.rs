@@ -1,7 +1,31 @@
 //! A worker's lifecycle as one enum behind a `tokio::sync::watch` channel, so every part
 //! of the worker (and the tests) sees the same ordered transitions.
 
+use std::sync::OnceLock;
+
 use tokio::sync::watch;
+
+/// Set once this process drains: every watch it serves then ends cleanly (at a bookmark
+/// when its client allows them) instead of holding the drain until it times out.
+static WATCHES_END: OnceLock<watch::Sender<bool>> = OnceLock::new();
+
+fn watches_end() -> &'static watch::Sender<bool> {
+    WATCHES_END.get_or_init(|| watch::Sender::new(false))
+}
+
+/// Asks every watch this process serves to end (the worker drains: it is stopping, or
+/// a fresh worker has taken its place). Clients resume from the last event or bookmark
+/// they saw, on a connection that reaches the worker now serving.
+pub fn end_watches() {
+    watches_end().send_replace(true);
+}
+
+/// Completes once [`end_watches`] has been called.
+pub async fn watches_ending() {
+    let mut rx = watches_end().subscribe();
+    // The sender is a static: the channel never closes.
+    let _ = rx.wait_for(|end| *end).await;
+}
 
 /// Where a worker is in its life. Transitions only move forward.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

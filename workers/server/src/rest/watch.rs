@@ -24,6 +24,8 @@ use crate::storage::{Filter, ListOptions, ReadVersion, StorageError, Stored, Wat
 
 /// How often a watch that allows bookmarks asks for progress.
 const BOOKMARK_EVERY: Duration = Duration::from_secs(1);
+/// How long a watch of a draining worker waits for the bookmark it ends at.
+const END_AT_BOOKMARK_WITHIN: Duration = Duration::from_secs(1);
 
 /// Where a watch starts, as the query asked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -210,12 +212,21 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
         progress.tick().await;
         let deadline = tokio::time::sleep(timeout);
         tokio::pin!(deadline);
+        let ending = crate::lifecycle::watches_ending();
+        tokio::pin!(ending);
+        let mut closing = false;
         loop {
             let turn = tokio::select! {
                 ev = watch.next_event() => match ev {
                     Ok(Some(CacheEvent::Added(o))) => Turn::Object("ADDED", o),
                     Ok(Some(CacheEvent::Modified(o))) => Turn::Object("MODIFIED", o),
                     Ok(Some(CacheEvent::Deleted(o))) => Turn::Object("DELETED", o),
+                    Ok(Some(CacheEvent::Bookmark(rev))) if bookmarks && rev > 0 && closing => {
+                        if let Some(wire) = bookmark(media, &resource, rev, false) {
+                            out.send_event(wire).await;
+                        }
+                        break;
+                    }
                     Ok(Some(CacheEvent::Bookmark(rev))) if bookmarks && rev > 0 => {
                         Turn::Send(bookmark(media, &resource, rev, false))
                     }
@@ -236,6 +247,17 @@ async fn stream_cached(req: WatchRequest) -> Result<Body, Status> {
                     if watch.request_progress().await.is_err() {
                         break;
                     }
+                    Turn::Send(None)
+                }
+                () = &mut ending, if !closing => {
+                    // The worker drains: end at a fresh bookmark, from which the client
+                    // resumes on the worker now serving (or at once, without bookmarks:
+                    // it resumes from the last event it saw).
+                    closing = true;
+                    if !bookmarks || watch.request_progress().await.is_err() {
+                        break;
+                    }
+                    deadline.as_mut().reset(tokio::time::Instant::now() + END_AT_BOOKMARK_WITHIN);
                     Turn::Send(None)
                 }
                 () = &mut deadline => break,
@@ -322,6 +344,9 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
         progress.tick().await;
         let deadline = tokio::time::sleep(req.timeout);
         tokio::pin!(deadline);
+        // Uncached watches (rare: stores without a watch cache) end at once on a drain.
+        let ending = crate::lifecycle::watches_ending();
+        tokio::pin!(ending);
         loop {
             let turn = tokio::select! {
                 ev = watch.next() => match ev {
@@ -347,6 +372,7 @@ async fn stream_storage(req: WatchRequest) -> Result<Body, Status> {
                     Turn::Send(None)
                 }
                 () = &mut deadline => break,
+                () = &mut ending => break,
             };
             let out = match turn {
                 Turn::Send(out) => out,

@@ -1,0 +1,378 @@
+//! Reload (SIGHUP, `systemctl reload`): re-read every file the flags name and validate
+//! it all first — an invalid file is logged and the running configuration stays — then
+//! replace the workers one at a time with fresh processes of the binary now on disk.
+//!
+//! A replacement takes traffic only once it reports ready: a back-end binds a staged
+//! socket that the supervisor renames over the role's path at that moment (new
+//! connections from the front door then reach it; the old worker's connections are
+//! closed with GOAWAY as it drains, so the front door re-dials without failing a
+//! request), and a new front door accepts on the same listening socket beside the old
+//! one, which then stops accepting and drains. Watches of a draining worker end at a
+//! bookmark; their clients resume on the new one.
+//!
+//! systemd's protocol: `RELOADING=1` with `MONOTONIC_USEC` when the signal arrives,
+//! `READY=1` only when every worker was replaced; a failure leaves the old workers
+//! serving, is logged with its reason and shown in `STATUS=`, and sends no `READY=1`.
+//! Signals during a reload are coalesced into one more reload after it.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use kas_proto::{FromSupervisor, FromWorker, PeerState, ShutdownPhase, WorkerConfig, WorkerRole};
+use nix::sys::signal::{kill, Signal};
+use nix::unistd::Pid;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use super::{Supervisor, DRAIN_SLACK};
+
+/// How long a replacement may take to report ready before the reload is given up.
+const READY_WITHIN: Duration = Duration::from_secs(60);
+/// The order workers are replaced in: back ends first, so the new front door starts
+/// against new back ends; the front door last.
+const ORDER: [WorkerRole; 3] = [
+    WorkerRole::KubeApi,
+    WorkerRole::Extensions,
+    WorkerRole::Aggregator,
+];
+
+/// Reload bookkeeping of the supervisor.
+#[derive(Debug, Default)]
+pub(super) struct Reload {
+    roll: Option<Roll>,
+    /// A reload was asked for while one ran.
+    again: bool,
+    /// Replaced workers still draining.
+    retiring: Vec<Retiring>,
+}
+
+#[derive(Debug)]
+struct Roll {
+    started: Instant,
+    queue: VecDeque<WorkerRole>,
+    incoming: Option<Incoming>,
+}
+
+/// The process started to replace the running worker of `role`.
+#[derive(Debug)]
+struct Incoming {
+    role: WorkerRole,
+    generation: u64,
+    pid: Option<u32>,
+    tx: Option<mpsc::UnboundedSender<FromSupervisor>>,
+    /// A back end's socket, bound aside until it is moved over the role's path.
+    staged: Option<PathBuf>,
+    deadline: Instant,
+}
+
+#[derive(Debug)]
+struct Retiring {
+    role: WorkerRole,
+    generation: u64,
+    pid: Option<u32>,
+    /// Kept open while it drains: a worker whose control channel closes exits at once.
+    _tx: Option<mpsc::UnboundedSender<FromSupervisor>>,
+    deadline: Instant,
+}
+
+/// What the flags' files say now, as the configuration every worker would get, keeping
+/// what cannot change while running (the bound port).
+fn reconfigure(current: &WorkerConfig) -> Result<WorkerConfig, String> {
+    let parsed = crate::options::parse(std::env::args_os()).map_err(|e| e.to_string())?;
+    let validated = crate::validate::validate(&parsed.options).map_err(|errors| {
+        errors
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    let completed = crate::complete::complete(validated).map_err(|e| format!("{e:#}"))?;
+    let mut next = completed.worker;
+    next.serving.port = current.serving.port;
+    Ok(next)
+}
+
+impl Reload {
+    /// Whether `generation` of `role` is a replacement still starting.
+    pub(super) fn is_incoming(&self, role: WorkerRole, generation: u64) -> bool {
+        self.incoming()
+            .is_some_and(|i| i.role == role && i.generation == generation)
+    }
+
+    fn incoming(&self) -> Option<&Incoming> {
+        self.roll.as_ref().and_then(|r| r.incoming.as_ref())
+    }
+
+    /// The control channel of the replacement for `role`, if one is connected.
+    pub(super) fn incoming_tx(
+        &self,
+        role: WorkerRole,
+    ) -> Option<&mpsc::UnboundedSender<FromSupervisor>> {
+        self.incoming()
+            .filter(|i| i.role == role)
+            .and_then(|i| i.tx.as_ref())
+    }
+
+    /// Whether `generation` of `role` is a replaced worker still draining; its exit
+    /// removes it.
+    pub(super) fn retired_exit(&mut self, role: WorkerRole, generation: u64) -> bool {
+        let before = self.retiring.len();
+        self.retiring
+            .retain(|r| !(r.role == role && r.generation == generation));
+        before != self.retiring.len()
+    }
+
+    pub(super) fn running(&self) -> bool {
+        self.roll.is_some()
+    }
+}
+
+impl Supervisor {
+    /// SIGHUP: start a reload, or remember to run one more after the current one.
+    pub(super) fn request_reload(&mut self) {
+        if self.reload.running() {
+            tracing::info!("reload requested during a reload: another follows this one");
+            self.reload.again = true;
+            return;
+        }
+        self.notifier
+            .reloading("Reloading: checking the configuration");
+        tracing::info!("reload: re-reading the configuration");
+        let next = match reconfigure(&self.base) {
+            Ok(next) => next,
+            Err(e) => {
+                tracing::error!(error = %e, "reload refused: the new configuration is not valid; the running one stays");
+                self.notifier
+                    .status(&format!("Reload failed (configuration kept): {e}"));
+                return;
+            }
+        };
+        // Reloaded chains are in the new base already.
+        self.base = next;
+        self.reloaded_authorization = None;
+        self.reloaded_encryption = false;
+        let queue = ORDER
+            .into_iter()
+            .filter(|r| self.slots.contains_key(r))
+            .collect();
+        self.reload.roll = Some(Roll {
+            started: Instant::now(),
+            queue,
+            incoming: None,
+        });
+        self.next_replacement();
+    }
+
+    /// Starts the replacement for the next role of the roll, or finishes it.
+    fn next_replacement(&mut self) {
+        let Some(role) = self.reload.roll.as_mut().and_then(|r| r.queue.pop_front()) else {
+            return self.finish_roll();
+        };
+        self.notifier
+            .status(&format!("Reloading: replacing the {role} worker"));
+        let generation = self.next_generation();
+        let staged = (role != WorkerRole::Aggregator).then(|| self.base.staged_socket_path(role));
+        match self.launch(role, generation, true) {
+            Ok(pid) => {
+                if let Some(roll) = self.reload.roll.as_mut() {
+                    roll.incoming = Some(Incoming {
+                        role,
+                        generation,
+                        pid,
+                        tx: None,
+                        staged,
+                        deadline: Instant::now() + READY_WITHIN,
+                    });
+                }
+            }
+            Err(()) => self.fail_roll(&format!("cannot start a new {role} worker")),
+        }
+    }
+
+    fn finish_roll(&mut self) {
+        let Some(roll) = self.reload.roll.take() else {
+            return;
+        };
+        let took = roll.started.elapsed();
+        tracing::info!(
+            took_ms = took.as_millis() as u64,
+            "reload complete: every worker replaced"
+        );
+        self.notifier.reloaded(&format!(
+            "Serving on {}: reloaded in {} ms",
+            self.url,
+            took.as_millis()
+        ));
+        self.reload_again();
+    }
+
+    /// Gives the roll up: the replacement (if any) is killed, the workers not yet
+    /// replaced keep serving, no `READY=1` follows.
+    fn fail_roll(&mut self, why: &str) {
+        let Some(mut roll) = self.reload.roll.take() else {
+            return;
+        };
+        if let Some(incoming) = roll.incoming.take() {
+            discard(&incoming);
+        }
+        tracing::error!(
+            reason = why,
+            "reload failed; the running workers keep serving"
+        );
+        self.notifier.status(&format!("Reload failed: {why}"));
+        self.reload_again();
+    }
+
+    fn reload_again(&mut self) {
+        if std::mem::take(&mut self.reload.again) && self.stage_is_running() {
+            self.request_reload();
+        }
+    }
+
+    /// Control events of the replacement being started.
+    pub(super) fn incoming_connected(&mut self, tx: mpsc::UnboundedSender<FromSupervisor>) {
+        let role = match self.reload.roll.as_mut().and_then(|r| r.incoming.as_mut()) {
+            Some(incoming) => {
+                incoming.tx = Some(tx);
+                incoming.role
+            }
+            None => return,
+        };
+        if role == WorkerRole::Aggregator {
+            self.broadcast_peers();
+        }
+    }
+
+    pub(super) fn incoming_message(&mut self, msg: FromWorker) {
+        let Some(role) = self.reload.incoming().map(|i| i.role) else {
+            return;
+        };
+        match msg {
+            FromWorker::Health(h) if h.ready => self.promote(h),
+            FromWorker::ApiChanged { generation } => self.relay_api_change(role, generation),
+            FromWorker::ApiSeen { role, generation } => {
+                self.send_to(role, FromSupervisor::ApiSeen { generation });
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) fn incoming_exited(&mut self, status: String) {
+        let role = self.reload.incoming().map(|i| i.role);
+        if let Some(role) = role {
+            if let Some(incoming) = self.reload.roll.as_mut().and_then(|r| r.incoming.take()) {
+                remove_staged(&incoming);
+            }
+            self.fail_roll(&format!(
+                "the new {role} worker exited before it was ready ({status})"
+            ));
+        }
+    }
+
+    /// The replacement is ready: it takes the role's traffic and the old worker drains.
+    fn promote(&mut self, health: kas_proto::WorkerHealth) {
+        let Some(incoming) = self.reload.roll.as_mut().and_then(|r| r.incoming.take()) else {
+            return;
+        };
+        let role = incoming.role;
+        if let Some(staged) = &incoming.staged {
+            let path = self.base.socket_path(role);
+            if let Err(e) = std::fs::rename(staged, &path) {
+                discard(&incoming);
+                return self.fail_roll(&format!(
+                    "cannot move {} over {}: {e}",
+                    staged.display(),
+                    path.display()
+                ));
+            }
+        }
+        let Some(slot) = self.slots.get_mut(&role) else {
+            return;
+        };
+        let old_tx = slot.tx.take();
+        // The old front door stops accepting (the new one accepts on the same socket);
+        // an old back end closes its connections with GOAWAY and ends its watches.
+        let phase = match role {
+            WorkerRole::Aggregator => ShutdownPhase::NotAcceptingNewRequests,
+            _ => ShutdownPhase::Drain,
+        };
+        if let Some(tx) = &old_tx {
+            let _ = tx.send(FromSupervisor::Shutdown(phase));
+        }
+        if slot.running {
+            self.reload.retiring.push(Retiring {
+                role,
+                generation: slot.generation,
+                pid: slot.pid,
+                _tx: old_tx,
+                deadline: Instant::now() + self.base.request_timeout + DRAIN_SLACK,
+            });
+        }
+        let now = Instant::now();
+        slot.generation = incoming.generation;
+        slot.pid = incoming.pid;
+        slot.tx = incoming.tx;
+        slot.health = health;
+        slot.state = PeerState::Ready;
+        slot.started = now;
+        slot.last_ack = now;
+        slot.responsive = true;
+        slot.running = true;
+        slot.killed_as_hung = false;
+        slot.failures = 0;
+        tracing::info!(worker = %role, pid = slot.pid, "reload: the new worker serves; the old one drains");
+        self.broadcast_peers();
+        self.next_replacement();
+    }
+
+    /// Once a heartbeat: replacements that take too long and replaced workers that do
+    /// not finish draining are killed.
+    pub(super) fn reload_timers(&mut self) {
+        let now = Instant::now();
+        let late = self.reload.incoming().is_some_and(|i| now >= i.deadline);
+        if late {
+            self.fail_roll(&format!(
+                "the new worker was not ready within {}",
+                crate::godur::format(READY_WITHIN)
+            ));
+        }
+        for r in self
+            .reload
+            .retiring
+            .iter_mut()
+            .filter(|r| now >= r.deadline)
+        {
+            if let Some(pid) = r.pid.take() {
+                tracing::warn!(worker = %r.role, pid, "replaced worker did not drain in time: killing it");
+                let _ = kill(Pid::from_raw(-(pid as i32)), Signal::SIGKILL);
+            }
+        }
+    }
+
+    /// Shutdown during a reload: the replacement goes, replaced workers drain as they
+    /// were (they die with the supervisor at the latest).
+    pub(super) fn abandon_reload(&mut self) {
+        self.reload.again = false;
+        if let Some(mut roll) = self.reload.roll.take() {
+            if let Some(incoming) = roll.incoming.take() {
+                discard(&incoming);
+            }
+            tracing::info!("shutdown during a reload: the reload is abandoned");
+        }
+    }
+}
+
+/// Kills a replacement that will not serve and removes its staged socket.
+fn discard(incoming: &Incoming) {
+    if let Some(pid) = incoming.pid {
+        let _ = kill(Pid::from_raw(-(pid as i32)), Signal::SIGKILL);
+    }
+    remove_staged(incoming);
+}
+
+fn remove_staged(incoming: &Incoming) {
+    if let Some(staged) = &incoming.staged {
+        let _ = std::fs::remove_file(staged);
+    }
+}
