@@ -45,6 +45,13 @@ pub enum FromSupervisor {
     /// (with `--encryption-provider-config-automatic-reload`): workers that store objects
     /// build its transformers, wait for their KMS plugins to be healthy, and swap them in.
     Encryption(crate::EncryptionConfig),
+    /// The supervisor is about to re-execute itself (a binary upgrade) and hand this
+    /// channel to its new image: the worker answers [`FromWorker::HandoverReady`] as its
+    /// last frame and sends nothing more until [`FromSupervisor::Resume`].
+    Handover,
+    /// The first frame of the supervisor's new image on a channel it was handed: the
+    /// worker sends again, starting with its health.
+    Resume,
 }
 
 /// An authorizer chain: the types in order and the webhooks, one per `Webhook`.
@@ -90,6 +97,8 @@ pub enum FromWorker {
         /// Its change counter, echoed.
         generation: u64,
     },
+    /// Answer to [`FromSupervisor::Handover`]: nothing follows until `Resume`.
+    HandoverReady,
 }
 
 /// kube-apiserver's graceful termination, as phases the supervisor drives.

@@ -71,7 +71,7 @@ pub(crate) fn secure_listener(wanted: SocketAddr) -> Result<Option<(OwnedFd, u16
     // into a worker, and none is ours to leave open).
     let mut secure = None;
     for (i, (fd, name)) in passed.iter().enumerate() {
-        let owned = sys::take_activated(*fd).map_err(|e| Error::Unusable {
+        let owned = sys::take_passed(*fd).map_err(|e| Error::Unusable {
             fd: *fd,
             name: name.clone(),
             what: e.to_string(),

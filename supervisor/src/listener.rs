@@ -32,3 +32,14 @@ pub(crate) fn bind_secure(addr: SocketAddr) -> std::io::Result<(OwnedFd, u16)> {
     let port = std_listener.local_addr()?.port();
     Ok((OwnedFd::from(std_listener), port))
 }
+
+/// The port `listener` is bound to.
+pub(crate) fn port_of(listener: &OwnedFd) -> std::io::Result<u16> {
+    let local: SockaddrStorage =
+        nix::sys::socket::getsockname(std::os::fd::AsRawFd::as_raw_fd(listener))?;
+    local
+        .as_sockaddr_in()
+        .map(|a| a.port())
+        .or_else(|| local.as_sockaddr_in6().map(|a| a.port()))
+        .ok_or_else(|| std::io::Error::other("not a TCP socket"))
+}

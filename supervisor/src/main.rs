@@ -116,20 +116,36 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
     use anyhow::Context;
     // Handlers first: a signal that arrives during start-up is acted on, not lost.
     let signals = supervise::Signals::install().context("installing signal handlers")?;
+    // A previous image (binary upgrade) blocked them across its execve.
+    supervise::unblock_signals();
+    let handover = supervise::take_handover()?;
     let mut completed = complete::complete(validated).context("completing options")?;
 
     let bind_address = completed.worker.serving.bind_address;
     let addr = SocketAddr::new(bind_address, completed.worker.serving.port);
-    let (listener, port) = match activation::secure_listener(addr)? {
-        Some((listener, port)) => {
+    let (handover, (listener, port)) = match handover {
+        Some((handover, listener)) => {
+            let port = listener::port_of(&listener).context("the handed-over listener")?;
             tracing::info!(
                 port,
-                "serving on the socket passed by systemd (socket activation)"
+                "re-executed in place: serving on the previous image's socket"
             );
-            (listener, port)
+            (Some(handover), (listener, port))
         }
-        None => listener::bind_secure(addr)
-            .with_context(|| format!("binding the secure port {addr}"))?,
+        None => match activation::secure_listener(addr)? {
+            Some((listener, port)) => {
+                tracing::info!(
+                    port,
+                    "serving on the socket passed by systemd (socket activation)"
+                );
+                (None, (listener, port))
+            }
+            None => (
+                None,
+                listener::bind_secure(addr)
+                    .with_context(|| format!("binding the secure port {addr}"))?,
+            ),
+        },
     };
     completed.worker.serving.port = port;
 
@@ -159,6 +175,9 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
     let mut supervisor = supervise::Supervisor::new(completed.worker, listener, url)
         .context("starting the supervisor")?;
     supervisor.kill_unresponsive_after(completed.worker_heartbeat_timeout);
+    if let Some(handover) = handover {
+        supervisor.adopt(handover);
+    }
     if let Some(path) = completed.authorization_config {
         supervisor.follow_authorization_config(path);
     }

@@ -26,6 +26,9 @@ use crate::notify::Notifier;
 use crate::sys;
 
 mod reload;
+mod upgrade;
+
+pub(crate) use upgrade::{take as take_handover, unblock_signals};
 
 /// How long a worker may take to say hello.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -95,6 +98,12 @@ enum Event {
     Authorization(AuthorizationChain),
     /// `--encryption-provider-config` changed to this valid configuration.
     Encryption(kas_proto::EncryptionConfig),
+    /// A worker's control channel, given back whole for a binary upgrade's re-exec.
+    HandedOver {
+        role: WorkerRole,
+        generation: u64,
+        fd: OwnedFd,
+    },
 }
 
 #[derive(Debug)]
@@ -157,6 +166,10 @@ pub(crate) struct Supervisor {
     reloaded_encryption: bool,
     /// SIGHUP's reload: the roll of replacements and the replaced workers draining.
     reload: reload::Reload,
+    /// A binary upgrade waiting for the workers' control channels.
+    upgrade: Option<upgrade::Upgrade>,
+    /// This image took over workers from the previous one (a binary upgrade).
+    adopted: bool,
 }
 
 impl Supervisor {
@@ -218,6 +231,8 @@ impl Supervisor {
             reloaded_authorization: None,
             reloaded_encryption: false,
             reload: reload::Reload::default(),
+            upgrade: None,
+            adopted: false,
         })
     }
 
@@ -231,7 +246,13 @@ impl Supervisor {
         self.notifier.status("Starting workers");
         let roles: Vec<WorkerRole> = self.slots.keys().copied().collect();
         for role in roles {
-            self.spawn(role);
+            if !self.slots.get(&role).is_some_and(|s| s.running) {
+                self.spawn(role);
+            }
+        }
+        if self.adopted {
+            // The workers run the previous binary: replace them as a reload does.
+            self.request_reload();
         }
         let mut heartbeat = tokio::time::interval(self.heartbeat_every);
         heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -379,6 +400,7 @@ impl Supervisor {
             .env_remove("LISTEN_FDS")
             .env_remove("LISTEN_PID")
             .env_remove("LISTEN_FDNAMES")
+            .env_remove(upgrade::HANDOVER_ENV)
             .process_group(0)
             .kill_on_drop(false);
         let listener = if role == WorkerRole::Aggregator {
@@ -467,6 +489,7 @@ impl Supervisor {
             } if self.reload.retired_exit(role, generation) => {
                 let status = status.map(describe).unwrap_or_else(|e| e.to_string());
                 tracing::info!(worker = %role, %status, "replaced worker stopped");
+                self.retired();
             }
             Event::Connected {
                 role,
@@ -547,7 +570,7 @@ impl Supervisor {
                             let _ = tx.send(FromSupervisor::ApiSeen { generation });
                         }
                     }
-                    FromWorker::Hello { .. } => {}
+                    FromWorker::Hello { .. } | FromWorker::HandoverReady => {}
                 }
             }
             Event::Exited {
@@ -608,6 +631,11 @@ impl Supervisor {
                     self.send_to(role, FromSupervisor::Encryption(config.clone()));
                 }
             }
+            Event::HandedOver {
+                role,
+                generation,
+                fd,
+            } => self.handed_over(role, generation, fd),
             Event::RestartDue { role, generation } => {
                 let current = self.slots.get(&role).map(|s| s.generation);
                 if current == Some(generation) && self.stage == Stage::Running {
@@ -638,7 +666,10 @@ impl Supervisor {
             slot.state = new;
         }
         self.broadcast_peers();
-        if self.stage == Stage::Running && self.slots.values().all(|s| s.state == PeerState::Ready)
+        // During a reload READY=1 waits for its end (systemd reads it as the reload's).
+        if self.stage == Stage::Running
+            && !self.reload.running()
+            && self.slots.values().all(|s| s.state == PeerState::Ready)
         {
             let line = format!("Serving on {}: all workers ready", self.url);
             if !self.all_ready_once {
@@ -730,6 +761,7 @@ impl Supervisor {
             self.refresh_state(role);
         }
         self.reload_timers();
+        self.upgrade_timer();
     }
 
     fn stage_is_running(&self) -> bool {
@@ -903,22 +935,67 @@ async fn control_task(
         }
     }
     write_frame(&mut wr, &FromSupervisor::Config(Box::new(config))).await?;
+    channel(rd, wr, role, generation, events).await
+}
 
+/// The control channel of a worker the previous image of this supervisor handed over:
+/// `Resume` first, then as any other.
+async fn resumed_control_task(
+    stream: UnixStream,
+    role: WorkerRole,
+    generation: u64,
+    events: mpsc::UnboundedSender<Event>,
+) -> Result<(), kas_proto::Error> {
+    let (rd, mut wr) = stream.into_split();
+    write_frame(&mut wr, &FromSupervisor::Resume).await?;
+    channel(rd, wr, role, generation, events).await
+}
+
+/// A writer and a reader on a connected control channel. After a handover (our
+/// `Handover` written last, the worker's `HandoverReady` read last, both at frame
+/// boundaries) the socket is given back whole as [`Event::HandedOver`].
+async fn channel(
+    mut rd: tokio::net::unix::OwnedReadHalf,
+    mut wr: tokio::net::unix::OwnedWriteHalf,
+    role: WorkerRole,
+    generation: u64,
+    events: mpsc::UnboundedSender<Event>,
+) -> Result<(), kas_proto::Error> {
     let (tx, mut rx) = mpsc::unbounded_channel::<FromSupervisor>();
     let _ = events.send(Event::Connected {
         role,
         generation,
         tx,
     });
+    let (give_back, given_back) = tokio::sync::oneshot::channel();
     tokio::spawn(async move {
         while let Some(msg) = rx.recv().await {
             if write_frame(&mut wr, &msg).await.is_err() {
                 break;
             }
+            if matches!(msg, FromSupervisor::Handover) {
+                let _ = give_back.send(wr);
+                return;
+            }
         }
     });
     loop {
         match read_frame::<_, FromWorker>(&mut rd).await {
+            Ok(FromWorker::HandoverReady) => {
+                let wr = given_back
+                    .await
+                    .map_err(|_| kas_proto::Error::Malformed("handover without Handover".into()))?;
+                let stream = rd
+                    .reunite(wr)
+                    .map_err(|e| kas_proto::Error::Malformed(e.to_string()))?;
+                let fd: OwnedFd = stream.into_std()?.into();
+                let _ = events.send(Event::HandedOver {
+                    role,
+                    generation,
+                    fd,
+                });
+                return Ok(());
+            }
             Ok(msg) => {
                 let _ = events.send(Event::Message {
                     role,

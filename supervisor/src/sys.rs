@@ -93,14 +93,15 @@ pub(crate) fn take_inherited(fd: RawFd) -> io::Result<OwnedFd> {
     Ok(owned)
 }
 
-/// Takes ownership of an fd that socket activation passed to this process (listed by
-/// `LISTEN_FDS`), after checking it is open, and marks it close-on-exec (systemd passes
-/// them inheritable; a worker gets the listener only through [`spawn_with_fds`]).
-pub(crate) fn take_activated(fd: RawFd) -> io::Result<OwnedFd> {
+/// Takes ownership of an fd passed to this process across `exec` — by socket activation
+/// (listed by `LISTEN_FDS`) or by this supervisor's previous image (a binary upgrade) —
+/// after checking it is open, and marks it close-on-exec (a worker gets what it needs
+/// only through [`spawn_with_fds`]).
+pub(crate) fn take_passed(fd: RawFd) -> io::Result<OwnedFd> {
     if fd < 3 {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            "socket activation passes fds from 3 on",
+            "fds are passed from 3 on",
         ));
     }
     // Check it is open before owning it, so a bad LISTEN_FDS cannot make us close (or
@@ -110,10 +111,44 @@ pub(crate) fn take_activated(fd: RawFd) -> io::Result<OwnedFd> {
         let e = io::Error::last_os_error();
         return Err(io::Error::other(format!("not open ({e})")));
     }
-    // SAFETY: the fd is open and was passed to this process by its activator
-    // (`LISTEN_PID` is our pid); nothing in this process opened it or claims it, and
-    // `activation` takes each passed fd once, at start-up.
+    // SAFETY: the fd is open and was passed to this process (by its activator, with
+    // `LISTEN_PID` our pid, or by our previous image, which named it in the handover);
+    // nothing in this process opened it or claims it, and each passed fd is taken once,
+    // at start-up.
     let owned = unsafe { OwnedFd::from_raw_fd(fd) };
     fcntl(&owned, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))?;
     Ok(owned)
+}
+
+/// Clears close-on-exec on `fd` so that it survives this process's own `execve` (a binary
+/// upgrade hands it to the new image by number).
+pub(crate) fn keep_across_exec(fd: &OwnedFd) -> io::Result<()> {
+    fcntl(fd, FcntlArg::F_SETFD(FdFlag::empty()))?;
+    Ok(())
+}
+
+/// Sets close-on-exec on `fd` again (an `execve` that failed).
+pub(crate) fn close_on_exec(fd: &OwnedFd) -> io::Result<()> {
+    fcntl(fd, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))?;
+    Ok(())
+}
+
+/// Waits for a child this process's previous image spawned (it has no `Child` handle for
+/// it); blocking, so run it on a blocking thread.
+pub(crate) fn wait_adopted(pid: u32) -> io::Result<std::process::ExitStatus> {
+    use nix::sys::wait::{waitpid, WaitStatus};
+    use std::os::unix::process::ExitStatusExt;
+    loop {
+        match waitpid(nix::unistd::Pid::from_raw(pid as i32), None) {
+            Ok(WaitStatus::Exited(_, code)) => {
+                return Ok(std::process::ExitStatus::from_raw((code & 0xff) << 8))
+            }
+            Ok(WaitStatus::Signaled(_, signal, _)) => {
+                return Ok(std::process::ExitStatus::from_raw(signal as i32))
+            }
+            Ok(_) => continue,
+            Err(nix::errno::Errno::EINTR) => continue,
+            Err(e) => return Err(e.into()),
+        }
+    }
 }

@@ -42,6 +42,7 @@ pub struct ServerBuilder {
     stderr_to_file: bool,
     stdout: Option<PathBuf>,
     activate_on: Option<u16>,
+    binary: Option<PathBuf>,
 }
 
 impl ServerBuilder {
@@ -65,6 +66,12 @@ impl ServerBuilder {
     /// and passes the socket as `secure` (the caller gives the flags that should match).
     pub fn socket_activated(mut self, port: u16) -> Self {
         self.activate_on = Some(port);
+        self
+    }
+
+    /// Runs the binary at `path` (a copy of the one under test, say) instead.
+    pub fn binary(mut self, path: &Path) -> Self {
+        self.binary = Some(path.to_owned());
         self
     }
 
@@ -93,7 +100,10 @@ impl ServerBuilder {
         let log_path = tmp.path().join("server.log");
         let log = std::fs::File::create(&log_path).expect("log file");
         // KAS_TEST_BIN runs a test against another build (an older commit's, say).
-        let bin = std::env::var("KAS_TEST_BIN").unwrap_or_else(|_| BIN.to_owned());
+        let bin = match &self.binary {
+            Some(path) => path.display().to_string(),
+            None => std::env::var("KAS_TEST_BIN").unwrap_or_else(|_| BIN.to_owned()),
+        };
         let mut cmd = match self.activate_on {
             Some(port) => {
                 let mut cmd = Command::new("systemd-socket-activate");

@@ -366,3 +366,76 @@ async fn reloads_during_a_reload_coalesce_and_sigterm_stops_one() {
         tokio::time::sleep(Duration::from_millis(10)).await;
     }
 }
+
+/// The file each process of the tree runs, as `/proc/<pid>/exe` names it (" (deleted)"
+/// when the file it was started from has been replaced since).
+fn executables(server: &Server) -> Vec<(String, String)> {
+    let exe = |pid: u32| {
+        std::fs::read_link(format!("/proc/{pid}/exe"))
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    };
+    std::iter::once(("supervisor".to_owned(), exe(server.pid())))
+        .chain(
+            server
+                .workers()
+                .into_iter()
+                .map(|(role, pid)| (role, exe(pid))),
+        )
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_reload_after_the_binary_was_replaced_runs_the_new_one_under_the_same_pid() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let installed = dir.path().join("kube-apiserver");
+    std::fs::copy(super::harness::BIN, &installed).expect("copy the binary");
+    let server = Server::builder().binary(&installed).start().await;
+    let pid = server.pid();
+    let before = server.workers();
+    let load = Load::start(&server, &["/api/v1/namespaces/default", "/version"], 2);
+    while load.snapshot().len() < 100 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+
+    // An upgrade as a package manager does it: a new file renamed over the old one.
+    let staged = dir.path().join("kube-apiserver.new");
+    std::fs::copy(super::harness::BIN, &staged).expect("copy the binary");
+    std::fs::rename(&staged, &installed).expect("replace the binary");
+    let path = installed.display().to_string();
+    assert!(executables(&server)
+        .iter()
+        .all(|(_, exe)| exe.ends_with("(deleted)")));
+
+    server.signal(Signal::SIGHUP);
+    wait_replaced(&server, &before).await;
+    let deadline = Instant::now() + READY_TIMEOUT;
+    loop {
+        let exes = executables(&server);
+        let upgraded = exes
+            .iter()
+            .all(|(role, exe)| *exe == path || role == "storage");
+        if upgraded {
+            break;
+        }
+        assert!(Instant::now() < deadline, "{exes:?}\n{}", server.log());
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(server.pid(), pid, "the supervisor keeps its PID");
+    let log = server.log();
+    assert!(log.contains("re-executed in place"), "{log}");
+    let after = load.snapshot().len();
+    while load.snapshot().len() < after + 100 {
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let samples = load.finish().await;
+    let failed: Vec<_> = samples.iter().filter(|s| !s.ok).collect();
+    assert!(
+        failed.is_empty(),
+        "{} of {} requests failed: {:?}\n{log}",
+        failed.len(),
+        samples.len(),
+        &failed[..failed.len().min(5)],
+    );
+    assert_eq!(server.get("/api/v1/namespaces/default").await.status, 200);
+}

@@ -131,6 +131,12 @@ impl Reload {
 impl Supervisor {
     /// SIGHUP: start a reload, or remember to run one more after the current one.
     pub(super) fn request_reload(&mut self) {
+        if self.upgrade.is_some() {
+            tracing::info!(
+                "reload requested during a re-exec: the new image replaces every worker anyway"
+            );
+            return;
+        }
         if self.reload.running() {
             tracing::info!("reload requested during a reload: another follows this one");
             self.reload.again = true;
@@ -150,6 +156,15 @@ impl Supervisor {
         };
         // Reloaded chains are in the new base already.
         self.base = next;
+        if super::upgrade::binary_replaced(&self.exe) {
+            if !self.reload.retiring.is_empty() {
+                // Their control channels would not survive the re-exec.
+                tracing::info!("upgrade waits for the replaced workers to finish draining");
+                self.reload.again = true;
+                return;
+            }
+            return self.begin_upgrade();
+        }
         self.reloaded_authorization = None;
         self.reloaded_encryption = false;
         let queue = ORDER
@@ -222,6 +237,13 @@ impl Supervisor {
         );
         self.notifier.status(&format!("Reload failed: {why}"));
         self.reload_again();
+    }
+
+    /// A replaced worker stopped: a reload that waited for it (an upgrade) goes on.
+    pub(super) fn retired(&mut self) {
+        if self.reload.retiring.is_empty() && !self.reload.running() {
+            self.reload_again();
+        }
     }
 
     fn reload_again(&mut self) {

@@ -31,6 +31,8 @@ pub struct Control {
     api_changes: watch::Receiver<BTreeMap<WorkerRole, u64>>,
     /// The authorizer chain as last reloaded (`None` until the file changes).
     authorization: watch::Receiver<Option<AuthorizationChain>>,
+    /// The health last reported, sent again to a supervisor's new image.
+    last_health: Arc<std::sync::Mutex<Option<WorkerHealth>>>,
 }
 
 /// How long a back end waits for the aggregator to take in an API change. The wait only
@@ -77,14 +79,21 @@ impl Control {
         };
 
         let (out, mut out_rx) = mpsc::unbounded_channel::<FromWorker>();
+        // Set between a handover's last frame and the new supervisor image's Resume:
+        // what is reported meanwhile waits (in order) for the new reader.
+        let (paused_tx, mut paused) = watch::channel(false);
         tokio::spawn(async move {
             while let Some(msg) = out_rx.recv().await {
                 if let Err(e) = write_frame(&mut wr, &msg).await {
                     tracing::debug!(error = %e, "control channel write failed");
                     break;
                 }
+                if msg == FromWorker::HandoverReady {
+                    let _ = paused.wait_for(|p| !*p).await;
+                }
             }
         });
+        let last_health = Arc::new(std::sync::Mutex::new(None::<WorkerHealth>));
 
         let (phase_tx, phase) = watch::channel(None);
         let (peers_tx, peers) = watch::channel(Vec::new());
@@ -101,11 +110,25 @@ impl Control {
             ));
         }
         let acks = out.clone();
+        let health = last_health.clone();
         tokio::spawn(async move {
             loop {
                 match read_frame::<_, FromSupervisor>(&mut rd).await {
                     Ok(FromSupervisor::Heartbeat { seq }) => {
                         let _ = acks.send(FromWorker::HeartbeatAck { seq });
+                    }
+                    Ok(FromSupervisor::Handover) => {
+                        tracing::info!("supervisor re-executes itself; pausing reports");
+                        paused_tx.send_replace(true);
+                        let _ = acks.send(FromWorker::HandoverReady);
+                    }
+                    Ok(FromSupervisor::Resume) => {
+                        tracing::info!("supervisor's new image took over the control channel");
+                        // The new image knows nothing of this worker's health yet.
+                        if let Some(h) = health.lock().ok().and_then(|h| h.clone()) {
+                            let _ = acks.send(FromWorker::Health(h));
+                        }
+                        paused_tx.send_replace(false);
                     }
                     Ok(FromSupervisor::Peers(p)) => {
                         let _ = peers_tx.send(p);
@@ -164,6 +187,7 @@ impl Control {
             api_seen,
             api_changes,
             authorization,
+            last_health,
         })
     }
 
@@ -174,6 +198,9 @@ impl Control {
 
     /// Reports this worker's health to the supervisor.
     pub fn report_health(&self, health: WorkerHealth) {
+        if let Ok(mut last) = self.last_health.lock() {
+            *last = Some(health.clone());
+        }
         let _ = self.out.send(FromWorker::Health(health));
     }
 
