@@ -29,6 +29,9 @@ struct Sample {
     path: &'static str,
     ok: bool,
     code: u16,
+    /// The answer (or error) of a failed request, shown when an assertion prints it.
+    #[allow(dead_code)]
+    failure: Option<String>,
 }
 
 /// Clients hammering the server on persistent connections until stopped.
@@ -53,15 +56,19 @@ impl Load {
                     while !stop.load(Ordering::Relaxed) {
                         let sent = Instant::now();
                         let r = conn.get(path).await;
-                        let (ok, code) = match &r {
-                            Ok(reply) => (reply.status.is_success(), reply.status.as_u16()),
-                            Err(_) => (false, 0),
+                        let (ok, code, failure) = match &r {
+                            Ok(reply) if reply.status.is_success() => {
+                                (true, reply.status.as_u16(), None)
+                            }
+                            Ok(reply) => (false, reply.status.as_u16(), Some(reply.text())),
+                            Err(e) => (false, 0, Some(e.to_string())),
                         };
                         samples.lock().expect("samples").push(Sample {
                             sent,
                             path,
                             ok,
                             code,
+                            failure,
                         });
                         if !ok {
                             tokio::time::sleep(Duration::from_millis(5)).await;

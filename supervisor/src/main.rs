@@ -33,6 +33,8 @@ mod webhook_config;
 mod worker;
 
 use std::net::{IpAddr, SocketAddr};
+
+use kas_proto::WorkerRole;
 use std::process::ExitCode;
 
 /// Every process of the server (supervisor and workers are this one binary) allocates
@@ -171,10 +173,23 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
         completed.kubeconfig_path.display()
     );
 
+    // The embedded store's socket, unless the previous image handed it over.
+    let storage_listener = match handover.as_ref().map(|h| h.storage_listener()) {
+        Some(handed) => handed?,
+        None if completed.worker.roles().contains(&WorkerRole::Storage) => {
+            let path = completed.worker.socket_path(WorkerRole::Storage);
+            Some(
+                listener::bind_private_unix(&path)
+                    .with_context(|| format!("binding the store's socket {}", path.display()))?,
+            )
+        }
+        None => None,
+    };
     let encryption_reload = completed.worker.encryption_reload.clone();
     let mut supervisor = supervise::Supervisor::new(completed.worker, listener, url)
         .context("starting the supervisor")?;
     supervisor.kill_unresponsive_after(completed.worker_heartbeat_timeout);
+    supervisor.serve_store_on(storage_listener);
     if let Some(handover) = handover {
         supervisor.adopt(handover);
     }

@@ -143,6 +143,8 @@ pub(crate) struct Supervisor {
     exe: PathBuf,
     base: WorkerConfig,
     listener: Option<OwnedFd>,
+    /// The embedded store's socket, handed to each storage worker.
+    storage_listener: Option<OwnedFd>,
     slots: BTreeMap<WorkerRole, Slot>,
     events_tx: mpsc::UnboundedSender<Event>,
     events: mpsc::UnboundedReceiver<Event>,
@@ -168,8 +170,9 @@ pub(crate) struct Supervisor {
     reload: reload::Reload,
     /// A binary upgrade waiting for the workers' control channels.
     upgrade: Option<upgrade::Upgrade>,
-    /// This image took over workers from the previous one (a binary upgrade).
-    adopted: bool,
+    /// This image took over workers from the previous one (a binary upgrade) at this
+    /// time; the roll onto the new binary starts once their channels are back.
+    adopted: Option<Instant>,
 }
 
 impl Supervisor {
@@ -215,6 +218,7 @@ impl Supervisor {
             exe,
             base,
             listener: Some(listener),
+            storage_listener: None,
             slots,
             events_tx,
             events,
@@ -232,8 +236,13 @@ impl Supervisor {
             reloaded_encryption: false,
             reload: reload::Reload::default(),
             upgrade: None,
-            adopted: false,
+            adopted: None,
         })
+    }
+
+    /// Hands `listener` (the embedded store's socket) to every storage worker.
+    pub(crate) fn serve_store_on(&mut self, listener: Option<OwnedFd>) {
+        self.storage_listener = listener;
     }
 
     /// Kills (and restarts) a worker that answers no heartbeat for `timeout`; zero never.
@@ -249,10 +258,6 @@ impl Supervisor {
             if !self.slots.get(&role).is_some_and(|s| s.running) {
                 self.spawn(role);
             }
-        }
-        if self.adopted {
-            // The workers run the previous binary: replace them as a reload does.
-            self.request_reload();
         }
         let mut heartbeat = tokio::time::interval(self.heartbeat_every);
         heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -403,10 +408,10 @@ impl Supervisor {
             .env_remove(upgrade::HANDOVER_ENV)
             .process_group(0)
             .kill_on_drop(false);
-        let listener = if role == WorkerRole::Aggregator {
-            self.listener.as_ref()
-        } else {
-            None
+        let listener = match role {
+            WorkerRole::Aggregator => self.listener.as_ref(),
+            WorkerRole::Storage => self.storage_listener.as_ref(),
+            _ => None,
         };
         let mut child = match sys::spawn_with_fds(&mut cmd, &theirs, listener) {
             Ok(c) => c,
@@ -489,7 +494,7 @@ impl Supervisor {
             } if self.reload.retired_exit(role, generation) => {
                 let status = status.map(describe).unwrap_or_else(|e| e.to_string());
                 tracing::info!(worker = %role, %status, "replaced worker stopped");
-                self.retired();
+                self.retired(role);
             }
             Event::Connected {
                 role,
@@ -529,6 +534,7 @@ impl Supervisor {
                 if role == WorkerRole::Aggregator {
                     self.broadcast_peers();
                 }
+                self.roll_adopted();
             }
             Event::Message {
                 role,
@@ -762,6 +768,7 @@ impl Supervisor {
         }
         self.reload_timers();
         self.upgrade_timer();
+        self.roll_adopted();
     }
 
     fn stage_is_running(&self) -> bool {

@@ -3,8 +3,6 @@
 
 use std::process::ExitCode;
 
-use std::time::Duration;
-
 use kas_proto::{ShutdownPhase, WorkerHealth, WorkerRole, CONTROL_FD, LISTENER_FD};
 use kas_server::control::Control;
 use tokio::signal::unix::{signal, SignalKind};
@@ -27,9 +25,11 @@ pub(crate) fn main(role: &str) -> ExitCode {
             return ExitCode::from(64);
         }
     };
-    let listener = if role == WorkerRole::Aggregator {
+    // The front door's TCP listener, or the embedded store's unix one: the supervisor
+    // binds both and keeps them across restarts of their workers.
+    let listener = if matches!(role, WorkerRole::Aggregator | WorkerRole::Storage) {
         match sys::take_inherited(LISTENER_FD) {
-            Ok(fd) => Some(std::net::TcpListener::from(fd)),
+            Ok(fd) => Some(fd),
             Err(e) => {
                 eprintln!("kube-apiserver worker {role}: {e}");
                 return ExitCode::from(64);
@@ -85,7 +85,7 @@ pub(crate) fn main(role: &str) -> ExitCode {
         }
         let result = match role {
             WorkerRole::Aggregator => match listener {
-                Some(l) => kas_aggregator::run(control, l)
+                Some(l) => kas_aggregator::run(control, std::net::TcpListener::from(l))
                     .await
                     .map_err(|e| e.to_string()),
                 None => Err("no listener inherited".to_owned()),
@@ -94,7 +94,10 @@ pub(crate) fn main(role: &str) -> ExitCode {
             WorkerRole::Extensions => kas_extensions::run(control)
                 .await
                 .map_err(|e| e.to_string()),
-            WorkerRole::Storage => run_storage(control).await,
+            WorkerRole::Storage => match listener {
+                Some(l) => run_storage(control, std::os::unix::net::UnixListener::from(l)).await,
+                None => Err("no listener inherited".to_owned()),
+            },
         };
         match result {
             Ok(()) => 0,
@@ -109,9 +112,13 @@ pub(crate) fn main(role: &str) -> ExitCode {
     ExitCode::from(code)
 }
 
-/// The storage worker: the embedded etcd-compatible store on its unix socket, durable in
-/// `<data-dir>/store`. It is ready once the socket exists, and stops last.
-async fn run_storage(control: Control) -> Result<(), String> {
+/// The storage worker: the embedded etcd-compatible store on the unix socket the
+/// supervisor bound, durable in `<data-dir>/store`. It is ready once the store is open
+/// (connections made before wait in the socket's backlog), and stops last.
+async fn run_storage(
+    control: Control,
+    listener: std::os::unix::net::UnixListener,
+) -> Result<(), String> {
     let cfg = control.config().clone();
     let socket = cfg.socket_path(WorkerRole::Storage);
     let store_cfg = kas_storage::StoreConfig::new(cfg.data_dir.join("store"), socket.clone());
@@ -119,29 +126,21 @@ async fn run_storage(control: Control) -> Result<(), String> {
         .await
         .map_err(|e| e.to_string())?
         .map_err(|e| e.to_string())?;
-
-    let ready = {
-        let control = control.clone();
-        let socket = socket.clone();
-        tokio::spawn(async move {
-            // serve() renames the bound socket into place, so its existence means bound.
-            while !socket.exists() {
-                tokio::time::sleep(Duration::from_millis(2)).await;
-            }
-            control.report_health(WorkerHealth {
-                ready: true,
-                checks: Vec::new(),
-            });
-        })
-    };
+    let listener = listener
+        .set_nonblocking(true)
+        .and_then(|()| tokio::net::UnixListener::from_std(listener))
+        .map_err(|e| format!("the store's listener: {e}"))?;
+    control.report_health(WorkerHealth {
+        ready: true,
+        checks: Vec::new(),
+    });
     let mut phases = control.shutdown_phases();
     let shutdown = async move {
         let _ = phases.wait_for(|p| *p == Some(ShutdownPhase::Drain)).await;
     };
-    let result = kas_storage::serve(store, &socket, shutdown)
+    let result = kas_storage::serve_on(store, listener, &socket, shutdown)
         .await
         .map_err(|e| e.to_string());
-    ready.abort();
     control.shutdown_done(ShutdownPhase::Drain);
     result
 }

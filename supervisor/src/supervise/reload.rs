@@ -29,9 +29,10 @@ use super::{Supervisor, DRAIN_SLACK};
 
 /// How long a replacement may take to report ready before the reload is given up.
 const READY_WITHIN: Duration = Duration::from_secs(60);
-/// The order workers are replaced in: back ends first, so the new front door starts
-/// against new back ends; the front door last.
-const ORDER: [WorkerRole; 3] = [
+/// The order workers are replaced in: the store first (its clients are the others), back
+/// ends next, so the new front door starts against new back ends; the front door last.
+const ORDER: [WorkerRole; 4] = [
+    WorkerRole::Storage,
     WorkerRole::KubeApi,
     WorkerRole::Extensions,
     WorkerRole::Aggregator,
@@ -52,6 +53,10 @@ struct Roll {
     started: Instant,
     queue: VecDeque<WorkerRole>,
     incoming: Option<Incoming>,
+    /// The embedded store cannot run twice on its data: the old one is stopping, and its
+    /// successor starts when it has exited. Its socket stays with the supervisor, so the
+    /// store's clients wait in the backlog meanwhile instead of being refused.
+    stopping_store: bool,
 }
 
 /// The process started to replace the running worker of `role`.
@@ -175,6 +180,7 @@ impl Supervisor {
             started: Instant::now(),
             queue,
             incoming: None,
+            stopping_store: false,
         });
         self.next_replacement();
     }
@@ -186,9 +192,50 @@ impl Supervisor {
         };
         self.notifier
             .status(&format!("Reloading: replacing the {role} worker"));
+        if role == WorkerRole::Storage {
+            return self.stop_store();
+        }
+        self.start_replacement(role);
+    }
+
+    /// Stops the store worker; [`Supervisor::retired`] starts its successor.
+    fn stop_store(&mut self) {
+        let deadline = Instant::now() + self.base.request_timeout + DRAIN_SLACK;
+        let Some(slot) = self.slots.get_mut(&WorkerRole::Storage) else {
+            return self.next_replacement();
+        };
+        let tx = slot.tx.take();
+        if let Some(tx) = &tx {
+            let _ = tx.send(FromSupervisor::Shutdown(ShutdownPhase::Drain));
+        }
+        if slot.running {
+            self.reload.retiring.push(Retiring {
+                role: WorkerRole::Storage,
+                generation: slot.generation,
+                pid: slot.pid,
+                _tx: tx,
+                deadline,
+            });
+            // Its exit is the roll's now, not a crash; its state stays Ready (its
+            // clients' connections wait in the backlog).
+            slot.running = false;
+            if let Some(roll) = self.reload.roll.as_mut() {
+                roll.stopping_store = true;
+            }
+            tracing::info!(
+                pid = slot.pid,
+                "reload: stopping the store worker to start its successor on its data"
+            );
+        } else {
+            self.start_replacement(WorkerRole::Storage);
+        }
+    }
+
+    fn start_replacement(&mut self, role: WorkerRole) {
         let generation = self.next_generation();
-        let staged = (role != WorkerRole::Aggregator).then(|| self.base.staged_socket_path(role));
-        match self.launch(role, generation, true) {
+        let staged = matches!(role, WorkerRole::KubeApi | WorkerRole::Extensions)
+            .then(|| self.base.staged_socket_path(role));
+        match self.launch(role, generation, staged.is_some()) {
             Ok(pid) => {
                 if let Some(roll) = self.reload.roll.as_mut() {
                     roll.incoming = Some(Incoming {
@@ -236,11 +283,39 @@ impl Supervisor {
             "reload failed; the running workers keep serving"
         );
         self.notifier.status(&format!("Reload failed: {why}"));
+        // The store may be down between its two processes (the failed replacement may
+        // have been its successor): start it again as after a crash.
+        if self
+            .slots
+            .get(&WorkerRole::Storage)
+            .is_some_and(|s| !s.running && !roll.stopping_store)
+        {
+            self.schedule_restart(WorkerRole::Storage);
+        }
         self.reload_again();
     }
 
-    /// A replaced worker stopped: a reload that waited for it (an upgrade) goes on.
-    pub(super) fn retired(&mut self) {
+    /// A replaced worker stopped: the store's successor starts, or a reload that waited
+    /// for it (an upgrade) goes on.
+    pub(super) fn retired(&mut self, role: WorkerRole) {
+        let store_stopped = role == WorkerRole::Storage
+            && self
+                .reload
+                .roll
+                .as_mut()
+                .is_some_and(|r| std::mem::take(&mut r.stopping_store));
+        if store_stopped {
+            return self.start_replacement(WorkerRole::Storage);
+        }
+        let store_down = role == WorkerRole::Storage
+            && self
+                .slots
+                .get(&WorkerRole::Storage)
+                .is_some_and(|s| !s.running);
+        if store_down && self.stage_is_running() {
+            // The roll that stopped it was given up meanwhile.
+            self.schedule_restart(WorkerRole::Storage);
+        }
         if self.reload.retiring.is_empty() && !self.reload.running() {
             self.reload_again();
         }

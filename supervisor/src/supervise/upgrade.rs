@@ -37,6 +37,8 @@ pub(crate) struct Handover {
     /// The control protocol the handed workers speak.
     protocol: u32,
     listener_fd: RawFd,
+    /// The embedded store's socket.
+    storage_listener_fd: Option<RawFd>,
     last_generation: u64,
     workers: Vec<HandedWorker>,
 }
@@ -96,6 +98,16 @@ pub(crate) fn take() -> anyhow::Result<Option<(Handover, OwnedFd)>> {
     let listener = sys::take_passed(handover.listener_fd)
         .map_err(|e| anyhow::anyhow!("the handed-over listener: {e}"))?;
     Ok(Some((handover, listener)))
+}
+
+impl Handover {
+    /// The embedded store's socket the previous image held, if it had one.
+    pub(crate) fn storage_listener(&self) -> anyhow::Result<Option<OwnedFd>> {
+        self.storage_listener_fd
+            .map(sys::take_passed)
+            .transpose()
+            .map_err(|e| anyhow::anyhow!("the handed-over store socket: {e}"))
+    }
 }
 
 /// The variable's name, for spawning workers without it.
@@ -187,9 +199,13 @@ impl Supervisor {
         if let Err(e) = sys::keep_across_exec(listener) {
             return format!("the listener: {e}");
         }
+        if let Some(Err(e)) = self.storage_listener.as_ref().map(sys::keep_across_exec) {
+            return format!("the store's listener: {e}");
+        }
         let handover = Handover {
             protocol: kas_proto::PROTOCOL_VERSION,
             listener_fd: listener.as_raw_fd(),
+            storage_listener_fd: self.storage_listener.as_ref().map(AsRawFd::as_raw_fd),
             last_generation: self.last_generation,
             workers,
         };
@@ -213,7 +229,13 @@ impl Supervisor {
         let _ = nix::sys::signal::sigprocmask(SigmaskHow::SIG_BLOCK, Some(&mask), None);
         let error = nix::unistd::execve(&path, &args, &env).err();
         unblock_signals();
-        for fd in upgrade.handed.iter().map(|(_, _, fd)| fd).chain([listener]) {
+        let listeners = [Some(listener), self.storage_listener.as_ref()];
+        for fd in upgrade
+            .handed
+            .iter()
+            .map(|(_, _, fd)| fd)
+            .chain(listeners.into_iter().flatten())
+        {
             let _ = sys::close_on_exec(fd);
         }
         error.map_or_else(|| "execve returned".into(), |e| e.to_string())
@@ -302,6 +324,24 @@ impl Supervisor {
                 });
             });
         }
-        self.adopted = true;
+        self.adopted = Some(Instant::now());
+    }
+
+    /// Starts the roll onto the new binary once every adopted worker's channel is back
+    /// (the roll drains the old ones over it), or after [`HANDOVER_WITHIN`] regardless.
+    pub(super) fn roll_adopted(&mut self) {
+        let Some(since) = self.adopted else {
+            return;
+        };
+        let connected = self
+            .slots
+            .values()
+            .filter(|s| s.running)
+            .all(|s| s.tx.is_some());
+        if connected || since.elapsed() >= HANDOVER_WITHIN {
+            self.adopted = None;
+            // The workers run the previous binary: replace them as a reload does.
+            self.request_reload();
+        }
     }
 }

@@ -75,6 +75,22 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), Error> {
     let listener = bind(socket_path)?;
+    let result = serve_on(store, listener, socket_path, shutdown).await;
+    if let Err(e) = std::fs::remove_file(socket_path) {
+        tracing::debug!(error = %e, "cannot remove the store socket");
+    }
+    result
+}
+
+/// As [`serve`], on a `listener` bound at `socket_path` by its owner, who keeps it: a
+/// supervisor that holds it across restarts of the store's process lets connections wait
+/// in its backlog meanwhile instead of being refused. The socket file is left in place.
+pub async fn serve_on(
+    store: Store,
+    listener: UnixListener,
+    socket_path: &Path,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> Result<(), Error> {
     let handle = store.handle();
     let config = handle.shared.config.clone();
     let (stop_tx, stop_rx) = watch::channel(false);
@@ -121,9 +137,6 @@ pub async fn serve(
     }
     for task in tasks {
         let _ = task.await;
-    }
-    if let Err(e) = std::fs::remove_file(socket_path) {
-        tracing::debug!(error = %e, "cannot remove the store socket");
     }
     // Joining the writer blocks until its queue is committed.
     let _ = tokio::task::spawn_blocking(move || drop(store)).await;

@@ -75,16 +75,20 @@ fn families() -> &'static Families {
     })
 }
 
-/// Runs one etcd call with the call deadline, recording it as `operation` on objects of
-/// `kind`. A call that fails for an expected outcome (a compacted revision) is still an
-/// error of etcd's, as upstream counts it.
-pub(super) async fn timed<T>(
+/// Runs one etcd call (made by `call`) with the call deadline, recording it as
+/// `operation` on objects of `kind`. A call that fails for an expected outcome (a
+/// compacted revision) is still an error of etcd's, as upstream counts it.
+pub(super) async fn timed<T, F, Fut>(
     operation: &str,
     kind: &str,
-    fut: impl Future<Output = Result<T, etcd_client::Error>>,
-) -> Result<T, StorageError> {
+    call: F,
+) -> Result<T, StorageError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, etcd_client::Error>>,
+{
     let started = Instant::now();
-    let result = bounded(fut).await;
+    let result = bounded(call).await;
     let f = families();
     let labels = [operation, kind];
     f.latency
@@ -98,12 +102,51 @@ pub(super) async fn timed<T>(
 }
 
 /// Runs one etcd call with the call deadline, unrecorded (leases and compaction, which
-/// upstream does not count either).
-pub(super) async fn bounded<T>(
-    fut: impl Future<Output = Result<T, etcd_client::Error>>,
-) -> Result<T, StorageError> {
-    match tokio::time::timeout(CALL_TIMEOUT, fut).await {
-        Ok(r) => r.map_err(StorageError::from),
-        Err(_) => Err(StorageError::Unavailable("request timed out".into())),
+/// upstream does not count either). A call the store never received — its connection was
+/// closing, as when the embedded store's worker is replaced by a reload or etcd sends
+/// GOAWAY — is made again (on a fresh connection) within the same deadline.
+pub(super) async fn bounded<T, F, Fut>(mut call: F) -> Result<T, StorageError>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<T, etcd_client::Error>>,
+{
+    let deadline = tokio::time::Instant::now() + CALL_TIMEOUT;
+    loop {
+        match tokio::time::timeout_at(deadline, call()).await {
+            Ok(Err(e)) if never_sent(&e) => {
+                tracing::debug!(error = %e, "etcd call not sent: the connection was closing; sending it again");
+                // A moment for the channel to notice its connection is gone.
+                tokio::time::sleep(Duration::from_millis(5)).await;
+            }
+            Ok(r) => return r.map_err(StorageError::from),
+            Err(_) => return Err(StorageError::Unavailable("request timed out".into())),
+        }
     }
+}
+
+/// Whether `e` says the request never left this process, or was refused unprocessed
+/// (HTTP/2's REFUSED_STREAM, or a stream above the last one a GOAWAY promised to
+/// process): sending it again cannot apply it twice.
+fn never_sent(e: &etcd_client::Error) -> bool {
+    let etcd_client::Error::GRpcStatus(status) = e else {
+        return false;
+    };
+    let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(status);
+    while let Some(err) = source {
+        if let Some(h) = err.downcast_ref::<hyper::Error>() {
+            if h.is_canceled() {
+                return true;
+            }
+        }
+        if let Some(h2) = err.downcast_ref::<h2::Error>() {
+            // Refused, or above the last stream a peer's GOAWAY said it would process.
+            if h2.reason() == Some(h2::Reason::REFUSED_STREAM)
+                || (h2.is_go_away() && h2.is_remote())
+            {
+                return true;
+            }
+        }
+        source = err.source();
+    }
+    false
 }

@@ -342,13 +342,12 @@ impl Storage {
 
     /// The store's current revision.
     pub async fn current_revision(&self) -> Result<i64, StorageError> {
-        let mut kv = self.client.kv_client();
+        let kv = self.client.kv_client();
         let key = format!("{}/", self.prefix);
-        let resp = metrics::timed(
-            "listWithCount",
-            &self.kind,
-            kv.get(key, Some(GetOptions::new().with_count_only())),
-        )
+        let resp = metrics::timed("listWithCount", &self.kind, || {
+            let (mut kv, key) = (kv.clone(), key.clone());
+            async move { kv.get(key, Some(GetOptions::new().with_count_only())).await }
+        })
         .await?;
         Ok(self.saw(resp.header()))
     }
@@ -359,23 +358,26 @@ impl Storage {
         key: &str,
         version: ReadVersion,
     ) -> Result<Option<Stored>, StorageError> {
-        let mut kv = self.client.kv_client();
+        let kv = self.client.kv_client();
         let mut opts = GetOptions::new();
         if let ReadVersion::Exact(rev) = version {
             opts = opts.with_revision(rev);
         }
-        let resp = metrics::timed("get", &self.kind, kv.get(key, Some(opts)))
-            .await
-            .map_err(|e| match e {
-                StorageError::Compacted { .. } => StorageError::Compacted {
-                    requested: match version {
-                        ReadVersion::Exact(r) => r,
-                        _ => 0,
-                    },
-                    compacted: 0,
+        let resp = metrics::timed("get", &self.kind, || {
+            let (mut kv, opts) = (kv.clone(), opts.clone());
+            async move { kv.get(key, Some(opts)).await }
+        })
+        .await
+        .map_err(|e| match e {
+            StorageError::Compacted { .. } => StorageError::Compacted {
+                requested: match version {
+                    ReadVersion::Exact(r) => r,
+                    _ => 0,
                 },
-                other => other,
-            })?;
+                compacted: 0,
+            },
+            other => other,
+        })?;
         let current = self.saw(resp.header());
         if let ReadVersion::NotOlderThan(rev) = version {
             if rev > current {
@@ -395,8 +397,12 @@ impl Storage {
         let Some(ttl) = ttl.filter(|t| *t > 0) else {
             return Ok(None);
         };
-        let mut lease = self.client.lease_client();
-        let granted = metrics::bounded(lease.grant(ttl, None)).await?;
+        let lease = self.client.lease_client();
+        let granted = metrics::bounded(|| {
+            let mut lease = lease.clone();
+            async move { lease.grant(ttl, None).await }
+        })
+        .await?;
         Ok(Some(PutOptions::new().with_lease(granted.id())))
     }
 
@@ -413,8 +419,12 @@ impl Storage {
         let txn = Txn::new()
             .when([Compare::create_revision(key, CompareOp::Equal, 0)])
             .and_then([TxnOp::put(key, value, put)]);
-        let mut kv = self.client.kv_client();
-        let resp = metrics::timed("create", &self.kind, kv.txn(txn)).await?;
+        let kv = self.client.kv_client();
+        let resp = metrics::timed("create", &self.kind, || {
+            let (mut kv, txn) = (kv.clone(), txn.clone());
+            async move { kv.txn(txn).await }
+        })
+        .await?;
         let rev = self.saw(resp.header());
         if !resp.succeeded() {
             return Err(StorageError::AlreadyExists);
@@ -437,8 +447,12 @@ impl Storage {
             .when([Compare::mod_revision(key, CompareOp::Equal, expected)])
             .and_then([TxnOp::put(key, value, put)])
             .or_else([TxnOp::get(key, None)]);
-        let mut kv = self.client.kv_client();
-        let resp = metrics::timed("update", &self.kind, kv.txn(txn)).await?;
+        let kv = self.client.kv_client();
+        let resp = metrics::timed("update", &self.kind, || {
+            let (mut kv, txn) = (kv.clone(), txn.clone());
+            async move { kv.txn(txn).await }
+        })
+        .await?;
         let rev = self.saw(resp.header());
         if resp.succeeded() {
             return Ok(rev);
@@ -454,15 +468,18 @@ impl Storage {
     /// Deletes `key`, if it is still at `expected` when given. Returns the object as it
     /// was, with `revision` set to the deletion's revision.
     pub async fn delete(&self, key: &str, expected: Option<i64>) -> Result<Stored, StorageError> {
-        let mut kv = self.client.kv_client();
+        let kv = self.client.kv_client();
         loop {
             let current = match expected {
                 Some(_) => None,
-                None => metrics::timed("get", &self.kind, kv.get(key, None))
-                    .await?
-                    .kvs()
-                    .first()
-                    .map(Stored::from_kv),
+                None => metrics::timed("get", &self.kind, || {
+                    let mut kv = kv.clone();
+                    async move { kv.get(key, None).await }
+                })
+                .await?
+                .kvs()
+                .first()
+                .map(Stored::from_kv),
             };
             let guard = match (expected, &current) {
                 (Some(rev), _) => rev,
@@ -476,7 +493,11 @@ impl Storage {
                     Some(etcd_client::DeleteOptions::new().with_prev_key()),
                 )])
                 .or_else([TxnOp::get(key, None)]);
-            let resp = metrics::timed("delete", &self.kind, kv.txn(txn)).await?;
+            let resp = metrics::timed("delete", &self.kind, || {
+                let (mut kv, txn) = (kv.clone(), txn.clone());
+                async move { kv.txn(txn).await }
+            })
+            .await?;
             let rev = self.saw(resp.header());
             if resp.succeeded() {
                 let prev = resp.op_responses().into_iter().find_map(|op| match op {
@@ -525,7 +546,7 @@ impl Storage {
         };
         let limit = opts.limit.max(0);
         let mut items = Vec::new();
-        let mut kv = self.client.kv_client();
+        let kv = self.client.kv_client();
         let done = |items, revision| ListPage {
             items,
             revision,
@@ -543,15 +564,18 @@ impl Storage {
                 // One more than needed tells whether another page follows.
                 get = get.with_limit(limit - items.len() as i64 + 1);
             }
-            let resp = metrics::timed("list", &self.kind, kv.get(start.clone(), Some(get)))
-                .await
-                .map_err(|e| match e {
-                    StorageError::Compacted { .. } => StorageError::Compacted {
-                        requested: revision,
-                        compacted: 0,
-                    },
-                    other => other,
-                })?;
+            let resp = metrics::timed("list", &self.kind, || {
+                let (mut kv, start, get) = (kv.clone(), start.clone(), get.clone());
+                async move { kv.get(start, Some(get)).await }
+            })
+            .await
+            .map_err(|e| match e {
+                StorageError::Compacted { .. } => StorageError::Compacted {
+                    requested: revision,
+                    compacted: 0,
+                },
+                other => other,
+            })?;
             let header_rev = self.saw(resp.header());
             if revision == 0 {
                 revision = header_rev;
@@ -612,16 +636,15 @@ impl Storage {
 
     /// `remainingItemCount` of an unfiltered list: the keys from `from` on.
     async fn remaining(&self, prefix: &str, from: &str, revision: i64) -> Option<i64> {
-        let mut kv = self.client.kv_client();
+        let kv = self.client.kv_client();
         let opts = GetOptions::new()
             .with_range(prefix_end(prefix))
             .with_revision(revision)
             .with_count_only();
-        metrics::timed(
-            "listWithCount",
-            &self.kind,
-            kv.get(from.to_owned(), Some(opts)),
-        )
+        metrics::timed("listWithCount", &self.kind, || {
+            let (mut kv, opts) = (kv.clone(), opts.clone());
+            async move { kv.get(from.to_owned(), Some(opts)).await }
+        })
         .await
         .ok()
         .map(|r| r.count())
@@ -642,8 +665,13 @@ impl Storage {
 
     /// Compacts history before `revision`.
     pub async fn compact(&self, revision: i64) -> Result<(), StorageError> {
-        let mut kv = self.client.kv_client();
-        match metrics::bounded(kv.compact(revision, None)).await {
+        let kv = self.client.kv_client();
+        match metrics::bounded(|| {
+            let mut kv = kv.clone();
+            async move { kv.compact(revision, None).await }
+        })
+        .await
+        {
             Ok(_) | Err(StorageError::Compacted { .. }) => Ok(()),
             Err(e) => Err(e),
         }
