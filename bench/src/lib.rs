@@ -6,7 +6,8 @@
 //! 200, [`restart`] times `kill -9` of a worker → `/readyz` 200 again, [`etcd`] loads an
 //! etcd v3 endpoint (the embedded store or a real etcd), [`api`] loads ConfigMaps through
 //! the built-in API and [`raw`] does the same operations straight on the store,
-//! [`fanout`] times one write → many watchers, [`kms_plugin`] is a KMS v2 plugin for the
+//! [`fanout`] times one write → many watchers, [`reload`] measures a reload and a binary
+//! upgrade under load, [`kms_plugin`] is a KMS v2 plugin for the
 //! encryption benchmark, [`procfs`] finds workers and their memory, [`hostile`] runs
 //! slow, abusive HTTP/1.1, HTTP/2 and watch clients against a server,
 //! and [`tls`] holds the certificate plumbing they share. The binaries in `src/bin` are
@@ -27,6 +28,7 @@ pub mod load;
 pub mod probe;
 pub mod procfs;
 pub mod raw;
+pub mod reload;
 pub mod restart;
 pub mod startup;
 pub mod stats;

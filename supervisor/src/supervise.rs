@@ -98,6 +98,8 @@ enum Event {
     Authorization(AuthorizationChain),
     /// `--encryption-provider-config` changed to this valid configuration.
     Encryption(kas_proto::EncryptionConfig),
+    /// The replaced binary answered its version (or why it did not): the upgrade goes on.
+    BinaryChecked(Result<(), String>),
     /// A worker's control channel, given back whole for a binary upgrade's re-exec.
     HandedOver {
         role: WorkerRole,
@@ -637,6 +639,7 @@ impl Supervisor {
                     self.send_to(role, FromSupervisor::Encryption(config.clone()));
                 }
             }
+            Event::BinaryChecked(result) => self.binary_checked(result),
             Event::HandedOver {
                 role,
                 generation,

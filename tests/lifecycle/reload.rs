@@ -435,3 +435,36 @@ async fn a_reload_after_the_binary_was_replaced_runs_the_new_one_under_the_same_
     );
     assert_eq!(server.get("/api/v1/namespaces/default").await.status, 200);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replaced_binary_that_does_not_run_fails_the_reload_and_nothing_changes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("tempdir");
+    let installed = dir.path().join("kube-apiserver");
+    std::fs::copy(super::harness::BIN, &installed).expect("copy the binary");
+    let server = Server::builder().binary(&installed).start().await;
+    let before = server.workers();
+
+    // A broken upgrade: something that is not this server.
+    let staged = dir.path().join("kube-apiserver.new");
+    std::fs::write(&staged, "#!/bin/sh\necho 'not today' >&2\nexit 3\n").expect("script");
+    std::fs::set_permissions(&staged, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    std::fs::rename(&staged, &installed).expect("replace the binary");
+    server.signal(Signal::SIGHUP);
+    let deadline = Instant::now() + READY_TIMEOUT;
+    while !server.log().contains("the new binary does not run") {
+        assert!(Instant::now() < deadline, "{}", server.log());
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(server.log().contains("not today"), "{}", server.log());
+    assert_eq!(server.workers(), before, "no worker may be replaced");
+    assert_eq!(server.get("/api/v1/namespaces/default").await.status, 200);
+
+    // The right binary, and the upgrade goes through.
+    std::fs::copy(super::harness::BIN, &staged).expect("copy the binary");
+    std::fs::rename(&staged, &installed).expect("replace the binary");
+    server.signal(Signal::SIGHUP);
+    wait_replaced(&server, &before).await;
+    assert!(server.log().contains("re-executed in place"));
+    assert_eq!(server.get("/api/v1/namespaces/default").await.status, 200);
+}

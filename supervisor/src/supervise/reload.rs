@@ -168,7 +168,7 @@ impl Supervisor {
                 self.reload.again = true;
                 return;
             }
-            return self.begin_upgrade();
+            return self.check_new_binary();
         }
         self.reloaded_authorization = None;
         self.reloaded_encryption = false;

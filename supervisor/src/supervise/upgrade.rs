@@ -30,6 +30,8 @@ use crate::sys;
 const ENV: &str = "KUBE_APISERVER_RS_HANDOVER";
 /// How long workers get to answer `Handover`; one that does not is replaced afresh.
 const HANDOVER_WITHIN: Duration = Duration::from_secs(5);
+/// How long the new binary may take to print its version.
+const CHECK_WITHIN: Duration = Duration::from_secs(10);
 
 /// What the new image takes over, by fd number.
 #[derive(Debug, Serialize, Deserialize)]
@@ -60,6 +62,8 @@ pub(super) struct Upgrade {
     waiting: BTreeSet<WorkerRole>,
     handed: Vec<(WorkerRole, u64, OwnedFd)>,
     deadline: Instant,
+    /// The new binary answered; the workers are handing their channels over.
+    checked: bool,
 }
 
 /// Whether the file `exe` names is no longer the one this process runs.
@@ -114,8 +118,67 @@ impl Handover {
 pub(super) const HANDOVER_ENV: &str = ENV;
 
 impl Supervisor {
+    /// Runs the new binary once (`--version=raw`) before anything is handed to it: a
+    /// file that is not an executable of this server (truncated, another architecture,
+    /// another program) fails the reload while the running image and workers carry on.
+    pub(super) fn check_new_binary(&mut self) {
+        self.notifier.status("Reloading: checking the new binary");
+        // Marks the upgrade as under way (a second SIGHUP is absorbed meanwhile).
+        self.upgrade = Some(Upgrade {
+            waiting: BTreeSet::new(),
+            handed: Vec::new(),
+            deadline: Instant::now() + CHECK_WITHIN + HANDOVER_WITHIN,
+            checked: false,
+        });
+        let exe = self.exe.clone();
+        let events = self.events_tx.clone();
+        tokio::spawn(async move {
+            let run = tokio::process::Command::new(&exe)
+                .arg("--version=raw")
+                .stdin(std::process::Stdio::null())
+                .kill_on_drop(true)
+                .output();
+            let result = match tokio::time::timeout(CHECK_WITHIN, run).await {
+                Err(_) => Err(format!(
+                    "{} --version=raw did not answer in time",
+                    exe.display()
+                )),
+                Ok(Err(e)) => Err(format!("cannot run {}: {e}", exe.display())),
+                Ok(Ok(out))
+                    if out.status.success()
+                        && String::from_utf8_lossy(&out.stdout).contains("kube-apiserver-rs") =>
+                {
+                    Ok(())
+                }
+                Ok(Ok(out)) => Err(format!(
+                    "{} --version=raw: {} {}",
+                    exe.display(),
+                    out.status,
+                    String::from_utf8_lossy(&out.stderr).trim()
+                )),
+            };
+            let _ = events.send(Event::BinaryChecked(result));
+        });
+    }
+
+    pub(super) fn binary_checked(&mut self, result: Result<(), String>) {
+        if self.upgrade.as_ref().is_none_or(|u| u.checked) {
+            return;
+        }
+        match result {
+            Ok(()) => self.begin_upgrade(),
+            Err(why) => {
+                self.upgrade = None;
+                tracing::error!(reason = %why, "reload failed: the new binary does not run; the running image and workers keep serving");
+                self.notifier.status(&format!(
+                    "Reload failed: the new binary does not run: {why}"
+                ));
+            }
+        }
+    }
+
     /// Asks every worker for its channel; the re-exec follows when all have answered.
-    pub(super) fn begin_upgrade(&mut self) {
+    fn begin_upgrade(&mut self) {
         tracing::info!(exe = %self.exe.display(), "the binary on disk was replaced: handing over to it");
         self.notifier
             .status("Reloading: re-executing the new binary");
@@ -131,6 +194,7 @@ impl Supervisor {
             waiting,
             handed: Vec::new(),
             deadline: Instant::now() + HANDOVER_WITHIN,
+            checked: true,
         });
         self.exec_when_handed();
     }
@@ -151,7 +215,7 @@ impl Supervisor {
         let late = self
             .upgrade
             .as_ref()
-            .is_some_and(|u| Instant::now() >= u.deadline);
+            .is_some_and(|u| u.checked && Instant::now() >= u.deadline);
         if late {
             if let Some(u) = self.upgrade.as_mut() {
                 tracing::warn!(workers = ?u.waiting, "workers did not hand over in time; the new image starts them afresh");
@@ -162,7 +226,11 @@ impl Supervisor {
     }
 
     fn exec_when_handed(&mut self) {
-        if self.upgrade.as_ref().is_some_and(|u| u.waiting.is_empty()) {
+        if self
+            .upgrade
+            .as_ref()
+            .is_some_and(|u| u.checked && u.waiting.is_empty())
+        {
             if let Some(upgrade) = self.upgrade.take() {
                 let error = self.exec(&upgrade);
                 tracing::error!(error = %error, "cannot re-execute the new binary; this image keeps running");
