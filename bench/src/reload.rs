@@ -265,6 +265,7 @@ pub async fn run(spec: &ReloadSpec) -> Result<ReloadReport, Error> {
         .unwrap_or_default();
 
     let stop = Arc::new(AtomicBool::new(false));
+    let stop_watches = Arc::new(AtomicBool::new(false));
     let samples: Arc<Mutex<Vec<Sample>>> = Arc::default();
     let acknowledged: Arc<Mutex<Vec<String>>> = Arc::default();
     let mut tasks = Vec::new();
@@ -321,15 +322,16 @@ pub async fn run(spec: &ReloadSpec) -> Result<ReloadReport, Error> {
             }
         }));
     }
+    let mut watch_tasks = Vec::new();
     let watched: Vec<Arc<Mutex<Watched>>> = (0..spec.watchers)
         .map(|i| {
             let seen: Arc<Mutex<Watched>> = Arc::default();
             let client = Client::new(base.clone(), tls_for(proto(i)), proto(i));
-            tasks.push(tokio::spawn(watch(
+            watch_tasks.push(tokio::spawn(watch(
                 client,
                 from.clone(),
                 seen.clone(),
-                stop.clone(),
+                stop_watches.clone(),
             )));
             seen
         })
@@ -352,6 +354,21 @@ pub async fn run(spec: &ReloadSpec) -> Result<ReloadReport, Error> {
     tokio::time::sleep(spec.steady / 2).await;
     stop.store(true, Ordering::Relaxed);
     for t in tasks {
+        let _ = tokio::time::timeout(Duration::from_secs(10), t).await;
+    }
+    // The watchers get the last writes' events before they are judged.
+    let acknowledged_now = acknowledged.lock().map(|a| a.clone()).unwrap_or_default();
+    let caught_up = |w: &Arc<Mutex<Watched>>| {
+        w.lock()
+            .map(|w| acknowledged_now.iter().all(|n| w.names.contains(n)))
+            .unwrap_or(false)
+    };
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !watched.iter().all(caught_up) && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    stop_watches.store(true, Ordering::Relaxed);
+    for t in watch_tasks {
         let _ = tokio::time::timeout(Duration::from_secs(10), t).await;
     }
 

@@ -415,7 +415,15 @@ impl Supervisor {
             WorkerRole::Storage => self.storage_listener.as_ref(),
             _ => None,
         };
-        let mut child = match sys::spawn_with_fds(&mut cmd, &theirs, listener) {
+        // A replacement starts below the workers serving meanwhile, so that its start-up
+        // (caches, hooks) takes idle CPU rather than their requests' (see reload.rs).
+        // (The store's successor waits for the data while no store serves: not lowered.)
+        let nice = if staged && role != WorkerRole::Storage {
+            reload::STARTING_NICE
+        } else {
+            0
+        };
+        let mut child = match sys::spawn_with_fds(&mut cmd, &theirs, listener, nice) {
             Ok(c) => c,
             Err(e) => {
                 tracing::error!(worker = %role, error = %e, "cannot spawn worker");

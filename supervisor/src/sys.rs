@@ -25,11 +25,13 @@ fn dup_high(fd: &OwnedFd) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(raw) })
 }
 
-/// Spawns `cmd` with `control` at fd 3 and, when given, `listener` at fd 4.
+/// Spawns `cmd` with `control` at fd 3 and, when given, `listener` at fd 4, at the
+/// scheduling niceness `nice` (0: the supervisor's own).
 pub(crate) fn spawn_with_fds(
     cmd: &mut tokio::process::Command,
     control: &OwnedFd,
     listener: Option<&OwnedFd>,
+    nice: i32,
 ) -> io::Result<tokio::process::Child> {
     let control = dup_high(control)?;
     let listener = listener.map(dup_high).transpose()?;
@@ -37,7 +39,7 @@ pub(crate) fn spawn_with_fds(
     let listener_raw = listener.as_ref().map(AsRawFd::as_raw_fd);
     let parent = nix::unistd::getpid().as_raw();
     // SAFETY: the closure runs in the child between fork and exec. It only calls dup2,
-    // prctl and getppid, which are async-signal-safe, allocates nothing and touches no
+    // setpriority, prctl and getppid, which are async-signal-safe, allocates nothing and touches no
     // lock. The raw fds it names are kept open by `control` and `listener` until
     // `spawn` returns.
     unsafe {
@@ -49,6 +51,9 @@ pub(crate) fn spawn_with_fds(
                 if nix::libc::dup2(l, LISTENER_FD) < 0 {
                     return Err(io::Error::last_os_error());
                 }
+            }
+            if nice != 0 && nix::libc::setpriority(nix::libc::PRIO_PROCESS, 0, nice) < 0 {
+                return Err(io::Error::last_os_error());
             }
             if nix::libc::prctl(nix::libc::PR_SET_PDEATHSIG, nix::libc::SIGKILL) < 0 {
                 return Err(io::Error::last_os_error());
@@ -151,4 +156,22 @@ pub(crate) fn wait_adopted(pid: u32) -> io::Result<std::process::ExitStatus> {
             Err(e) => return Err(e.into()),
         }
     }
+}
+
+/// Gives every thread of process `pid` the niceness `nice` (Linux's is per thread; a
+/// worker started at a lower priority spawned its threads with it).
+pub(crate) fn renice(pid: u32, nice: i32) -> io::Result<()> {
+    for entry in std::fs::read_dir(format!("/proc/{pid}/task"))? {
+        let Some(tid) = entry?
+            .file_name()
+            .to_str()
+            .and_then(|t| t.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        // SAFETY: setpriority only reads its integer arguments; a thread that exited
+        // meanwhile makes it fail with ESRCH, which is ignored.
+        let _ = unsafe { nix::libc::setpriority(nix::libc::PRIO_PROCESS, tid, nice) };
+    }
+    Ok(())
 }

@@ -2,6 +2,7 @@
 //! control socket (and listener), receives the completed options, and runs the role.
 
 use std::process::ExitCode;
+use std::time::Duration;
 
 use kas_proto::{ShutdownPhase, WorkerHealth, WorkerRole, CONTROL_FD, LISTENER_FD};
 use kas_server::control::Control;
@@ -122,10 +123,26 @@ async fn run_storage(
     let cfg = control.config().clone();
     let socket = cfg.socket_path(WorkerRole::Storage);
     let store_cfg = kas_storage::StoreConfig::new(cfg.data_dir.join("store"), socket.clone());
-    let store = tokio::task::spawn_blocking(move || kas_storage::Store::open(&store_cfg))
-        .await
-        .map_err(|e| e.to_string())?
-        .map_err(|e| e.to_string())?;
+    // A replacement (a reload) starts while the store it replaces is still closing the
+    // data: it waits for the database lock.
+    let patience = if cfg.staged {
+        Duration::from_secs(60)
+    } else {
+        Duration::ZERO
+    };
+    let deadline = std::time::Instant::now() + patience;
+    let store = loop {
+        let cfg = store_cfg.clone();
+        let opened = tokio::task::spawn_blocking(move || kas_storage::Store::open(&cfg))
+            .await
+            .map_err(|e| e.to_string())?;
+        match opened {
+            Err(e) if e.is_locked() && std::time::Instant::now() < deadline => {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+            }
+            r => break r.map_err(|e| e.to_string())?,
+        }
+    };
     let listener = listener
         .set_nonblocking(true)
         .and_then(|()| tokio::net::UnixListener::from_std(listener))

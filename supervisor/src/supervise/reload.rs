@@ -27,6 +27,8 @@ use tokio::time::Instant;
 
 use super::{Supervisor, DRAIN_SLACK};
 
+/// The niceness a replacement starts at, raised to the supervisor's when it takes over.
+pub(super) const STARTING_NICE: i32 = 10;
 /// How long a replacement may take to report ready before the reload is given up.
 const READY_WITHIN: Duration = Duration::from_secs(60);
 /// The order workers are replaced in: the store first (its clients are the others), back
@@ -53,10 +55,6 @@ struct Roll {
     started: Instant,
     queue: VecDeque<WorkerRole>,
     incoming: Option<Incoming>,
-    /// The embedded store cannot run twice on its data: the old one is stopping, and its
-    /// successor starts when it has exited. Its socket stays with the supervisor, so the
-    /// store's clients wait in the backlog meanwhile instead of being refused.
-    stopping_store: bool,
 }
 
 /// The process started to replace the running worker of `role`.
@@ -180,7 +178,6 @@ impl Supervisor {
             started: Instant::now(),
             queue,
             incoming: None,
-            stopping_store: false,
         });
         self.next_replacement();
     }
@@ -198,7 +195,11 @@ impl Supervisor {
         self.start_replacement(role);
     }
 
-    /// Stops the store worker; [`Supervisor::retired`] starts its successor.
+    /// The embedded store cannot run twice on its data: the old store worker drains and
+    /// exits while its successor, started at once, waits for the data to be free (it
+    /// retries the database lock), so the gap is the store's close and open, not a
+    /// process start. The socket stays with the supervisor: the store's clients wait in
+    /// its backlog meanwhile instead of being refused.
     fn stop_store(&mut self) {
         let deadline = Instant::now() + self.base.request_timeout + DRAIN_SLACK;
         let Some(slot) = self.slots.get_mut(&WorkerRole::Storage) else {
@@ -219,23 +220,19 @@ impl Supervisor {
             // Its exit is the roll's now, not a crash; its state stays Ready (its
             // clients' connections wait in the backlog).
             slot.running = false;
-            if let Some(roll) = self.reload.roll.as_mut() {
-                roll.stopping_store = true;
-            }
             tracing::info!(
                 pid = slot.pid,
-                "reload: stopping the store worker to start its successor on its data"
+                "reload: stopping the store worker; its successor opens the data when it is free"
             );
-        } else {
-            self.start_replacement(WorkerRole::Storage);
         }
+        self.start_replacement(WorkerRole::Storage);
     }
 
     fn start_replacement(&mut self, role: WorkerRole) {
         let generation = self.next_generation();
         let staged = matches!(role, WorkerRole::KubeApi | WorkerRole::Extensions)
             .then(|| self.base.staged_socket_path(role));
-        match self.launch(role, generation, staged.is_some()) {
+        match self.launch(role, generation, true) {
             Ok(pid) => {
                 if let Some(roll) = self.reload.roll.as_mut() {
                     roll.incoming = Some(Incoming {
@@ -285,29 +282,31 @@ impl Supervisor {
         self.notifier.status(&format!("Reload failed: {why}"));
         // The store may be down between its two processes (the failed replacement may
         // have been its successor): start it again as after a crash.
-        if self
-            .slots
-            .get(&WorkerRole::Storage)
-            .is_some_and(|s| !s.running && !roll.stopping_store)
+        let old_store_gone = !self
+            .reload
+            .retiring
+            .iter()
+            .any(|r| r.role == WorkerRole::Storage);
+        if old_store_gone
+            && self
+                .slots
+                .get(&WorkerRole::Storage)
+                .is_some_and(|s| !s.running)
         {
             self.schedule_restart(WorkerRole::Storage);
         }
         self.reload_again();
     }
 
-    /// A replaced worker stopped: the store's successor starts, or a reload that waited
-    /// for it (an upgrade) goes on.
+    /// A replaced worker stopped: a reload that waited for it (an upgrade) goes on, and a
+    /// store left without a successor (its roll given up) is started again.
     pub(super) fn retired(&mut self, role: WorkerRole) {
-        let store_stopped = role == WorkerRole::Storage
-            && self
-                .reload
-                .roll
-                .as_mut()
-                .is_some_and(|r| std::mem::take(&mut r.stopping_store));
-        if store_stopped {
-            return self.start_replacement(WorkerRole::Storage);
-        }
+        let successor = self
+            .reload
+            .incoming()
+            .is_some_and(|i| i.role == WorkerRole::Storage);
         let store_down = role == WorkerRole::Storage
+            && !successor
             && self
                 .slots
                 .get(&WorkerRole::Storage)
@@ -382,6 +381,13 @@ impl Supervisor {
                     staged.display(),
                     path.display()
                 ));
+            }
+        }
+        if let Some(pid) = incoming.pid {
+            // Serving now: as the workers it joins (an unprivileged supervisor needs
+            // LimitNICE=+0 in its unit to raise it back; the unit sets it).
+            if let Err(e) = crate::sys::renice(pid, 0) {
+                tracing::warn!(worker = %role, pid, error = %e, "cannot restore the worker's priority");
             }
         }
         let Some(slot) = self.slots.get_mut(&role) else {

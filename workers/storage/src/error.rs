@@ -47,6 +47,20 @@ pub enum Error {
     Serve(#[source] tonic::transport::Error),
 }
 
+impl Error {
+    /// Whether the database is open in another process (a store worker that is still
+    /// closing it).
+    pub fn is_locked(&self) -> bool {
+        matches!(
+            self,
+            Error::OpenEngine {
+                source: redb::Error::DatabaseAlreadyOpen,
+                ..
+            }
+        )
+    }
+}
+
 /// An etcd error as a client sees it; the messages and codes are etcd's (`rpctypes`).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub(crate) enum EtcdError {
