@@ -10,6 +10,8 @@ mod activation;
 mod harness;
 #[path = "lifecycle/hung.rs"]
 mod hung;
+#[path = "lifecycle/limits.rs"]
+mod limits;
 #[path = "lifecycle/reload.rs"]
 mod reload;
 

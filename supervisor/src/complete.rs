@@ -57,6 +57,8 @@ pub(crate) struct CompletedOptions {
     pub(crate) authorization_config: Option<PathBuf>,
     /// `--worker-heartbeat-timeout`; zero never kills.
     pub(crate) worker_heartbeat_timeout: std::time::Duration,
+    /// `--worker-memory-limit`, in bytes per worker.
+    pub(crate) worker_memory_limits: std::collections::BTreeMap<kas_proto::WorkerRole, u64>,
     /// The configuration every worker receives (the role and port are set per worker and
     /// after binding).
     pub(crate) worker: WorkerConfig,
@@ -294,6 +296,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         kubeconfig_path: data_dir.join("admin.kubeconfig"),
         authorization_config: v.authorization_config.clone(),
         worker_heartbeat_timeout: v.worker_heartbeat_timeout,
+        worker_memory_limits: v.worker_memory_limits.clone(),
         pki,
         worker,
     })

@@ -31,6 +31,7 @@ mod token_file;
 mod validate;
 mod webhook_config;
 mod worker;
+mod worker_limits;
 
 use std::net::{IpAddr, SocketAddr};
 
@@ -189,6 +190,7 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
     let mut supervisor = supervise::Supervisor::new(completed.worker, listener, url)
         .context("starting the supervisor")?;
     supervisor.kill_unresponsive_after(completed.worker_heartbeat_timeout);
+    supervisor.limit_memory(completed.worker_memory_limits.clone());
     supervisor.serve_store_on(storage_listener);
     if let Some(handover) = handover {
         supervisor.adopt(handover);

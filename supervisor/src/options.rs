@@ -459,6 +459,12 @@ pub(crate) struct Options {
     #[arg(long, help_heading = STATE, value_name = "duration", default_value = "10s")]
     pub(crate) worker_heartbeat_timeout: String,
 
+    /// The most memory each worker may use, as role=quantity pairs (roles: aggregator,
+    /// kube-api, extensions, storage), e.g. extensions=2Gi,kube-api=4Gi. A worker over
+    /// its limit fails alone and is restarted; the others keep serving.
+    #[arg(long, help_heading = STATE, value_name = "mapStringString", default_value = "")]
+    pub(crate) worker_memory_limit: String,
+
     // ---- Global ----
     /// --version, --version=raw prints version information and quits.
     #[arg(long, help_heading = GLOBAL, value_name = "version[=true]", num_args = 0..=1, require_equals = true, default_missing_value = "true")]

@@ -160,6 +160,8 @@ pub(crate) struct Supervisor {
     heartbeat_every: Duration,
     /// `--worker-heartbeat-timeout` (zero: never kill).
     hung_after: Duration,
+    /// `--worker-memory-limit`, bytes per worker.
+    memory_limits: BTreeMap<WorkerRole, u64>,
     watchdog: Option<Duration>,
     all_ready_once: bool,
     /// The authorizer chain as last reloaded (also sent to a worker that connects after
@@ -232,6 +234,7 @@ impl Supervisor {
             last_generation: 0,
             heartbeat_every,
             hung_after: Duration::ZERO,
+            memory_limits: BTreeMap::new(),
             watchdog,
             all_ready_once: false,
             reloaded_authorization: None,
@@ -245,6 +248,11 @@ impl Supervisor {
     /// Hands `listener` (the embedded store's socket) to every storage worker.
     pub(crate) fn serve_store_on(&mut self, listener: Option<OwnedFd>) {
         self.storage_listener = listener;
+    }
+
+    /// Limits each worker's memory (`--worker-memory-limit`).
+    pub(crate) fn limit_memory(&mut self, limits: BTreeMap<WorkerRole, u64>) {
+        self.memory_limits = limits;
     }
 
     /// Kills (and restarts) a worker that answers no heartbeat for `timeout`; zero never.
@@ -423,7 +431,11 @@ impl Supervisor {
         } else {
             0
         };
-        let mut child = match sys::spawn_with_fds(&mut cmd, &theirs, listener, nice) {
+        let limits = sys::Limits {
+            nice,
+            memory: self.memory_limits.get(&role).copied(),
+        };
+        let mut child = match sys::spawn_with_fds(&mut cmd, &theirs, listener, limits) {
             Ok(c) => c,
             Err(e) => {
                 tracing::error!(worker = %role, error = %e, "cannot spawn worker");

@@ -25,21 +25,35 @@ fn dup_high(fd: &OwnedFd) -> io::Result<OwnedFd> {
     Ok(unsafe { OwnedFd::from_raw_fd(raw) })
 }
 
-/// Spawns `cmd` with `control` at fd 3 and, when given, `listener` at fd 4, at the
-/// scheduling niceness `nice` (0: the supervisor's own).
+/// What a worker process is started with beyond its fds.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Limits {
+    /// Scheduling niceness (0: the supervisor's own).
+    pub(crate) nice: i32,
+    /// `RLIMIT_DATA` in bytes (`--worker-memory-limit`).
+    pub(crate) memory: Option<u64>,
+}
+
+/// Spawns `cmd` with `control` at fd 3 and, when given, `listener` at fd 4, under
+/// `limits`.
 pub(crate) fn spawn_with_fds(
     cmd: &mut tokio::process::Command,
     control: &OwnedFd,
     listener: Option<&OwnedFd>,
-    nice: i32,
+    limits: Limits,
 ) -> io::Result<tokio::process::Child> {
+    let nice = limits.nice;
+    let data_limit = limits.memory.map(|bytes| nix::libc::rlimit {
+        rlim_cur: bytes,
+        rlim_max: bytes,
+    });
     let control = dup_high(control)?;
     let listener = listener.map(dup_high).transpose()?;
     let control_raw = control.as_raw_fd();
     let listener_raw = listener.as_ref().map(AsRawFd::as_raw_fd);
     let parent = nix::unistd::getpid().as_raw();
     // SAFETY: the closure runs in the child between fork and exec. It only calls dup2,
-    // setpriority, prctl and getppid, which are async-signal-safe, allocates nothing and touches no
+    // setpriority, setrlimit, prctl and getppid, which are async-signal-safe, allocates nothing and touches no
     // lock. The raw fds it names are kept open by `control` and `listener` until
     // `spawn` returns.
     unsafe {
@@ -54,6 +68,11 @@ pub(crate) fn spawn_with_fds(
             }
             if nice != 0 && nix::libc::setpriority(nix::libc::PRIO_PROCESS, 0, nice) < 0 {
                 return Err(io::Error::last_os_error());
+            }
+            if let Some(limit) = &data_limit {
+                if nix::libc::setrlimit(nix::libc::RLIMIT_DATA, limit) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
             }
             if nix::libc::prctl(nix::libc::PR_SET_PDEATHSIG, nix::libc::SIGKILL) < 0 {
                 return Err(io::Error::last_os_error());

@@ -44,6 +44,8 @@ pub(crate) struct Validated {
     pub(crate) shutdown_send_retry_after: bool,
     /// `--worker-heartbeat-timeout`; zero never kills.
     pub(crate) worker_heartbeat_timeout: Duration,
+    /// `--worker-memory-limit`, in bytes per worker.
+    pub(crate) worker_memory_limits: std::collections::BTreeMap<kas_proto::WorkerRole, u64>,
     /// `--enable-aggregator-routing`: services resolve to endpoints, not cluster IPs.
     pub(crate) enable_aggregator_routing: bool,
     pub(crate) enable_priority_and_fairness: bool,
@@ -216,6 +218,11 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
     let shutdown_delay = errs.duration("--shutdown-delay-duration", &o.shutdown_delay_duration);
     let worker_heartbeat_timeout =
         errs.duration("--worker-heartbeat-timeout", &o.worker_heartbeat_timeout);
+    let worker_memory_limits =
+        crate::worker_limits::parse(&o.worker_memory_limit).unwrap_or_else(|e| {
+            errs.push("--worker-memory-limit", e);
+            Default::default()
+        });
     let etcd_compaction_interval =
         errs.duration("--etcd-compaction-interval", &o.etcd_compaction_interval);
     errs.duration("--event-ttl", &o.event_ttl);
@@ -496,6 +503,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         shutdown_delay,
         shutdown_send_retry_after: o.shutdown_send_retry_after,
         worker_heartbeat_timeout,
+        worker_memory_limits,
         enable_aggregator_routing: o.enable_aggregator_routing,
         enable_priority_and_fairness: o.enable_priority_and_fairness,
         etcd_servers: o.etcd_servers.clone(),

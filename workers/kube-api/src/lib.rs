@@ -259,6 +259,11 @@ async fn route(
     if delegate::panic_failpoint(req.uri().path(), kas_proto::WorkerRole::KubeApi) {
         panic!("failpoint: panic in a kube-api handler");
     }
+    if let Some(bytes) =
+        delegate::allocate_failpoint(req.uri().path(), kas_proto::WorkerRole::KubeApi)
+    {
+        return delegate::allocate(bytes);
+    }
     let info = &ctx.info;
     if info.is_resource_request {
         // An owned store: nothing borrowed from `stores` is held across the await.

@@ -115,6 +115,29 @@ pub fn panic_failpoint(path: &str, role: WorkerRole) -> bool {
         && std::env::var(FAILPOINTS_ENV).is_ok_and(|v| v.split(',').any(|f| f == "panic"))
 }
 
+/// Whether the `allocate` failpoint asks for memory: then `GET
+/// /debug/failpoints/allocate/<role>/<MiB>` makes that worker allocate and touch that
+/// many MiB, to prove `--worker-memory-limit` stops it alone. Returns the bytes.
+pub fn allocate_failpoint(path: &str, role: WorkerRole) -> Option<usize> {
+    let mib = path
+        .strip_prefix("/debug/failpoints/allocate/")?
+        .strip_prefix(role.as_str())?
+        .strip_prefix('/')?
+        .parse::<usize>()
+        .ok()?;
+    std::env::var(FAILPOINTS_ENV)
+        .is_ok_and(|v| v.split(',').any(|f| f == "allocate"))
+        .then(|| mib.saturating_mul(1 << 20))
+}
+
+/// Answers the `allocate` failpoint: allocates `bytes`, touching every page, and frees
+/// them (a worker over its memory limit aborts on the way).
+pub fn allocate(bytes: usize) -> Response<Body> {
+    let block = vec![1u8; bytes];
+    let touched = std::hint::black_box(&block).len();
+    http::Response::new(body::full(format!("allocated {touched} bytes\n")))
+}
+
 /// A HEAD request's answer: the handler's head (its Content-Length included) without the
 /// body. hyper leaves this to the service on HTTP/2 (it does it itself on HTTP/1), and an
 /// HTTP/2 client refuses DATA on a HEAD stream: the front door's connection to the worker
