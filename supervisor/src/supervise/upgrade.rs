@@ -324,7 +324,7 @@ impl Supervisor {
                 .set_nonblocking(true)
                 .and_then(|()| tokio::net::UnixStream::from_std(stream));
             let result = match stream {
-                Ok(s) => super::resumed_control_task(s, role, generation, events).await,
+                Ok(s) => super::channel::resumed_control_task(s, role, generation, events).await,
                 Err(e) => Err(e.into()),
             };
             if let Err(e) = result {
