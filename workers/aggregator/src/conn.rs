@@ -9,6 +9,7 @@
 
 use std::future::Future;
 use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
@@ -19,6 +20,41 @@ use tokio::sync::watch;
 /// kube-apiserver's HTTP/2 `IdleTimeout` (secure_serving.go): "matches
 /// http.DefaultTransport keep-alive timeout".
 pub(crate) const HTTP2_IDLE_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// How long a connection that has not begun its first request is kept open once the
+/// server drains. Go's `http.Server.Shutdown` closes a new connection as idle only after
+/// 5 s: a client that connected as the server stopped accepting (as when a reload's new
+/// front door takes over the listener) still gets its request answered, where closing
+/// the connection would fail it (clients resend only on connections they reused).
+pub(crate) const FRESH_GRACE: Duration = Duration::from_secs(5);
+
+/// Whether a connection has begun a request yet.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FirstRequest(Arc<(AtomicBool, tokio::sync::Notify)>);
+
+impl FirstRequest {
+    /// A request began (cheap after the first: one load).
+    pub(crate) fn seen(&self) {
+        let (seen, notify) = &*self.0;
+        if !seen.load(Ordering::Acquire) {
+            seen.store(true, Ordering::Release);
+            notify.notify_waiters();
+        }
+    }
+
+    async fn wait(&self) {
+        let (seen, notify) = &*self.0;
+        loop {
+            let notified = notify.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if seen.load(Ordering::Acquire) {
+                return;
+            }
+            notified.await;
+        }
+    }
+}
 
 /// The server's side of graceful shutdown: one signal to every connection, then a wait
 /// until all of them are gone.
@@ -116,7 +152,9 @@ impl<C: Future> Drive<C> {
         registered: watch::Receiver<bool>,
         idle: Option<(Activity, Duration)>,
         abort: Arc<tokio::sync::Notify>,
+        first: FirstRequest,
     ) -> Drive<C> {
+        let accepted = tokio::time::Instant::now();
         let mut shutdown = registered.clone();
         let stop = async move {
             let idle = async {
@@ -128,9 +166,16 @@ impl<C: Future> Drive<C> {
                     None => std::future::pending().await,
                 }
             };
-            tokio::select! {
-                r = shutdown.wait_for(|s| *s) => { let _ = r; }
-                () = idle => {}
+            let draining = tokio::select! {
+                r = shutdown.wait_for(|s| *s) => r.is_ok(),
+                () = idle => false,
+            };
+            if draining {
+                // A fresh connection gets to send its first request (FRESH_GRACE).
+                tokio::select! {
+                    () = first.wait() => {}
+                    () = tokio::time::sleep_until(accepted + FRESH_GRACE) => {}
+                }
             }
         };
         Drive {
@@ -245,6 +290,7 @@ mod tests {
             conns.register(),
             Some((activity, Duration::from_millis(300))),
             Arc::default(),
+            FirstRequest::default(),
         );
         let server = tokio::spawn(drive);
 

@@ -18,7 +18,7 @@ use tokio::net::TcpListener;
 use tokio_rustls::TlsAcceptor;
 
 use crate::chain::{self, ConnInfo};
-use crate::conn::{Activity, Connections, Drive, HTTP2_IDLE_TIMEOUT};
+use crate::conn::{Activity, Connections, Drive, FirstRequest, HTTP2_IDLE_TIMEOUT};
 use crate::front::Front;
 use crate::head_errors::StatusOnParseError;
 use crate::unread;
@@ -159,7 +159,10 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
             });
             let activity = Activity::new();
             let streams = activity.clone();
+            let first = FirstRequest::default();
+            let first_seen = first.clone();
             let service = hyper::service::service_fn(move |req: Request<Incoming>| {
+                first_seen.seen();
                 let front = front.clone();
                 let conn_info = conn_info.clone();
                 let streams = streams.clone();
@@ -199,7 +202,7 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
                 .into_owned();
             let idle = (!speaks_http1).then_some((activity, HTTP2_IDLE_TIMEOUT));
             let graceful = auto::UpgradeableConnection::graceful_shutdown;
-            match Drive::new(conn, graceful, shutdown, idle, abort).await {
+            match Drive::new(conn, graceful, shutdown, idle, abort, first).await {
                 Some(Ok(())) => {}
                 Some(Err(e)) => {
                     tracing::debug!(%peer, error = %e, "connection ended with an error")
