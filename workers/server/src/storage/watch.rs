@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use etcd_client::{Client, EventType, WatchOptions, WatchStream};
+use etcd_client::{Client, EventType, WatchOptions, WatchResponse, WatchStream};
 
 use super::{codec::Codec, encryption::Transformers, prefix_end, StorageError, Stored};
 
@@ -26,6 +26,8 @@ pub enum WatchEvent {
 /// A running watch.
 pub struct Watch {
     stream: WatchStream,
+    /// The first response, read before the watch is handed out (see [`Watch::start`]).
+    first: Option<Option<WatchResponse>>,
     pending: VecDeque<WatchEvent>,
     after: i64,
     transformers: Arc<Transformers>,
@@ -53,12 +55,18 @@ impl Watch {
         if after > 0 {
             opts = opts.with_start_revision(after + 1);
         }
-        let stream = client
+        let mut stream = client
             .watch(prefix, Some(opts))
             .await
             .map_err(StorageError::from)?;
+        // etcd-client returns once the stream is open, before the store has registered
+        // the watcher: a write made meanwhile would be missed by a watch "from now". The
+        // store answers the registration first (`created`), so waiting for that first
+        // response makes every later write an event. It is kept for `next` as it is.
+        let first = stream.message().await.map_err(StorageError::from)?;
         Ok(Watch {
             stream,
+            first: Some(first),
             pending: VecDeque::new(),
             after,
             transformers,
@@ -80,7 +88,11 @@ impl Watch {
             if let Some(ev) = self.pending.pop_front() {
                 return Ok(Some(ev));
             }
-            let Some(resp) = self.stream.message().await.map_err(StorageError::from)? else {
+            let resp = match self.first.take() {
+                Some(first) => first,
+                None => self.stream.message().await.map_err(StorageError::from)?,
+            };
+            let Some(resp) = resp else {
                 return Ok(None);
             };
             if resp.compact_revision() > 0 {
