@@ -1,7 +1,6 @@
-//! The listeners the supervisor binds once and keeps for its whole life: the secure port,
-//! handed to every incarnation of the aggregator, and the embedded store's unix socket,
-//! handed to every incarnation of the storage worker (connections made while one is
-//! replaced wait in the backlog instead of being refused).
+//! The secure listener: bound once by the supervisor, kept for its whole life, and handed
+//! to every incarnation of the aggregator (the embedded store's socket is bound and kept
+//! the same way, with `kas_storage::bind_socket`).
 
 use std::net::SocketAddr;
 use std::os::fd::OwnedFd;
@@ -44,16 +43,4 @@ pub(crate) fn port_of(listener: &OwnedFd) -> std::io::Result<u16> {
         .map(|a| a.port())
         .or_else(|| local.as_sockaddr_in6().map(|a| a.port()))
         .ok_or_else(|| std::io::Error::other("not a TCP socket"))
-}
-
-/// Binds the unix socket `path` with mode 0600 (bound under a temporary name and renamed
-/// into place, replacing a stale one) and listens on it.
-pub(crate) fn bind_private_unix(path: &std::path::Path) -> std::io::Result<OwnedFd> {
-    use std::os::unix::fs::PermissionsExt;
-    let tmp = path.with_extension("sock.tmp");
-    let _ = std::fs::remove_file(&tmp);
-    let listener = std::os::unix::net::UnixListener::bind(&tmp)?;
-    std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o600))?;
-    std::fs::rename(&tmp, path)?;
-    Ok(OwnedFd::from(listener))
 }

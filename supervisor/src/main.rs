@@ -179,10 +179,9 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
         Some(handed) => handed?,
         None if completed.worker.roles().contains(&WorkerRole::Storage) => {
             let path = completed.worker.socket_path(WorkerRole::Storage);
-            Some(
-                listener::bind_private_unix(&path)
-                    .with_context(|| format!("binding the store's socket {}", path.display()))?,
-            )
+            let bound = kas_storage::bind_socket(&path)
+                .with_context(|| format!("binding the store's socket {}", path.display()))?;
+            Some(std::os::fd::OwnedFd::from(bound))
         }
         None => None,
     };

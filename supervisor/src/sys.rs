@@ -99,22 +99,12 @@ pub(crate) fn take_inherited(fd: RawFd) -> io::Result<OwnedFd> {
             "only fds 3 and 4 are inherited",
         ));
     }
-    // SAFETY: fds 3 and 4 are placed by the supervisor for this process alone; nothing
-    // else in this process opened or owns them (we run this first thing in main, before
-    // any other fd is created, and only once per fd).
-    let owned = unsafe { OwnedFd::from_raw_fd(fd) };
-    match fcntl(&owned, FcntlArg::F_GETFD) {
-        Ok(_) => {}
-        Err(e) => {
-            // Not open: do not let OwnedFd close a descriptor we never had.
-            std::mem::forget(owned);
-            return Err(io::Error::other(format!(
-                "fd {fd} was not inherited ({e}); workers are started by the supervisor only"
-            )));
-        }
-    }
-    fcntl(&owned, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))?;
-    Ok(owned)
+    // Fds 3 and 4 are placed by the supervisor across exec for this process alone.
+    take_passed(fd).map_err(|e| {
+        io::Error::other(format!(
+            "fd {fd} was not inherited ({e}); workers are started by the supervisor only"
+        ))
+    })
 }
 
 /// Takes ownership of an fd passed to this process across `exec` — by socket activation

@@ -27,7 +27,7 @@ use super::{Event, Supervisor};
 use crate::sys;
 
 /// The environment variable that carries [`Handover`] to the new image.
-const ENV: &str = "KUBE_APISERVER_RS_HANDOVER";
+pub(super) const HANDOVER_ENV: &str = "KUBE_APISERVER_RS_HANDOVER";
 /// How long workers get to answer `Handover`; one that does not is replaced afresh.
 const HANDOVER_WITHIN: Duration = Duration::from_secs(5);
 /// How long the new binary may take to print its version.
@@ -94,11 +94,11 @@ pub(crate) fn unblock_signals() {
 /// The handover the previous image left, if this process is one; removed from the
 /// environment's copy that workers get (they are spawned with it removed).
 pub(crate) fn take() -> anyhow::Result<Option<(Handover, OwnedFd)>> {
-    let Some(raw) = std::env::var_os(ENV) else {
+    let Some(raw) = std::env::var_os(HANDOVER_ENV) else {
         return Ok(None);
     };
     let handover: Handover = serde_json::from_slice(raw.as_bytes())
-        .map_err(|e| anyhow::anyhow!("{ENV} is not a handover: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("{HANDOVER_ENV} is not a handover: {e}"))?;
     let listener = sys::take_passed(handover.listener_fd)
         .map_err(|e| anyhow::anyhow!("the handed-over listener: {e}"))?;
     Ok(Some((handover, listener)))
@@ -113,9 +113,6 @@ impl Handover {
             .map_err(|e| anyhow::anyhow!("the handed-over store socket: {e}"))
     }
 }
-
-/// The variable's name, for spawning workers without it.
-pub(super) const HANDOVER_ENV: &str = ENV;
 
 impl Supervisor {
     /// Runs the new binary once (`--version=raw`) before anything is handed to it: a
@@ -288,10 +285,10 @@ impl Supervisor {
             .filter_map(|a| cstr(a.as_bytes()))
             .collect();
         let mut env: Vec<CString> = std::env::vars_os()
-            .filter(|(k, _)| k != ENV)
+            .filter(|(k, _)| k != HANDOVER_ENV)
             .filter_map(|(k, v)| cstr(&[k.as_bytes(), b"=", v.as_bytes()].concat()))
             .collect();
-        env.extend(cstr(format!("{ENV}={value}").as_bytes()));
+        env.extend(cstr(format!("{HANDOVER_ENV}={value}").as_bytes()));
         tracing::info!(workers = handover.workers.len(), "re-executing in place");
         let mask = terminal_signals();
         let _ = nix::sys::signal::sigprocmask(SigmaskHow::SIG_BLOCK, Some(&mask), None);

@@ -35,5 +35,5 @@ pub(crate) mod pb {
 
 pub use config::{AutoCompaction, StoreConfig};
 pub use error::Error;
-pub use serve::{serve, serve_on};
+pub use serve::{bind_socket, serve, serve_on};
 pub use store::Store;

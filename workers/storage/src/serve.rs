@@ -32,8 +32,8 @@ fn bind_err(path: &Path) -> impl FnOnce(std::io::Error) -> Error + '_ {
 
 /// Binds `path` with mode 0600: removes a stale socket, binds a temporary name in the same
 /// directory, restricts it, then renames it into place so the final path is never open
-/// to others.
-fn bind(path: &Path) -> Result<UnixListener, Error> {
+/// to others. (The supervisor binds the store's socket this way and keeps it.)
+pub fn bind_socket(path: &Path) -> Result<std::os::unix::net::UnixListener, Error> {
     match std::fs::symlink_metadata(path) {
         Ok(meta) if meta.file_type().is_socket() => {
             std::fs::remove_file(path).map_err(bind_err(path))?
@@ -58,7 +58,7 @@ fn bind(path: &Path) -> Result<UnixListener, Error> {
         .unwrap_or_default();
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
     let _ = std::fs::remove_file(&tmp);
-    let listener = UnixListener::bind(&tmp).map_err(bind_err(path))?;
+    let listener = std::os::unix::net::UnixListener::bind(&tmp).map_err(bind_err(path))?;
     std::fs::set_permissions(&tmp, std::fs::Permissions::from_mode(0o600))
         .map_err(bind_err(path))?;
     std::fs::rename(&tmp, path).map_err(bind_err(path))?;
@@ -74,7 +74,11 @@ pub async fn serve(
     socket_path: &Path,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(), Error> {
-    let listener = bind(socket_path)?;
+    let listener = bind_socket(socket_path)?;
+    let listener = listener
+        .set_nonblocking(true)
+        .and_then(|()| UnixListener::from_std(listener))
+        .map_err(bind_err(socket_path))?;
     let result = serve_on(store, listener, socket_path, shutdown).await;
     if let Err(e) = std::fs::remove_file(socket_path) {
         tracing::debug!(error = %e, "cannot remove the store socket");

@@ -419,12 +419,7 @@ impl Storage {
         let txn = Txn::new()
             .when([Compare::create_revision(key, CompareOp::Equal, 0)])
             .and_then([TxnOp::put(key, value, put)]);
-        let kv = self.client.kv_client();
-        let resp = metrics::timed("create", &self.kind, || {
-            let (mut kv, txn) = (kv.clone(), txn.clone());
-            async move { kv.txn(txn).await }
-        })
-        .await?;
+        let resp = self.txn("create", txn).await?;
         let rev = self.saw(resp.header());
         if !resp.succeeded() {
             return Err(StorageError::AlreadyExists);
@@ -447,12 +442,7 @@ impl Storage {
             .when([Compare::mod_revision(key, CompareOp::Equal, expected)])
             .and_then([TxnOp::put(key, value, put)])
             .or_else([TxnOp::get(key, None)]);
-        let kv = self.client.kv_client();
-        let resp = metrics::timed("update", &self.kind, || {
-            let (mut kv, txn) = (kv.clone(), txn.clone());
-            async move { kv.txn(txn).await }
-        })
-        .await?;
+        let resp = self.txn("update", txn).await?;
         let rev = self.saw(resp.header());
         if resp.succeeded() {
             return Ok(rev);
@@ -463,6 +453,20 @@ impl Storage {
             },
             None => StorageError::NotFound,
         })
+    }
+
+    /// Runs `txn`, recorded as `operation` (sent again as [`metrics::bounded`] allows).
+    async fn txn(
+        &self,
+        operation: &str,
+        txn: Txn,
+    ) -> Result<etcd_client::TxnResponse, StorageError> {
+        let kv = self.client.kv_client();
+        metrics::timed(operation, &self.kind, || {
+            let (mut kv, txn) = (kv.clone(), txn.clone());
+            async move { kv.txn(txn).await }
+        })
+        .await
     }
 
     /// Deletes `key`, if it is still at `expected` when given. Returns the object as it
@@ -493,11 +497,7 @@ impl Storage {
                     Some(etcd_client::DeleteOptions::new().with_prev_key()),
                 )])
                 .or_else([TxnOp::get(key, None)]);
-            let resp = metrics::timed("delete", &self.kind, || {
-                let (mut kv, txn) = (kv.clone(), txn.clone());
-                async move { kv.txn(txn).await }
-            })
-            .await?;
+            let resp = self.txn("delete", txn).await?;
             let rev = self.saw(resp.header());
             if resp.succeeded() {
                 let prev = resp.op_responses().into_iter().find_map(|op| match op {
