@@ -363,6 +363,11 @@ impl Supervisor {
                 generation,
                 msg,
             } if self.reload.is_incoming(role, generation) => self.incoming_message(msg),
+            Event::Message {
+                role,
+                generation,
+                msg: FromWorker::ShutdownDone(ShutdownPhase::NotAcceptingNewRequests),
+            } if self.reload.stopped_accepting(role, generation) => self.retired_quiet(),
             Event::Exited {
                 role,
                 generation,

@@ -59,7 +59,15 @@ async fn wait_replaced(server: &Server, before: &std::collections::BTreeMap<Stri
         let replaced = ["storage", "kube-api", "extensions", "aggregator"]
             .iter()
             .all(|r| now.get(*r).is_some_and(|p| Some(p) != before.get(*r)));
-        if replaced && server.log().contains("reload complete") {
+        let log = server.log();
+        if let (true, Some(done)) = (replaced, log.find("reload complete")) {
+            // READY=1 only once the old front door stopped accepting: a connection made
+            // after it meets the new configuration.
+            let stopped = log.find("the replaced front door stopped accepting");
+            assert!(
+                stopped.is_some_and(|s| s < done),
+                "reload reported complete before the old front door stopped accepting:\n{log}"
+            );
             return;
         }
         assert!(

@@ -55,6 +55,8 @@ struct Roll {
     started: Instant,
     queue: VecDeque<WorkerRole>,
     incoming: Option<Incoming>,
+    /// Every worker replaced, since when; the roll then waits for the old front door.
+    replaced: Option<Instant>,
 }
 
 /// The process started to replace the running worker of `role`.
@@ -77,7 +79,14 @@ struct Retiring {
     /// Kept open while it drains: a worker whose control channel closes exits at once.
     _tx: Option<mpsc::UnboundedSender<FromSupervisor>>,
     deadline: Instant,
+    /// A front door still accepting on the shared socket beside its replacement; the
+    /// roll is not done (no `READY=1`) until it says it stopped, or exits.
+    accepting: bool,
 }
+
+/// How long a finished roll waits for the old front door to stop accepting before it
+/// reports success anyway (the old one is then hung; its drain deadline kills it).
+const STOP_ACCEPTING_WITHIN: Duration = Duration::from_secs(5);
 
 /// What the flags' files say now, as the configuration every worker would get, keeping
 /// what cannot change while running (the bound port).
@@ -129,6 +138,26 @@ impl Reload {
     pub(super) fn running(&self) -> bool {
         self.roll.is_some()
     }
+
+    /// A replaced front door reports it stopped accepting: true when it was one.
+    pub(super) fn stopped_accepting(&mut self, role: WorkerRole, generation: u64) -> bool {
+        let found = self
+            .retiring
+            .iter_mut()
+            .find(|r| r.role == role && r.generation == generation);
+        match found {
+            Some(r) => {
+                r.accepting = false;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether a replaced front door may still accept connections.
+    fn old_front_door_accepting(&self) -> bool {
+        self.retiring.iter().any(|r| r.accepting)
+    }
 }
 
 impl Supervisor {
@@ -178,6 +207,7 @@ impl Supervisor {
             started: Instant::now(),
             queue,
             incoming: None,
+            replaced: None,
         });
         self.next_replacement();
     }
@@ -216,6 +246,7 @@ impl Supervisor {
                 pid: slot.pid,
                 _tx: tx,
                 deadline,
+                accepting: false,
             });
             // Its exit is the roll's now, not a crash; its state stays Ready (its
             // clients' connections wait in the backlog).
@@ -249,7 +280,22 @@ impl Supervisor {
         }
     }
 
+    /// Every worker was replaced: the roll is done once no old front door accepts, so
+    /// that a connection made after `READY=1` meets the new configuration.
     fn finish_roll(&mut self) {
+        let waiting = self.reload.old_front_door_accepting();
+        let Some(roll) = self.reload.roll.as_mut() else {
+            return;
+        };
+        let since = *roll.replaced.get_or_insert_with(Instant::now);
+        if waiting && since.elapsed() < STOP_ACCEPTING_WITHIN {
+            return;
+        }
+        if waiting {
+            tracing::warn!(
+                "the replaced front door did not report that it stopped accepting; reload reported complete anyway"
+            );
+        }
         let Some(roll) = self.reload.roll.take() else {
             return;
         };
@@ -298,9 +344,28 @@ impl Supervisor {
         self.reload_again();
     }
 
-    /// A replaced worker stopped: a reload that waited for it (an upgrade) goes on, and a
-    /// store left without a successor (its roll given up) is started again.
+    /// A replaced front door stopped accepting: a roll waiting for that is done.
+    pub(super) fn retired_quiet(&mut self) {
+        tracing::info!("reload: the replaced front door stopped accepting");
+        if self.roll_waits_for_front_door() {
+            self.finish_roll();
+        }
+    }
+
+    fn roll_waits_for_front_door(&self) -> bool {
+        self.reload
+            .roll
+            .as_ref()
+            .is_some_and(|r| r.replaced.is_some())
+    }
+
+    /// A replaced worker stopped: a reload that waited for it (an upgrade, a roll waiting
+    /// for the old front door) goes on, and a store left without a successor (its roll
+    /// given up) is started again.
     pub(super) fn retired(&mut self, role: WorkerRole) {
+        if self.roll_waits_for_front_door() {
+            self.finish_roll();
+        }
         let successor = self
             .reload
             .incoming()
@@ -410,6 +475,7 @@ impl Supervisor {
                 pid: slot.pid,
                 _tx: old_tx,
                 deadline: Instant::now() + self.base.request_timeout + DRAIN_SLACK,
+                accepting: role == WorkerRole::Aggregator,
             });
         }
         let now = Instant::now();
@@ -433,6 +499,9 @@ impl Supervisor {
     /// not finish draining are killed.
     pub(super) fn reload_timers(&mut self) {
         let now = Instant::now();
+        if self.roll_waits_for_front_door() {
+            self.finish_roll();
+        }
         let late = self.reload.incoming().is_some_and(|i| now >= i.deadline);
         if late {
             self.fail_roll(&format!(

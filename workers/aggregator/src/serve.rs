@@ -215,7 +215,12 @@ pub(crate) async fn serve(front: Arc<Front>, listener: std::net::TcpListener) ->
     }
 
     // NotAcceptingNewRequest: our copy of the listener goes (the supervisor drops its own).
+    // During a reload the supervisor reports the reload done only after this message, so
+    // a connection made after that meets the replacement.
     drop(listener);
+    front
+        .control
+        .shutdown_done(ShutdownPhase::NotAcceptingNewRequests);
     let config = front.config.clone();
     let mut graceful = Some(graceful);
     let closing = if config.shutdown_send_retry_after {
