@@ -59,6 +59,8 @@ pub(crate) struct CompletedOptions {
     pub(crate) worker_heartbeat_timeout: std::time::Duration,
     /// `--worker-memory-limit`, in bytes per worker.
     pub(crate) worker_memory_limits: std::collections::BTreeMap<kas_proto::WorkerRole, u64>,
+    /// `--worker-cpu-limit`, in thousandths of a CPU per worker.
+    pub(crate) worker_cpu_limits: std::collections::BTreeMap<kas_proto::WorkerRole, u64>,
     /// The configuration every worker receives (the role and port are set per worker and
     /// after binding).
     pub(crate) worker: WorkerConfig,
@@ -297,6 +299,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         authorization_config: v.authorization_config.clone(),
         worker_heartbeat_timeout: v.worker_heartbeat_timeout,
         worker_memory_limits: v.worker_memory_limits.clone(),
+        worker_cpu_limits: v.worker_cpu_limits.clone(),
         pki,
         worker,
     })

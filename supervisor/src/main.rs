@@ -10,6 +10,7 @@ mod audit_policy;
 mod authz_config;
 mod authz_reload;
 mod certs;
+mod cgroup;
 mod complete;
 mod encryption_config;
 mod encryption_reload;
@@ -123,6 +124,12 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
     supervise::unblock_signals();
     let handover = supervise::take_handover()?;
     let mut completed = complete::complete(validated).context("completing options")?;
+    // Before anything is bound or written: CPU limits this host cannot apply stop here.
+    let limits = worker_limits::Enforcement::choose(
+        completed.worker_memory_limits.clone(),
+        completed.worker_cpu_limits.clone(),
+    )
+    .map_err(anyhow::Error::msg)?;
 
     let bind_address = completed.worker.serving.bind_address;
     let addr = SocketAddr::new(bind_address, completed.worker.serving.port);
@@ -189,7 +196,7 @@ async fn serve(validated: validate::Validated) -> anyhow::Result<u8> {
     let mut supervisor = supervise::Supervisor::new(completed.worker, listener, url)
         .context("starting the supervisor")?;
     supervisor.kill_unresponsive_after(completed.worker_heartbeat_timeout);
-    supervisor.limit_memory(completed.worker_memory_limits.clone());
+    supervisor.limit_workers(limits);
     supervisor.serve_store_on(storage_listener);
     if let Some(handover) = handover {
         supervisor.adopt(handover);

@@ -461,9 +461,16 @@ pub(crate) struct Options {
 
     /// The most memory each worker may use, as role=quantity pairs (roles: aggregator,
     /// kube-api, extensions, storage), e.g. extensions=2Gi,kube-api=4Gi. A worker over
-    /// its limit fails alone and is restarted; the others keep serving.
+    /// its limit fails alone and is restarted; the others keep serving. cgroup v2
+    /// memory.max when the service's cgroup is delegated, RLIMIT_DATA otherwise.
     #[arg(long, help_heading = STATE, value_name = "mapStringString", default_value = "")]
     pub(crate) worker_memory_limit: String,
+
+    /// The most CPU each worker may use, as role=quantity pairs in CPUs, e.g.
+    /// extensions=500m,kube-api=2; a worker over it is throttled. Needs cgroup v2 with
+    /// the cpu controller delegated to the service (Delegate= in its unit).
+    #[arg(long, help_heading = STATE, value_name = "mapStringString", default_value = "")]
+    pub(crate) worker_cpu_limit: String,
 
     // ---- Global ----
     /// --version, --version=raw prints version information and quits.

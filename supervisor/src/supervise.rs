@@ -158,8 +158,8 @@ pub(crate) struct Supervisor {
     heartbeat_every: Duration,
     /// `--worker-heartbeat-timeout` (zero: never kill).
     hung_after: Duration,
-    /// `--worker-memory-limit`, bytes per worker.
-    memory_limits: BTreeMap<WorkerRole, u64>,
+    /// `--worker-memory-limit` and `--worker-cpu-limit`, as applied.
+    limits: crate::worker_limits::Enforcement,
     watchdog: Option<Duration>,
     all_ready_once: bool,
     /// The authorizer chain as last reloaded (also sent to a worker that connects after
@@ -232,7 +232,7 @@ impl Supervisor {
             last_generation: 0,
             heartbeat_every,
             hung_after: Duration::ZERO,
-            memory_limits: BTreeMap::new(),
+            limits: Default::default(),
             watchdog,
             all_ready_once: false,
             reloaded_authorization: None,
@@ -248,9 +248,9 @@ impl Supervisor {
         self.storage_listener = listener;
     }
 
-    /// Limits each worker's memory (`--worker-memory-limit`).
-    pub(crate) fn limit_memory(&mut self, limits: BTreeMap<WorkerRole, u64>) {
-        self.memory_limits = limits;
+    /// Limits each worker's memory and CPU (`--worker-memory-limit`, `--worker-cpu-limit`).
+    pub(crate) fn limit_workers(&mut self, limits: crate::worker_limits::Enforcement) {
+        self.limits = limits;
     }
 
     /// Kills (and restarts) a worker that answers no heartbeat for `timeout`; zero never.

@@ -30,8 +30,10 @@ fn dup_high(fd: &OwnedFd) -> io::Result<OwnedFd> {
 pub(crate) struct Limits {
     /// Scheduling niceness (0: the supervisor's own).
     pub(crate) nice: i32,
-    /// `RLIMIT_DATA` in bytes (`--worker-memory-limit`).
+    /// `RLIMIT_DATA` in bytes (`--worker-memory-limit` without cgroup v2).
     pub(crate) memory: Option<u64>,
+    /// The worker's cgroup's `cgroup.procs`, open for writing: the child moves itself in.
+    pub(crate) cgroup_procs: Option<RawFd>,
 }
 
 /// Spawns `cmd` with `control` at fd 3 and, when given, `listener` at fd 4, under
@@ -43,6 +45,7 @@ pub(crate) fn spawn_with_fds(
     limits: Limits,
 ) -> io::Result<tokio::process::Child> {
     let nice = limits.nice;
+    let cgroup_procs = limits.cgroup_procs;
     let data_limit = limits.memory.map(|bytes| nix::libc::rlimit {
         rlim_cur: bytes,
         rlim_max: bytes,
@@ -52,12 +55,19 @@ pub(crate) fn spawn_with_fds(
     let control_raw = control.as_raw_fd();
     let listener_raw = listener.as_ref().map(AsRawFd::as_raw_fd);
     let parent = nix::unistd::getpid().as_raw();
-    // SAFETY: the closure runs in the child between fork and exec. It only calls dup2,
-    // setpriority, setrlimit, prctl and getppid, which are async-signal-safe, allocates nothing and touches no
-    // lock. The raw fds it names are kept open by `control` and `listener` until
-    // `spawn` returns.
+    // SAFETY: the closure runs in the child between fork and exec. It only calls write,
+    // dup2, setpriority, setrlimit, prctl and getppid, which are async-signal-safe,
+    // allocates nothing and touches no lock. The raw fds it names are kept open by
+    // `control`, `listener` and the caller (the cgroup's) until `spawn` returns.
     unsafe {
         cmd.pre_exec(move || {
+            // "0" moves the writing process: the worker runs inside its limits from its
+            // first instruction.
+            if let Some(fd) = cgroup_procs {
+                if nix::libc::write(fd, b"0".as_ptr().cast(), 1) < 0 {
+                    return Err(io::Error::last_os_error());
+                }
+            }
             if nix::libc::dup2(control_raw, CONTROL_FD) < 0 {
                 return Err(io::Error::last_os_error());
             }

@@ -11,6 +11,7 @@ use kas_proto::{StorageMediaType, TlsVersion};
 
 use crate::godur;
 use crate::options::Options;
+use crate::worker_limits;
 
 /// One invalid flag.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -46,6 +47,8 @@ pub(crate) struct Validated {
     pub(crate) worker_heartbeat_timeout: Duration,
     /// `--worker-memory-limit`, in bytes per worker.
     pub(crate) worker_memory_limits: std::collections::BTreeMap<kas_proto::WorkerRole, u64>,
+    /// `--worker-cpu-limit`, in thousandths of a CPU per worker.
+    pub(crate) worker_cpu_limits: std::collections::BTreeMap<kas_proto::WorkerRole, u64>,
     /// `--enable-aggregator-routing`: services resolve to endpoints, not cluster IPs.
     pub(crate) enable_aggregator_routing: bool,
     pub(crate) enable_priority_and_fairness: bool,
@@ -219,10 +222,19 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
     let worker_heartbeat_timeout =
         errs.duration("--worker-heartbeat-timeout", &o.worker_heartbeat_timeout);
     let worker_memory_limits =
-        crate::worker_limits::parse(&o.worker_memory_limit).unwrap_or_else(|e| {
-            errs.push("--worker-memory-limit", e);
-            Default::default()
-        });
+        worker_limits::parse(&o.worker_memory_limit, worker_limits::Unit::Bytes).unwrap_or_else(
+            |e| {
+                errs.push("--worker-memory-limit", e);
+                Default::default()
+            },
+        );
+    let worker_cpu_limits =
+        worker_limits::parse(&o.worker_cpu_limit, worker_limits::Unit::MilliCpu).unwrap_or_else(
+            |e| {
+                errs.push("--worker-cpu-limit", e);
+                Default::default()
+            },
+        );
     let etcd_compaction_interval =
         errs.duration("--etcd-compaction-interval", &o.etcd_compaction_interval);
     errs.duration("--event-ttl", &o.event_ttl);
@@ -504,6 +516,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         shutdown_send_retry_after: o.shutdown_send_retry_after,
         worker_heartbeat_timeout,
         worker_memory_limits,
+        worker_cpu_limits,
         enable_aggregator_routing: o.enable_aggregator_routing,
         enable_priority_and_fairness: o.enable_priority_and_fairness,
         etcd_servers: o.etcd_servers.clone(),

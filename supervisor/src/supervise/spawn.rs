@@ -1,7 +1,7 @@
 //! Starting worker processes: a fresh generation of a role, its exit and control tasks,
 //! and restarts with backoff after a crash.
 
-use std::os::fd::OwnedFd;
+use std::os::fd::{AsRawFd, OwnedFd};
 use std::time::Duration;
 
 use kas_proto::{PeerState, WorkerConfig, WorkerHealth, WorkerRole};
@@ -96,11 +96,23 @@ impl Supervisor {
         } else {
             0
         };
+        let cgroups = self.limits.cgroups();
+        let cgroup = match cgroups.as_ref().map(|c| c.prepare(role, generation)) {
+            Some(Err(e)) => {
+                tracing::error!(worker = %role, error = %e, "cannot create the worker's cgroup");
+                return Err(());
+            }
+            Some(Ok(procs)) => procs,
+            None => None,
+        };
         let limits = sys::Limits {
             nice,
-            memory: self.memory_limits.get(&role).copied(),
+            memory: self.limits.rlimit(role),
+            cgroup_procs: cgroup.as_ref().map(AsRawFd::as_raw_fd),
         };
-        let mut child = match sys::spawn_with_fds(&mut cmd, &theirs, listener, limits) {
+        let spawned = sys::spawn_with_fds(&mut cmd, &theirs, listener, limits);
+        drop(cgroup);
+        let mut child = match spawned {
             Ok(c) => c,
             Err(e) => {
                 tracing::error!(worker = %role, error = %e, "cannot spawn worker");
@@ -114,6 +126,9 @@ impl Supervisor {
         let events = self.events_tx.clone();
         tokio::spawn(async move {
             let status = child.wait().await;
+            if let Some(c) = cgroups {
+                c.exited_logged(role, generation, pid);
+            }
             let _ = events.send(Event::Exited {
                 role,
                 generation,

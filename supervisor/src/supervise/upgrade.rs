@@ -380,8 +380,12 @@ impl Supervisor {
             self.resume_channel(w.role, w.generation, fd);
             let events = self.events_tx.clone();
             let (role, generation, pid) = (w.role, w.generation, w.pid);
+            let cgroups = self.limits.cgroups();
             tokio::task::spawn_blocking(move || {
                 let status = sys::wait_adopted(pid);
+                if let Some(c) = cgroups {
+                    c.exited_logged(role, generation, Some(pid));
+                }
                 let _ = events.send(Event::Exited {
                     role,
                     generation,
