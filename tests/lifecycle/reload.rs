@@ -51,7 +51,15 @@ async fn status_with_token(server: &Server, token: &str) -> u16 {
     reply.status.as_u16()
 }
 
-/// Waits until every worker but storage has a new pid and the log says the reload ended.
+/// A process's niceness (`/proc/<pid>/stat`, the 19th field); None once it is gone.
+fn nice_of(pid: u32) -> Option<i32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // After the command's closing parenthesis: state is field 3, nice field 19.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    rest.split_whitespace().nth(16)?.parse().ok()
+}
+
+/// Waits until every worker has a new pid and the log says the reload ended.
 async fn wait_replaced(server: &Server, before: &std::collections::BTreeMap<String, u32>) {
     let deadline = Instant::now() + READY_TIMEOUT;
     loop {
@@ -68,6 +76,10 @@ async fn wait_replaced(server: &Server, before: &std::collections::BTreeMap<Stri
                 stopped.is_some_and(|s| s < done),
                 "reload reported complete before the old front door stopped accepting:\n{log}"
             );
+            // Replacements start at nice 10 and are raised back when they take over.
+            for (role, pid) in &now {
+                assert_eq!(nice_of(*pid), Some(0), "{role} ({pid}) still lowered");
+            }
             return;
         }
         assert!(

@@ -323,4 +323,81 @@ mod tests {
             .await
             .expect("nothing left to wait for");
     }
+
+    /// An HTTP/1.1 connection served as serve.rs serves one, over an in-memory pipe.
+    fn http1_connection(
+        conns: &Connections,
+    ) -> (
+        tokio::io::DuplexStream,
+        tokio::task::JoinHandle<Option<Result<(), body::BoxError>>>,
+    ) {
+        use hyper_util::rt::{TokioExecutor, TokioIo};
+        use hyper_util::server::conn::auto;
+
+        let (client_io, server_io) = tokio::io::duplex(1 << 16);
+        let first = FirstRequest::default();
+        let seen = first.clone();
+        let service =
+            hyper::service::service_fn(move |_req: http::Request<hyper::body::Incoming>| {
+                seen.seen();
+                async { Ok::<_, std::convert::Infallible>(http::Response::new(body::full("ok"))) }
+            });
+        let builder = auto::Builder::new(TokioExecutor::new()).http1_only();
+        let conn = builder
+            .serve_connection_with_upgrades(TokioIo::new(server_io), service)
+            .into_owned();
+        let drive = Drive::new(
+            conn,
+            auto::UpgradeableConnection::graceful_shutdown,
+            conns.register(),
+            None,
+            Arc::default(),
+            first,
+        );
+        (client_io, tokio::spawn(drive))
+    }
+
+    /// A connection accepted just before the server began to drain, whose first request
+    /// comes after, is answered (not closed as idle).
+    #[tokio::test]
+    async fn a_fresh_connection_gets_its_first_request_answered_while_draining() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+        let conns = Connections::new();
+        let (mut client, server) = http1_connection(&conns);
+        let draining = tokio::spawn(conns.shutdown());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(!server.is_finished(), "closed before its first request");
+        client
+            .write_all(b"GET / HTTP/1.1\r\nhost: x\r\n\r\n")
+            .await
+            .expect("write");
+        let mut got = Vec::new();
+        tokio::time::timeout(Duration::from_secs(5), client.read_to_end(&mut got))
+            .await
+            .expect("the connection closed after the answer")
+            .expect("read");
+        let got = String::from_utf8_lossy(&got);
+        assert!(got.starts_with("HTTP/1.1 200 OK"), "{got}");
+        assert!(got.ends_with("ok"), "{got}");
+        tokio::time::timeout(Duration::from_secs(5), draining)
+            .await
+            .expect("drained")
+            .expect("task");
+    }
+
+    /// One that sends nothing is closed after the grace, not before.
+    #[tokio::test(start_paused = true)]
+    async fn a_silent_fresh_connection_is_closed_after_the_grace() {
+        let conns = Connections::new();
+        let (_client, server) = http1_connection(&conns);
+        let draining = tokio::spawn(conns.shutdown());
+        tokio::time::sleep(FRESH_GRACE - Duration::from_millis(100)).await;
+        assert!(!server.is_finished() && !draining.is_finished());
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        tokio::task::yield_now().await;
+        let _ = tokio::time::timeout(Duration::from_millis(100), draining)
+            .await
+            .expect("closed after the grace");
+    }
 }
