@@ -341,6 +341,7 @@ pub async fn run(spec: &ReloadSpec) -> Result<ReloadReport, Error> {
     tokio::time::sleep(spec.steady).await;
     let steady_from = started.max(Instant::now() - spec.steady + Duration::from_secs(1));
     let reload_at = Instant::now();
+    let reload_wall = std::time::SystemTime::now();
     signal(supervisor, nix::sys::signal::Signal::SIGHUP)?;
     let reload_ready = wait_note(&notes, reload_at, "READY=1", Duration::from_secs(120)).await?;
     tokio::time::sleep(spec.steady / 2).await;
@@ -423,6 +424,9 @@ pub async fn run(spec: &ReloadSpec) -> Result<ReloadReport, Error> {
             failed: within.iter().filter(|s| s.failure.is_some()).count(),
         }
     };
+    if let Some(path) = std::env::var_os("KAS_RELOAD_SAMPLES") {
+        dump_samples(&path, &samples, reload_at, reload_ready, reload_wall);
+    }
     let failures: Vec<String> = samples.iter().filter_map(|s| s.failure.clone()).collect();
     let report = ReloadReport {
         windows: vec![
@@ -447,6 +451,48 @@ pub async fn run(spec: &ReloadSpec) -> Result<ReloadReport, Error> {
     signal(supervisor, nix::sys::signal::Signal::SIGTERM)?;
     let _ = tokio::time::timeout(Duration::from_secs(30), child.wait()).await;
     Ok(report)
+}
+
+/// For looking into a slow reload: every request sent from 200 ms before the reload to
+/// 200 ms after it, as CSV (ms since the SIGHUP, ms taken, GET or write, failure), the
+/// SIGHUP's wall clock first to line it up with the server's log.
+fn dump_samples(
+    path: &std::ffi::OsStr,
+    samples: &[Sample],
+    from: Instant,
+    to: Instant,
+    wall: std::time::SystemTime,
+) {
+    let since_epoch = wall
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap_or_default();
+    let mut out = format!(
+        "# SIGHUP at {:.3} (unix seconds)\n",
+        since_epoch.as_secs_f64()
+    );
+    let margin = Duration::from_millis(200);
+    let offset = |t: Instant| {
+        if t >= from {
+            t.duration_since(from).as_secs_f64() * 1e3
+        } else {
+            -(from.duration_since(t).as_secs_f64() * 1e3)
+        }
+    };
+    for s in samples
+        .iter()
+        .filter(|s| s.sent + margin >= from && s.sent <= to + margin)
+    {
+        out.push_str(&format!(
+            "{:.2},{:.2},{},{}\n",
+            offset(s.sent),
+            s.took.as_secs_f64() * 1e3,
+            if s.get { "get" } else { "write" },
+            s.failure.as_deref().unwrap_or("")
+        ));
+    }
+    if let Err(e) = std::fs::write(path, out) {
+        eprintln!("writing the samples: {e}");
+    }
 }
 
 fn push(samples: &Mutex<Vec<Sample>>, s: Sample) {
