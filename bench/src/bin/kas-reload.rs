@@ -40,6 +40,8 @@ struct Cli {
 
 fn main() -> Result<()> {
     let cli = Cli::parse();
+    // A directory given is kept (its server.log), a temporary one removed.
+    let keep = cli.work_dir.is_some();
     let work_dir = cli
         .work_dir
         .unwrap_or_else(|| std::env::temp_dir().join(format!("kas-reload-{}", std::process::id())));
@@ -63,6 +65,8 @@ fn main() -> Result<()> {
     } else {
         println!("{}", serde_json::to_string_pretty(&report)?);
     }
-    let _ = std::fs::remove_dir_all(&work_dir);
+    if !keep {
+        let _ = std::fs::remove_dir_all(&work_dir);
+    }
     Ok(())
 }

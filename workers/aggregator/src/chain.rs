@@ -487,7 +487,13 @@ fn add_cors_headers(headers: &mut http::HeaderMap, origin: HeaderValue) {
 }
 
 /// A long-running response whose body ends cleanly when the server finishes draining.
+/// The response of a long-running request, ended when the front door drains, in its
+/// turn (kas_server::lifecycle::Pacer).
 fn until_cancelled(resp: Response<Body>, stop: WaitForCancellationFutureOwned) -> Response<Body> {
+    let stop = async move {
+        stop.await;
+        kas_server::lifecycle::ENDS.turn().await;
+    };
     resp.map(|inner| {
         kas_server::body::boxed(UntilCancelled {
             inner,
@@ -498,7 +504,7 @@ fn until_cancelled(resp: Response<Body>, stop: WaitForCancellationFutureOwned) -
 
 struct UntilCancelled {
     inner: Body,
-    stop: Pin<Box<WaitForCancellationFutureOwned>>,
+    stop: Pin<Box<dyn Future<Output = ()> + Send>>,
 }
 
 impl hyper::body::Body for UntilCancelled {

@@ -1,9 +1,12 @@
 //! A worker's lifecycle as one enum behind a `tokio::sync::watch` channel, so every part
 //! of the worker (and the tests) sees the same ordered transitions.
 
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
+use std::time::Duration;
 
 use tokio::sync::watch;
+use tokio::time::Instant;
 
 /// Set once this process drains: every watch it serves then ends cleanly (at a bookmark
 /// when its client allows them) instead of holding the drain until it times out.
@@ -20,11 +23,56 @@ pub fn end_watches() {
     watches_end().send_replace(true);
 }
 
-/// Completes once [`end_watches`] has been called.
+/// Completes once [`end_watches`] has been called, and this watch's turn to end came
+/// (see [`Pacer`]).
 pub async fn watches_ending() {
     let mut rx = watches_end().subscribe();
     // The sender is a static: the channel never closes.
     let _ = rx.wait_for(|end| *end).await;
+    ENDS.turn().await;
+}
+
+/// Between two long-running requests ended by a drain.
+const END_GAP: Duration = Duration::from_millis(5);
+/// The last of them ends this long after the first, however many there are.
+const END_SPREAD: Duration = Duration::from_secs(2);
+
+/// Spreads the ends of the long-running requests (watches) of a draining process over
+/// time — one every 5 ms, all within 2 s — rather than ending them at once: every
+/// client resumes at once otherwise, and the worker now serving (a reload's replacement,
+/// just started) meets a burst of new watches and re-authentications that stalls its
+/// other requests. (kube-apiserver's --shutdown-watch-termination-grace-period spreads
+/// them in the same way.) Watches keep their events flowing until their turn.
+#[derive(Debug)]
+pub struct Pacer {
+    began: OnceLock<Instant>,
+    next: AtomicU32,
+}
+
+/// The pacer of this process.
+pub static ENDS: Pacer = Pacer::new();
+
+impl Pacer {
+    pub const fn new() -> Pacer {
+        Pacer {
+            began: OnceLock::new(),
+            next: AtomicU32::new(0),
+        }
+    }
+
+    /// Waits for the caller's turn; the first caller's is at once.
+    pub async fn turn(&self) {
+        let began = *self.began.get_or_init(Instant::now);
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        let at = began + END_GAP.saturating_mul(n).min(END_SPREAD);
+        tokio::time::sleep_until(at).await;
+    }
+}
+
+impl Default for Pacer {
+    fn default() -> Self {
+        Pacer::new()
+    }
 }
 
 /// Where a worker is in its life. Transitions only move forward.
@@ -112,6 +160,31 @@ impl Lifecycle {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn ends_are_spread_and_bounded() {
+        let pacer = std::sync::Arc::new(Pacer::new());
+        let start = Instant::now();
+        let mut ends = Vec::new();
+        for _ in 0..1000 {
+            let pacer = pacer.clone();
+            ends.push(tokio::spawn(async move {
+                pacer.turn().await;
+                start.elapsed()
+            }));
+        }
+        let mut at = Vec::new();
+        for e in ends {
+            at.push(e.await.unwrap());
+        }
+        at.sort();
+        assert!(at[0] < Duration::from_millis(1));
+        // One every 5 ms …
+        assert!(at[100] >= Duration::from_millis(500) && at[100] < Duration::from_millis(510));
+        // … and all within 2 s.
+        assert!(*at.last().unwrap() <= Duration::from_millis(2010));
+        assert!(at[399] < Duration::from_secs(2) && at[401] >= Duration::from_secs(2));
+    }
 
     #[tokio::test]
     async fn phases_only_move_forward() {
