@@ -245,3 +245,91 @@ async fn only_monitoring_may_scrape() {
         .expect("GET");
     assert_eq!(monitoring.status, 200, "{}", monitoring.text());
 }
+
+/// The admission latency histograms: each phase as a whole and each built-in plugin in
+/// the phases it takes part in, with upstream's names, labels and STABLE mark.
+#[tokio::test]
+async fn admission_steps_and_plugins_are_timed() {
+    let server = Server::builder().start().await;
+    let ns = br#"{"apiVersion":"v1","kind":"Namespace","metadata":{"name":"timed"}}"#;
+    let r = server
+        .request(Method::POST, "/api/v1/namespaces", ns, true, false)
+        .await
+        .expect("create");
+    assert_eq!(r.status, 201, "{}", r.text());
+    // NamespaceLifecycle refuses an object in a namespace that does not exist.
+    let cm = br#"{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"c"}}"#;
+    let r = server
+        .request(
+            Method::POST,
+            "/api/v1/namespaces/missing/configmaps",
+            cm,
+            true,
+            false,
+        )
+        .await
+        .expect("create");
+    assert_eq!(r.status, 404, "{}", r.text());
+
+    let text = scrape(&server).await;
+    let step = "apiserver_admission_step_admission_duration_seconds_count";
+    for (kind, refused) in [("admit", "false"), ("validate", "false"), ("admit", "true")] {
+        let n = value_with(
+            &text,
+            step,
+            &[
+                &format!(r#"type="{kind}""#),
+                r#"operation="CREATE""#,
+                &format!(r#"rejected="{refused}""#),
+            ],
+        );
+        assert!(n.is_some_and(|n| n >= 1.0), "{kind} {refused}:\n{text}");
+    }
+    let plugin = "apiserver_admission_controller_admission_duration_seconds_count";
+    let refused = value_with(
+        &text,
+        plugin,
+        &[
+            r#"name="NamespaceLifecycle""#,
+            r#"type="admit""#,
+            r#"operation="CREATE""#,
+            r#"rejected="true""#,
+        ],
+    );
+    assert!(refused.is_some_and(|n| n >= 1.0), "{text}");
+    // A mutating-only plugin has no validate series; a validating one no admit series.
+    assert!(value_with(
+        &text,
+        plugin,
+        &[r#"name="NamespaceLifecycle""#, r#"type="validate""#]
+    )
+    .is_none());
+    assert!(
+        value_with(
+            &text,
+            plugin,
+            &[r#"name="ResourceQuota""#, r#"type="validate""#]
+        )
+        .is_some(),
+        "{text}"
+    );
+    assert!(value_with(
+        &text,
+        plugin,
+        &[r#"name="ResourceQuota""#, r#"type="admit""#]
+    )
+    .is_none());
+    assert!(text.contains(
+        "# HELP apiserver_admission_controller_admission_duration_seconds [STABLE] Admission controller latency histogram in seconds"
+    ));
+    // Upstream's buckets: 5 ms to 2.5 s.
+    let bucket = "apiserver_admission_step_admission_duration_seconds_bucket";
+    for le in ["0.005", "0.025", "0.1", "0.5", "1", "2.5", "+Inf"] {
+        let n = value_with(
+            &text,
+            bucket,
+            &[&format!(r#"le="{le}""#), r#"type="admit""#],
+        );
+        assert!(n.is_some(), "le={le}:\n{text}");
+    }
+}

@@ -3,7 +3,7 @@
 //! pulled for one tenant cannot be used by another without credentials; a pod that
 //! changes it back is refused.
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::HookFuture;
 use kas_server::status::Status;
 use serde_json::{json, Value};
@@ -23,6 +23,10 @@ fn applies(req: &Request<'_>) -> bool {
 impl Plugin for AlwaysPullImages {
     fn name(&self) -> &'static str {
         "AlwaysPullImages"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::BOTH
     }
 
     fn admit<'a>(

@@ -9,7 +9,7 @@
 
 use base64::Engine;
 use kas_authz::{Attributes, Authorizer, Decision};
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::HookFuture;
 use kas_server::status::Status;
 use serde_json::Value;
@@ -98,6 +98,10 @@ impl Plugin for SignerPermission {
         self.plugin
     }
 
+    fn phases(&self) -> Phases {
+        Phases::VALIDATE
+    }
+
     fn validate<'a>(
         &'a self,
         req: &'a Request<'a>,
@@ -146,6 +150,10 @@ fn organizations(csr: &Value) -> Option<Vec<String>> {
 impl Plugin for CertificateSubjectRestriction {
     fn name(&self) -> &'static str {
         "CertificateSubjectRestriction"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::VALIDATE
     }
 
     fn validate<'a>(

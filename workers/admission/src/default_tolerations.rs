@@ -4,7 +4,7 @@
 //! `--default-unreachable-toleration-seconds` (300 s by default), so it is evicted that
 //! long after its node goes away. A toleration with an empty key or effect counts.
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::HookFuture;
 use kas_server::status::Status;
 use serde_json::{json, Value};
@@ -64,6 +64,10 @@ fn add_defaults(pod: &mut Value, not_ready: i64, unreachable: i64) {
 impl Plugin for DefaultTolerationSeconds {
     fn name(&self) -> &'static str {
         "DefaultTolerationSeconds"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::ADMIT
     }
 
     fn admit<'a>(

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::HookFuture;
 use kas_server::status::{Reason, Status};
 use serde_json::Value;
@@ -184,6 +184,10 @@ fn key(kind: &str, req: &Request<'_>, event: &Value) -> String {
 impl Plugin for EventRateLimit {
     fn name(&self) -> &'static str {
         "EventRateLimit"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::VALIDATE
     }
 
     fn validate<'a>(

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::Status;
 use serde_json::{json, Value};
@@ -462,6 +462,10 @@ fn aggregate(errs: &[String]) -> String {
 impl Plugin for LimitRanger {
     fn name(&self) -> &'static str {
         "LimitRanger"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::BOTH
     }
 
     fn admit<'a>(

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::{Status, StatusCause, StatusDetails};
 use serde_json::Value;
@@ -107,6 +107,10 @@ fn is_namespace(req: &Request<'_>) -> bool {
 impl Plugin for NamespaceLifecycle {
     fn name(&self) -> &'static str {
         "NamespaceLifecycle"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::ADMIT
     }
 
     fn admit<'a>(

@@ -8,7 +8,7 @@
 //! Service account tokens only bound to a pod on itself. Leases only its own, in
 //! `kube-node-lease`; CSINodes only its own; ResourceSlices only for itself.
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::Status;
 use serde_json::Value;
@@ -470,6 +470,10 @@ impl NodeRestriction {
 impl Plugin for NodeRestriction {
     fn name(&self) -> &'static str {
         "NodeRestriction"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::ADMIT
     }
 
     fn admit<'a>(

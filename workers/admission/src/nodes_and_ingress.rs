@@ -4,7 +4,7 @@
 //! by the legacy annotation, gets the default IngressClass: the newest of those marked
 //! `ingressclass.kubernetes.io/is-default-class: "true"`, then by name).
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::Status;
 use serde_json::{json, Value};
@@ -18,6 +18,10 @@ pub(crate) struct TaintNodesByCondition;
 impl Plugin for TaintNodesByCondition {
     fn name(&self) -> &'static str {
         "TaintNodesByCondition"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::ADMIT
     }
 
     fn admit<'a>(
@@ -71,6 +75,10 @@ impl DefaultIngressClass {
 impl Plugin for DefaultIngressClass {
     fn name(&self) -> &'static str {
         "DefaultIngressClass"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::ADMIT
     }
 
     fn admit<'a>(

@@ -4,7 +4,7 @@
 //! `finalizers` (else one could hold up the deletion of objects one cannot touch).
 
 use kas_authz::{Attributes, Authorizer, Decision};
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::Status;
 use serde_json::Value;
@@ -59,6 +59,10 @@ fn s<'a>(v: &'a Value, key: &str) -> &'a str {
 impl Plugin for OwnerReferencesPermissionEnforcement {
     fn name(&self) -> &'static str {
         "OwnerReferencesPermissionEnforcement"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::VALIDATE
     }
 
     fn validate<'a>(

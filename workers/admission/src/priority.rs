@@ -5,7 +5,7 @@
 //! refused. An update keeps what creation set. Only one PriorityClass may be the global
 //! default.
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::Status;
 use serde_json::{json, Value};
@@ -137,6 +137,10 @@ fn is(req: &Request<'_>, group: &str, plural: &str) -> bool {
 impl Plugin for Priority {
     fn name(&self) -> &'static str {
         "Priority"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::BOTH
     }
 
     fn admit<'a>(

@@ -3,7 +3,7 @@
 //! refused) and the class's scheduling constraints (node selector merged, a conflicting
 //! label refused; tolerations added).
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::Status;
 use serde_json::{json, Value};
@@ -90,6 +90,10 @@ fn apply(pod: &mut Value, class: &Value) -> Result<(), String> {
 impl Plugin for RuntimeClass {
     fn name(&self) -> &'static str {
         "RuntimeClass"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::ADMIT
     }
 
     fn admit<'a>(

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::Status;
 use serde_json::{json, Value};
@@ -317,6 +317,10 @@ fn unlisted_secret(sa: &Value, pod: &Value) -> Option<String> {
 impl Plugin for ServiceAccount {
     fn name(&self) -> &'static str {
         "ServiceAccount"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::BOTH
     }
 
     fn admit<'a>(

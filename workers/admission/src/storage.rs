@@ -4,7 +4,7 @@
 //! finalizer, so they outlive the pods and claims using them), and
 //! PersistentVolumeClaimResize (a claim may grow only when its class allows expansion).
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore};
 use kas_server::status::Status;
 use serde_json::{json, Value};
@@ -69,6 +69,10 @@ impl Plugin for DefaultStorageClass {
         "DefaultStorageClass"
     }
 
+    fn phases(&self) -> Phases {
+        Phases::ADMIT
+    }
+
     fn admit<'a>(
         &'a self,
         req: &'a Request<'a>,
@@ -108,6 +112,10 @@ pub(crate) struct StorageObjectInUseProtection;
 impl Plugin for StorageObjectInUseProtection {
     fn name(&self) -> &'static str {
         "StorageObjectInUseProtection"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::ADMIT
     }
 
     fn admit<'a>(
@@ -159,6 +167,10 @@ impl PersistentVolumeClaimResize {
 impl Plugin for PersistentVolumeClaimResize {
     fn name(&self) -> &'static str {
         "PersistentVolumeClaimResize"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::VALIDATE
     }
 
     fn validate<'a>(

@@ -10,10 +10,12 @@
 //! ones and the dynamic webhooks and policies) live in the `kas-admission` crate.
 
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use kas_proto::UserInfo;
 use serde_json::Value;
 
+use crate::admission_metrics::{self as metrics, Step};
 use crate::rest::{HookFuture, Resource};
 use crate::status::Status;
 
@@ -197,11 +199,37 @@ impl Recorder {
     }
 }
 
+/// The phases a plugin takes part in (upstream: whether it is a MutationInterface, a
+/// ValidationInterface, or both); its latency is observed for those only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Phases {
+    pub admit: bool,
+    pub validate: bool,
+}
+
+impl Phases {
+    pub const ADMIT: Phases = Phases {
+        admit: true,
+        validate: false,
+    };
+    pub const VALIDATE: Phases = Phases {
+        admit: false,
+        validate: true,
+    };
+    pub const BOTH: Phases = Phases {
+        admit: true,
+        validate: true,
+    };
+}
+
 /// One admission plugin. A mutating plugin implements [`Plugin::admit`], a validating
-/// one [`Plugin::validate`]; some do both.
+/// one [`Plugin::validate`]; some do both, and say which in [`Plugin::phases`].
 pub trait Plugin: Send + Sync {
     /// The plugin's name, as `--enable-admission-plugins` spells it.
     fn name(&self) -> &'static str;
+
+    /// Which of the two methods below it implements.
+    fn phases(&self) -> Phases;
 
     /// The mutating phase: may change `obj` (Null for a delete) or refuse the write.
     fn admit<'a>(
@@ -257,10 +285,26 @@ impl Chain {
         rec: &Recorder,
     ) -> Result<bool, Status> {
         let before = obj.clone();
+        let started = Instant::now();
+        let result = self.admit_all(req, obj, rec).await;
+        metrics::observe_step(
+            Step::Admit,
+            req.operation,
+            result.is_err(),
+            started.elapsed(),
+        );
+        result?;
+        Ok(*obj != before)
+    }
+
+    async fn admit_all(
+        &self,
+        req: &Request<'_>,
+        obj: &mut Value,
+        rec: &Recorder,
+    ) -> Result<(), Status> {
         rec.reinvocation(|r| *r = Reinvocation::default());
-        for p in &self.plugins {
-            p.admit(req, obj, rec).await?;
-        }
+        self.admit_once(req, obj, rec).await?;
         // Upstream's reinvoker: once more, the whole chain, when a webhook asked for it.
         let again = rec
             .reinvocation(|r| {
@@ -270,11 +314,21 @@ impl Chain {
             })
             .unwrap_or(false);
         if again {
-            for p in &self.plugins {
-                p.admit(req, obj, rec).await?;
-            }
+            self.admit_once(req, obj, rec).await?;
         }
-        Ok(*obj != before)
+        Ok(())
+    }
+
+    async fn admit_once(
+        &self,
+        req: &Request<'_>,
+        obj: &mut Value,
+        rec: &Recorder,
+    ) -> Result<(), Status> {
+        for p in self.plugins.iter().filter(|p| p.phases().admit) {
+            timed(p.name(), Step::Admit, req.operation, p.admit(req, obj, rec)).await?;
+        }
+        Ok(())
     }
 
     /// Runs the validating phase.
@@ -284,11 +338,42 @@ impl Chain {
         obj: &Value,
         rec: &Recorder,
     ) -> Result<(), Status> {
-        for p in &self.plugins {
-            p.validate(req, obj, rec).await?;
+        let started = Instant::now();
+        let result = self.validate_all(req, obj, rec).await;
+        metrics::observe_step(
+            Step::Validate,
+            req.operation,
+            result.is_err(),
+            started.elapsed(),
+        );
+        result
+    }
+
+    async fn validate_all(
+        &self,
+        req: &Request<'_>,
+        obj: &Value,
+        rec: &Recorder,
+    ) -> Result<(), Status> {
+        for p in self.plugins.iter().filter(|p| p.phases().validate) {
+            let call = p.validate(req, obj, rec);
+            timed(p.name(), Step::Validate, req.operation, call).await?;
         }
         Ok(())
     }
+}
+
+/// One plugin's call, its latency observed.
+async fn timed(
+    name: &str,
+    step: Step,
+    op: Operation,
+    call: HookFuture<'_, Result<(), Status>>,
+) -> Result<(), Status> {
+    let started = Instant::now();
+    let result = call.await;
+    metrics::observe_plugin(name, step, op, result.is_err(), started.elapsed());
+    result
 }
 
 #[cfg(test)]
@@ -300,6 +385,10 @@ mod tests {
     struct Labeler;
 
     impl Plugin for Labeler {
+        fn phases(&self) -> Phases {
+            Phases::BOTH
+        }
+
         fn name(&self) -> &'static str {
             "Labeler"
         }

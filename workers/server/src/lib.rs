@@ -6,6 +6,7 @@
 #![forbid(unsafe_code)]
 
 pub mod admission;
+mod admission_metrics;
 pub mod backend;
 pub mod body;
 pub mod cache;

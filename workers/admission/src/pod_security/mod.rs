@@ -14,7 +14,7 @@ mod restricted;
 
 use std::collections::{BTreeMap, HashSet};
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{invalid, invalid_value, HookFuture, RestStore};
 use kas_server::status::Status;
 use kas_server::status::StatusCause;
@@ -537,6 +537,10 @@ fn template_path(group: &str, plural: &str) -> Option<&'static str> {
 impl Plugin for PodSecurity {
     fn name(&self) -> &'static str {
         "PodSecurity"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::VALIDATE
     }
 
     fn validate<'a>(

@@ -27,7 +27,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kas_server::admission::{Plugin, Recorder, Request};
+use kas_server::admission::{Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, Resource, RestStore};
 use kas_server::status::{Reason, Status, StatusCause};
 use serde_json::{json, Value};
@@ -424,6 +424,10 @@ fn refusal(req: &Request<'_>, obj: &Value, d: Denied) -> Status {
 impl Plugin for ValidatingAdmissionPolicy {
     fn name(&self) -> &'static str {
         "ValidatingAdmissionPolicy"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::VALIDATE
     }
 
     fn validate<'a>(

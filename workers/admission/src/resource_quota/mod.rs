@@ -13,7 +13,7 @@ mod usage;
 
 use std::collections::BTreeMap;
 
-use kas_server::admission::{Operation, Plugin, Recorder, Request};
+use kas_server::admission::{Operation, Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, RestStore, WriteOptions};
 use kas_server::status::{Reason, Status};
 use serde_json::{json, Value};
@@ -269,6 +269,10 @@ impl ResourceQuota {
 impl Plugin for ResourceQuota {
     fn name(&self) -> &'static str {
         "ResourceQuota"
+    }
+
+    fn phases(&self) -> Phases {
+        Phases::VALIDATE
     }
 
     fn validate<'a>(

@@ -28,7 +28,7 @@ pub(crate) mod versioned;
 use std::sync::Arc;
 use std::time::Duration;
 
-use kas_server::admission::{Plugin, Recorder, Request};
+use kas_server::admission::{Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, Resource, RestStore};
 use kas_server::service_resolver::ServiceResolver;
 use kas_server::status::Status;
@@ -332,6 +332,13 @@ impl Plugin for Webhooks {
         match self.kind {
             Kind::Mutating => "MutatingAdmissionWebhook",
             Kind::Validating => "ValidatingAdmissionWebhook",
+        }
+    }
+
+    fn phases(&self) -> Phases {
+        match self.kind {
+            Kind::Mutating => Phases::ADMIT,
+            Kind::Validating => Phases::VALIDATE,
         }
     }
 
