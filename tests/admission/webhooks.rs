@@ -138,7 +138,7 @@ async fn setup() -> Option<(Server, Kubectl, ReviewWebhook)> {
 /// was sent filled as upstream's; server dry runs reach a webhook without side effects.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn validating_webhook_refuses_and_warns() {
-    let Some((_server, k, webhook)) = setup().await else {
+    let Some((server, k, webhook)) = setup().await else {
         return;
     };
     let config = configuration(
@@ -293,6 +293,36 @@ async fn validating_webhook_refuses_and_warns() {
             .status
             .success()
     });
+
+    // kube-apiserver's webhook series: the denial (403: the webhook's result had no
+    // code), the allowed calls, their latency.
+    let text = crate::metrics::scrape(&server).await;
+    let name = r#"name="deny-bad.example.com""#;
+    let of = |series: &str, labels: &[&str]| {
+        let mut all = vec![name, r#"type="validating""#, r#"operation="CREATE""#];
+        all.extend_from_slice(labels);
+        crate::metrics::value_with(&text, series, &all)
+    };
+    let denied = of(
+        "apiserver_admission_webhook_rejection_count",
+        &[r#"error_type="no_error""#, r#"rejection_code="403""#],
+    );
+    assert!(denied.is_some_and(|n| n >= 2.0), "{text}");
+    let allowed = of(
+        "apiserver_admission_webhook_request_total",
+        &[r#"code="200""#, r#"rejected="false""#],
+    );
+    assert!(allowed.is_some_and(|n| n >= 1.0), "{text}");
+    let refused = of(
+        "apiserver_admission_webhook_request_total",
+        &[r#"code="403""#, r#"rejected="true""#],
+    );
+    assert!(refused.is_some_and(|n| n >= 2.0), "{text}");
+    let timed = of(
+        "apiserver_admission_webhook_admission_duration_seconds_count",
+        &[r#"rejected="false""#],
+    );
+    assert!(timed.is_some_and(|n| n >= 1.0), "{text}");
 }
 
 /// A mutating webhook adding a label: the label is stored; a reinvocable webhook before
@@ -593,6 +623,26 @@ async fn failing_webhooks_and_failure_policy() {
     let added = w.saturating_sub(wo);
     eprintln!("one no-op validating webhook: median {w:?} per request with, {wo:?} without, {added:?} added");
     assert!(added < Duration::from_millis(20), "added {added:?}");
+
+    // Failing open is counted; failing closed is a rejection by a calling error (503:
+    // the connection was refused).
+    let text = crate::metrics::scrape(&server).await;
+    let open = crate::metrics::value_with(
+        &text,
+        "apiserver_admission_webhook_fail_open_count",
+        &[r#"name="down-ignore.example.com""#, r#"type="validating""#],
+    );
+    assert!(open.is_some_and(|n| n >= 1.0), "{text}");
+    let closed = crate::metrics::value_with(
+        &text,
+        "apiserver_admission_webhook_rejection_count",
+        &[
+            r#"name="down-fail.example.com""#,
+            r#"error_type="calling_webhook_error""#,
+            r#"rejection_code="503""#,
+        ],
+    );
+    assert!(closed.is_some_and(|n| n >= 1.0), "{text}");
 }
 
 mod services;

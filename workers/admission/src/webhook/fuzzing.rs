@@ -20,10 +20,10 @@ pub fn admission_answer(
     obj: &mut Value,
 ) -> Result<bool, Status> {
     let checked = review::verify(uid, version, mutating, answer)
-        .map_err(|why| CallError::Calling(why).into_status(NAME))?;
+        .map_err(|why| CallError::Calling(why, 503).into_status(NAME))?;
     if !checked.allowed {
         return Err(
-            CallError::Refused(review::denial(NAME, checked.result.as_ref())).into_status(NAME),
+            CallError::Denied(review::denial(NAME, checked.result.as_ref())).into_status(NAME),
         );
     }
     match &checked.patch {

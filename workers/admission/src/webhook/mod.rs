@@ -20,6 +20,7 @@ mod credentials;
 #[cfg(fuzzing)]
 pub(crate) mod fuzzing;
 pub(crate) mod matching;
+mod metrics;
 mod mutating;
 pub(crate) mod review;
 mod validating;
@@ -272,14 +273,16 @@ impl Webhooks {
         let Some(version) = hook.review_version else {
             return Err(CallError::Calling(
                 "could not create admission objects: webhook does not accept known AdmissionReview versions (v1, v1beta1)".into(),
+                400,
             ));
         };
         let client = match &hook.target {
             Target::Client(c) => c,
             Target::Unusable(why) => {
-                return Err(CallError::Calling(format!(
-                    "could not get REST client: {why}"
-                )))
+                return Err(CallError::Calling(
+                    format!("could not get REST client: {why}"),
+                    500,
+                ))
             }
         };
         let uid = uuid::Uuid::new_v4().to_string();
@@ -291,16 +294,24 @@ impl Webhooks {
             {
                 Ok(Ok(a)) => a,
                 Ok(Err(e)) => {
-                    return Err(CallError::Calling(format!("failed to call webhook: {e}")))
+                    let code = match &e {
+                        kas_server::webhook::WebhookError::Status { code, .. } => *code,
+                        _ => 503,
+                    };
+                    return Err(CallError::Calling(
+                        format!("failed to call webhook: {e}"),
+                        code,
+                    ));
                 }
                 Err(_) => {
                     return Err(CallError::Calling(
                         "failed to call webhook: context deadline exceeded".into(),
+                        503,
                     ))
                 }
             };
         let answer = review::verify(&uid, version, self.kind == Kind::Mutating, &answer)
-            .map_err(CallError::Calling)?;
+            .map_err(|why| CallError::Calling(why, 503))?;
         for (k, v) in &answer.audit_annotations {
             rec.annotate(format!("{}/{k}", hook.name), v.clone());
         }
@@ -308,7 +319,7 @@ impl Webhooks {
             rec.warn(w.clone());
         }
         if !answer.allowed {
-            return Err(CallError::Refused(review::denial(
+            return Err(CallError::Denied(review::denial(
                 &hook.name,
                 answer.result.as_ref(),
             )));
@@ -321,7 +332,7 @@ impl Webhooks {
 /// without the field fails as a call; one with side effects refuses the request).
 fn dry_run_allowed(name: &str, side_effects: Option<&str>) -> Result<(), CallError> {
     match side_effects {
-        None => Err(CallError::Calling("Webhook SideEffects is nil".into())),
+        None => Err(CallError::Calling("Webhook SideEffects is nil".into(), 400)),
         Some("None" | "NoneOnDryRun") => Ok(()),
         Some(_) => Err(CallError::Refused(review::dry_run_unsupported(name))),
     }
@@ -393,7 +404,7 @@ mod tests {
         );
         assert_eq!(
             dry_run_allowed("w", None),
-            Err(CallError::Calling("Webhook SideEffects is nil".into()))
+            Err(CallError::Calling("Webhook SideEffects is nil".into(), 400))
         );
     }
 }

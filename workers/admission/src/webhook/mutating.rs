@@ -8,11 +8,14 @@
 //! through an equivalent version patches the object in that version, which is
 //! converted back to the request's version after the last webhook.
 
+use std::time::Instant;
+
 use kas_server::admission::{Recorder, Request};
 use kas_server::rest::Resource;
 use kas_server::status::Status;
 use serde_json::{json, Value};
 
+use super::metrics;
 use super::review::CallError;
 use super::versioned::{convert, same_version};
 use super::Webhooks;
@@ -103,6 +106,7 @@ pub(super) async fn dispatch(
         {
             continue;
         }
+        let started = Instant::now();
         let result = match plugin.call(hook, &vreq, req.resource, obj, rec).await {
             Ok(answer) => match &answer.patch {
                 Some(p) => apply_patch(&hook.name, obj, p).map_err(CallError::Refused),
@@ -110,6 +114,15 @@ pub(super) async fn dispatch(
             },
             Err(e) => Err(e),
         };
+        let took = started.elapsed();
+        metrics::observe(
+            &hook.name,
+            "admit",
+            req.operation,
+            hook.fail_open,
+            &result,
+            took,
+        );
         let changed = *result.as_ref().unwrap_or(&false);
         let mutated =
             json!({"configuration": hook.configuration, "webhook": hook.name, "mutated": changed});
@@ -131,7 +144,7 @@ pub(super) async fn dispatch(
         }
         match result {
             Ok(_) => {}
-            Err(CallError::Calling(why)) if hook.fail_open => {
+            Err(CallError::Calling(why, _)) if hook.fail_open => {
                 tracing::warn!(webhook = %hook.name, error = %why, "failed calling webhook, failing open");
                 rec.annotate(
                     format!("{FAILED_OPEN}round_{round}_index_{idx}"),

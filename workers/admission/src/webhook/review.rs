@@ -12,10 +12,14 @@ use serde_json::{json, Value};
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum CallError {
     /// The webhook could not be called or answered nonsense (ErrCallingWebhook): the
-    /// reason, after `failed calling webhook "<name>": `. The failure policy decides.
-    Calling(String),
-    /// The request is refused whatever the failure policy says (a denial, a dry run the
-    /// webhook does not support, a patch that cannot be applied).
+    /// reason, after `failed calling webhook "<name>": `, and the HTTP code upstream's
+    /// error carries (the webhook's error status, else 400, 500 or 503) for the metrics.
+    /// The failure policy decides.
+    Calling(String, u16),
+    /// The webhook denied the request (ErrWebhookRejection).
+    Denied(Status),
+    /// The request is refused whatever the failure policy says (a dry run the webhook
+    /// does not support, a patch that cannot be applied).
     Refused(Status),
 }
 
@@ -23,10 +27,10 @@ impl CallError {
     /// The error for the client when the webhook `name` fails closed.
     pub(crate) fn into_status(self, name: &str) -> Status {
         match self {
-            CallError::Calling(why) => {
+            CallError::Calling(why, _) => {
                 Status::internal(format!("failed calling webhook \"{name}\": {why}"))
             }
-            CallError::Refused(s) => s,
+            CallError::Denied(s) | CallError::Refused(s) => s,
         }
     }
 }
@@ -472,7 +476,7 @@ mod tests {
         );
         let s = denial("d", Some(&json!({"code": 422})));
         assert_eq!(s.reason, Reason::Invalid);
-        let e = CallError::Calling("failed to call webhook: boom".into()).into_status("w");
+        let e = CallError::Calling("failed to call webhook: boom".into(), 503).into_status("w");
         assert_eq!(
             e.message,
             "Internal error occurred: failed calling webhook \"w\": failed to call webhook: boom"

@@ -3,11 +3,14 @@
 //! be called refuses with a 500 unless its failure policy is Ignore, which is noted in
 //! the audit annotations.
 
+use std::time::Instant;
+
 use futures_util::future::join_all;
 use kas_server::admission::{Recorder, Request};
 use kas_server::status::Status;
 use serde_json::Value;
 
+use super::metrics;
 use super::review::CallError;
 use super::versioned::Converted;
 use super::Webhooks;
@@ -43,14 +46,27 @@ pub(super) async fn dispatch(
     }
     let calls = relevant.iter().map(|(hook, at)| {
         let (vreq, vobj) = converted.view(req, obj, *at);
-        async move { plugin.call(hook, &vreq, req.resource, vobj, rec).await }
+        async move {
+            let started = Instant::now();
+            let result = plugin.call(hook, &vreq, req.resource, vobj, rec).await;
+            let took = started.elapsed();
+            metrics::observe(
+                &hook.name,
+                "validating",
+                req.operation,
+                hook.fail_open,
+                &result,
+                took,
+            );
+            result
+        }
     });
     let results = join_all(calls).await;
     let mut first = None;
     for (idx, ((hook, _), result)) in relevant.iter().zip(results).enumerate() {
         match result {
             Ok(_) => {}
-            Err(CallError::Calling(why)) if hook.fail_open => {
+            Err(CallError::Calling(why, _)) if hook.fail_open => {
                 tracing::warn!(webhook = %hook.name, error = %why, "failed calling webhook, failing open");
                 rec.annotate(
                     format!("{FAILED_OPEN}round_0_index_{idx}"),
