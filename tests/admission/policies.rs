@@ -137,7 +137,7 @@ fn poll_stdin(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deny_warn_and_audit() {
-    let Some((_server, k)) = setup().await else {
+    let Some((server, k)) = setup().await else {
         return;
     };
     k.ok_stdin(&["apply", "-f", "-"], &replica_limit());
@@ -254,6 +254,30 @@ async fn deny_warn_and_audit() {
     ]);
     let (_, took) = poll_stdin(&k, &create, Some(&big), |ok, _, _| ok);
     assert!(took < Duration::from_millis(1500), "{took:?}");
+
+    // kube-apiserver's policy series: each failed validation under each action of its
+    // binding (a plain failed expression counts as invalid_error, as upstream has it).
+    let text = crate::metrics::scrape(&server).await;
+    let checks = |policy: &str, binding: &str, action: &str| {
+        crate::metrics::value_with(
+            &text,
+            "apiserver_validating_admission_policy_check_total",
+            &[
+                &format!(r#"policy="{policy}""#),
+                &format!(r#"policy_binding="{binding}""#),
+                r#"error_type="invalid_error""#,
+                &format!(r#"enforcement_action="{action}""#),
+            ],
+        )
+    };
+    let denials = checks("replica-limit", "replica-limit-binding", "deny");
+    assert!(denials.is_some_and(|n| n >= 3.0), "{text}");
+    let warned = checks("team-label", "team-label-binding", "warn");
+    assert!(warned.is_some_and(|n| n >= 2.0), "{text}");
+    assert!(
+        text.contains("apiserver_validating_admission_policy_check_duration_seconds_bucket{"),
+        "{text}"
+    );
 }
 
 /// At most `data.max` of the ConfigMap default/limits replicas, outside the sandbox

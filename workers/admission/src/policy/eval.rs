@@ -13,6 +13,7 @@
 use std::collections::HashMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use cel::objects::{Key, Map};
 use cel::{Context, ExecutionError, Program, Value as Cel};
@@ -46,6 +47,8 @@ const OUT_OF_BUDGET: &str =
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Decision {
     Admit,
+    /// An error let through by `failurePolicy: Ignore` (its message).
+    Ignored(String),
     /// Refused: the message, and the reason (`None`: Invalid).
     Deny {
         message: String,
@@ -69,6 +72,8 @@ pub(crate) enum Annotation {
 pub(crate) struct Outcome {
     /// (index of the validation, decision).
     pub decisions: Vec<(usize, Decision)>,
+    /// How long each decision took to evaluate, in the order of `decisions`.
+    pub took: Vec<Duration>,
     pub annotations: Vec<Annotation>,
 }
 
@@ -277,18 +282,16 @@ impl<'p> Evaluation<'p> {
 /// Evaluates `policy` for one request and one param (`Null` when none).
 pub(crate) fn validate(policy: &Policy, inputs: &Inputs, params: &Value) -> Outcome {
     let error = |message: String| -> Outcome {
-        let decisions = match policy.fail_open {
-            true => Vec::new(),
-            false => vec![(
-                0,
-                Decision::Deny {
-                    message,
-                    reason: None,
-                },
-            )],
+        let decision = match policy.fail_open {
+            true => Decision::Ignored(message),
+            false => Decision::Deny {
+                message,
+                reason: None,
+            },
         };
         Outcome {
-            decisions,
+            decisions: vec![(0, decision)],
+            took: vec![Duration::ZERO],
             annotations: Vec::new(),
         }
     };
@@ -320,6 +323,7 @@ pub(crate) fn validate(policy: &Policy, inputs: &Inputs, params: &Value) -> Outc
     }
     let mut out = Outcome::default();
     for (i, v) in policy.validations.iter().enumerate() {
+        let started = Instant::now();
         let decision = match ev.eval(&v.expression) {
             Ok(Cel::Bool(true)) => Decision::Admit,
             Ok(_) => {
@@ -347,13 +351,14 @@ pub(crate) fn validate(policy: &Policy, inputs: &Inputs, params: &Value) -> Outc
                 }
             }
             Err(Failed::Budget) => return error(OUT_OF_BUDGET.to_owned()),
-            Err(Failed::Error(_)) if policy.fail_open => Decision::Admit,
+            Err(Failed::Error(e)) if policy.fail_open => Decision::Ignored(e),
             Err(Failed::Error(e)) => Decision::Deny {
                 message: e,
                 reason: None,
             },
         };
         out.decisions.push((i, decision));
+        out.took.push(started.elapsed());
     }
     for (key, c) in &policy.audit_annotations {
         match ev.eval(c) {
@@ -461,7 +466,11 @@ mod tests {
         let mut ignore = spec;
         ignore["failurePolicy"] = json!("Ignore");
         let out = validate(&policy(ignore), &inputs(&json!({})), &Value::Null);
-        assert!(out.decisions.iter().all(|(_, d)| *d == Decision::Admit));
+        assert!(out
+            .decisions
+            .iter()
+            .all(|(_, d)| matches!(d, Decision::Ignored(_))));
+        assert_eq!(out.took.len(), out.decisions.len());
     }
 
     #[test]

@@ -17,6 +17,7 @@ mod compile;
 mod eval;
 mod inputs;
 mod matching;
+mod metrics;
 mod model;
 mod params;
 mod source;
@@ -281,11 +282,24 @@ impl ValidatingAdmissionPolicy {
                 };
                 for param in &params {
                     let outcome = authz::validate(policy, inputs, param, deciding).await;
-                    for (i, decision) in outcome.decisions {
-                        let Decision::Deny { message, reason } = decision else {
-                            continue;
+                    let took = outcome.took.iter().copied();
+                    for ((i, decision), took) in outcome.decisions.into_iter().zip(took) {
+                        let (message, reason) = match decision {
+                            Decision::Admit => continue,
+                            Decision::Ignored(message) => {
+                                let (p, b) = (&policy.name, &binding.name);
+                                metrics::observe(p, b, &message, "allow", took);
+                                continue;
+                            }
+                            Decision::Deny { message, reason } => (message, reason),
                         };
-                        act(binding, policy, i, message, reason, rec, &mut denied);
+                        let failed = Failed {
+                            index: i,
+                            message,
+                            reason,
+                            took,
+                        };
+                        act(binding, policy, failed, rec, &mut denied);
                     }
                     for a in outcome.annotations {
                         match a {
@@ -352,18 +366,36 @@ impl ValidatingAdmissionPolicy {
     }
 }
 
-/// What the binding's actions make of a failed validation.
-#[allow(clippy::too_many_arguments)]
-fn act(
-    binding: &Binding,
-    policy: &Policy,
+/// A failed validation.
+struct Failed {
     index: usize,
     message: String,
     reason: Option<String>,
+    /// How long its evaluation took.
+    took: std::time::Duration,
+}
+
+/// What the binding's actions make of a failed validation.
+fn act(
+    binding: &Binding,
+    policy: &Policy,
+    failed: Failed,
     rec: &Recorder,
     denied: &mut Vec<Denied>,
 ) {
+    let Failed {
+        index,
+        message,
+        reason,
+        took,
+    } = failed;
     for action in &binding.actions {
+        let taken = match action {
+            Action::Deny => "deny",
+            Action::Warn => "warn",
+            Action::Audit => "audit",
+        };
+        metrics::observe(&policy.name, &binding.name, &message, taken, took);
         match action {
             Action::Deny => denied.push(Denied {
                 policy: policy.name.clone(),
@@ -456,12 +488,16 @@ mod tests {
             "spec": {"policyName": "p", "validationActions": ["Deny", "Audit"]}}));
         let rec = Recorder::default();
         let mut denied = Vec::new();
+        let failed = |index: usize, message: &str, reason: Option<&str>| Failed {
+            index,
+            message: message.into(),
+            reason: reason.map(Into::into),
+            took: std::time::Duration::from_micros(3),
+        };
         act(
             &binding,
             &policy,
-            1,
-            "too many".into(),
-            Some("Forbidden".into()),
+            failed(1, "too many", Some("Forbidden")),
             &rec,
             &mut denied,
         );
@@ -477,7 +513,7 @@ mod tests {
         );
         let warn = Binding::of(&json!({"metadata": {"name": "w"},
             "spec": {"policyName": "p", "validationActions": ["Warn"]}}));
-        act(&warn, &policy, 0, "hm".into(), None, &rec, &mut denied);
+        act(&warn, &policy, failed(0, "hm", None), &rec, &mut denied);
         assert_eq!(
             rec.take_warnings(),
             ["Validation failed for ValidatingAdmissionPolicy 'p' with binding 'w': hm"]
