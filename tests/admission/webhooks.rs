@@ -323,6 +323,24 @@ async fn validating_webhook_refuses_and_warns() {
         &[r#"rejected="false""#],
     );
     assert!(timed.is_some_and(|n| n >= 1.0), "{text}");
+    // The selective webhook skipped for "other" by its match condition.
+    let condition = |series: &str| {
+        crate::metrics::value_with(
+            &text,
+            series,
+            &[
+                r#"name="selective.example.com""#,
+                r#"kind="webhook""#,
+                r#"type="validating""#,
+                r#"operation="CREATE""#,
+            ],
+        )
+    };
+    let excluded = condition("apiserver_admission_match_condition_exclusions_total");
+    assert!(excluded.is_some_and(|n| n >= 1.0), "{text}");
+    let timed = condition("apiserver_admission_match_condition_evaluation_seconds_count");
+    assert!(timed.is_some_and(|n| n >= 1.0), "{text}");
+    assert!(condition("apiserver_admission_match_condition_evaluation_errors_total").is_none());
 }
 
 /// A mutating webhook adding a label: the label is stored; a reinvocable webhook before

@@ -159,6 +159,7 @@ impl Conditions {
     /// Upstream's matcher: any condition false → no match; else any error → `Err`
     /// (the errors joined as an aggregate); else a match.
     /// `authorizer` holds the `authorizer` and `authorizer.requestResource` values.
+    #[cfg(test)]
     pub(crate) fn evaluate(
         &self,
         object: &Value,
@@ -166,6 +167,18 @@ impl Conditions {
         request: &Value,
         authorizer: Option<&(Cel, Cel)>,
     ) -> Result<bool, String> {
+        self.evaluate_counting(object, old, request, authorizer).0
+    }
+
+    /// The match as `evaluate` gives it, and how many conditions failed to evaluate
+    /// before the answer was known (upstream counts each in its metrics).
+    pub(crate) fn evaluate_counting(
+        &self,
+        object: &Value,
+        old: &Value,
+        request: &Value,
+        authorizer: Option<&(Cel, Cel)>,
+    ) -> (Result<bool, String>, usize) {
         let mut ctx = match kas_cel::library::env() {
             Some(env) => Context::with_env(env),
             None => Context::default(),
@@ -189,7 +202,7 @@ impl Conditions {
             let failed = |e: String| format!("expression '{expression}' resulted in error: {e}");
             match catch_unwind(AssertUnwindSafe(|| program.execute(&ctx))) {
                 Ok(Ok(Cel::Bool(true))) => {}
-                Ok(Ok(Cel::Bool(false))) => return Ok(false),
+                Ok(Ok(Cel::Bool(false))) => return (Ok(false), errors.len()),
                 Ok(Ok(other)) => errors.push(failed(format!(
                     "expected boolean, got {}",
                     cel_type(&other)
@@ -198,11 +211,13 @@ impl Conditions {
                 Err(_) => errors.push(failed("evaluation failed".to_owned())),
             }
         }
-        match errors.len() {
+        let count = errors.len();
+        let result = match count {
             0 => Ok(true),
             1 => Err(errors.remove(0)),
             _ => Err(format!("[{}]", errors.join(", "))),
-        }
+        };
+        (result, count)
     }
 }
 

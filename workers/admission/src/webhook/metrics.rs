@@ -3,10 +3,12 @@
 //! code (`…_webhook_request_total`), the rejections by cause
 //! (`…_webhook_rejection_count`) and the failures let through (`…_webhook_fail_open_count`),
 //! labelled as upstream: `type` is "admit" for mutating webhooks and "validating" for
-//! validating ones, codes over 600 count as 600.
+//! validating ones, codes over 600 count as 600. And their `matchConditions`: evaluation
+//! errors, webhooks skipped by them, and (as upstream, only when a condition was false or
+//! failed) the time their evaluation took.
 
 use std::sync::OnceLock;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kas_server::admission::Operation;
 use kas_server::metrics::{help, register, Stability};
@@ -19,7 +21,12 @@ struct Families {
     requests: IntCounterVec,
     rejections: IntCounterVec,
     fail_open: IntCounterVec,
+    condition_errors: IntCounterVec,
+    condition_exclusions: IntCounterVec,
+    condition_latency: HistogramVec,
 }
+
+const CONDITION_LABELS: [&str; 4] = ["name", "kind", "type", "operation"];
 
 fn families() -> &'static Families {
     static FAMILIES: OnceLock<Families> = OnceLock::new();
@@ -57,6 +64,27 @@ fn families() -> &'static Families {
                 "apiserver_admission_webhook_fail_open_count",
                 "Admission webhook fail open count, identified by name and broken out for each admission type (validating or admit).",
                 &["name", "type"],
+            ),
+            condition_errors: counter(
+                "apiserver_admission_match_condition_evaluation_errors_total",
+                "Admission match condition evaluation errors count, identified by name of resource containing the match condition and broken out for each kind containing matchConditions (webhook or policy), operation and admission type (validate or admit).",
+                &CONDITION_LABELS,
+            ),
+            condition_exclusions: counter(
+                "apiserver_admission_match_condition_exclusions_total",
+                "Admission match condition evaluation exclusions count, identified by name of resource containing the match condition and broken out for each kind containing matchConditions (webhook or policy), operation and admission type (validate or admit).",
+                &CONDITION_LABELS,
+            ),
+            condition_latency: register(
+                HistogramVec::new(
+                    HistogramOpts::new(
+                        "apiserver_admission_match_condition_evaluation_seconds",
+                        help(Stability::Alpha, "Admission match condition evaluation time in seconds, identified by name and broken out for each kind containing matchConditions (webhook or policy), operation and type (validate or admit)."),
+                    )
+                    .buckets(vec![0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25]),
+                    &CONDITION_LABELS,
+                )
+                .expect("match condition histogram"),
             ),
         }
     })
@@ -101,5 +129,32 @@ pub(super) fn observe<T>(
         .observe(took.as_secs_f64());
     if fail_open && matches!(result, Err(CallError::Calling(..))) {
         f.fail_open.with_label_values(&[name, kind]).inc();
+    }
+}
+
+/// One evaluation of a webhook's `matchConditions` begun at `started`: `errors`
+/// conditions failed to evaluate, and the webhook was `excluded` (not called).
+pub(super) fn match_conditions(
+    name: &str,
+    kind: &str,
+    op: Operation,
+    errors: usize,
+    excluded: bool,
+    started: Instant,
+) {
+    let f = families();
+    let labels = [name, "webhook", kind, op.as_str()];
+    if errors > 0 {
+        f.condition_errors
+            .with_label_values(&labels)
+            .inc_by(errors as u64);
+    }
+    if excluded || errors > 0 {
+        f.condition_latency
+            .with_label_values(&labels)
+            .observe(started.elapsed().as_secs_f64());
+    }
+    if excluded {
+        f.condition_exclusions.with_label_values(&labels).inc();
     }
 }

@@ -27,7 +27,7 @@ mod validating;
 pub(crate) mod versioned;
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use kas_server::admission::{Phases, Plugin, Recorder, Request};
 use kas_server::rest::{HookFuture, Resource, RestStore};
@@ -198,11 +198,12 @@ impl Webhooks {
             ),
         );
         let nobody = kas_proto::UserInfo::default();
+        let started = Instant::now();
         let mut rounds = 0;
-        let evaluated = loop {
-            let evaluated = hook
-                .conditions
-                .evaluate(obj, &old, &request, Some(&variables));
+        let (evaluated, errors) = loop {
+            let evaluated =
+                hook.conditions
+                    .evaluate_counting(obj, &old, &request, Some(&variables));
             let pending = checks.take_pending();
             rounds += 1;
             let Some(authorizer) = &self.authorizer else {
@@ -214,6 +215,12 @@ impl Webhooks {
             let user = req.user.unwrap_or(&nobody);
             crate::policy::authz::decide_all(&checks, authorizer, user, pending).await;
         };
+        let kind = match self.kind {
+            Kind::Mutating => "admit",
+            Kind::Validating => "validating",
+        };
+        let excluded = matches!(evaluated, Ok(false)) || (evaluated.is_err() && hook.fail_open);
+        metrics::match_conditions(&hook.name, kind, req.operation, errors, excluded, started);
         match evaluated {
             Ok(m) => Ok(m),
             Err(_) if hook.fail_open => Ok(false),
