@@ -285,15 +285,11 @@ impl Chain {
         rec: &Recorder,
     ) -> Result<bool, Status> {
         let before = obj.clone();
-        let started = Instant::now();
-        let result = self.admit_all(req, obj, rec).await;
-        metrics::observe_step(
-            Step::Admit,
-            req.operation,
-            result.is_err(),
-            started.elapsed(),
-        );
-        result?;
+        let op = req.operation;
+        timed(self.admit_all(req, obj, rec), |refused, took| {
+            metrics::observe_step(Step::Admit, op, refused, took)
+        })
+        .await?;
         Ok(*obj != before)
     }
 
@@ -326,7 +322,10 @@ impl Chain {
         rec: &Recorder,
     ) -> Result<(), Status> {
         for p in self.plugins.iter().filter(|p| p.phases().admit) {
-            timed(p.name(), Step::Admit, req.operation, p.admit(req, obj, rec)).await?;
+            timed(p.admit(req, obj, rec), |refused, took| {
+                metrics::observe_plugin(p.name(), Step::Admit, req.operation, refused, took)
+            })
+            .await?;
         }
         Ok(())
     }
@@ -338,15 +337,10 @@ impl Chain {
         obj: &Value,
         rec: &Recorder,
     ) -> Result<(), Status> {
-        let started = Instant::now();
-        let result = self.validate_all(req, obj, rec).await;
-        metrics::observe_step(
-            Step::Validate,
-            req.operation,
-            result.is_err(),
-            started.elapsed(),
-        );
-        result
+        timed(self.validate_all(req, obj, rec), |refused, took| {
+            metrics::observe_step(Step::Validate, req.operation, refused, took)
+        })
+        .await
     }
 
     async fn validate_all(
@@ -356,23 +350,24 @@ impl Chain {
         rec: &Recorder,
     ) -> Result<(), Status> {
         for p in self.plugins.iter().filter(|p| p.phases().validate) {
-            let call = p.validate(req, obj, rec);
-            timed(p.name(), Step::Validate, req.operation, call).await?;
+            timed(p.validate(req, obj, rec), |refused, took| {
+                metrics::observe_plugin(p.name(), Step::Validate, req.operation, refused, took)
+            })
+            .await?;
         }
         Ok(())
     }
 }
 
-/// One plugin's call, its latency observed.
-async fn timed(
-    name: &str,
-    step: Step,
-    op: Operation,
-    call: HookFuture<'_, Result<(), Status>>,
-) -> Result<(), Status> {
+/// Runs `call` and hands `observe` whether it refused the write and how long it took
+/// (a phase's or a plugin's latency series).
+async fn timed<T>(
+    call: impl std::future::Future<Output = Result<T, Status>>,
+    observe: impl FnOnce(bool, std::time::Duration),
+) -> Result<T, Status> {
     let started = Instant::now();
     let result = call.await;
-    metrics::observe_plugin(name, step, op, result.is_err(), started.elapsed());
+    observe(result.is_err(), started.elapsed());
     result
 }
 

@@ -101,24 +101,19 @@ pub(super) fn observe<T>(
 ) {
     let f = families();
     let op = op.as_str();
-    // (rejected, code, the rejection's cause)
-    let (rejected, code, cause) = match result {
-        Ok(_) => (false, 200, None),
-        Err(CallError::Calling(_, code)) if fail_open => (false, *code, None),
-        Err(CallError::Calling(_, code)) => (true, *code, Some("calling_webhook_error")),
-        Err(CallError::Denied(s)) => (true, s.code().as_u16(), Some("no_error")),
-        Err(CallError::Refused(_)) => (true, 0, Some("apiserver_internal_error")),
+    // (code, the rejection's cause: none when the write goes on)
+    let (code, cause) = match result {
+        Ok(_) => (200, None),
+        Err(CallError::Calling(_, code)) if fail_open => (*code, None),
+        Err(CallError::Calling(_, code)) => (*code, Some("calling_webhook_error")),
+        Err(CallError::Denied(s)) => (s.code().as_u16(), Some("no_error")),
+        Err(CallError::Refused(_)) => (0, Some("apiserver_internal_error")),
     };
     let code = code.min(600).to_string();
-    let rejected = if rejected { "true" } else { "false" };
+    let rejected = if cause.is_some() { "true" } else { "false" };
     if let Some(cause) = cause {
-        let rejection_code = if cause == "apiserver_internal_error" {
-            "0"
-        } else {
-            code.as_str()
-        };
         f.rejections
-            .with_label_values(&[name, kind, op, cause, rejection_code])
+            .with_label_values(&[name, kind, op, cause, &code])
             .inc();
     }
     f.requests
