@@ -116,6 +116,10 @@ impl Supervisor {
             Ok(c) => c,
             Err(e) => {
                 tracing::error!(worker = %role, error = %e, "cannot spawn worker");
+                // The cgroup made for it goes, as after an exit.
+                if let Some(c) = &cgroups {
+                    c.exited_logged(role, generation, None);
+                }
                 return Err(());
             }
         };
