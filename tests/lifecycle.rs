@@ -14,6 +14,8 @@ mod hung;
 mod limits;
 #[path = "lifecycle/reload.rs"]
 mod reload;
+#[path = "lifecycle/store_handover.rs"]
+mod store_handover;
 
 use std::os::unix::net::UnixDatagram;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -52,6 +52,25 @@ pub enum FromSupervisor {
     /// The first frame of the supervisor's new image on a channel it was handed: the
     /// worker sends again, starting with its health.
     Resume,
+    /// To the storage worker: its part in a reload's hand-over of the data.
+    Store(StoreHandover),
+}
+
+/// A reload passes the embedded store's data from the running storage worker to its
+/// successor without a gap in reads (see `kas_storage::StoreControl`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StoreHandover {
+    /// To the running store: commit, close the database for the successor and keep
+    /// answering reads from memory; writes wait. `Shutdown(Drain)` follows once the
+    /// successor serves: the store then refuses everything as not applied and answers
+    /// `ShutdownDone(NotAcceptingNewRequests)` before it drains.
+    Release,
+    /// To the running store after `Release`: the successor failed; open the data again
+    /// and apply writes.
+    Resume,
+    /// To the successor (started with writes waiting): its predecessor answers nothing
+    /// any more; apply writes.
+    TakeWrites,
 }
 
 /// An authorizer chain: the types in order and the webhooks, one per `Webhook`.

@@ -367,7 +367,7 @@ impl Supervisor {
                 role,
                 generation,
                 msg: FromWorker::ShutdownDone(ShutdownPhase::NotAcceptingNewRequests),
-            } if self.reload.stopped_accepting(role, generation) => self.retired_quiet(),
+            } if self.reload.stopped_accepting(role, generation) => self.retired_quiet(role),
             Event::Exited {
                 role,
                 generation,
@@ -497,9 +497,17 @@ impl Supervisor {
                         hung::Cause::Unresponsive => slot.restarts.unresponsive += 1,
                     }
                     tracing::error!(worker = %role, pid, %status, ?cause, "worker exited unexpectedly");
-                    self.notifier
-                        .status(&format!("Worker {role} exited ({status}); restarting"));
-                    self.schedule_restart(role);
+                    if self.reload.incoming_role() == Some(role) {
+                        // Its replacement is starting and takes over when ready (a
+                        // failed one starts this role again).
+                        self.notifier.status(&format!(
+                            "Worker {role} exited ({status}); its replacement is starting"
+                        ));
+                    } else {
+                        self.notifier
+                            .status(&format!("Worker {role} exited ({status}); restarting"));
+                        self.schedule_restart(role);
+                    }
                 } else {
                     tracing::info!(worker = %role, pid, %status, "worker stopped");
                 }

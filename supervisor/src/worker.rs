@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 use std::time::Duration;
 
-use kas_proto::{ShutdownPhase, WorkerHealth, WorkerRole, CONTROL_FD, LISTENER_FD};
+use kas_proto::{ShutdownPhase, StoreHandover, WorkerHealth, WorkerRole, CONTROL_FD, LISTENER_FD};
 use kas_server::control::Control;
 use tokio::signal::unix::{signal, SignalKind};
 
@@ -115,7 +115,8 @@ pub(crate) fn main(role: &str) -> ExitCode {
 
 /// The storage worker: the embedded etcd-compatible store on the unix socket the
 /// supervisor bound, durable in `<data-dir>/store`. It is ready once the store is open
-/// (connections made before wait in the socket's backlog), and stops last.
+/// (connections made before wait in the socket's backlog), and stops last. In a reload it
+/// hands its data to its successor as the supervisor says (`kas_storage::StoreControl`).
 async fn run_storage(
     control: Control,
     listener: std::os::unix::net::UnixListener,
@@ -123,26 +124,25 @@ async fn run_storage(
     let cfg = control.config().clone();
     let socket = cfg.socket_path(WorkerRole::Storage);
     let store_cfg = kas_storage::StoreConfig::new(cfg.data_dir.join("store"), socket.clone());
-    // A replacement (a reload) starts while the store it replaces is still closing the
-    // data: it waits for the database lock.
+    // A replacement (a reload) starts while the store it replaces still holds the data:
+    // it opens it as soon as it is released.
     let patience = if cfg.staged {
         Duration::from_secs(60)
     } else {
         Duration::ZERO
     };
-    let deadline = std::time::Instant::now() + patience;
-    let store = loop {
-        let cfg = store_cfg.clone();
-        let opened = tokio::task::spawn_blocking(move || kas_storage::Store::open(&cfg))
-            .await
-            .map_err(|e| e.to_string())?;
-        match opened {
-            Err(e) if e.is_locked() && std::time::Instant::now() < deadline => {
-                tokio::time::sleep(Duration::from_millis(2)).await;
-            }
-            r => break r.map_err(|e| e.to_string())?,
-        }
-    };
+    let store = kas_storage::open_when_free(patience, move || kas_storage::Store::open(&store_cfg))
+        .await
+        .map_err(|e| format!("{e:#}"))?;
+    let store_control = store.control();
+    if cfg.staged {
+        // Its predecessor may still answer reads: writes wait until it stopped.
+        store_control.wait_for_predecessor();
+    }
+    tokio::spawn(follow_handover(
+        control.store_handover(),
+        store_control.clone(),
+    ));
     let listener = listener
         .set_nonblocking(true)
         .and_then(|()| tokio::net::UnixListener::from_std(listener))
@@ -152,8 +152,12 @@ async fn run_storage(
         checks: Vec::new(),
     });
     let mut phases = control.shutdown_phases();
+    let stopping = control.clone();
     let shutdown = async move {
         let _ = phases.wait_for(|p| *p == Some(ShutdownPhase::Drain)).await;
+        // Nothing is answered from here on, so a successor may apply writes.
+        store_control.stop();
+        stopping.shutdown_done(ShutdownPhase::NotAcceptingNewRequests);
     };
     let result = kas_storage::serve_on(store, listener, &socket, shutdown)
         .await
@@ -161,3 +165,30 @@ async fn run_storage(
     control.shutdown_done(ShutdownPhase::Drain);
     result
 }
+
+/// Carries out the supervisor's hand-over steps, in order.
+async fn follow_handover(
+    mut steps: tokio::sync::watch::Receiver<Option<StoreHandover>>,
+    store: kas_storage::StoreControl,
+) {
+    while steps.changed().await.is_ok() {
+        let step = *steps.borrow_and_update();
+        match step {
+            Some(StoreHandover::Release) => store.release().await,
+            Some(StoreHandover::Resume) => {
+                if let Err(e) = store.resume(RESUME_WITHIN).await {
+                    // Writes can no longer be applied here: a fresh store worker (the
+                    // supervisor restarts this one) opens the data as after a crash.
+                    tracing::error!(error = %e, "cannot take the store's data back; exiting");
+                    std::process::exit(1);
+                }
+            }
+            Some(StoreHandover::TakeWrites) => store.take_writes(),
+            None => {}
+        }
+    }
+}
+
+/// How long a store whose successor failed waits for the data to be free again (the
+/// successor is being killed).
+const RESUME_WITHIN: Duration = Duration::from_secs(10);

@@ -60,7 +60,10 @@ fn nice_of(pid: u32) -> Option<i32> {
 }
 
 /// Waits until every worker has a new pid and the log says the reload ended.
-async fn wait_replaced(server: &Server, before: &std::collections::BTreeMap<String, u32>) {
+pub(super) async fn wait_replaced(
+    server: &Server,
+    before: &std::collections::BTreeMap<String, u32>,
+) {
     let deadline = Instant::now() + READY_TIMEOUT;
     loop {
         let now = server.workers();
@@ -76,6 +79,15 @@ async fn wait_replaced(server: &Server, before: &std::collections::BTreeMap<Stri
                 stopped.is_some_and(|s| s < done),
                 "reload reported complete before the old front door stopped accepting:\n{log}"
             );
+            // The store handed its data over: released (reads answered meanwhile), then
+            // stopped answering before its successor applied writes.
+            let released = log.find("the store worker releases its data");
+            let store_stopped = log.find("the replaced store stopped answering");
+            assert!(
+                released.is_some_and(|r| store_stopped.is_some_and(|s| r < s && s < done)),
+                "the store was not handed over in order:\n{log}"
+            );
+            assert!(log.contains("data released to the successor"), "{log}");
             // Replacements start at nice 10 and are raised back when they take over.
             for (role, pid) in &now {
                 assert_eq!(nice_of(*pid), Some(0), "{role} ({pid}) still lowered");

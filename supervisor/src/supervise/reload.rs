@@ -8,7 +8,8 @@
 //! closed with GOAWAY as it drains, so the front door re-dials without failing a
 //! request), and a new front door accepts on the same listening socket beside the old
 //! one, which then stops accepting and drains. Watches of a draining worker end at a
-//! bookmark; their clients resume on the new one.
+//! bookmark; their clients resume on the new one. The embedded store hands its data over
+//! (see [`Supervisor::release_store`]).
 //!
 //! systemd's protocol: `RELOADING=1` with `MONOTONIC_USEC` when the signal arrives,
 //! `READY=1` only when every worker was replaced; a failure leaves the old workers
@@ -19,7 +20,9 @@ use std::collections::VecDeque;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use kas_proto::{FromSupervisor, FromWorker, PeerState, ShutdownPhase, WorkerConfig, WorkerRole};
+use kas_proto::{
+    FromSupervisor, FromWorker, PeerState, ShutdownPhase, StoreHandover, WorkerConfig, WorkerRole,
+};
 use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 use tokio::sync::mpsc;
@@ -79,8 +82,9 @@ struct Retiring {
     /// Kept open while it drains: a worker whose control channel closes exits at once.
     _tx: Option<mpsc::UnboundedSender<FromSupervisor>>,
     deadline: Instant,
-    /// A front door still accepting on the shared socket beside its replacement; the
-    /// roll is not done (no `READY=1`) until it says it stopped, or exits.
+    /// A front door still accepting on the shared socket beside its replacement, or a
+    /// store still answering beside its successor (which applies no write until then);
+    /// the roll is not done (no `READY=1`) until it says it stopped, or exits.
     accepting: bool,
 }
 
@@ -139,7 +143,8 @@ impl Reload {
         self.roll.is_some()
     }
 
-    /// A replaced front door reports it stopped accepting: true when it was one.
+    /// A replaced front door reports it stopped accepting (a replaced store, that it
+    /// stopped answering): true when it was one.
     pub(super) fn stopped_accepting(&mut self, role: WorkerRole, generation: u64) -> bool {
         let found = self
             .retiring
@@ -154,9 +159,22 @@ impl Reload {
         }
     }
 
-    /// Whether a replaced front door may still accept connections.
-    fn old_front_door_accepting(&self) -> bool {
+    /// Whether a replaced front door may still accept connections (or a replaced store
+    /// still answer).
+    fn old_worker_accepting(&self) -> bool {
         self.retiring.iter().any(|r| r.accepting)
+    }
+
+    /// Whether a replaced store may still answer requests.
+    fn old_store_answering(&self) -> bool {
+        self.retiring
+            .iter()
+            .any(|r| r.role == WorkerRole::Storage && r.accepting)
+    }
+
+    /// The role a replacement is being started for.
+    pub(super) fn incoming_role(&self) -> Option<WorkerRole> {
+        self.incoming().map(|i| i.role)
     }
 }
 
@@ -220,40 +238,30 @@ impl Supervisor {
         self.notifier
             .status(&format!("Reloading: replacing the {role} worker"));
         if role == WorkerRole::Storage {
-            return self.stop_store();
+            return self.release_store();
         }
         self.start_replacement(role);
     }
 
-    /// The embedded store cannot run twice on its data: the old store worker drains and
-    /// exits while its successor, started at once, waits for the data to be free (it
-    /// retries the database lock), so the gap is the store's close and open, not a
-    /// process start. The socket stays with the supervisor: the store's clients wait in
-    /// its backlog meanwhile instead of being refused.
-    fn stop_store(&mut self) {
-        let deadline = Instant::now() + self.base.request_timeout + DRAIN_SLACK;
-        let Some(slot) = self.slots.get_mut(&WorkerRole::Storage) else {
+    /// The embedded store's data can be open in one process only. The running store
+    /// releases it (commits, closes the database, keeps answering reads from memory;
+    /// writes wait) and its successor, started at once, opens it as soon as it is free
+    /// and answers reads too, with writes waiting. When the successor is ready the old
+    /// store stops answering (refusing what reaches it as not applied, which its clients
+    /// send again), and only then does the successor apply writes. Reads never wait for
+    /// the gap; writes wait for the successor's open. If the successor fails, the old
+    /// store takes the data back.
+    fn release_store(&mut self) {
+        let Some(slot) = self.slots.get(&WorkerRole::Storage) else {
             return self.next_replacement();
         };
-        let tx = slot.tx.take();
-        if let Some(tx) = &tx {
-            let _ = tx.send(FromSupervisor::Shutdown(ShutdownPhase::Drain));
-        }
         if slot.running {
-            self.reload.retiring.push(Retiring {
-                role: WorkerRole::Storage,
-                generation: slot.generation,
-                pid: slot.pid,
-                _tx: tx,
-                deadline,
-                accepting: false,
-            });
-            // Its exit is the roll's now, not a crash; its state stays Ready (its
-            // clients' connections wait in the backlog).
-            slot.running = false;
+            if let Some(tx) = &slot.tx {
+                let _ = tx.send(FromSupervisor::Store(StoreHandover::Release));
+            }
             tracing::info!(
                 pid = slot.pid,
-                "reload: stopping the store worker; its successor opens the data when it is free"
+                "reload: the store worker releases its data; its successor opens it"
             );
         }
         self.start_replacement(WorkerRole::Storage);
@@ -283,7 +291,7 @@ impl Supervisor {
     /// Every worker was replaced: the roll is done once no old front door accepts, so
     /// that a connection made after `READY=1` meets the new configuration.
     fn finish_roll(&mut self) {
-        let waiting = self.reload.old_front_door_accepting();
+        let waiting = self.reload.old_worker_accepting();
         let Some(roll) = self.reload.roll.as_mut() else {
             return;
         };
@@ -293,7 +301,7 @@ impl Supervisor {
         }
         if waiting {
             tracing::warn!(
-                "the replaced front door did not report that it stopped accepting; reload reported complete anyway"
+                "a replaced worker did not report that it stopped accepting; reload reported complete anyway"
             );
         }
         let Some(roll) = self.reload.roll.take() else {
@@ -319,34 +327,46 @@ impl Supervisor {
             return;
         };
         if let Some(incoming) = roll.incoming.take() {
-            discard(&incoming);
+            self.give_up(&incoming);
         }
         tracing::error!(
             reason = why,
             "reload failed; the running workers keep serving"
         );
         self.notifier.status(&format!("Reload failed: {why}"));
-        // The store may be down between its two processes (the failed replacement may
-        // have been its successor): start it again as after a crash.
-        let old_store_gone = !self
-            .reload
-            .retiring
-            .iter()
-            .any(|r| r.role == WorkerRole::Storage);
-        if old_store_gone
-            && self
-                .slots
-                .get(&WorkerRole::Storage)
-                .is_some_and(|s| !s.running)
-        {
-            self.schedule_restart(WorkerRole::Storage);
-        }
         self.reload_again();
     }
 
-    /// A replaced front door stopped accepting: a roll waiting for that is done.
-    pub(super) fn retired_quiet(&mut self) {
-        tracing::info!("reload: the replaced front door stopped accepting");
+    /// Kills a replacement that will not serve. The worker it was to replace serves on:
+    /// a store takes its released data back; one that exited meanwhile is started again
+    /// as after a crash.
+    fn give_up(&mut self, incoming: &Incoming) {
+        discard(incoming);
+        let role = incoming.role;
+        let Some(slot) = self.slots.get(&role) else {
+            return;
+        };
+        if !slot.running {
+            if self.stage_is_running() {
+                self.schedule_restart(role);
+            }
+        } else if role == WorkerRole::Storage {
+            tracing::info!("reload: the store worker takes its data back");
+            self.send_to(role, FromSupervisor::Store(StoreHandover::Resume));
+        }
+    }
+
+    /// A replaced front door stopped accepting, or a replaced store answering: the
+    /// store's successor applies writes from now on, and a roll waiting for that is done.
+    pub(super) fn retired_quiet(&mut self, role: WorkerRole) {
+        if role == WorkerRole::Storage {
+            tracing::info!(
+                "reload: the replaced store stopped answering; its successor applies writes"
+            );
+            self.send_to(role, FromSupervisor::Store(StoreHandover::TakeWrites));
+        } else {
+            tracing::info!("reload: the replaced front door stopped accepting");
+        }
         if self.roll_waits_for_front_door() {
             self.finish_roll();
         }
@@ -360,25 +380,14 @@ impl Supervisor {
     }
 
     /// A replaced worker stopped: a reload that waited for it (an upgrade, a roll waiting
-    /// for the old front door) goes on, and a store left without a successor (its roll
-    /// given up) is started again.
+    /// for the old front door) goes on, and a replaced store's successor applies writes
+    /// (if the old one did not say it stopped answering before it went).
     pub(super) fn retired(&mut self, role: WorkerRole) {
+        if role == WorkerRole::Storage {
+            self.send_to(role, FromSupervisor::Store(StoreHandover::TakeWrites));
+        }
         if self.roll_waits_for_front_door() {
             self.finish_roll();
-        }
-        let successor = self
-            .reload
-            .incoming()
-            .is_some_and(|i| i.role == WorkerRole::Storage);
-        let store_down = role == WorkerRole::Storage
-            && !successor
-            && self
-                .slots
-                .get(&WorkerRole::Storage)
-                .is_some_and(|s| !s.running);
-        if store_down && self.stage_is_running() {
-            // The roll that stopped it was given up meanwhile.
-            self.schedule_restart(WorkerRole::Storage);
         }
         if self.reload.retiring.is_empty() && !self.reload.running() {
             self.reload_again();
@@ -422,8 +431,9 @@ impl Supervisor {
     pub(super) fn incoming_exited(&mut self, status: String) {
         let role = self.reload.incoming().map(|i| i.role);
         if let Some(role) = role {
-            if let Some(incoming) = self.reload.roll.as_mut().and_then(|r| r.incoming.take()) {
-                remove_staged(&incoming);
+            if let Some(incoming) = self.reload.roll.as_mut().and_then(|r| r.incoming.as_mut()) {
+                // Reaped: its pid may be another process's by now.
+                incoming.pid = None;
             }
             self.fail_roll(&format!(
                 "the new {role} worker exited before it was ready ({status})"
@@ -475,7 +485,7 @@ impl Supervisor {
                 pid: slot.pid,
                 _tx: old_tx,
                 deadline: Instant::now() + self.base.request_timeout + DRAIN_SLACK,
-                accepting: role == WorkerRole::Aggregator,
+                accepting: matches!(role, WorkerRole::Aggregator | WorkerRole::Storage),
             });
         }
         let now = Instant::now();
@@ -491,6 +501,10 @@ impl Supervisor {
         slot.killed_as_hung = false;
         slot.failures = 0;
         tracing::info!(worker = %role, pid = slot.pid, "reload: the new worker serves; the old one drains");
+        if role == WorkerRole::Storage && !self.reload.old_store_answering() {
+            // Its predecessor is gone already.
+            self.send_to(role, FromSupervisor::Store(StoreHandover::TakeWrites));
+        }
         self.broadcast_peers();
         self.next_replacement();
     }
@@ -528,7 +542,7 @@ impl Supervisor {
         self.reload.again = false;
         if let Some(mut roll) = self.reload.roll.take() {
             if let Some(incoming) = roll.incoming.take() {
-                discard(&incoming);
+                self.give_up(&incoming);
             }
             tracing::info!("shutdown during a reload: the reload is abandoned");
         }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use kas_proto::{
     read_frame, write_frame, AuthorizationChain, FromSupervisor, FromWorker, PeerStatus,
-    ShutdownPhase, WorkerConfig, WorkerHealth, WorkerRole, PROTOCOL_VERSION,
+    ShutdownPhase, StoreHandover, WorkerConfig, WorkerHealth, WorkerRole, PROTOCOL_VERSION,
 };
 use tokio::net::UnixStream;
 use tokio::sync::{mpsc, watch};
@@ -33,6 +33,8 @@ pub struct Control {
     authorization: watch::Receiver<Option<AuthorizationChain>>,
     /// The health last reported, sent again to a supervisor's new image.
     last_health: Arc<std::sync::Mutex<Option<WorkerHealth>>>,
+    /// Storage worker: the latest step of a reload's hand-over of the data.
+    store_handover: watch::Receiver<Option<StoreHandover>>,
 }
 
 /// How long a back end waits for the aggregator to take in an API change. The wait only
@@ -100,6 +102,7 @@ impl Control {
         let (api_seen_tx, api_seen) = watch::channel(0u64);
         let (api_changes_tx, api_changes) = watch::channel(BTreeMap::new());
         let (authorization_tx, authorization) = watch::channel(None);
+        let (store_handover_tx, store_handover) = watch::channel(None);
         // Reloaded encryption configurations, applied to every storage client of this
         // process (the aggregator's and the back ends'; the storage worker has none).
         let (encryption_tx, encryption) = watch::channel(None);
@@ -155,6 +158,9 @@ impl Control {
                         // The latest wins; one not yet applied is skipped.
                         let _ = encryption_tx.send(Some(config));
                     }
+                    Ok(FromSupervisor::Store(step)) => {
+                        store_handover_tx.send_replace(Some(step));
+                    }
                     Ok(FromSupervisor::Shutdown(p)) => {
                         phase_tx.send_if_modified(|cur| {
                             let forward = cur.is_none_or(|c| p > c);
@@ -188,6 +194,7 @@ impl Control {
             api_changes,
             authorization,
             last_health,
+            store_handover,
         })
     }
 
@@ -212,6 +219,11 @@ impl Control {
     /// The latest shutdown phase the supervisor asked for.
     pub fn shutdown_phases(&self) -> watch::Receiver<Option<ShutdownPhase>> {
         self.phase.clone()
+    }
+
+    /// Storage worker: the latest step of a reload's hand-over the supervisor asked for.
+    pub fn store_handover(&self) -> watch::Receiver<Option<StoreHandover>> {
+        self.store_handover.clone()
     }
 
     /// The state of every worker, as the supervisor last sent it (aggregator only).

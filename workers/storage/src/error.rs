@@ -45,6 +45,9 @@ pub enum Error {
     /// The gRPC server failed.
     #[error("gRPC server failed")]
     Serve(#[source] tonic::transport::Error),
+    /// A blocking task (opening the database) panicked.
+    #[error("opening the store failed")]
+    Task(#[source] tokio::task::JoinError),
 }
 
 impl Error {
@@ -92,7 +95,16 @@ pub(crate) enum EtcdError {
     NestedTxn,
     #[error("etcdserver: the embedded store failed to persist a write and stopped writing")]
     Stopped,
+    /// Refused unprocessed by a store that handed its data to a successor: sending the
+    /// request again (it reaches the successor) cannot apply it twice.
+    #[error("{}", NOT_APPLIED)]
+    NotApplied,
 }
+
+/// The message of [`EtcdError::NotApplied`] (code `Unavailable`); the API servers' etcd
+/// client sends a request refused with it again.
+pub const NOT_APPLIED: &str =
+    "etcdserver: request not applied: the embedded store is handing over to its successor";
 
 impl From<EtcdError> for tonic::Status {
     fn from(e: EtcdError) -> Self {
@@ -111,7 +123,7 @@ impl From<EtcdError> for tonic::Status {
             | EtcdError::DuplicateKey
             | EtcdError::RequestTooLarge
             | EtcdError::NestedTxn => Code::InvalidArgument,
-            EtcdError::Stopped => Code::Unavailable,
+            EtcdError::Stopped | EtcdError::NotApplied => Code::Unavailable,
         };
         tonic::Status::new(code, e.to_string())
     }

@@ -83,6 +83,8 @@ pub(crate) async fn expiry_loop(handle: Handle) {
                 Ok(_) => tracing::debug!(lease = id, "lease expired"),
                 // Kept alive or revoked meanwhile.
                 Err(EtcdError::LeaseNotFound) => {}
+                // The successor expires it.
+                Err(EtcdError::NotApplied) => return,
                 Err(e) => {
                     tracing::warn!(lease = id, error = %e, "cannot revoke expired lease");
                     return;

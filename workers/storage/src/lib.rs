@@ -7,13 +7,15 @@
 //! Layout: `mvcc` holds the in-memory multi-version index and applies writes, `writer` is
 //! the single thread that applies and group-commits every write (nothing is acknowledged
 //! before it is durable), `engine` is the durable log in redb, `watch` and `lease` serve
-//! the two streaming APIs, `service` maps the gRPC calls onto the store.
+//! the two streaming APIs, `service` maps the gRPC calls onto the store, `handover`
+//! passes the data to a successor process without a gap in reads.
 #![forbid(unsafe_code)]
 
 mod apply;
 mod config;
 mod engine;
 mod error;
+mod handover;
 mod lease;
 mod mvcc;
 mod serve;
@@ -34,6 +36,7 @@ pub(crate) mod pb {
 }
 
 pub use config::{AutoCompaction, StoreConfig};
-pub use error::Error;
+pub use error::{Error, NOT_APPLIED};
+pub use handover::{open_when_free, Handover, StoreControl};
 pub use serve::{bind_socket, serve, serve_on};
 pub use store::Store;

@@ -71,6 +71,9 @@ impl Kv for Etcd {
             return Err(EtcdError::EmptyKey.into());
         }
         let shared = &self.handle.shared;
+        if shared.refusing() {
+            return Err(EtcdError::NotApplied.into());
+        }
         let resp = {
             let st = shared.read();
             let current = st.committed_rev;

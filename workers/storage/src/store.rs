@@ -2,14 +2,16 @@
 //! gRPC services use to read and write.
 
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::{Arc, Mutex, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use tokio::sync::{broadcast, mpsc, oneshot};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::apply::Limits;
 use crate::config::StoreConfig;
 use crate::engine::Engine;
 use crate::error::{Error, EtcdError};
+use crate::handover::Handover;
+use crate::handover::StoreControl;
 use crate::mvcc::State;
 use crate::pb::etcdserverpb::ResponseHeader;
 use crate::pb::mvccpb::Event;
@@ -41,6 +43,20 @@ pub(crate) struct Shared {
     pub(crate) member_id: u64,
     pub(crate) db_path: PathBuf,
     pub(crate) config: StoreConfig,
+    /// Where the store is in a reload's hand-over; it gates writes (and, once stopped,
+    /// reads).
+    pub(crate) handover: watch::Sender<Handover>,
+    /// The open data: the writer thread and its queue; `None` once closed (or released
+    /// to a successor).
+    data: Mutex<Option<Data>>,
+    limits: Limits,
+}
+
+/// The database while this process holds it: the writer thread owns the engine.
+#[derive(Debug)]
+struct Data {
+    tx: mpsc::Sender<WriteCmd>,
+    thread: std::thread::JoinHandle<()>,
 }
 
 impl Shared {
@@ -71,20 +87,81 @@ impl Shared {
     pub(crate) fn committed_rev(&self) -> i64 {
         self.read().committed_rev
     }
+
+    /// Whether requests are refused because the store stopped answering (its successor
+    /// takes over).
+    pub(crate) fn refusing(&self) -> bool {
+        *self.handover.borrow() == Handover::Stopped
+    }
+
+    fn data(&self) -> std::sync::MutexGuard<'_, Option<Data>> {
+        self.data
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A sender to the writer, while the data is open.
+    fn writer(&self) -> Option<mpsc::Sender<WriteCmd>> {
+        self.data().as_ref().map(|d| d.tx.clone())
+    }
+
+    /// Starts the writer thread on `engine` (the data must be closed).
+    pub(crate) fn open_data(self: &Arc<Self>, engine: Engine) -> Result<(), Error> {
+        let (tx, rx) = mpsc::channel(WRITE_QUEUE);
+        let shared = self.clone();
+        let limits = self.limits;
+        let thread = std::thread::Builder::new()
+            .name("kas-storage-writer".into())
+            .spawn(move || writer::run(&shared, &engine, rx, limits))
+            .map_err(Error::SpawnWriter)?;
+        *self.data() = Some(Data { tx, thread });
+        Ok(())
+    }
+
+    /// Stops the writer once the queued writes are committed and waits for it; the
+    /// database is closed when this returns. Blocks.
+    pub(crate) fn close_data(&self) {
+        let data = self.data().take();
+        if let Some(Data { tx, thread }) = data {
+            // Writes already handed a sender finish first: the writer ends when the
+            // last sender is gone.
+            drop(tx);
+            if thread.join().is_err() {
+                tracing::error!("the storage writer thread panicked");
+            }
+        }
+    }
 }
 
-/// A cheap clone for services: shared state plus a way to reach the writer while the
-/// [`Store`] is alive.
+/// A cheap clone for services: the shared state, through which writes reach the writer
+/// while the data is open.
 #[derive(Debug, Clone)]
 pub(crate) struct Handle {
     pub(crate) shared: Arc<Shared>,
-    writer: mpsc::WeakSender<WriteCmd>,
 }
 
 impl Handle {
     /// Sends a write to the writer thread and waits until it is durable (or rejected).
+    /// While the data is being handed over (to or from another process) the write waits;
+    /// once this store stopped answering it is refused as not applied.
     pub(crate) async fn write(&self, op: WriteOp) -> WriteResult {
-        let tx = self.writer.upgrade().ok_or(EtcdError::Stopped)?;
+        let mut gate = self.shared.handover.subscribe();
+        let tx = loop {
+            let now = *gate
+                .wait_for(|h| matches!(h, Handover::Serving | Handover::Stopped))
+                .await
+                .map_err(|_| EtcdError::Stopped)?;
+            if now == Handover::Stopped {
+                return Err(EtcdError::NotApplied);
+            }
+            match self.shared.writer() {
+                Some(tx) => break tx,
+                // Released since the look at the gate (which is set first): wait again.
+                None if *gate.borrow_and_update() != Handover::Serving => {}
+                // Closed for good.
+                None => return Err(EtcdError::Stopped),
+            }
+        };
         let (reply, rx) = oneshot::channel();
         tx.send(WriteCmd { op, reply })
             .await
@@ -99,8 +176,6 @@ impl Handle {
 #[derive(Debug)]
 pub struct Store {
     handle: Handle,
-    writer_tx: Option<mpsc::Sender<WriteCmd>>,
-    writer: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Store {
@@ -124,25 +199,23 @@ impl Store {
             member_id: meta.member_id,
             db_path: engine.path().to_path_buf(),
             config: cfg.clone(),
-        });
-        let limits = Limits {
-            max_txn_ops: cfg.max_txn_ops,
-            min_lease_ttl: cfg.min_lease_ttl,
-        };
-        let (tx, rx) = mpsc::channel(WRITE_QUEUE);
-        let writer_shared = shared.clone();
-        let writer = std::thread::Builder::new()
-            .name("kas-storage-writer".into())
-            .spawn(move || writer::run(&writer_shared, &engine, rx, limits))
-            .map_err(Error::SpawnWriter)?;
-        Ok(Store {
-            handle: Handle {
-                shared,
-                writer: tx.downgrade(),
+            handover: watch::Sender::new(Handover::Serving),
+            data: Mutex::new(None),
+            limits: Limits {
+                max_txn_ops: cfg.max_txn_ops,
+                min_lease_ttl: cfg.min_lease_ttl,
             },
-            writer_tx: Some(tx),
-            writer: Some(writer),
+        });
+        shared.open_data(engine)?;
+        Ok(Store {
+            handle: Handle { shared },
         })
+    }
+
+    /// Drives this store's part in a reload's hand-over of the data (see
+    /// [`StoreControl`]).
+    pub fn control(&self) -> StoreControl {
+        StoreControl::new(self.handle.shared.clone())
     }
 
     /// The current (last durable) revision.
@@ -153,20 +226,11 @@ impl Store {
     pub(crate) fn handle(&self) -> Handle {
         self.handle.clone()
     }
-
-    /// Stops the writer once the queued writes are committed, and waits for it.
-    fn close(&mut self) {
-        self.writer_tx.take();
-        if let Some(writer) = self.writer.take() {
-            if writer.join().is_err() {
-                tracing::error!("the storage writer thread panicked");
-            }
-        }
-    }
 }
 
 impl Drop for Store {
+    /// Stops the writer once the queued writes are committed, and waits for it.
     fn drop(&mut self) {
-        self.close();
+        self.handle.shared.close_data();
     }
 }

@@ -124,13 +124,21 @@ where
     }
 }
 
+/// What the embedded store answers (code `Unavailable`) once it handed its data to a
+/// successor during a reload: the request was not applied (`kas_storage::NOT_APPLIED`).
+const STORE_NOT_APPLIED: &str =
+    "etcdserver: request not applied: the embedded store is handing over to its successor";
+
 /// Whether `e` says the request never left this process, or was refused unprocessed
-/// (HTTP/2's REFUSED_STREAM, or a stream above the last one a GOAWAY promised to
-/// process): sending it again cannot apply it twice.
+/// (HTTP/2's REFUSED_STREAM, a stream above the last one a GOAWAY promised to process,
+/// or the embedded store's hand-over refusal): sending it again cannot apply it twice.
 fn never_sent(e: &etcd_client::Error) -> bool {
     let etcd_client::Error::GRpcStatus(status) = e else {
         return false;
     };
+    if status.code() == tonic::Code::Unavailable && status.message() == STORE_NOT_APPLIED {
+        return true;
+    }
     let mut source: Option<&(dyn std::error::Error + 'static)> = std::error::Error::source(status);
     while let Some(err) = source {
         if let Some(h) = err.downcast_ref::<hyper::Error>() {
@@ -149,4 +157,23 @@ fn never_sent(e: &etcd_client::Error) -> bool {
         source = err.source();
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_stores_hand_over_refusal_is_sent_again_and_other_errors_are_not() {
+        assert_eq!(STORE_NOT_APPLIED, kas_storage::NOT_APPLIED);
+        let refused = tonic::Status::unavailable(kas_storage::NOT_APPLIED);
+        assert!(never_sent(&etcd_client::Error::GRpcStatus(refused)));
+        // The store's write failure may have been applied in memory: not sent again.
+        let stopped = tonic::Status::unavailable(
+            "etcdserver: the embedded store failed to persist a write and stopped writing",
+        );
+        assert!(!never_sent(&etcd_client::Error::GRpcStatus(stopped)));
+        let other = tonic::Status::invalid_argument(kas_storage::NOT_APPLIED);
+        assert!(!never_sent(&etcd_client::Error::GRpcStatus(other)));
+    }
 }

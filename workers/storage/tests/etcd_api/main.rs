@@ -12,6 +12,8 @@ use kas_storage::{serve, Store, StoreConfig};
 use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
+mod handover;
+
 /// A served store in a temp dir; stop it with [`Server::stop`].
 struct Server {
     dir: PathBuf,

@@ -1,0 +1,195 @@
+//! A reload's hand-over of the data between two stores on one data dir: reads answered
+//! throughout, writes waiting and then applied exactly once, and the old store taking
+//! the data back when its successor fails.
+
+use std::path::Path;
+use std::time::Duration;
+
+use etcd_client::Client;
+use kas_storage::{open_when_free, serve, Handover, Store, StoreConfig, NOT_APPLIED};
+use tokio::sync::oneshot;
+use tokio::task::JoinHandle;
+
+use super::{code_and_message, tempdir};
+
+/// A store served on its own socket over a shared data dir.
+struct Served {
+    stop: Option<oneshot::Sender<()>>,
+    task: JoinHandle<Result<(), kas_storage::Error>>,
+    client: Client,
+}
+
+async fn serve_store(store: Store, sock: &Path) -> Served {
+    let (tx, rx) = oneshot::channel::<()>();
+    let path = sock.to_path_buf();
+    let task = tokio::spawn(async move {
+        serve(store, &path, async {
+            let _ = rx.await;
+        })
+        .await
+    });
+    let mut connected = None;
+    for _ in 0..200 {
+        if tokio::net::UnixStream::connect(sock).await.is_ok() {
+            let endpoint =
+                tonic::transport::Endpoint::from_shared(format!("unix://{}", sock.display()))
+                    .expect("endpoint");
+            let channel = endpoint.connect().await.expect("connect");
+            connected = Some(
+                Client::from_channel(etcd_client::Channel::Tonic(channel), None)
+                    .await
+                    .expect("client"),
+            );
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    Served {
+        stop: Some(tx),
+        task,
+        client: connected.expect("the store serves"),
+    }
+}
+
+impl Served {
+    async fn stop(mut self) {
+        if let Some(tx) = self.stop.take() {
+            let _ = tx.send(());
+        }
+        tokio::time::timeout(Duration::from_secs(10), &mut self.task)
+            .await
+            .expect("serve stops in time")
+            .expect("serve task")
+            .expect("serve result");
+    }
+}
+
+async fn value(c: &mut Client, key: &str) -> Option<String> {
+    let r = c.get(key, None).await.expect("get");
+    r.kvs()
+        .first()
+        .map(|kv| String::from_utf8_lossy(kv.value()).into_owned())
+}
+
+/// Whether a spawned request is still waiting after a moment.
+async fn still_waiting<T>(task: &mut JoinHandle<T>) -> bool {
+    tokio::time::timeout(Duration::from_millis(150), task)
+        .await
+        .is_err()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hand_over_answers_reads_throughout_and_applies_each_write_once() {
+    let dir = tempdir();
+    let cfg = StoreConfig::new(dir.path().join("data"), dir.path().join("a.sock"));
+    let old = Store::open(&cfg).expect("open");
+    let old_control = old.control();
+    let mut a = serve_store(old, &dir.path().join("a.sock")).await;
+    a.client.put("/k", "v1", None).await.expect("put");
+
+    // While the old store holds the data, a second one cannot open it.
+    let locked = Store::open(&cfg).expect_err("the data is in use");
+    assert!(locked.is_locked(), "{locked}");
+
+    old_control.release().await;
+    assert_eq!(old_control.state(), Handover::Released);
+    assert_eq!(value(&mut a.client, "/k").await.as_deref(), Some("v1"));
+    let mut held_put = {
+        let mut c = a.client.clone();
+        tokio::spawn(async move { c.put("/k", "from-old", None).await })
+    };
+    assert!(
+        still_waiting(&mut held_put).await,
+        "a write waits on a released store"
+    );
+
+    let new_cfg = cfg.clone();
+    let new = open_when_free(Duration::from_secs(5), move || Store::open(&new_cfg))
+        .await
+        .expect("the successor opens the released data");
+    let new_control = new.control();
+    new_control.wait_for_predecessor();
+    let mut b = serve_store(new, &dir.path().join("b.sock")).await;
+    // Both answer reads with the same state; neither applies a write.
+    assert_eq!(value(&mut b.client, "/k").await.as_deref(), Some("v1"));
+    assert_eq!(value(&mut a.client, "/k").await.as_deref(), Some("v1"));
+    let mut waiting_put = {
+        let mut c = b.client.clone();
+        tokio::spawn(async move { c.put("/k", "from-new", None).await })
+    };
+    assert!(
+        still_waiting(&mut waiting_put).await,
+        "a write waits on the successor"
+    );
+
+    old_control.stop();
+    let refused = held_put.await.expect("task").expect_err("refused");
+    assert_eq!(
+        code_and_message(refused),
+        (tonic::Code::Unavailable, NOT_APPLIED.to_owned())
+    );
+    let refused = a
+        .client
+        .get("/k", None)
+        .await
+        .expect_err("a stopped store answers nothing");
+    assert_eq!(
+        code_and_message(refused),
+        (tonic::Code::Unavailable, NOT_APPLIED.to_owned())
+    );
+
+    new_control.take_writes();
+    let put = waiting_put
+        .await
+        .expect("task")
+        .expect("applied once taken");
+    assert_eq!(put.header().expect("header").revision(), 3);
+    assert_eq!(
+        value(&mut b.client, "/k").await.as_deref(),
+        Some("from-new")
+    );
+    a.stop().await;
+    b.client
+        .put("/k2", "x", None)
+        .await
+        .expect("put after the hand-over");
+    b.stop().await;
+
+    // Everything acknowledged is on disk, once.
+    let reopened = Store::open(&cfg).expect("reopen");
+    assert_eq!(reopened.revision(), 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_store_whose_successor_failed_takes_its_data_back() {
+    let dir = tempdir();
+    let cfg = StoreConfig::new(dir.path().join("data"), dir.path().join("a.sock"));
+    let store = Store::open(&cfg).expect("open");
+    let control = store.control();
+    let mut a = serve_store(store, &dir.path().join("a.sock")).await;
+    a.client.put("/k", "v1", None).await.expect("put");
+
+    control.release().await;
+    let mut held_put = {
+        let mut c = a.client.clone();
+        tokio::spawn(async move { c.put("/k", "v2", None).await })
+    };
+    assert!(still_waiting(&mut held_put).await);
+    // A successor opens the data and goes away without serving.
+    drop(Store::open(&cfg).expect("the successor opens"));
+
+    control
+        .resume(Duration::from_secs(5))
+        .await
+        .expect("the data is taken back");
+    assert_eq!(control.state(), Handover::Serving);
+    let put = held_put
+        .await
+        .expect("task")
+        .expect("the waiting write is applied");
+    assert_eq!(put.header().expect("header").revision(), 3);
+    a.client.put("/k", "v3", None).await.expect("put");
+    assert_eq!(value(&mut a.client, "/k").await.as_deref(), Some("v3"));
+    a.stop().await;
+    assert_eq!(Store::open(&cfg).expect("reopen").revision(), 4);
+}
