@@ -7,7 +7,7 @@
 #
 #   bench/reload.sh                    (builds the release binaries first)
 #   SKIP_BUILD=1 STEADY=10s GETTERS=12 WRITERS=4 WATCHERS=100 OUT=/tmp/r.md bench/reload.sh
-#   KAS_RELOAD_SAMPLES=/tmp/s.csv …     every request around the reload, as CSV
+#   KAS_RELOAD_SAMPLES=/tmp/s.csv …     every request from the reload to the upgrade's end, as CSV
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 BIN=${BIN:-${CARGO_TARGET_DIR:-$ROOT/target}/release}

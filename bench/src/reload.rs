@@ -425,7 +425,12 @@ pub async fn run(spec: &ReloadSpec) -> Result<ReloadReport, Error> {
         }
     };
     if let Some(path) = std::env::var_os("KAS_RELOAD_SAMPLES") {
-        dump_samples(&path, &samples, reload_at, reload_ready, reload_wall);
+        dump_samples(
+            &path,
+            &samples,
+            (reload_at, upgrade_at, upgrade_ready),
+            reload_wall,
+        );
     }
     let failures: Vec<String> = samples.iter().filter_map(|s| s.failure.clone()).collect();
     let report = ReloadReport {
@@ -459,16 +464,16 @@ pub async fn run(spec: &ReloadSpec) -> Result<ReloadReport, Error> {
 fn dump_samples(
     path: &std::ffi::OsStr,
     samples: &[Sample],
-    from: Instant,
-    to: Instant,
+    (from, upgrade_at, to): (Instant, Instant, Instant),
     wall: std::time::SystemTime,
 ) {
     let since_epoch = wall
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap_or_default();
     let mut out = format!(
-        "# SIGHUP at {:.3} (unix seconds)\n",
-        since_epoch.as_secs_f64()
+        "# SIGHUP at {:.3} (unix seconds); the upgrade's at +{:.1} ms\n",
+        since_epoch.as_secs_f64(),
+        upgrade_at.duration_since(from).as_secs_f64() * 1e3
     );
     let margin = Duration::from_millis(200);
     let offset = |t: Instant| {

@@ -379,10 +379,10 @@ impl Supervisor {
                 role,
                 generation,
                 status,
-            } if self.reload.retired_exit(role, generation) => {
+            } if self.reload.is_retiring(role, generation) => {
                 let status = status.map(describe).unwrap_or_else(|e| e.to_string());
                 tracing::info!(worker = %role, %status, "replaced worker stopped");
-                self.retired(role);
+                self.retired(role, generation);
             }
             Event::Connected {
                 role,

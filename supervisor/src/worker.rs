@@ -152,16 +152,19 @@ async fn run_storage(
         checks: Vec::new(),
     });
     let mut phases = control.shutdown_phases();
-    let stopping = control.clone();
+    let draining = store_control.clone();
     let shutdown = async move {
         let _ = phases.wait_for(|p| *p == Some(ShutdownPhase::Drain)).await;
-        // Nothing is answered from here on, so a successor may apply writes.
-        store_control.stop();
-        stopping.shutdown_done(ShutdownPhase::NotAcceptingNewRequests);
+        // Reads sent on the open connections are answered while they close (a
+        // successor applies no write meanwhile); writes go to the successor.
+        draining.stop_writes();
     };
     let result = kas_storage::serve_on(store, listener, &socket, shutdown)
         .await
         .map_err(|e| e.to_string());
+    // Nothing is answered from here on, so a successor may apply writes.
+    store_control.stop();
+    control.shutdown_done(ShutdownPhase::NotAcceptingNewRequests);
     control.shutdown_done(ShutdownPhase::Drain);
     result
 }

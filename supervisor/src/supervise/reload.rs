@@ -132,11 +132,22 @@ impl Reload {
 
     /// Whether `generation` of `role` is a replaced worker still draining; its exit
     /// removes it.
-    pub(super) fn retired_exit(&mut self, role: WorkerRole, generation: u64) -> bool {
-        let before = self.retiring.len();
+    pub(super) fn is_retiring(&self, role: WorkerRole, generation: u64) -> bool {
         self.retiring
-            .retain(|r| !(r.role == role && r.generation == generation));
-        before != self.retiring.len()
+            .iter()
+            .any(|r| r.role == role && r.generation == generation)
+    }
+
+    /// A replaced worker exited: forgets it, and says whether it had not yet reported
+    /// that it stopped accepting (or answering).
+    fn retired_exit(&mut self, role: WorkerRole, generation: u64) -> bool {
+        let mut accepting = false;
+        self.retiring.retain(|r| {
+            let this = r.role == role && r.generation == generation;
+            accepting |= this && r.accepting;
+            !this
+        });
+        accepting
     }
 
     pub(super) fn running(&self) -> bool {
@@ -359,6 +370,13 @@ impl Supervisor {
     /// A replaced front door stopped accepting, or a replaced store answering: the
     /// store's successor applies writes from now on, and a roll waiting for that is done.
     pub(super) fn retired_quiet(&mut self, role: WorkerRole) {
+        self.stopped_accepting_or_answering(role);
+        if self.roll_waits_for_front_door() {
+            self.finish_roll();
+        }
+    }
+
+    fn stopped_accepting_or_answering(&mut self, role: WorkerRole) {
         if role == WorkerRole::Storage {
             tracing::info!(
                 "reload: the replaced store stopped answering; its successor applies writes"
@@ -366,9 +384,6 @@ impl Supervisor {
             self.send_to(role, FromSupervisor::Store(StoreHandover::TakeWrites));
         } else {
             tracing::info!("reload: the replaced front door stopped accepting");
-        }
-        if self.roll_waits_for_front_door() {
-            self.finish_roll();
         }
     }
 
@@ -381,10 +396,10 @@ impl Supervisor {
 
     /// A replaced worker stopped: a reload that waited for it (an upgrade, a roll waiting
     /// for the old front door) goes on, and a replaced store's successor applies writes
-    /// (if the old one did not say it stopped answering before it went).
-    pub(super) fn retired(&mut self, role: WorkerRole) {
-        if role == WorkerRole::Storage {
-            self.send_to(role, FromSupervisor::Store(StoreHandover::TakeWrites));
+    /// (if the old one's exit came before its word that it stopped answering).
+    pub(super) fn retired(&mut self, role: WorkerRole, generation: u64) {
+        if self.reload.retired_exit(role, generation) {
+            self.stopped_accepting_or_answering(role);
         }
         if self.roll_waits_for_front_door() {
             self.finish_roll();

@@ -5,10 +5,12 @@
 //! rebuild its index from it. So the running store *releases* the data — commits what
 //! is queued, closes the database, and keeps answering reads from memory while writes
 //! wait — and the successor opens it and answers reads too, with writes waiting: both
-//! hold the same state, because neither writes. Once the old store *stops* (it refuses
-//! every request and every waiting write as not applied, which its clients send again),
-//! the successor *takes the writes*. A read is thus answered by one store or the other
-//! at every moment, and no write is applied where a later read could miss it.
+//! hold the same state, because neither writes. Then the old store *stops writing* (the
+//! writes that waited, and any new one, are refused as not applied, which its clients
+//! send again) and closes its connections, still answering the reads sent on them
+//! meanwhile; once they are closed it *stops* (refuses everything), and only then does
+//! the successor *take the writes*. A read is thus answered by one store or the other at
+//! every moment, and no write is applied where a later read could miss it.
 //!
 //! If the successor fails, the old store *resumes*: it opens the data again (its index
 //! is still right: nothing wrote meanwhile) and applies the writes that waited.
@@ -33,8 +35,10 @@ pub enum Handover {
     Waiting,
     /// The data is closed for a successor: reads are answered from memory, writes wait.
     Released,
-    /// Nothing is answered: requests (and the writes that waited) are refused as not
-    /// applied.
+    /// Closing its connections for a successor: reads are answered, writes (and those
+    /// that waited) are refused as not applied.
+    Draining,
+    /// Nothing is answered: every request is refused as not applied.
     Stopped,
 }
 
@@ -118,12 +122,27 @@ impl StoreControl {
         Ok(())
     }
 
-    /// Stops answering: every request from now on, and every write waiting, is refused
-    /// as not applied. A read already past its check finishes (it was concurrent with
-    /// anything the successor applies after this returns).
+    /// Stops writing: every write from now on, and every write waiting, is refused as
+    /// not applied; reads are still answered (while the server closes its connections).
+    pub fn stop_writes(&self) {
+        self.shared
+            .handover
+            .send_if_modified(|h| *h != Handover::Stopped && replace(h, Handover::Draining));
+    }
+
+    /// Stops answering: every request from now on is refused as not applied. A read
+    /// already past its check finishes (it was concurrent with anything the successor
+    /// applies after this returns).
     pub fn stop(&self) {
         self.shared.handover.send_replace(Handover::Stopped);
     }
+}
+
+/// Sets `*h` to `to`; true if it changed.
+fn replace(h: &mut Handover, to: Handover) -> bool {
+    let changed = *h != to;
+    *h = to;
+    changed
 }
 
 /// Sets `*h` to `to` if it is `from`; true if it changed.

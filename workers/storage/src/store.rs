@@ -148,10 +148,15 @@ impl Handle {
         let mut gate = self.shared.handover.subscribe();
         let tx = loop {
             let now = *gate
-                .wait_for(|h| matches!(h, Handover::Serving | Handover::Stopped))
+                .wait_for(|h| {
+                    matches!(
+                        h,
+                        Handover::Serving | Handover::Draining | Handover::Stopped
+                    )
+                })
                 .await
                 .map_err(|_| EtcdError::Stopped)?;
-            if now == Handover::Stopped {
+            if now != Handover::Serving {
                 return Err(EtcdError::NotApplied);
             }
             match self.shared.writer() {

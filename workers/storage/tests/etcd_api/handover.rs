@@ -122,12 +122,25 @@ async fn hand_over_answers_reads_throughout_and_applies_each_write_once() {
         "a write waits on the successor"
     );
 
-    old_control.stop();
+    // The old store stops writing: what waited is refused, reads are still answered.
+    old_control.stop_writes();
     let refused = held_put.await.expect("task").expect_err("refused");
     assert_eq!(
         code_and_message(refused),
         (tonic::Code::Unavailable, NOT_APPLIED.to_owned())
     );
+    let refused = a.client.put("/k", "late", None).await.expect_err("refused");
+    assert_eq!(
+        code_and_message(refused),
+        (tonic::Code::Unavailable, NOT_APPLIED.to_owned())
+    );
+    assert_eq!(value(&mut a.client, "/k").await.as_deref(), Some("v1"));
+    assert!(
+        still_waiting(&mut waiting_put).await,
+        "the successor waits for the old one"
+    );
+    // Then it stops answering altogether, and the successor takes the writes.
+    old_control.stop();
     let refused = a
         .client
         .get("/k", None)
