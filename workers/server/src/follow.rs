@@ -1,6 +1,8 @@
 //! Keeping objects of the cluster in memory from storage, as upstream's components read
 //! informers: list every followed resource, then follow one etcd watch per resource
-//! from the listing's revision; when a watch fails, list again. What the objects become
+//! from the listing's revision; a watch that ends (the store was replaced by a reload,
+//! or restarted) is resumed from the last revision it delivered, and only when that
+//! fails (history compacted, storage down) is everything listed again. What the objects become
 //! (RBAC's compiled policy, the Node authorizer's graph, admission webhooks and policies,
 //! service addresses) is the [`Follower`]'s business; a request never reads storage
 //! for them.
@@ -137,14 +139,23 @@ fn parse(value: &[u8]) -> Option<Value> {
     serde_json::from_slice(value).ok()
 }
 
-type Events = SelectAll<
-    std::pin::Pin<
-        Box<
-            dyn futures_util::Stream<Item = (usize, Result<Option<WatchEvent>, StorageError>)>
-                + Send,
-        >,
-    >,
+/// One resource's watch as a stream of `(resource index, event)` that ends after it
+/// yields an error or the watch's end (so the resource can be resumed on its own).
+fn events_of(i: usize, w: crate::storage::Watch) -> ResourceEvents {
+    Box::pin(stream::unfold(Some(w), move |w| async move {
+        let mut w = w?;
+        let event = w.next().await;
+        let more = matches!(event, Ok(Some(_)));
+        Some(((i, event), more.then_some(w)))
+    }))
+}
+
+/// One resource's events, tagged with its index.
+type ResourceEvents = std::pin::Pin<
+    Box<dyn futures_util::Stream<Item = (usize, Result<Option<WatchEvent>, StorageError>)> + Send>,
 >;
+
+type Events = SelectAll<ResourceEvents>;
 
 /// Lists, then follows the watches; `Ok(true)` when asked to list again.
 async fn follow<F: Follower>(
@@ -158,6 +169,8 @@ async fn follow<F: Follower>(
     };
     let mut listed = Vec::with_capacity(resources.len());
     let mut prefixes = Vec::with_capacity(resources.len());
+    // The last revision each watch delivered: where it resumes.
+    let mut after = Vec::with_capacity(resources.len());
     let mut events: Events = SelectAll::new();
     for (i, resource) in resources.iter().enumerate() {
         let prefix = storage.list_prefix(resource, None);
@@ -176,11 +189,9 @@ async fn follow<F: Follower>(
             .collect();
         listed.push(objects);
         let w = storage.watch(&prefix, page.revision).await?;
-        events.push(Box::pin(stream::unfold(w, move |mut w| async move {
-            let event = w.next().await;
-            Some(((i, event), w))
-        })));
+        events.push(events_of(i, w));
         prefixes.push(prefix);
+        after.push(page.revision);
     }
     let Some(f) = follower.upgrade() else {
         return Ok(false);
@@ -196,17 +207,37 @@ async fn follow<F: Follower>(
         let Some((i, event)) = next else {
             return Ok(false);
         };
-        let (key, object) = match event? {
-            Some(WatchEvent::Added(o)) | Some(WatchEvent::Modified(o)) => {
+        let event = match event {
+            Ok(Some(event)) => event,
+            // The stream ended or broke: resumed where it was. Anything else (compacted
+            // history, an object that cannot be read) lists again, as does a failure to
+            // resume.
+            Err(e) if !matches!(e, StorageError::Unavailable(_)) => return Err(e),
+            ended => {
+                let why = ended.err().map(|e| e.to_string());
+                tracing::debug!(prefix = %prefixes[i], revision = after[i], error = ?why, "{} cache: watch ended; resuming", F::WHAT);
+                let w = storage.watch(&prefixes[i], after[i]).await?;
+                events.push(events_of(i, w));
+                continue;
+            }
+        };
+        let (key, object) = match event {
+            WatchEvent::Added(o) | WatchEvent::Modified(o) => {
+                after[i] = o.revision;
                 let object = parse(&o.value);
                 if object.is_none() {
                     continue;
                 }
                 (o.key, object)
             }
-            Some(WatchEvent::Deleted(o)) => (o.key, None),
-            Some(WatchEvent::Progress(_)) => continue,
-            None => return Ok(false),
+            WatchEvent::Deleted(o) => {
+                after[i] = o.revision;
+                (o.key, None)
+            }
+            WatchEvent::Progress(revision) => {
+                after[i] = after[i].max(revision);
+                continue;
+            }
         };
         let Some(key) = key.strip_prefix(&prefixes[i]) else {
             continue;
@@ -217,3 +248,7 @@ async fn follow<F: Follower>(
         f.apply(i, key, object);
     }
 }
+
+#[cfg(test)]
+#[path = "follow_tests.rs"]
+mod tests;
