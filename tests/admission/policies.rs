@@ -336,7 +336,7 @@ fn runtime_error(name: &str, failure_policy: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn params_conditions_and_failure_policies() {
-    let Some((_server, k)) = setup().await else {
+    let Some((server, k)) = setup().await else {
         return;
     };
     k.ok(&["create", "configmap", "limits", "--from-literal=max=3"]);
@@ -369,6 +369,25 @@ async fn params_conditions_and_failure_policies() {
         "-n",
         "sandbox",
     ]);
+    // Counted as upstream counts a policy's match conditions: the false one timed (kind
+    // policy, type validate), no evaluation error, no exclusion (webhooks only).
+    let text = crate::metrics::scrape(&server).await;
+    let condition = |series: &str| {
+        crate::metrics::value_with(
+            &text,
+            series,
+            &[
+                r#"name="param-limit""#,
+                r#"kind="policy""#,
+                r#"type="validate""#,
+                r#"operation="CREATE""#,
+            ],
+        )
+    };
+    let timed = condition("apiserver_admission_match_condition_evaluation_seconds_count");
+    assert!(timed.is_some_and(|n| n >= 1.0), "{text}");
+    assert!(condition("apiserver_admission_match_condition_evaluation_errors_total").is_none());
+    assert!(condition("apiserver_admission_match_condition_exclusions_total").is_none());
     // A new limit in the ConfigMap applies at once.
     k.ok(&[
         "patch",

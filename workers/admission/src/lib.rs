@@ -11,6 +11,7 @@ mod certificates;
 mod default_tolerations;
 mod event_rate_limit;
 mod limit_ranger;
+mod match_metrics;
 mod namespace_lifecycle;
 mod node_restriction;
 mod nodes_and_ingress;

@@ -75,6 +75,8 @@ pub(crate) struct Outcome {
     /// How long each decision took to evaluate, in the order of `decisions`.
     pub took: Vec<Duration>,
     pub annotations: Vec<Annotation>,
+    /// How the match conditions went (for their metrics).
+    pub conditions: crate::match_metrics::Evaluated,
 }
 
 /// cel-go's wording of an evaluation error.
@@ -242,9 +244,15 @@ impl<'p> Evaluation<'p> {
             .map_err(|e| Failed::Error(format!("expression '{}' resulted in error: {e}", c.source)))
     }
 
-    /// The match conditions: `Ok(false)` when one is false, errors joined.
-    fn conditions(&mut self) -> Result<bool, Failed> {
+    /// The match conditions: `Ok(false)` when one is false, errors joined; and how
+    /// many failed to evaluate before the answer.
+    fn conditions(&mut self) -> (Result<bool, Failed>, usize) {
         let mut errors = Vec::new();
+        let verdict = self.condition_verdict(&mut errors);
+        (verdict, errors.len())
+    }
+
+    fn condition_verdict(&mut self, errors: &mut Vec<String>) -> Result<bool, Failed> {
         for c in &self.policy.conditions {
             match self.eval(c) {
                 Ok(Cel::Bool(true)) => {}
@@ -260,7 +268,7 @@ impl<'p> Evaluation<'p> {
         }
         match errors.len() {
             0 => Ok(true),
-            1 => Err(Failed::Error(errors.remove(0))),
+            1 => Err(Failed::Error(errors[0].clone())),
             _ => Err(Failed::Error(format!("[{}]", errors.join(", ")))),
         }
     }
@@ -292,7 +300,7 @@ pub(crate) fn validate(policy: &Policy, inputs: &Inputs, params: &Value) -> Outc
         Outcome {
             decisions: vec![(0, decision)],
             took: vec![Duration::ZERO],
-            annotations: Vec::new(),
+            ..Outcome::default()
         }
     };
     let Some(env) = env() else {
@@ -315,13 +323,25 @@ pub(crate) fn validate(policy: &Policy, inputs: &Inputs, params: &Value) -> Outc
         spent: 0,
         variables: vec![None; policy.variables.len()],
     };
-    match ev.conditions() {
+    let started = Instant::now();
+    let (verdict, errors) = ev.conditions();
+    // As upstream, the time is observed when a condition was false or failed.
+    let conditions = crate::match_metrics::Evaluated {
+        errors,
+        took: (!matches!(verdict, Ok(true))).then(|| started.elapsed()),
+        excluded: false,
+    };
+    let stop = |out: Outcome| Outcome { conditions, ..out };
+    match verdict {
         Ok(true) => {}
-        Ok(false) => return Outcome::default(),
-        Err(Failed::Budget) => return error(OUT_OF_BUDGET.to_owned()),
-        Err(Failed::Error(e)) => return error(e),
+        Ok(false) => return stop(Outcome::default()),
+        Err(Failed::Budget) => return stop(error(OUT_OF_BUDGET.to_owned())),
+        Err(Failed::Error(e)) => return stop(error(e)),
     }
-    let mut out = Outcome::default();
+    let mut out = Outcome {
+        conditions,
+        ..Outcome::default()
+    };
     for (i, v) in policy.validations.iter().enumerate() {
         let started = Instant::now();
         let decision = match ev.eval(&v.expression) {
@@ -474,6 +494,23 @@ mod tests {
     }
 
     #[test]
+    fn condition_errors_before_a_false_one_are_counted() {
+        let p = policy(json!({
+            "matchConditions": [{"name": "broken", "expression": "object.spec.nope == 1"},
+                                {"name": "not-test", "expression": "object.metadata.namespace != 'test'"}],
+            "validations": [{"expression": "false"}]}));
+        let obj = json!({"metadata": {"namespace": "test"}, "spec": {}});
+        let out = validate(&p, &inputs(&obj), &Value::Null);
+        assert!(out.decisions.is_empty(), "{out:?}");
+        assert_eq!(out.conditions.errors, 1);
+        assert!(out.conditions.took.is_some());
+        // All true: nothing observed.
+        let obj = json!({"metadata": {"namespace": "prod"}, "spec": {"nope": 1}});
+        let out = validate(&p, &inputs(&obj), &Value::Null);
+        assert_eq!(out.conditions, crate::match_metrics::Evaluated::default());
+    }
+
+    #[test]
     fn conditions_params_and_annotations() {
         let p = policy(json!({
             "paramKind": {"apiVersion": "v1", "kind": "ConfigMap"},
@@ -484,7 +521,14 @@ mod tests {
                                  {"key": "bad", "valueExpression": "1"}]}));
         let params = json!({"data": {"max": "3"}});
         let obj = json!({"metadata": {"namespace": "test"}, "spec": {"replicas": 5}});
-        assert_eq!(validate(&p, &inputs(&obj), &params), Outcome::default());
+        let out = validate(&p, &inputs(&obj), &params);
+        // Nothing decided; the false condition timed, as upstream observes it.
+        assert!(
+            out.decisions.is_empty() && out.annotations.is_empty(),
+            "{out:?}"
+        );
+        assert_eq!(out.conditions.errors, 0);
+        assert!(out.conditions.took.is_some());
         let obj = json!({"metadata": {"namespace": "prod"}, "spec": {"replicas": 5}});
         let out = validate(&p, &inputs(&obj), &params);
         assert_eq!(

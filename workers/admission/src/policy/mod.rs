@@ -282,6 +282,9 @@ impl ValidatingAdmissionPolicy {
                 };
                 for param in &params {
                     let outcome = authz::validate(policy, inputs, param, deciding).await;
+                    let op = req.operation.as_str();
+                    let seen = outcome.conditions;
+                    crate::match_metrics::observe(&policy.name, "policy", "validate", op, seen);
                     let took = outcome.took.iter().copied();
                     for ((i, decision), took) in outcome.decisions.into_iter().zip(took) {
                         let (message, reason) = match decision {

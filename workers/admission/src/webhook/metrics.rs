@@ -3,9 +3,8 @@
 //! code (`…_webhook_request_total`), the rejections by cause
 //! (`…_webhook_rejection_count`) and the failures let through (`…_webhook_fail_open_count`),
 //! labelled as upstream: `type` is "admit" for mutating webhooks and "validating" for
-//! validating ones, codes over 600 count as 600. And their `matchConditions`: evaluation
-//! errors, webhooks skipped by them, and (as upstream, only when a condition was false or
-//! failed) the time their evaluation took.
+//! validating ones, codes over 600 count as 600. Their `matchConditions` are counted in
+//! the series `crate::match_metrics` shares with the policies.
 
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -21,12 +20,7 @@ struct Families {
     requests: IntCounterVec,
     rejections: IntCounterVec,
     fail_open: IntCounterVec,
-    condition_errors: IntCounterVec,
-    condition_exclusions: IntCounterVec,
-    condition_latency: HistogramVec,
 }
-
-const CONDITION_LABELS: [&str; 4] = ["name", "kind", "type", "operation"];
 
 fn families() -> &'static Families {
     static FAMILIES: OnceLock<Families> = OnceLock::new();
@@ -64,27 +58,6 @@ fn families() -> &'static Families {
                 "apiserver_admission_webhook_fail_open_count",
                 "Admission webhook fail open count, identified by name and broken out for each admission type (validating or admit).",
                 &["name", "type"],
-            ),
-            condition_errors: counter(
-                "apiserver_admission_match_condition_evaluation_errors_total",
-                "Admission match condition evaluation errors count, identified by name of resource containing the match condition and broken out for each kind containing matchConditions (webhook or policy), operation and admission type (validate or admit).",
-                &CONDITION_LABELS,
-            ),
-            condition_exclusions: counter(
-                "apiserver_admission_match_condition_exclusions_total",
-                "Admission match condition evaluation exclusions count, identified by name of resource containing the match condition and broken out for each kind containing matchConditions (webhook or policy), operation and admission type (validate or admit).",
-                &CONDITION_LABELS,
-            ),
-            condition_latency: register(
-                HistogramVec::new(
-                    HistogramOpts::new(
-                        "apiserver_admission_match_condition_evaluation_seconds",
-                        help(Stability::Alpha, "Admission match condition evaluation time in seconds, identified by name and broken out for each kind containing matchConditions (webhook or policy), operation and type (validate or admit)."),
-                    )
-                    .buckets(vec![0.001, 0.005, 0.01, 0.025, 0.1, 0.2, 0.25]),
-                    &CONDITION_LABELS,
-                )
-                .expect("match condition histogram"),
             ),
         }
     })
@@ -137,19 +110,10 @@ pub(super) fn match_conditions(
     excluded: bool,
     started: Instant,
 ) {
-    let f = families();
-    let labels = [name, "webhook", kind, op.as_str()];
-    if errors > 0 {
-        f.condition_errors
-            .with_label_values(&labels)
-            .inc_by(errors as u64);
-    }
-    if excluded || errors > 0 {
-        f.condition_latency
-            .with_label_values(&labels)
-            .observe(started.elapsed().as_secs_f64());
-    }
-    if excluded {
-        f.condition_exclusions.with_label_values(&labels).inc();
-    }
+    let seen = crate::match_metrics::Evaluated {
+        errors,
+        took: (excluded || errors > 0).then(|| started.elapsed()),
+        excluded,
+    };
+    crate::match_metrics::observe(name, "webhook", kind, op.as_str(), seen);
 }
