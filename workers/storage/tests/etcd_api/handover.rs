@@ -6,62 +6,16 @@ use std::path::Path;
 use std::time::Duration;
 
 use etcd_client::Client;
-use kas_storage::{open_when_free, serve, Handover, Store, StoreConfig, NOT_APPLIED};
-use tokio::sync::oneshot;
+use kas_storage::{open_when_free, Handover, Store, StoreConfig, NOT_APPLIED};
 use tokio::task::JoinHandle;
 
-use super::{code_and_message, tempdir};
+use super::{code_and_message, tempdir, Server};
 
-/// A store served on its own socket over a shared data dir.
-struct Served {
-    stop: Option<oneshot::Sender<()>>,
-    task: JoinHandle<Result<(), kas_storage::Error>>,
-    client: Client,
-}
-
-async fn serve_store(store: Store, sock: &Path) -> Served {
-    let (tx, rx) = oneshot::channel::<()>();
-    let path = sock.to_path_buf();
-    let task = tokio::spawn(async move {
-        serve(store, &path, async {
-            let _ = rx.await;
-        })
-        .await
-    });
-    let mut connected = None;
-    for _ in 0..200 {
-        if tokio::net::UnixStream::connect(sock).await.is_ok() {
-            let endpoint =
-                tonic::transport::Endpoint::from_shared(format!("unix://{}", sock.display()))
-                    .expect("endpoint");
-            let channel = endpoint.connect().await.expect("connect");
-            connected = Some(
-                Client::from_channel(etcd_client::Channel::Tonic(channel), None)
-                    .await
-                    .expect("client"),
-            );
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    Served {
-        stop: Some(tx),
-        task,
-        client: connected.expect("the store serves"),
-    }
-}
-
-impl Served {
-    async fn stop(mut self) {
-        if let Some(tx) = self.stop.take() {
-            let _ = tx.send(());
-        }
-        tokio::time::timeout(Duration::from_secs(10), &mut self.task)
-            .await
-            .expect("serve stops in time")
-            .expect("serve task")
-            .expect("serve result");
-    }
+/// Serves `store` on `dir/name`, with a client.
+async fn serve_store(store: Store, dir: &Path, name: &str) -> (Server, Client) {
+    let server = Server::serving(store, dir, dir.join(name)).await;
+    let client = server.client().await;
+    (server, client)
 }
 
 async fn value(c: &mut Client, key: &str) -> Option<String> {
@@ -84,8 +38,8 @@ async fn hand_over_answers_reads_throughout_and_applies_each_write_once() {
     let cfg = StoreConfig::new(dir.path().join("data"), dir.path().join("a.sock"));
     let old = Store::open(&cfg).expect("open");
     let old_control = old.control();
-    let mut a = serve_store(old, &dir.path().join("a.sock")).await;
-    a.client.put("/k", "v1", None).await.expect("put");
+    let (a, mut ca) = serve_store(old, dir.path(), "a.sock").await;
+    ca.put("/k", "v1", None).await.expect("put");
 
     // While the old store holds the data, a second one cannot open it.
     let locked = Store::open(&cfg).expect_err("the data is in use");
@@ -93,9 +47,9 @@ async fn hand_over_answers_reads_throughout_and_applies_each_write_once() {
 
     old_control.release().await;
     assert_eq!(old_control.state(), Handover::Released);
-    assert_eq!(value(&mut a.client, "/k").await.as_deref(), Some("v1"));
+    assert_eq!(value(&mut ca, "/k").await.as_deref(), Some("v1"));
     let mut held_put = {
-        let mut c = a.client.clone();
+        let mut c = ca.clone();
         tokio::spawn(async move { c.put("/k", "from-old", None).await })
     };
     assert!(
@@ -109,12 +63,12 @@ async fn hand_over_answers_reads_throughout_and_applies_each_write_once() {
         .expect("the successor opens the released data");
     let new_control = new.control();
     new_control.wait_for_predecessor();
-    let mut b = serve_store(new, &dir.path().join("b.sock")).await;
+    let (b, mut cb) = serve_store(new, dir.path(), "b.sock").await;
     // Both answer reads with the same state; neither applies a write.
-    assert_eq!(value(&mut b.client, "/k").await.as_deref(), Some("v1"));
-    assert_eq!(value(&mut a.client, "/k").await.as_deref(), Some("v1"));
+    assert_eq!(value(&mut cb, "/k").await.as_deref(), Some("v1"));
+    assert_eq!(value(&mut ca, "/k").await.as_deref(), Some("v1"));
     let mut waiting_put = {
-        let mut c = b.client.clone();
+        let mut c = cb.clone();
         tokio::spawn(async move { c.put("/k", "from-new", None).await })
     };
     assert!(
@@ -129,20 +83,19 @@ async fn hand_over_answers_reads_throughout_and_applies_each_write_once() {
         code_and_message(refused),
         (tonic::Code::Unavailable, NOT_APPLIED.to_owned())
     );
-    let refused = a.client.put("/k", "late", None).await.expect_err("refused");
+    let refused = ca.put("/k", "late", None).await.expect_err("refused");
     assert_eq!(
         code_and_message(refused),
         (tonic::Code::Unavailable, NOT_APPLIED.to_owned())
     );
-    assert_eq!(value(&mut a.client, "/k").await.as_deref(), Some("v1"));
+    assert_eq!(value(&mut ca, "/k").await.as_deref(), Some("v1"));
     assert!(
         still_waiting(&mut waiting_put).await,
         "the successor waits for the old one"
     );
     // Then it stops answering altogether, and the successor takes the writes.
     old_control.stop();
-    let refused = a
-        .client
+    let refused = ca
         .get("/k", None)
         .await
         .expect_err("a stopped store answers nothing");
@@ -157,13 +110,9 @@ async fn hand_over_answers_reads_throughout_and_applies_each_write_once() {
         .expect("task")
         .expect("applied once taken");
     assert_eq!(put.header().expect("header").revision(), 3);
-    assert_eq!(
-        value(&mut b.client, "/k").await.as_deref(),
-        Some("from-new")
-    );
+    assert_eq!(value(&mut cb, "/k").await.as_deref(), Some("from-new"));
     a.stop().await;
-    b.client
-        .put("/k2", "x", None)
+    cb.put("/k2", "x", None)
         .await
         .expect("put after the hand-over");
     b.stop().await;
@@ -179,12 +128,12 @@ async fn a_store_whose_successor_failed_takes_its_data_back() {
     let cfg = StoreConfig::new(dir.path().join("data"), dir.path().join("a.sock"));
     let store = Store::open(&cfg).expect("open");
     let control = store.control();
-    let mut a = serve_store(store, &dir.path().join("a.sock")).await;
-    a.client.put("/k", "v1", None).await.expect("put");
+    let (a, mut ca) = serve_store(store, dir.path(), "a.sock").await;
+    ca.put("/k", "v1", None).await.expect("put");
 
     control.release().await;
     let mut held_put = {
-        let mut c = a.client.clone();
+        let mut c = ca.clone();
         tokio::spawn(async move { c.put("/k", "v2", None).await })
     };
     assert!(still_waiting(&mut held_put).await);
@@ -201,8 +150,8 @@ async fn a_store_whose_successor_failed_takes_its_data_back() {
         .expect("task")
         .expect("the waiting write is applied");
     assert_eq!(put.header().expect("header").revision(), 3);
-    a.client.put("/k", "v3", None).await.expect("put");
-    assert_eq!(value(&mut a.client, "/k").await.as_deref(), Some("v3"));
+    ca.put("/k", "v3", None).await.expect("put");
+    assert_eq!(value(&mut ca, "/k").await.as_deref(), Some("v3"));
     a.stop().await;
     assert_eq!(Store::open(&cfg).expect("reopen").revision(), 4);
 }

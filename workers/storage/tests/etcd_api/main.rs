@@ -32,6 +32,11 @@ impl Server {
         let mut cfg = StoreConfig::new(dir.join("data"), &sock);
         tune(&mut cfg);
         let store = Store::open(&cfg).expect("open store");
+        Server::serving(store, dir, sock).await
+    }
+
+    /// Serves an open `store` on `sock` (`dir` holds it).
+    async fn serving(store: Store, dir: &Path, sock: PathBuf) -> Server {
         let (tx, rx) = oneshot::channel::<()>();
         let sock2 = sock.clone();
         let task = tokio::spawn(async move {
