@@ -179,6 +179,11 @@ impl WorkerConfig {
         self.runtime_dir.join(format!("{}.sock", role.as_str()))
     }
 
+    /// Where the embedded store serves etcd's `/metrics` (HTTP/1.1).
+    pub fn store_metrics_socket_path(&self) -> PathBuf {
+        self.runtime_dir.join("storage-metrics.sock")
+    }
+
     /// Where a replacement for `role` binds until it takes the role's traffic.
     pub fn staged_socket_path(&self, role: WorkerRole) -> PathBuf {
         self.runtime_dir

@@ -123,7 +123,9 @@ async fn run_storage(
 ) -> Result<(), String> {
     let cfg = control.config().clone();
     let socket = cfg.socket_path(WorkerRole::Storage);
-    let store_cfg = kas_storage::StoreConfig::new(cfg.data_dir.join("store"), socket.clone());
+    let mut store_cfg = kas_storage::StoreConfig::new(cfg.data_dir.join("store"), socket.clone());
+    // etcd's /metrics, beside the store's socket (etcd: --listen-metrics-urls).
+    store_cfg.metrics_socket = Some(cfg.store_metrics_socket_path());
     // A replacement (a reload) starts while the store it replaces still holds the data:
     // it opens it as soon as it is released.
     let patience = if cfg.staged {

@@ -138,5 +138,6 @@ impl Supervisor {
         for role in self.slots.keys() {
             let _ = std::fs::remove_file(self.base.socket_path(*role));
         }
+        let _ = std::fs::remove_file(self.base.store_metrics_socket_path());
     }
 }

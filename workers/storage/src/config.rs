@@ -49,6 +49,8 @@ pub struct StoreConfig {
     pub min_lease_ttl: i64,
     /// How long `serve` waits for open streams to finish after shutdown is requested.
     pub shutdown_grace: Duration,
+    /// Where etcd's `/metrics` is served (HTTP/1.1 on a unix socket); `None`: nowhere.
+    pub metrics_socket: Option<PathBuf>,
 }
 
 impl StoreConfig {
@@ -64,6 +66,7 @@ impl StoreConfig {
             max_request_bytes: 1536 * 1024,
             min_lease_ttl: 2,
             shutdown_grace: Duration::from_secs(5),
+            metrics_socket: None,
         }
     }
 }

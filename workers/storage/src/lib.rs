@@ -17,6 +17,7 @@ mod engine;
 mod error;
 mod handover;
 mod lease;
+mod metrics;
 mod mvcc;
 mod serve;
 mod service;

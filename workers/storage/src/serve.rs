@@ -104,6 +104,14 @@ pub async fn serve_on(
         client_url: format!("unix://{}", socket_path.display()),
     };
     let mut tasks = vec![tokio::spawn(crate::lease::expiry_loop(handle.clone()))];
+    if let Some(path) = &config.metrics_socket {
+        // A successor's bind takes the path over; this one keeps serving its own fd.
+        let listener = crate::metrics::bind(path)?;
+        tasks.push(tokio::spawn(crate::metrics::serve(
+            listener,
+            handle.shared.clone(),
+        )));
+    }
     if config.auto_compaction != AutoCompaction::Off {
         tasks.push(tokio::spawn(compaction_loop(
             handle.clone(),

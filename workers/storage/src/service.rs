@@ -74,6 +74,7 @@ impl Kv for Etcd {
         if shared.refusing() {
             return Err(EtcdError::NotApplied.into());
         }
+        shared.metrics.range.inc();
         let resp = {
             let st = shared.read();
             let current = st.committed_rev;
@@ -88,6 +89,7 @@ impl Kv for Etcd {
     async fn put(&self, request: Request<PutRequest>) -> Result<Response<PutResponse>, Status> {
         let req = request.into_inner();
         self.check_size(req.key.len() + req.value.len())?;
+        self.handle.shared.metrics.put.inc();
         let (reply, rev) = self.handle.write(WriteOp::Put(req)).await?;
         let WriteReply::Put(mut resp) = reply else {
             return Err(mismatch());
@@ -100,6 +102,7 @@ impl Kv for Etcd {
         &self,
         request: Request<DeleteRangeRequest>,
     ) -> Result<Response<DeleteRangeResponse>, Status> {
+        self.handle.shared.metrics.delete.inc();
         let (reply, rev) = self
             .handle
             .write(WriteOp::DeleteRange(request.into_inner()))
@@ -114,6 +117,7 @@ impl Kv for Etcd {
     async fn txn(&self, request: Request<TxnRequest>) -> Result<Response<TxnResponse>, Status> {
         let req = request.into_inner();
         self.check_size(prost::Message::encoded_len(&req))?;
+        self.handle.shared.metrics.txn.inc();
         let (reply, rev) = self.handle.write(WriteOp::Txn(req)).await?;
         let WriteReply::Txn(mut resp) = reply else {
             return Err(mismatch());

@@ -50,6 +50,8 @@ pub(crate) struct Shared {
     /// to a successor).
     data: Mutex<Option<Data>>,
     limits: Limits,
+    /// etcd's series for this store.
+    pub(crate) metrics: crate::metrics::Metrics,
 }
 
 /// The database while this process holds it: the writer thread owns the engine.
@@ -210,6 +212,7 @@ impl Store {
                 max_txn_ops: cfg.max_txn_ops,
                 min_lease_ttl: cfg.min_lease_ttl,
             },
+            metrics: crate::metrics::Metrics::new(),
         });
         shared.open_data(engine)?;
         Ok(Store {

@@ -116,7 +116,13 @@ pub(crate) fn run(
             st.current_rev
         };
         if !out.ops.is_empty() {
-            if let Err(e) = engine.commit(&out.ops) {
+            let started = Instant::now();
+            let committed = engine.commit(&out.ops);
+            shared
+                .metrics
+                .commit
+                .observe(started.elapsed().as_secs_f64());
+            if let Err(e) = committed {
                 // The in-memory state is now ahead of the disk: refuse every later write;
                 // reads keep answering at the last durable revision.
                 tracing::error!(error = %e, "commit failed; the embedded store stops accepting writes");

@@ -868,3 +868,74 @@ async fn throughput() {
     println!("sequential puts/s: {seq:.0}; {clients} concurrent clients puts/s: {par:.0}; range of 1000 keys: {range_ms:.2} ms");
     server.stop().await;
 }
+
+/// `GET path` over HTTP/1.1 on the unix socket `sock`: (status line, body).
+async fn http_get(sock: &Path, path: &str) -> (String, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = tokio::net::UnixStream::connect(sock)
+        .await
+        .expect("connect");
+    let req = format!("GET {path} HTTP/1.1\r\nHost: store\r\nConnection: close\r\n\r\n");
+    s.write_all(req.as_bytes()).await.expect("write");
+    let mut out = String::new();
+    s.read_to_string(&mut out).await.expect("read");
+    let (head, body) = out.split_once("\r\n\r\n").expect("response");
+    (
+        head.lines().next().unwrap_or_default().to_owned(),
+        body.to_owned(),
+    )
+}
+
+/// The value of the unlabelled series `name` in a text exposition.
+fn series(text: &str, name: &str) -> Option<f64> {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn etcd_metrics_on_the_metrics_socket() {
+    let dir = tempdir();
+    let metrics = dir.path().join("metrics.sock");
+    let server = Server::start_with(dir.path(), |c| c.metrics_socket = Some(metrics.clone())).await;
+    let mut c = server.client().await;
+    c.put("/a", "1", None).await.unwrap();
+    c.put("/b", "2", None).await.unwrap();
+    c.delete("/b", None).await.unwrap();
+    c.get("/a", None).await.unwrap();
+    c.txn(Txn::new().and_then([TxnOp::put("/c", "3", None)]))
+        .await
+        .unwrap();
+
+    let (status, text) = http_get(&metrics, "/metrics").await;
+    assert!(status.contains("200"), "{status}");
+    for (name, want) in [
+        ("etcd_mvcc_put_total", 2.0),
+        ("etcd_mvcc_delete_total", 1.0),
+        ("etcd_mvcc_txn_total", 1.0),
+        ("etcd_server_has_leader", 1.0),
+        ("etcd_server_is_leader", 1.0),
+        // /a and /c: the deleted /b is not a key any more.
+        ("etcd_debugging_mvcc_keys_total", 2.0),
+        ("etcd_debugging_mvcc_current_revision", 5.0),
+        ("etcd_debugging_mvcc_compact_revision", 0.0),
+    ] {
+        assert_eq!(series(&text, name), Some(want), "{name}:\n{text}");
+    }
+    assert!(
+        series(&text, "etcd_mvcc_range_total").is_some_and(|n| n >= 1.0),
+        "{text}"
+    );
+    assert!(series(&text, "etcd_mvcc_db_total_size_in_bytes").is_some_and(|n| n > 0.0));
+    assert!(
+        series(&text, "etcd_disk_backend_commit_duration_seconds_count").is_some_and(|n| n >= 4.0),
+        "{text}"
+    );
+    assert!(text.contains("etcd_disk_backend_commit_duration_seconds_bucket{le=\"0.001\"}"));
+    assert!(
+        text.contains("# TYPE process_resident_memory_bytes gauge"),
+        "{text}"
+    );
+    let (status, _) = http_get(&metrics, "/nothing").await;
+    assert!(status.contains("404"), "{status}");
+    server.stop().await;
+}
