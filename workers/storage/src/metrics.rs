@@ -1,7 +1,7 @@
 //! etcd's own series for the embedded store, served as etcd serves them (`/metrics`, in
 //! Prometheus text format) on a unix socket of their own (`StoreConfig::metrics_socket`):
-//! the names, types, help and buckets are etcd's for what this store has — requests by
-//! kind (`etcd_mvcc_*_total`), commit latency (`etcd_disk_backend_commit_duration_seconds`),
+//! the names, types, help and buckets are etcd's for what this store has — operations by
+//! kind as etcd's mvcc layer counts them (`etcd_mvcc_*_total`), commit latency (`etcd_disk_backend_commit_duration_seconds`),
 //! size, keys and revisions, leadership (always: one member) and `process_*`.
 
 use std::convert::Infallible;
@@ -14,6 +14,7 @@ use hyper::{Request, Response, StatusCode};
 use prometheus::{Encoder, Histogram, HistogramOpts, IntCounter, IntGauge, Registry, TextEncoder};
 use tokio::net::UnixListener;
 
+use crate::pb::etcdserverpb::{response_op, TxnResponse};
 use crate::store::Shared;
 
 /// The counters and histograms a store updates as it serves; the gauges are read from
@@ -105,6 +106,21 @@ impl Metrics {
         }
     }
 
+    /// Counts an applied Txn as etcd's mvcc layer does: its `compares` as ranges (all of
+    /// them: an early false one is not told apart), the operations it ran by kind, and
+    /// one txn when the request did more than one thing.
+    pub(crate) fn count_txn(&self, compares: usize, resp: &TxnResponse) {
+        let mut ops = [compares as u64, 0, 0];
+        ran(resp, &mut ops);
+        let [ranges, puts, deletes] = ops;
+        self.range.inc_by(ranges);
+        self.put.inc_by(puts);
+        self.delete.inc_by(deletes);
+        if ranges + puts + deletes > 1 {
+            self.txn.inc();
+        }
+    }
+
     /// The exposition: gauges read from `shared` now.
     fn render(&self, shared: &Shared) -> String {
         {
@@ -128,6 +144,19 @@ impl Metrics {
             tracing::warn!(error = %e, "cannot encode the store's metrics");
         }
         String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// Adds the operations `resp` ran (nested Txns' too) as [ranges, puts, deletes].
+fn ran(resp: &TxnResponse, ops: &mut [u64; 3]) {
+    for op in &resp.responses {
+        match &op.response {
+            Some(response_op::Response::ResponseRange(_)) => ops[0] += 1,
+            Some(response_op::Response::ResponsePut(_)) => ops[1] += 1,
+            Some(response_op::Response::ResponseDeleteRange(_)) => ops[2] += 1,
+            Some(response_op::Response::ResponseTxn(nested)) => ran(nested, ops),
+            None => {}
+        }
     }
 }
 

@@ -117,11 +117,12 @@ impl Kv for Etcd {
     async fn txn(&self, request: Request<TxnRequest>) -> Result<Response<TxnResponse>, Status> {
         let req = request.into_inner();
         self.check_size(prost::Message::encoded_len(&req))?;
-        self.handle.shared.metrics.txn.inc();
+        let compares = req.compare.len();
         let (reply, rev) = self.handle.write(WriteOp::Txn(req)).await?;
         let WriteReply::Txn(mut resp) = reply else {
             return Err(mismatch());
         };
+        self.handle.shared.metrics.count_txn(compares, &resp);
         set_txn_headers(&mut resp, &self.handle.shared.header(rev));
         Ok(Response::new(resp))
     }
