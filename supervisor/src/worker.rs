@@ -41,9 +41,11 @@ pub(crate) fn main(role: &str) -> ExitCode {
     };
     // The front door terminates TLS for every client and uses every core. A back end
     // does little per request; one thread spares it the cross-thread wake-ups that
-    // dominate a delegation hop's latency.
+    // dominate a delegation hop's latency. The store answers every worker: on one thread
+    // a worker's start-up lists (a new kube-api filling its caches during a reload) held
+    // up every other worker's small reads.
     let mut builder = match role {
-        WorkerRole::Aggregator => tokio::runtime::Builder::new_multi_thread(),
+        WorkerRole::Aggregator | WorkerRole::Storage => tokio::runtime::Builder::new_multi_thread(),
         _ => tokio::runtime::Builder::new_current_thread(),
     };
     let runtime = match builder.enable_all().thread_name(format!("{role}")).build() {
