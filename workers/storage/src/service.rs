@@ -89,8 +89,8 @@ impl Kv for Etcd {
     async fn put(&self, request: Request<PutRequest>) -> Result<Response<PutResponse>, Status> {
         let req = request.into_inner();
         self.check_size(req.key.len() + req.value.len())?;
-        self.handle.shared.metrics.put.inc();
         let (reply, rev) = self.handle.write(WriteOp::Put(req)).await?;
+        self.handle.shared.metrics.put.inc();
         let WriteReply::Put(mut resp) = reply else {
             return Err(mismatch());
         };
@@ -102,11 +102,11 @@ impl Kv for Etcd {
         &self,
         request: Request<DeleteRangeRequest>,
     ) -> Result<Response<DeleteRangeResponse>, Status> {
-        self.handle.shared.metrics.delete.inc();
         let (reply, rev) = self
             .handle
             .write(WriteOp::DeleteRange(request.into_inner()))
             .await?;
+        self.handle.shared.metrics.delete.inc();
         let WriteReply::DeleteRange(mut resp) = reply else {
             return Err(mismatch());
         };
