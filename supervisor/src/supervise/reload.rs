@@ -299,8 +299,9 @@ impl Supervisor {
         }
     }
 
-    /// Every worker was replaced: the roll is done once no old front door accepts, so
-    /// that a connection made after `READY=1` meets the new configuration.
+    /// Every worker was replaced: the roll is done once no old front door accepts (so
+    /// that a connection made after `READY=1` meets the new configuration) and no old
+    /// store answers (so its successor applies writes).
     fn finish_roll(&mut self) {
         let waiting = self.reload.old_worker_accepting();
         let Some(roll) = self.reload.roll.as_mut() else {
@@ -371,7 +372,7 @@ impl Supervisor {
     /// store's successor applies writes from now on, and a roll waiting for that is done.
     pub(super) fn retired_quiet(&mut self, role: WorkerRole) {
         self.stopped_accepting_or_answering(role);
-        if self.roll_waits_for_front_door() {
+        if self.roll_waits_for_old_workers() {
             self.finish_roll();
         }
     }
@@ -387,7 +388,7 @@ impl Supervisor {
         }
     }
 
-    fn roll_waits_for_front_door(&self) -> bool {
+    fn roll_waits_for_old_workers(&self) -> bool {
         self.reload
             .roll
             .as_ref()
@@ -401,7 +402,7 @@ impl Supervisor {
         if self.reload.retired_exit(role, generation) {
             self.stopped_accepting_or_answering(role);
         }
-        if self.roll_waits_for_front_door() {
+        if self.roll_waits_for_old_workers() {
             self.finish_roll();
         }
         if self.reload.retiring.is_empty() && !self.reload.running() {
@@ -528,7 +529,7 @@ impl Supervisor {
     /// not finish draining are killed.
     pub(super) fn reload_timers(&mut self) {
         let now = Instant::now();
-        if self.roll_waits_for_front_door() {
+        if self.roll_waits_for_old_workers() {
             self.finish_roll();
         }
         let late = self.reload.incoming().is_some_and(|i| now >= i.deadline);

@@ -2,10 +2,10 @@
 //! informers: list every followed resource, then follow one etcd watch per resource
 //! from the listing's revision; a watch that ends (the store was replaced by a reload,
 //! or restarted) is resumed from the last revision it delivered, and only when that
-//! fails (history compacted, storage down) is everything listed again. What the objects become
-//! (RBAC's compiled policy, the Node authorizer's graph, admission webhooks and policies,
-//! service addresses) is the [`Follower`]'s business; a request never reads storage
-//! for them.
+//! fails (history compacted, storage down) is everything listed again. What the objects
+//! become (RBAC's compiled policy, the Node authorizer's graph, admission webhooks and
+//! policies, service addresses) is the [`Follower`]'s business; a request never reads
+//! storage for them.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
