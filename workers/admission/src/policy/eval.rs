@@ -248,29 +248,26 @@ impl<'p> Evaluation<'p> {
     /// many failed to evaluate before the answer.
     fn conditions(&mut self) -> (Result<bool, Failed>, usize) {
         let mut errors = Vec::new();
-        let verdict = self.condition_verdict(&mut errors);
-        (verdict, errors.len())
-    }
-
-    fn condition_verdict(&mut self, errors: &mut Vec<String>) -> Result<bool, Failed> {
         for c in &self.policy.conditions {
             match self.eval(c) {
                 Ok(Cel::Bool(true)) => {}
-                Ok(Cel::Bool(false)) => return Ok(false),
+                Ok(Cel::Bool(false)) => return (Ok(false), errors.len()),
                 Ok(other) => errors.push(format!(
                     "expression '{}' resulted in error: expected boolean, got {}",
                     c.source,
                     cel_type(&other)
                 )),
-                Err(Failed::Budget) => return Err(Failed::Budget),
+                Err(Failed::Budget) => return (Err(Failed::Budget), errors.len()),
                 Err(Failed::Error(e)) => errors.push(e),
             }
         }
-        match errors.len() {
+        let count = errors.len();
+        let verdict = match count {
             0 => Ok(true),
-            1 => Err(Failed::Error(errors[0].clone())),
+            1 => Err(Failed::Error(errors.remove(0))),
             _ => Err(Failed::Error(format!("[{}]", errors.join(", ")))),
-        }
+        };
+        (verdict, count)
     }
 
     /// The message of a failed validation from its messageExpression, if it gives one.
