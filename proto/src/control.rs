@@ -62,8 +62,9 @@ pub enum FromSupervisor {
 pub enum StoreHandover {
     /// To the running store: commit, close the database for the successor and keep
     /// answering reads from memory; writes wait. `Shutdown(Drain)` follows once the
-    /// successor serves: the store then refuses everything as not applied and answers
-    /// `ShutdownDone(NotAcceptingNewRequests)` before it drains.
+    /// successor serves: the store then refuses writes as not applied, closes its
+    /// connections (answering the reads on them) and, once they are closed, refuses
+    /// everything and answers `ShutdownDone(NotAcceptingNewRequests)`.
     Release,
     /// To the running store after `Release`: the successor failed; open the data again
     /// and apply writes.
