@@ -48,7 +48,25 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 /// cannot be parsed at all exits with kube-apiserver's 1 ([`pflag::EXIT_PARSE`]).
 const EXIT_USAGE: u8 = 64;
 
+/// Environment variable of mimalloc's own transparent-huge-page option; when an operator
+/// sets it, mimalloc and the kernel decide as they would without this server's choice.
+const ALLOW_THP_ENV: &str = "MIMALLOC_ALLOW_THP";
+
+/// Turns transparent huge pages off for this process and, as the kernel keeps the flag
+/// across fork and exec, for every worker it starts. mimalloc asks for huge pages on its
+/// arenas, so each first touch of a 2 MiB region zeroes all of it: a worker's heap is tens
+/// of MiB, which doubled its resident memory and made each start (a reload's replacements
+/// most) spend tens of milliseconds clearing pages, taken from the workers serving
+/// meanwhile; steady GET throughput was the same either way (bench/RESULTS-reload.md).
+fn small_pages() {
+    if std::env::var_os(ALLOW_THP_ENV).is_none() {
+        // Refused only by kernels older than 3.15; THP then stays as configured.
+        let _ = nix::sys::prctl::set_thp_disable(true);
+    }
+}
+
 fn main() -> ExitCode {
+    small_pages();
     let mut args = std::env::args();
     if args.nth(1).as_deref() == Some("__worker") {
         return worker::main(args.next().as_deref().unwrap_or(""));

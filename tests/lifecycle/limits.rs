@@ -47,6 +47,37 @@ async fn a_worker_over_its_memory_limit_fails_alone_and_is_restarted() {
     assert!(log.contains("killed by SIGABRT"), "{log}");
 }
 
+/// Whether the kernel lets process `pid` use transparent huge pages (`/proc/<pid>/status`).
+fn thp_enabled(pid: u32) -> String {
+    read(Path::new(&format!("/proc/{pid}/status")))
+        .lines()
+        .find_map(|l| l.strip_prefix("THP_enabled:"))
+        .map(|v| v.trim().to_owned())
+        .unwrap_or_default()
+}
+
+/// mimalloc asks for huge pages; the server turns them off for itself and its workers
+/// (each start zeroed whole 2 MiB regions), unless the operator sets mimalloc's own option.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn workers_run_without_transparent_huge_pages_unless_asked() {
+    let server = Server::builder().start().await;
+    let workers = server.workers();
+    assert_eq!(workers.len(), 4, "{workers:?}");
+    for (role, pid) in &workers {
+        assert_eq!(thp_enabled(*pid), "0", "{role}");
+    }
+    assert_eq!(thp_enabled(server.pid()), "0", "supervisor");
+    drop(server);
+
+    let server = Server::builder()
+        .env("MIMALLOC_ALLOW_THP", "1")
+        .start()
+        .await;
+    for (role, pid) in &server.workers() {
+        assert_eq!(thp_enabled(*pid), "1", "{role}");
+    }
+}
+
 #[test]
 fn bad_memory_limits_are_start_errors() {
     for (value, message) in [
