@@ -28,8 +28,9 @@ fn dup_high(fd: &OwnedFd) -> io::Result<OwnedFd> {
 /// What a worker process is started with beyond its fds.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Limits {
-    /// Scheduling niceness (0: the supervisor's own).
-    pub(crate) nice: i32,
+    /// Whether the worker starts under `SCHED_IDLE` (a reload's replacement) rather than
+    /// as its parent is scheduled.
+    pub(crate) idle: bool,
     /// `RLIMIT_DATA` in bytes (`--worker-memory-limit` without cgroup v2).
     pub(crate) memory: Option<u64>,
     /// The worker's cgroup's `cgroup.procs`, open for writing: the child moves itself in.
@@ -44,7 +45,7 @@ pub(crate) fn spawn_with_fds(
     listener: Option<&OwnedFd>,
     limits: Limits,
 ) -> io::Result<tokio::process::Child> {
-    let nice = limits.nice;
+    let idle = limits.idle;
     let cgroup_procs = limits.cgroup_procs;
     let data_limit = limits.memory.map(|bytes| nix::libc::rlimit {
         rlim_cur: bytes,
@@ -56,7 +57,7 @@ pub(crate) fn spawn_with_fds(
     let listener_raw = listener.as_ref().map(AsRawFd::as_raw_fd);
     let parent = nix::unistd::getpid().as_raw();
     // SAFETY: the closure runs in the child between fork and exec. It only calls write,
-    // dup2, setpriority, setrlimit, prctl and getppid, which are async-signal-safe,
+    // dup2, sched_setscheduler, setrlimit, prctl and getppid, which are async-signal-safe,
     // allocates nothing and touches no lock. The raw fds it names are kept open by
     // `control`, `listener` and the caller (the cgroup's) until `spawn` returns.
     unsafe {
@@ -76,7 +77,7 @@ pub(crate) fn spawn_with_fds(
                     return Err(io::Error::last_os_error());
                 }
             }
-            if nice != 0 && nix::libc::setpriority(nix::libc::PRIO_PROCESS, 0, nice) < 0 {
+            if idle && nix::libc::sched_setscheduler(0, nix::libc::SCHED_IDLE, &IDLE_PARAM) < 0 {
                 return Err(io::Error::last_os_error());
             }
             if let Some(limit) = &data_limit {
@@ -177,20 +178,27 @@ pub(crate) fn wait_adopted(pid: u32) -> io::Result<std::process::ExitStatus> {
     }
 }
 
-/// Gives every thread of process `pid` the niceness `nice` (Linux's is per thread; a
-/// worker started at a lower priority spawned its threads with it).
-pub(crate) fn renice(pid: u32, nice: i32) -> io::Result<()> {
+/// `SCHED_IDLE` and `SCHED_OTHER` take no static priority.
+const IDLE_PARAM: nix::libc::sched_param = nix::libc::sched_param { sched_priority: 0 };
+
+/// Schedules every thread of process `pid` as an ordinary process at niceness `nice`
+/// (Linux schedules threads, not processes: a worker started under `SCHED_IDLE` spawned
+/// its threads under it).
+pub(crate) fn schedule_normally(pid: u32, nice: i32) -> io::Result<()> {
     for entry in std::fs::read_dir(format!("/proc/{pid}/task"))? {
         let Some(tid) = entry?
             .file_name()
             .to_str()
-            .and_then(|t| t.parse::<u32>().ok())
+            .and_then(|t| t.parse::<i32>().ok())
         else {
             continue;
         };
-        // SAFETY: setpriority only reads its integer arguments; a thread that exited
-        // meanwhile makes it fail with ESRCH, which is ignored.
-        let _ = unsafe { nix::libc::setpriority(nix::libc::PRIO_PROCESS, tid, nice) };
+        // SAFETY: both calls only read their arguments (a pointer to a constant); a
+        // thread that exited meanwhile makes them fail with ESRCH, which is ignored.
+        unsafe {
+            let _ = nix::libc::sched_setscheduler(tid, nix::libc::SCHED_OTHER, &IDLE_PARAM);
+            let _ = nix::libc::setpriority(nix::libc::PRIO_PROCESS, tid as u32, nice);
+        }
     }
     Ok(())
 }

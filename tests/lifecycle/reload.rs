@@ -51,12 +51,20 @@ async fn status_with_token(server: &Server, token: &str) -> u16 {
     reply.status.as_u16()
 }
 
-/// A process's niceness (`/proc/<pid>/stat`, the 19th field); None once it is gone.
-fn nice_of(pid: u32) -> Option<i32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // After the command's closing parenthesis: state is field 3, nice field 19.
-    let rest = &stat[stat.rfind(')')? + 2..];
-    rest.split_whitespace().nth(16)?.parse().ok()
+/// How each thread of a process is scheduled: (policy, niceness) from
+/// `/proc/<pid>/task/<tid>/stat` (fields 41 and 19); empty once the process is gone.
+fn scheduling_of(pid: u32) -> Vec<(u32, i32)> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    tasks
+        .filter_map(|t| {
+            let stat = std::fs::read_to_string(t.ok()?.path().join("stat")).ok()?;
+            // After the command's closing parenthesis come fields 3 (state) onwards.
+            let rest: Vec<&str> = stat[stat.rfind(')')? + 2..].split_whitespace().collect();
+            Some((rest.get(38)?.parse().ok()?, rest.get(16)?.parse().ok()?))
+        })
+        .collect()
 }
 
 /// Waits until every worker has a new pid and the log says the reload ended.
@@ -88,9 +96,22 @@ pub(super) async fn wait_replaced(
                 "the store was not handed over in order:\n{log}"
             );
             assert!(log.contains("data released to the successor"), "{log}");
-            // Replacements start at nice 10 and are raised back when they take over.
+            // Replacements other than the store's start on idle CPU only (SCHED_IDLE) and
+            // are scheduled as the others (SCHED_OTHER, nice 0) when they take over.
+            for role in ["kube-api", "extensions", "aggregator"] {
+                let started = format!("worker={role} pid={} generation=", now[role]);
+                assert!(
+                    log.lines()
+                        .any(|l| l.contains(&started) && l.contains("scheduling=\"idle\"")),
+                    "{role} did not start idle:\n{log}"
+                );
+            }
             for (role, pid) in &now {
-                assert_eq!(nice_of(*pid), Some(0), "{role} ({pid}) still lowered");
+                let threads = scheduling_of(*pid);
+                assert!(
+                    !threads.is_empty() && threads.iter().all(|t| *t == (0, 0)),
+                    "{role} ({pid}) still lowered: {threads:?}"
+                );
             }
             return;
         }
@@ -499,4 +520,69 @@ async fn a_replaced_binary_that_does_not_run_fails_the_reload_and_nothing_change
     wait_replaced(&server, &before).await;
     assert!(server.log().contains("re-executed in place"));
     assert_eq!(server.get("/api/v1/namespaces/default").await.status, 200);
+}
+
+/// A replacement that cannot get ready on idle CPU within 2 s (here: etcd is down, so
+/// the new kube-api waits for it) is scheduled as an ordinary process at nice 10 rather
+/// than left on idle CPU only, which a saturated machine never has; once it takes over
+/// it is scheduled as the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_replacement_not_ready_on_idle_cpu_shares_the_busy_cpu_below_the_others() {
+    if !super::harness::require_tool("etcd") {
+        return;
+    }
+    let mut etcd = super::harness::Etcd::new();
+    etcd.start();
+    let server = Server::builder()
+        .arg(format!("--etcd-servers={}", etcd.url()))
+        .start()
+        .await;
+    etcd.kill();
+    server.signal(Signal::SIGHUP);
+    let deadline = Instant::now() + READY_TIMEOUT;
+    let busy = "reload: the new worker is not ready on idle CPU alone";
+    while !server.log().contains(busy) {
+        assert!(Instant::now() < deadline, "{}", server.log());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let log = server.log();
+    let line = log.lines().find(|l| l.contains(busy)).unwrap_or_default();
+    assert!(
+        line.contains("worker=kube-api") && line.contains("nice=10"),
+        "{line}"
+    );
+    let pid: u32 = line
+        .split("pid=")
+        .nth(1)
+        .and_then(|p| p.split_whitespace().next())
+        .and_then(|p| p.parse().ok())
+        .expect("pid in the log line");
+    let threads = scheduling_of(pid);
+    assert!(
+        !threads.is_empty() && threads.iter().all(|t| *t == (0, 10)),
+        "{threads:?}"
+    );
+    assert!(
+        !server
+            .log()
+            .contains("the new worker serves; the old one drains worker=kube-api"),
+        "took over without etcd"
+    );
+
+    etcd.start();
+    let deadline = Instant::now() + READY_TIMEOUT;
+    loop {
+        let now = server.workers();
+        let log = server.log();
+        if log.contains("reload complete") {
+            assert_eq!(now["kube-api"], pid);
+            for (role, pid) in &now {
+                let threads = scheduling_of(*pid);
+                assert!(threads.iter().all(|t| *t == (0, 0)), "{role}: {threads:?}");
+            }
+            break;
+        }
+        assert!(Instant::now() < deadline, "{log}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
 }

@@ -9,7 +9,7 @@ use tokio::net::UnixStream;
 use tokio::time::Instant;
 
 use super::channel::control_task;
-use super::{reload, upgrade, Event, Supervisor, MAX_BACKOFF, STABLE_AFTER};
+use super::{upgrade, Event, Supervisor, MAX_BACKOFF, STABLE_AFTER};
 use crate::sys;
 
 impl Supervisor {
@@ -88,14 +88,10 @@ impl Supervisor {
             WorkerRole::Storage => self.storage_listener.as_ref(),
             _ => None,
         };
-        // A replacement starts below the workers serving meanwhile, so that its start-up
-        // (caches, hooks) takes idle CPU rather than their requests' (see reload.rs).
-        // (The store's successor waits for the data while no store serves: not lowered.)
-        let nice = if staged && role != WorkerRole::Storage {
-            reload::STARTING_NICE
-        } else {
-            0
-        };
+        // A replacement starts on idle CPU only, so that its start-up (caches, hooks) does
+        // not take the serving workers' (see reload.rs). (The store's successor is on the
+        // writes' path, which wait for it to open the data: not lowered.)
+        let idle = staged && role != WorkerRole::Storage;
         let cgroups = self.limits.cgroups();
         let cgroup = match cgroups.as_ref().map(|c| c.prepare(role, generation)) {
             Some(Err(e)) => {
@@ -106,7 +102,7 @@ impl Supervisor {
             None => None,
         };
         let limits = sys::Limits {
-            nice,
+            idle,
             memory: self.limits.rlimit(role),
             cgroup_procs: cgroup.as_ref().map(AsRawFd::as_raw_fd),
         };
@@ -125,7 +121,11 @@ impl Supervisor {
         };
         drop(theirs);
         let pid = child.id();
-        tracing::info!(worker = %role, pid, generation, "started worker");
+        if idle {
+            tracing::info!(worker = %role, pid, generation, scheduling = "idle", "started worker");
+        } else {
+            tracing::info!(worker = %role, pid, generation, "started worker");
+        }
 
         let events = self.events_tx.clone();
         tokio::spawn(async move {
