@@ -34,7 +34,7 @@ use super::{Supervisor, DRAIN_SLACK};
 /// worker's thread preempts it). On a machine that has none, it is then scheduled as an
 /// ordinary process at [`BUSY_START_NICE`], below the serving workers, so that the
 /// reload still completes; it gets their priority when it takes over.
-const IDLE_START_WITHIN: Duration = Duration::from_secs(2);
+const IDLE_START_WITHIN: Duration = Duration::from_secs(1);
 const BUSY_START_NICE: i32 = 10;
 /// How long a replacement may take to report ready before the reload is given up.
 const READY_WITHIN: Duration = Duration::from_secs(60);
@@ -64,6 +64,9 @@ struct Roll {
     incoming: Option<Incoming>,
     /// Every worker replaced, since when; the roll then waits for the old front door.
     replaced: Option<Instant>,
+    /// The store's successor serves; the next replacement starts once the old store
+    /// stopped answering.
+    after_store: bool,
 }
 
 /// The process started to replace the running worker of `role`.
@@ -243,6 +246,7 @@ impl Supervisor {
             queue,
             incoming: None,
             replaced: None,
+            after_store: false,
         });
         self.next_replacement();
     }
@@ -391,6 +395,14 @@ impl Supervisor {
                 "reload: the replaced store stopped answering; its successor applies writes"
             );
             self.send_to(role, FromSupervisor::Store(StoreHandover::TakeWrites));
+            let after_store = self
+                .reload
+                .roll
+                .as_mut()
+                .is_some_and(|r| std::mem::take(&mut r.after_store));
+            if after_store {
+                self.next_replacement();
+            }
         } else {
             tracing::info!("reload: the replaced front door stopped accepting");
         }
@@ -525,11 +537,20 @@ impl Supervisor {
         slot.killed_as_hung = false;
         slot.failures = 0;
         tracing::info!(worker = %role, pid = slot.pid, "reload: the new worker serves; the old one drains");
-        if role == WorkerRole::Storage && !self.reload.old_store_answering() {
+        self.broadcast_peers();
+        if role == WorkerRole::Storage {
+            if self.reload.old_store_answering() {
+                // The workers' connections move to the new store and their watches resume
+                // on it as the old one stops: the next replacement (filling its caches
+                // from the store) starts after that, not in the middle of it.
+                if let Some(roll) = self.reload.roll.as_mut() {
+                    roll.after_store = true;
+                }
+                return;
+            }
             // Its predecessor is gone already.
             self.send_to(role, FromSupervisor::Store(StoreHandover::TakeWrites));
         }
-        self.broadcast_peers();
         self.next_replacement();
     }
 
