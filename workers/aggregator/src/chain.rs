@@ -490,7 +490,9 @@ fn add_cors_headers(headers: &mut http::HeaderMap, origin: HeaderValue) {
 /// The response of a long-running request, ended when the front door drains, in its
 /// turn (kas_server::lifecycle::Pacer).
 fn until_cancelled(resp: Response<Body>, stop: WaitForCancellationFutureOwned) -> Response<Body> {
+    let ticket = kas_server::lifecycle::ENDS.ticket();
     let stop = async move {
+        let _ticket = ticket;
         stop.await;
         kas_server::lifecycle::ENDS.turn().await;
     };

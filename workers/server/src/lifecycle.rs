@@ -24,47 +24,74 @@ pub fn end_watches() {
 }
 
 /// Completes once [`end_watches`] has been called, and this watch's turn to end came
-/// (see [`Pacer`]).
-pub async fn watches_ending() {
+/// (see [`Pacer`]). The watch counts among those whose ends are spread from when this is
+/// called until the future is dropped.
+pub fn watches_ending() -> impl std::future::Future<Output = ()> + Send + 'static {
+    let ticket = ENDS.ticket();
     let mut rx = watches_end().subscribe();
-    // The sender is a static: the channel never closes.
-    let _ = rx.wait_for(|end| *end).await;
-    ENDS.turn().await;
+    async move {
+        let _ticket = ticket;
+        // The sender is a static: the channel never closes.
+        let _ = rx.wait_for(|end| *end).await;
+        ENDS.turn().await;
+    }
 }
 
-/// Between two long-running requests ended by a drain.
-const END_GAP: Duration = Duration::from_millis(5);
-/// The last of them ends this long after the first, however many there are.
+/// The ends of a drain's long-running requests are spread over this long...
 const END_SPREAD: Duration = Duration::from_secs(2);
+/// ... evenly, but no further apart than this (a few watches end within a moment).
+const MAX_END_GAP: Duration = Duration::from_millis(50);
 
-/// Spreads the ends of the long-running requests (watches) of a draining process over
-/// time — one every 5 ms, all within 2 s — rather than ending them at once: every
-/// client resumes at once otherwise, and the worker now serving (a reload's replacement,
-/// just started) meets a burst of new watches and re-authentications that stalls its
-/// other requests. (kube-apiserver's --shutdown-watch-termination-grace-period spreads
-/// them in the same way.) Watches keep their events flowing until their turn.
+/// Spreads the ends of the long-running requests (watches) of a draining process evenly
+/// over [`END_SPREAD`] rather than ending them at once: every client resumes at once
+/// otherwise, and the worker now serving (a reload's replacement, just started) meets a
+/// burst of new connections, watches and re-authentications that stalls its other
+/// requests. (kube-apiserver's --shutdown-watch-termination-grace-period spreads them
+/// over its period in the same way.) Watches keep their events flowing until their turn.
 #[derive(Debug)]
 pub struct Pacer {
-    began: OnceLock<Instant>,
+    /// When the first end was asked for, and how many requests were open then.
+    began: OnceLock<(Instant, u32)>,
     next: AtomicU32,
+    open: AtomicU32,
 }
 
 /// The pacer of this process.
 pub static ENDS: Pacer = Pacer::new();
+
+/// Counts one long-running request among those a [`Pacer`] spreads, while it is held.
+#[derive(Debug)]
+pub struct Ticket<'a>(&'a Pacer);
+
+impl Drop for Ticket<'_> {
+    fn drop(&mut self) {
+        self.0.open.fetch_sub(1, Ordering::Relaxed);
+    }
+}
 
 impl Pacer {
     pub const fn new() -> Pacer {
         Pacer {
             began: OnceLock::new(),
             next: AtomicU32::new(0),
+            open: AtomicU32::new(0),
         }
+    }
+
+    /// Counts a long-running request until the ticket is dropped.
+    pub fn ticket(&self) -> Ticket<'_> {
+        self.open.fetch_add(1, Ordering::Relaxed);
+        Ticket(self)
     }
 
     /// Waits for the caller's turn; the first caller's is at once.
     pub async fn turn(&self) {
-        let began = *self.began.get_or_init(Instant::now);
+        let (began, open) = *self
+            .began
+            .get_or_init(|| (Instant::now(), self.open.load(Ordering::Relaxed).max(1)));
+        let gap = (END_SPREAD / open).min(MAX_END_GAP);
         let n = self.next.fetch_add(1, Ordering::Relaxed);
-        let at = began + END_GAP.saturating_mul(n).min(END_SPREAD);
+        let at = began + gap.saturating_mul(n).min(END_SPREAD);
         tokio::time::sleep_until(at).await;
     }
 }
@@ -161,29 +188,46 @@ impl Lifecycle {
 mod tests {
     use super::*;
 
-    #[tokio::test(start_paused = true)]
-    async fn ends_are_spread_and_bounded() {
+    /// When each of `n` requests open at the drain ends, sorted.
+    async fn ends(n: usize) -> Vec<Duration> {
         let pacer = std::sync::Arc::new(Pacer::new());
         let start = Instant::now();
+        let opened = std::sync::Arc::new(tokio::sync::Barrier::new(n + 1));
         let mut ends = Vec::new();
-        for _ in 0..1000 {
-            let pacer = pacer.clone();
+        for _ in 0..n {
+            let (pacer, opened) = (pacer.clone(), opened.clone());
             ends.push(tokio::spawn(async move {
+                let _ticket = pacer.ticket();
+                opened.wait().await;
                 pacer.turn().await;
                 start.elapsed()
             }));
         }
+        opened.wait().await;
         let mut at = Vec::new();
         for e in ends {
             at.push(e.await.unwrap());
         }
         at.sort();
+        at
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn ends_are_spread_evenly_over_two_seconds() {
+        let at = ends(1000).await;
         assert!(at[0] < Duration::from_millis(1));
-        // One every 5 ms …
-        assert!(at[100] >= Duration::from_millis(500) && at[100] < Duration::from_millis(510));
-        // … and all within 2 s.
-        assert!(*at.last().unwrap() <= Duration::from_millis(2010));
-        assert!(at[399] < Duration::from_secs(2) && at[401] >= Duration::from_secs(2));
+        // One every 2 ms …
+        assert!(at[100] >= Duration::from_millis(200) && at[100] < Duration::from_millis(205));
+        // … the last at 2 s, none bunched at the end.
+        assert!(at[999] >= Duration::from_millis(1990) && at[999] <= Duration::from_millis(2010));
+        assert!(at[900] < Duration::from_millis(1810));
+
+        // 100 watches: one every 20 ms.
+        let at = ends(100).await;
+        assert!(at[50] >= Duration::from_millis(1000) && at[50] < Duration::from_millis(1010));
+        // A few: no further apart than 50 ms.
+        let at = ends(3).await;
+        assert!(at[2] >= Duration::from_millis(100) && at[2] < Duration::from_millis(110));
     }
 
     #[tokio::test]
