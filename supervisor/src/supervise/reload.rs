@@ -30,12 +30,9 @@ use tokio::time::Instant;
 
 use super::{Supervisor, DRAIN_SLACK};
 
-/// How long a replacement starts on idle CPU only (`SCHED_IDLE`, so that every serving
-/// worker's thread preempts it). On a machine that has none, it is then scheduled as an
-/// ordinary process at [`BUSY_START_NICE`], below the serving workers, so that the
-/// reload still completes; it gets their priority when it takes over.
-const IDLE_START_WITHIN: Duration = Duration::from_secs(1);
-const BUSY_START_NICE: i32 = 10;
+mod priority;
+pub(super) use priority::starts_idle;
+
 /// How long a replacement may take to report ready before the reload is given up.
 const READY_WITHIN: Duration = Duration::from_secs(60);
 /// The order workers are replaced in: the store first (its clients are the others), back
@@ -302,8 +299,7 @@ impl Supervisor {
                         tx: None,
                         staged,
                         deadline: Instant::now() + READY_WITHIN,
-                        idle_until: (role != WorkerRole::Storage)
-                            .then(|| Instant::now() + IDLE_START_WITHIN),
+                        idle_until: priority::idle_until(role),
                     });
                 }
             }
@@ -579,30 +575,6 @@ impl Supervisor {
                 tracing::warn!(worker = %r.role, pid, "replaced worker did not drain in time: killing it");
                 let _ = kill(Pid::from_raw(-(pid as i32)), Signal::SIGKILL);
             }
-        }
-    }
-
-    /// A replacement that found too little idle CPU to get ready on competes for the
-    /// busy CPU, below the serving workers.
-    fn start_busy(&mut self, now: Instant) {
-        let Some(incoming) = self.reload.roll.as_mut().and_then(|r| r.incoming.as_mut()) else {
-            return;
-        };
-        if incoming.idle_until.is_none_or(|t| now < t) {
-            return;
-        }
-        incoming.idle_until = None;
-        let Some(pid) = incoming.pid else {
-            return;
-        };
-        tracing::info!(
-            worker = %incoming.role,
-            pid,
-            nice = BUSY_START_NICE,
-            "reload: the new worker is not ready on idle CPU alone; it now shares the busy CPU at a lower priority"
-        );
-        if let Err(e) = crate::sys::schedule_normally(pid, BUSY_START_NICE) {
-            tracing::warn!(worker = %incoming.role, pid, error = %e, "cannot change the new worker's scheduling");
         }
     }
 

@@ -9,7 +9,7 @@ use tokio::net::UnixStream;
 use tokio::time::Instant;
 
 use super::channel::control_task;
-use super::{upgrade, Event, Supervisor, MAX_BACKOFF, STABLE_AFTER};
+use super::{reload, upgrade, Event, Supervisor, MAX_BACKOFF, STABLE_AFTER};
 use crate::sys;
 
 impl Supervisor {
@@ -88,10 +88,8 @@ impl Supervisor {
             WorkerRole::Storage => self.storage_listener.as_ref(),
             _ => None,
         };
-        // A replacement starts on idle CPU only, so that its start-up (caches, hooks) does
-        // not take the serving workers' (see reload.rs). (The store's successor is on the
-        // writes' path, which wait for it to open the data: not lowered.)
-        let idle = staged && role != WorkerRole::Storage;
+        // A replacement starts on idle CPU only (reload/priority.rs).
+        let idle = staged && reload::starts_idle(role);
         let cgroups = self.limits.cgroups();
         let cgroup = match cgroups.as_ref().map(|c| c.prepare(role, generation)) {
             Some(Err(e)) => {
