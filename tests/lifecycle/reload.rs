@@ -96,6 +96,12 @@ pub(super) async fn wait_replaced(
                 "the store was not handed over in order:\n{log}"
             );
             assert!(log.contains("data released to the successor"), "{log}");
+            // The next replacement starts only once the old store stopped answering.
+            let kube_api_started = log.find(&format!("worker=kube-api pid={} ", now["kube-api"]));
+            assert!(
+                store_stopped.is_some_and(|s| kube_api_started.is_some_and(|k| s < k)),
+                "the kube-api replacement started before the old store stopped:\n{log}"
+            );
             // Replacements other than the store's start on idle CPU only (SCHED_IDLE) and
             // are scheduled as the others (SCHED_OTHER, nice 0) when they take over.
             for role in ["kube-api", "extensions", "aggregator"] {
