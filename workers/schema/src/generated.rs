@@ -14,6 +14,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_AUDITANNOTATION: TypeDef =
     proto: "k8s.io.api.admissionregistration.v1.AuditAnnotation",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("valueExpression", 2, K::Single(E::Scalar(S::String)), false)
@@ -26,6 +27,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_EXPRESSIONWARNING: TypeDef
     proto: "k8s.io.api.admissionregistration.v1.ExpressionWarning",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("fieldRef", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("warning", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -37,6 +39,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MATCHCONDITION: TypeDef = 
     proto: "k8s.io.api.admissionregistration.v1.MatchCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -48,6 +51,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MATCHRESOURCES: TypeDef = 
     proto: "k8s.io.api.admissionregistration.v1.MatchResources",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new(
             "namespaceSelector",
@@ -92,6 +96,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOK: TypeDef =
     proto: "k8s.io.api.admissionregistration.v1.MutatingWebhook",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -169,6 +174,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOKCONFIGURATI
             kind: "MutatingWebhookConfiguration",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -202,6 +208,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOKCONFIGURATI
             kind: "MutatingWebhookConfigurationList",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -229,6 +236,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_NAMEDRULEWITHOPERATIONS: T
     proto: "k8s.io.api.admissionregistration.v1.NamedRuleWithOperations",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("resourceNames", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -250,6 +258,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_PARAMKIND: TypeDef = TypeD
     proto: "k8s.io.api.admissionregistration.v1.ParamKind",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true),
@@ -261,6 +270,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_PARAMREF: TypeDef = TypeDe
     proto: "k8s.io.api.admissionregistration.v1.ParamRef",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
@@ -286,6 +296,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_RULE: TypeDef = TypeDef {
     proto: "k8s.io.api.admissionregistration.v1.Rule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -304,6 +315,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_RULEWITHOPERATIONS: TypeDe
     proto: "k8s.io.api.admissionregistration.v1.RuleWithOperations",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("operations", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -323,6 +335,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_SERVICEREFERENCE: TypeDef 
     proto: "k8s.io.api.admissionregistration.v1.ServiceReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -336,6 +349,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_TYPECHECKING: TypeDef = Ty
     proto: "k8s.io.api.admissionregistration.v1.TypeChecking",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "expressionWarnings",
         1,
@@ -357,6 +371,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICY:
             kind: "ValidatingAdmissionPolicy",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -398,6 +413,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
             kind: "ValidatingAdmissionPolicyBinding",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -430,6 +446,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
         kind: "ValidatingAdmissionPolicyBindingList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -458,6 +475,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
     proto: "k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicyBindingSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -489,6 +507,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYL
             kind: "ValidatingAdmissionPolicyList",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -517,6 +536,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYS
         proto: "k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicySpec",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new(
                 "paramKind",
@@ -576,6 +596,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYS
         proto: "k8s.io.api.admissionregistration.v1.ValidatingAdmissionPolicyStatus",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new(
                 "observedGeneration",
@@ -606,6 +627,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOK: TypeDef
     proto: "k8s.io.api.admissionregistration.v1.ValidatingWebhook",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -677,6 +699,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOKCONFIGURA
             kind: "ValidatingWebhookConfiguration",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -710,6 +733,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOKCONFIGURA
             kind: "ValidatingWebhookConfigurationList",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -737,6 +761,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATION: TypeDef = Type
     proto: "k8s.io.api.admissionregistration.v1.Validation",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
@@ -755,6 +780,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VARIABLE: TypeDef = TypeDe
     proto: "k8s.io.api.admissionregistration.v1.Variable",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -766,6 +792,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_WEBHOOKCLIENTCONFIG: TypeD
     proto: "k8s.io.api.admissionregistration.v1.WebhookClientConfig",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "service",
@@ -785,6 +812,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_APPLYCONFIGURATION: 
     proto: "k8s.io.api.admissionregistration.v1alpha1.ApplyConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "expression",
         1,
@@ -798,6 +826,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_JSONPATCH: TypeDef =
     proto: "k8s.io.api.admissionregistration.v1alpha1.JSONPatch",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "expression",
         1,
@@ -811,6 +840,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MATCHCONDITION: Type
     proto: "k8s.io.api.admissionregistration.v1alpha1.MatchCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -822,6 +852,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MATCHRESOURCES: Type
     proto: "k8s.io.api.admissionregistration.v1alpha1.MatchResources",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new(
             "namespaceSelector",
@@ -871,6 +902,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
             kind: "MutatingAdmissionPolicy",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -903,6 +935,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
         kind: "MutatingAdmissionPolicyBinding",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -935,6 +968,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
         kind: "MutatingAdmissionPolicyBindingList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -963,6 +997,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
     proto: "k8s.io.api.admissionregistration.v1alpha1.MutatingAdmissionPolicyBindingSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -994,6 +1029,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
             kind: "MutatingAdmissionPolicyList",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1022,6 +1058,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
         proto: "k8s.io.api.admissionregistration.v1alpha1.MutatingAdmissionPolicySpec",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new(
                 "paramKind",
@@ -1082,6 +1119,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATION: TypeDef = 
     proto: "k8s.io.api.admissionregistration.v1alpha1.Mutation",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("patchType", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -1109,6 +1147,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_NAMEDRULEWITHOPERATI
         proto: "k8s.io.api.admissionregistration.v1alpha1.NamedRuleWithOperations",
         gvk: None,
         format: F::Object,
+        struct_type: Some("atomic"),
         fields: &[
             FieldDef::new("resourceNames", 1, K::List(E::Scalar(S::String)), true)
                 .list(Some("atomic"), &[]),
@@ -1130,6 +1169,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_PARAMKIND: TypeDef =
     proto: "k8s.io.api.admissionregistration.v1alpha1.ParamKind",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true),
@@ -1141,6 +1181,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_PARAMREF: TypeDef = 
     proto: "k8s.io.api.admissionregistration.v1alpha1.ParamRef",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
@@ -1166,6 +1207,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_VARIABLE: TypeDef = 
     proto: "k8s.io.api.admissionregistration.v1alpha1.Variable",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1177,6 +1219,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_AUDITANNOTATION: Type
     proto: "k8s.io.api.admissionregistration.v1beta1.AuditAnnotation",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("valueExpression", 2, K::Single(E::Scalar(S::String)), false)
@@ -1189,6 +1232,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_EXPRESSIONWARNING: Ty
     proto: "k8s.io.api.admissionregistration.v1beta1.ExpressionWarning",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("fieldRef", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("warning", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1200,6 +1244,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_MATCHCONDITION: TypeD
     proto: "k8s.io.api.admissionregistration.v1beta1.MatchCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1211,6 +1256,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_MATCHRESOURCES: TypeD
     proto: "k8s.io.api.admissionregistration.v1beta1.MatchResources",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new(
             "namespaceSelector",
@@ -1256,6 +1302,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_NAMEDRULEWITHOPERATIO
         proto: "k8s.io.api.admissionregistration.v1beta1.NamedRuleWithOperations",
         gvk: None,
         format: F::Object,
+        struct_type: Some("atomic"),
         fields: &[
             FieldDef::new("resourceNames", 1, K::List(E::Scalar(S::String)), true)
                 .list(Some("atomic"), &[]),
@@ -1277,6 +1324,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_PARAMKIND: TypeDef = 
     proto: "k8s.io.api.admissionregistration.v1beta1.ParamKind",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true),
@@ -1288,6 +1336,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_PARAMREF: TypeDef = T
     proto: "k8s.io.api.admissionregistration.v1beta1.ParamRef",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
@@ -1313,6 +1362,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_TYPECHECKING: TypeDef
     proto: "k8s.io.api.admissionregistration.v1beta1.TypeChecking",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "expressionWarnings",
         1,
@@ -1334,6 +1384,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
             kind: "ValidatingAdmissionPolicy",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1375,6 +1426,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
         kind: "ValidatingAdmissionPolicyBinding",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1407,6 +1459,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
         kind: "ValidatingAdmissionPolicyBindingList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1435,6 +1488,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
     proto: "k8s.io.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyBindingSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -1468,6 +1522,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
             kind: "ValidatingAdmissionPolicyList",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1496,6 +1551,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
         proto: "k8s.io.api.admissionregistration.v1beta1.ValidatingAdmissionPolicySpec",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new(
                 "paramKind",
@@ -1561,6 +1617,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
     proto: "k8s.io.api.admissionregistration.v1beta1.ValidatingAdmissionPolicyStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "observedGeneration",
@@ -1591,6 +1648,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATION: TypeDef =
     proto: "k8s.io.api.admissionregistration.v1beta1.Validation",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
@@ -1609,6 +1667,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VARIABLE: TypeDef = T
     proto: "k8s.io.api.admissionregistration.v1beta1.Variable",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1624,6 +1683,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERY: TypeDef = TypeDe
         kind: "APIGroupDiscovery",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1653,6 +1713,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERYLIST: TypeDef = Ty
         kind: "APIGroupDiscoveryList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1678,6 +1739,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIRESOURCEDISCOVERY: TypeDef = Typ
     proto: "k8s.io.api.apidiscovery.v2.APIResourceDiscovery",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("resource", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -1718,6 +1780,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APISUBRESOURCEDISCOVERY: TypeDef = 
     proto: "k8s.io.api.apidiscovery.v2.APISubresourceDiscovery",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("subresource", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -1748,6 +1811,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIVERSIONDISCOVERY: TypeDef = Type
     proto: "k8s.io.api.apidiscovery.v2.APIVersionDiscovery",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("version", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -1766,6 +1830,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_SERVERSTORAGEVERSION: Ty
     proto: "k8s.io.api.apiserverinternal.v1alpha1.ServerStorageVersion",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiServerID", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("encodingVersion", 2, K::Single(E::Scalar(S::String)), true),
@@ -1785,6 +1850,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSION: TypeDef 
         kind: "StorageVersion",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1822,6 +1888,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONCONDITION:
         proto: "k8s.io.api.apiserverinternal.v1alpha1.StorageVersionCondition",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1852,6 +1919,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONLIST: Type
         kind: "StorageVersionList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1879,6 +1947,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONSPEC: Type
     proto: "k8s.io.api.apiserverinternal.v1alpha1.StorageVersionSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[],
 };
 
@@ -1887,6 +1956,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONSTATUS: Ty
     proto: "k8s.io.api.apiserverinternal.v1alpha1.StorageVersionStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "storageVersions",
@@ -1924,6 +1994,7 @@ pub(crate) static IO_K8S_API_APPS_V1_CONTROLLERREVISION: TypeDef = TypeDef {
         kind: "ControllerRevision",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1954,6 +2025,7 @@ pub(crate) static IO_K8S_API_APPS_V1_CONTROLLERREVISIONLIST: TypeDef = TypeDef {
         kind: "ControllerRevisionList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -1983,6 +2055,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSET: TypeDef = TypeDef {
         kind: "DaemonSet",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2015,6 +2088,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETCONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.DaemonSetCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -2039,6 +2113,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETLIST: TypeDef = TypeDef {
         kind: "DaemonSetList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2064,6 +2139,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.DaemonSetSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "selector",
@@ -2103,6 +2179,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.DaemonSetStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "currentNumberScheduled",
@@ -2157,6 +2234,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETUPDATESTRATEGY: TypeDef = TypeDef 
     proto: "k8s.io.api.apps.v1.DaemonSetUpdateStrategy",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -2177,6 +2255,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENT: TypeDef = TypeDef {
         kind: "Deployment",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2209,6 +2288,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTCONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.DeploymentCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -2240,6 +2320,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTLIST: TypeDef = TypeDef {
         kind: "DeploymentList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2265,6 +2346,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.DeploymentSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -2313,6 +2395,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.DeploymentStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "observedGeneration",
@@ -2353,6 +2436,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSTRATEGY: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.DeploymentStrategy",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -2373,6 +2457,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASET: TypeDef = TypeDef {
         kind: "ReplicaSet",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2405,6 +2490,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETCONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.ReplicaSetCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -2429,6 +2515,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETLIST: TypeDef = TypeDef {
         kind: "ReplicaSetList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2454,6 +2541,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.ReplicaSetSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -2481,6 +2569,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.ReplicaSetStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -2519,6 +2608,7 @@ pub(crate) static IO_K8S_API_APPS_V1_ROLLINGUPDATEDAEMONSET: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.RollingUpdateDaemonSet",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "maxUnavailable",
@@ -2540,6 +2630,7 @@ pub(crate) static IO_K8S_API_APPS_V1_ROLLINGUPDATEDEPLOYMENT: TypeDef = TypeDef 
     proto: "k8s.io.api.apps.v1.RollingUpdateDeployment",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "maxUnavailable",
@@ -2561,6 +2652,7 @@ pub(crate) static IO_K8S_API_APPS_V1_ROLLINGUPDATESTATEFULSETSTRATEGY: TypeDef =
     proto: "k8s.io.api.apps.v1.RollingUpdateStatefulSetStrategy",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("partition", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -2581,6 +2673,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSET: TypeDef = TypeDef {
         kind: "StatefulSet",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2613,6 +2706,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETCONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.StatefulSetCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -2637,6 +2731,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETLIST: TypeDef = TypeDef {
         kind: "StatefulSetList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2662,6 +2757,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETORDINALS: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.StatefulSetOrdinals",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("start", 1, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number)],
 };
 
@@ -2671,6 +2767,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETPERSISTENTVOLUMECLAIMRETENTIONPO
         proto: "k8s.io.api.apps.v1.StatefulSetPersistentVolumeClaimRetentionPolicy",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("whenDeleted", 1, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("whenScaled", 2, K::Single(E::Scalar(S::String)), true),
@@ -2682,6 +2779,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.StatefulSetSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -2750,6 +2848,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.apps.v1.StatefulSetStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "observedGeneration",
@@ -2787,6 +2886,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETUPDATESTRATEGY: TypeDef = TypeDe
     proto: "k8s.io.api.apps.v1.StatefulSetUpdateStrategy",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -2805,6 +2905,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_BOUNDOBJECTREFERENCE: TypeDef = T
     proto: "k8s.io.api.authentication.v1.BoundObjectReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("apiVersion", 2, K::Single(E::Scalar(S::String)), true),
@@ -2822,6 +2923,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_SELFSUBJECTREVIEW: TypeDef = Type
         kind: "SelfSubjectReview",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2849,6 +2951,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_SELFSUBJECTREVIEWSTATUS: TypeDef 
     proto: "k8s.io.api.authentication.v1.SelfSubjectReviewStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "userInfo",
         1,
@@ -2867,6 +2970,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUEST: TypeDef = TypeDef {
         kind: "TokenRequest",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2899,6 +3003,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSPEC: TypeDef = TypeD
     proto: "k8s.io.api.authentication.v1.TokenRequestSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("audiences", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -2921,6 +3026,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSTATUS: TypeDef = Typ
     proto: "k8s.io.api.authentication.v1.TokenRequestStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("token", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -2942,6 +3048,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEW: TypeDef = TypeDef {
         kind: "TokenReview",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -2974,6 +3081,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEWSPEC: TypeDef = TypeDe
     proto: "k8s.io.api.authentication.v1.TokenReviewSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("token", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("audiences", 2, K::List(E::Scalar(S::String)), true)
@@ -2986,6 +3094,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEWSTATUS: TypeDef = Type
     proto: "k8s.io.api.authentication.v1.TokenReviewStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("authenticated", 1, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
@@ -3006,6 +3115,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_USERINFO: TypeDef = TypeDef {
     proto: "k8s.io.api.authentication.v1.UserInfo",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("username", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("uid", 2, K::Single(E::Scalar(S::String)), true),
@@ -3019,6 +3129,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_FIELDSELECTORATTRIBUTES: TypeDef =
     proto: "k8s.io.api.authorization.v1.FieldSelectorAttributes",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("rawSelector", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -3038,6 +3149,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_LABELSELECTORATTRIBUTES: TypeDef =
     proto: "k8s.io.api.authorization.v1.LabelSelectorAttributes",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("rawSelector", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -3061,6 +3173,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_LOCALSUBJECTACCESSREVIEW: TypeDef 
         kind: "LocalSubjectAccessReview",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3097,6 +3210,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_NONRESOURCEATTRIBUTES: TypeDef = T
     proto: "k8s.io.api.authorization.v1.NonResourceAttributes",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("verb", 2, K::Single(E::Scalar(S::String)), true),
@@ -3108,6 +3222,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_NONRESOURCERULE: TypeDef = TypeDef
     proto: "k8s.io.api.authorization.v1.NonResourceRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -3122,6 +3237,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_RESOURCEATTRIBUTES: TypeDef = Type
     proto: "k8s.io.api.authorization.v1.ResourceAttributes",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("verb", 2, K::Single(E::Scalar(S::String)), true),
@@ -3154,6 +3270,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_RESOURCERULE: TypeDef = TypeDef {
     proto: "k8s.io.api.authorization.v1.ResourceRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -3176,6 +3293,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTACCESSREVIEW: TypeDef =
         kind: "SelfSubjectAccessReview",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3212,6 +3330,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTACCESSREVIEWSPEC: TypeD
     proto: "k8s.io.api.authorization.v1.SelfSubjectAccessReviewSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "resourceAttributes",
@@ -3239,6 +3358,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTRULESREVIEW: TypeDef = 
         kind: "SelfSubjectRulesReview",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3275,6 +3395,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTRULESREVIEWSPEC: TypeDe
     proto: "k8s.io.api.authorization.v1.SelfSubjectRulesReviewSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "namespace",
         1,
@@ -3292,6 +3413,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEW: TypeDef = Typ
         kind: "SubjectAccessReview",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3328,6 +3450,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSPEC: TypeDef =
     proto: "k8s.io.api.authorization.v1.SubjectAccessReviewSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "resourceAttributes",
@@ -3355,6 +3478,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSTATUS: TypeDef
     proto: "k8s.io.api.authorization.v1.SubjectAccessReviewStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("allowed", 1, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
         FieldDef::new("reason", 2, K::Single(E::Scalar(S::String)), true),
@@ -3368,6 +3492,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTRULESREVIEWSTATUS: TypeDef 
     proto: "k8s.io.api.authorization.v1.SubjectRulesReviewStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "resourceRules",
@@ -3395,6 +3520,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_CROSSVERSIONOBJECTREFERENCE: TypeDef
     proto: "k8s.io.api.autoscaling.v1.CrossVersionObjectReference",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -3411,6 +3537,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALER: TypeDef = T
         kind: "HorizontalPodAutoscaler",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3451,6 +3578,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERLIST: TypeDef
         kind: "HorizontalPodAutoscalerList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3478,6 +3606,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERSPEC: TypeDef
     proto: "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "scaleTargetRef",
@@ -3504,6 +3633,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERSTATUS: TypeD
     proto: "k8s.io.api.autoscaling.v1.HorizontalPodAutoscalerStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "observedGeneration",
@@ -3537,6 +3667,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALE: TypeDef = TypeDef {
         kind: "Scale",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3569,6 +3700,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.autoscaling.v1.ScaleSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "replicas",
         1,
@@ -3582,6 +3714,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALESTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.autoscaling.v1.ScaleStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("selector", 2, K::Single(E::Scalar(S::String)), true),
@@ -3593,6 +3726,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CONTAINERRESOURCEMETRICSOURCE: TypeD
     proto: "k8s.io.api.autoscaling.v2.ContainerResourceMetricSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -3611,6 +3745,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CONTAINERRESOURCEMETRICSTATUS: TypeD
     proto: "k8s.io.api.autoscaling.v2.ContainerResourceMetricStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -3629,6 +3764,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CROSSVERSIONOBJECTREFERENCE: TypeDef
     proto: "k8s.io.api.autoscaling.v2.CrossVersionObjectReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -3641,6 +3777,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_EXTERNALMETRICSOURCE: TypeDef = Type
     proto: "k8s.io.api.autoscaling.v2.ExternalMetricSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metric",
@@ -3664,6 +3801,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_EXTERNALMETRICSTATUS: TypeDef = Type
     proto: "k8s.io.api.autoscaling.v2.ExternalMetricStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metric",
@@ -3687,6 +3825,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HPASCALINGPOLICY: TypeDef = TypeDef 
     proto: "k8s.io.api.autoscaling.v2.HPAScalingPolicy",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
@@ -3699,6 +3838,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HPASCALINGRULES: TypeDef = TypeDef {
     proto: "k8s.io.api.autoscaling.v2.HPAScalingRules",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("selectPolicy", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -3732,6 +3872,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALER: TypeDef = T
         kind: "HorizontalPodAutoscaler",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3768,6 +3909,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERBEHAVIOR: Typ
     proto: "k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerBehavior",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "scaleUp",
@@ -3789,6 +3931,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERCONDITION: Ty
     proto: "k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -3813,6 +3956,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERLIST: TypeDef
         kind: "HorizontalPodAutoscalerList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -3840,6 +3984,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSPEC: TypeDef
     proto: "k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "scaleTargetRef",
@@ -3875,6 +4020,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSTATUS: TypeD
     proto: "k8s.io.api.autoscaling.v2.HorizontalPodAutoscalerStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "observedGeneration",
@@ -3916,6 +4062,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER: TypeDef = TypeDef 
     proto: "k8s.io.api.autoscaling.v2.MetricIdentifier",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -3934,6 +4081,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.autoscaling.v2.MetricSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -3976,6 +4124,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.autoscaling.v2.MetricStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4018,6 +4167,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICTARGET: TypeDef = TypeDef {
     proto: "k8s.io.api.autoscaling.v2.MetricTarget",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4046,6 +4196,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICVALUESTATUS: TypeDef = TypeDef
     proto: "k8s.io.api.autoscaling.v2.MetricValueStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "value",
@@ -4073,6 +4224,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_OBJECTMETRICSOURCE: TypeDef = TypeDe
     proto: "k8s.io.api.autoscaling.v2.ObjectMetricSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "describedObject",
@@ -4105,6 +4257,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_OBJECTMETRICSTATUS: TypeDef = TypeDe
     proto: "k8s.io.api.autoscaling.v2.ObjectMetricStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metric",
@@ -4137,6 +4290,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_PODSMETRICSOURCE: TypeDef = TypeDef 
     proto: "k8s.io.api.autoscaling.v2.PodsMetricSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metric",
@@ -4160,6 +4314,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_PODSMETRICSTATUS: TypeDef = TypeDef 
     proto: "k8s.io.api.autoscaling.v2.PodsMetricStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metric",
@@ -4183,6 +4338,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_RESOURCEMETRICSOURCE: TypeDef = Type
     proto: "k8s.io.api.autoscaling.v2.ResourceMetricSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4200,6 +4356,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_RESOURCEMETRICSTATUS: TypeDef = Type
     proto: "k8s.io.api.autoscaling.v2.ResourceMetricStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4221,6 +4378,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOB: TypeDef = TypeDef {
         kind: "CronJob",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4257,6 +4415,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBLIST: TypeDef = TypeDef {
         kind: "CronJobList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4282,6 +4441,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.CronJobSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("schedule", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4325,6 +4485,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.CronJobStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "active",
@@ -4357,6 +4518,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOB: TypeDef = TypeDef {
         kind: "Job",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4389,6 +4551,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBCONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.JobCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -4420,6 +4583,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBLIST: TypeDef = TypeDef {
         kind: "JobList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4445,6 +4609,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.JobSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("parallelism", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("completions", 2, K::Single(E::Scalar(S::Int32)), true),
@@ -4513,6 +4678,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.JobStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "conditions",
@@ -4555,6 +4721,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBTEMPLATESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.JobTemplateSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metadata",
@@ -4578,6 +4745,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICY: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.PodFailurePolicy",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "rules",
         1,
@@ -4593,6 +4761,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYONEXITCODESREQUIREMENT: Ty
     proto: "k8s.io.api.batch.v1.PodFailurePolicyOnExitCodesRequirement",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("containerName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -4607,6 +4776,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYONPODCONDITIONSPATTERN: Ty
     proto: "k8s.io.api.batch.v1.PodFailurePolicyOnPodConditionsPattern",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -4618,6 +4788,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYRULE: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.PodFailurePolicyRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("action", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4645,6 +4816,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_SUCCESSPOLICY: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.SuccessPolicy",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "rules",
         1,
@@ -4660,6 +4832,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_SUCCESSPOLICYRULE: TypeDef = TypeDef {
     proto: "k8s.io.api.batch.v1.SuccessPolicyRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("succeededIndexes", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("succeededCount", 2, K::Single(E::Scalar(S::Int32)), true),
@@ -4671,6 +4844,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_UNCOUNTEDTERMINATEDPODS: TypeDef = TypeDef
     proto: "k8s.io.api.batch.v1.UncountedTerminatedPods",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("succeeded", 1, K::List(E::Scalar(S::String)), true).list(Some("set"), &[]),
         FieldDef::new("failed", 2, K::List(E::Scalar(S::String)), true).list(Some("set"), &[]),
@@ -4686,6 +4860,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUEST: TypeDef 
         kind: "CertificateSigningRequest",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4723,6 +4898,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTCONDITION:
         proto: "k8s.io.api.certificates.v1.CertificateSigningRequestCondition",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("reason", 2, K::Single(E::Scalar(S::String)), true),
@@ -4754,6 +4930,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTLIST: Type
         kind: "CertificateSigningRequestList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4781,6 +4958,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTSPEC: Type
     proto: "k8s.io.api.certificates.v1.CertificateSigningRequestSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("request", 1, K::Single(E::Scalar(S::Bytes)), false).zero(Z::Null),
         FieldDef::new("username", 2, K::Single(E::Scalar(S::String)), true),
@@ -4798,6 +4976,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTSTATUS: Ty
     proto: "k8s.io.api.certificates.v1.CertificateSigningRequestStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "conditions",
@@ -4821,6 +5000,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLE: TypeDef =
         kind: "ClusterTrustBundle",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4852,6 +5032,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLELIST: TypeD
         kind: "ClusterTrustBundleList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4879,6 +5060,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLESPEC: TypeD
     proto: "k8s.io.api.certificates.v1alpha1.ClusterTrustBundleSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("signerName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("trustBundle", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -4894,6 +5076,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLE: TypeDef = 
         kind: "ClusterTrustBundle",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4925,6 +5108,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLELIST: TypeDe
         kind: "ClusterTrustBundleList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4952,6 +5136,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLESPEC: TypeDe
     proto: "k8s.io.api.certificates.v1beta1.ClusterTrustBundleSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("signerName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("trustBundle", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -4967,6 +5152,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1_LEASE: TypeDef = TypeDef {
         kind: "Lease",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -4996,6 +5182,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1_LEASELIST: TypeDef = TypeDef {
         kind: "LeaseList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5021,6 +5208,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1_LEASESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.coordination.v1.LeaseSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("holderIdentity", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -5056,6 +5244,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATE: TypeDef = Typ
         kind: "LeaseCandidate",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5087,6 +5276,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATELIST: TypeDef =
         kind: "LeaseCandidateList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5112,6 +5302,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATESPEC: TypeDef =
     proto: "k8s.io.api.coordination.v1alpha2.LeaseCandidateSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("leaseName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -5142,6 +5333,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATE: TypeDef = Type
         kind: "LeaseCandidate",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5173,6 +5365,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATELIST: TypeDef = 
         kind: "LeaseCandidateList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5198,6 +5391,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATESPEC: TypeDef = 
     proto: "k8s.io.api.coordination.v1beta1.LeaseCandidateSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("leaseName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -5224,6 +5418,7 @@ pub(crate) static IO_K8S_API_CORE_V1_AWSELASTICBLOCKSTOREVOLUMESOURCE: TypeDef =
     proto: "k8s.io.api.core.v1.AWSElasticBlockStoreVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -5237,6 +5432,7 @@ pub(crate) static IO_K8S_API_CORE_V1_AFFINITY: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Affinity",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "nodeAffinity",
@@ -5264,6 +5460,7 @@ pub(crate) static IO_K8S_API_CORE_V1_APPARMORPROFILE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.AppArmorProfile",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("localhostProfile", 2, K::Single(E::Scalar(S::String)), true),
@@ -5275,6 +5472,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ATTACHEDVOLUME: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.AttachedVolume",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("devicePath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -5286,6 +5484,7 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREDISKVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.AzureDiskVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("diskName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("diskURI", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -5301,6 +5500,7 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREFILEPERSISTENTVOLUMESOURCE: TypeDef = 
     proto: "k8s.io.api.core.v1.AzureFilePersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("shareName", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -5314,6 +5514,7 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREFILEVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.AzureFileVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("shareName", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -5330,6 +5531,7 @@ pub(crate) static IO_K8S_API_CORE_V1_BINDING: TypeDef = TypeDef {
         kind: "Binding",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5355,6 +5557,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CSIPERSISTENTVOLUMESOURCE: TypeDef = TypeDe
     proto: "k8s.io.api.core.v1.CSIPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("volumeHandle", 2, K::Single(E::Scalar(S::String)), false)
@@ -5400,6 +5603,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CSIVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.CSIVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
@@ -5419,6 +5623,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CAPABILITIES: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Capabilities",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("add", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("drop", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -5430,6 +5635,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CEPHFSPERSISTENTVOLUMESOURCE: TypeDef = Typ
     proto: "k8s.io.api.core.v1.CephFSPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -5452,6 +5658,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CEPHFSVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.CephFSVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -5474,6 +5681,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CINDERPERSISTENTVOLUMESOURCE: TypeDef = Typ
     proto: "k8s.io.api.core.v1.CinderPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -5492,6 +5700,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CINDERVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.CinderVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -5510,6 +5719,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CLIENTIPCONFIG: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ClientIPConfig",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "timeoutSeconds",
         1,
@@ -5523,6 +5733,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CLUSTERTRUSTBUNDLEPROJECTION: TypeDef = Typ
     proto: "k8s.io.api.core.v1.ClusterTrustBundleProjection",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("signerName", 2, K::Single(E::Scalar(S::String)), true),
@@ -5544,6 +5755,7 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTCONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ComponentCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -5561,6 +5773,7 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTSTATUS: TypeDef = TypeDef {
         kind: "ComponentStatus",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5591,6 +5804,7 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTSTATUSLIST: TypeDef = TypeDef {
         kind: "ComponentStatusList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5620,6 +5834,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAP: TypeDef = TypeDef {
         kind: "ConfigMap",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5641,6 +5856,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPENVSOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ConfigMapEnvSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "",
@@ -5659,6 +5875,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPKEYSELECTOR: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ConfigMapKeySelector",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new(
             "",
@@ -5682,6 +5899,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPLIST: TypeDef = TypeDef {
         kind: "ConfigMapList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5707,6 +5925,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPNODECONFIGSOURCE: TypeDef = TypeDe
     proto: "k8s.io.api.core.v1.ConfigMapNodeConfigSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -5727,6 +5946,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPPROJECTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ConfigMapProjection",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "",
@@ -5752,6 +5972,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ConfigMapVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "",
@@ -5778,6 +5999,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINER: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Container",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), true),
@@ -5892,6 +6114,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERIMAGE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerImage",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("names", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[])
@@ -5905,6 +6128,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERPORT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerPort",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("hostPort", 2, K::Single(E::Scalar(S::Int32)), true),
@@ -5919,6 +6143,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERRESIZEPOLICY: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerResizePolicy",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("resourceName", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -5932,6 +6157,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERRESTARTRULE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerRestartRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5952,6 +6178,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERRESTARTRULEONEXITCODES: TypeDef = 
     proto: "k8s.io.api.core.v1.ContainerRestartRuleOnExitCodes",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -5965,6 +6192,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerState",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "waiting",
@@ -5992,6 +6220,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATERUNNING: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerStateRunning",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "startedAt",
         1,
@@ -6006,6 +6235,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATETERMINATED: TypeDef = TypeDef
     proto: "k8s.io.api.core.v1.ContainerStateTerminated",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("exitCode", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("signal", 2, K::Single(E::Scalar(S::Int32)), true),
@@ -6034,6 +6264,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATEWAITING: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerStateWaiting",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("reason", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
@@ -6045,6 +6276,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -6110,6 +6342,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERUSER: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ContainerUser",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "linux",
         1,
@@ -6123,6 +6356,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DAEMONENDPOINT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.DaemonEndpoint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("Port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number)],
 };
 
@@ -6131,6 +6365,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DOWNWARDAPIPROJECTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.DownwardAPIProjection",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "items",
         1,
@@ -6145,6 +6380,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DOWNWARDAPIVOLUMEFILE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.DownwardAPIVolumeFile",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -6168,6 +6404,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DOWNWARDAPIVOLUMESOURCE: TypeDef = TypeDef 
     proto: "k8s.io.api.core.v1.DownwardAPIVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "items",
@@ -6185,6 +6422,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EMPTYDIRVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EmptyDirVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("medium", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -6201,6 +6439,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTADDRESS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EndpointAddress",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -6219,6 +6458,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTPORT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EndpointPort",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("port", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
@@ -6232,6 +6472,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTSUBSET: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EndpointSubset",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "addresses",
@@ -6266,6 +6507,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTS: TypeDef = TypeDef {
         kind: "Endpoints",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -6295,6 +6537,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTSLIST: TypeDef = TypeDef {
         kind: "EndpointsList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -6320,6 +6563,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENVFROMSOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EnvFromSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("prefix", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -6342,6 +6586,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENVVAR: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EnvVar",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
@@ -6359,6 +6604,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENVVARSOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EnvVarSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "fieldRef",
@@ -6392,6 +6638,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINER: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EphemeralContainer",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "",
@@ -6415,6 +6662,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINERCOMMON: TypeDef = TypeDef
     proto: "k8s.io.api.core.v1.EphemeralContainerCommon",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -6538,6 +6786,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EphemeralVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "volumeClaimTemplate",
         1,
@@ -6557,6 +6806,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
         kind: "Event",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -6645,6 +6895,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENTLIST: TypeDef = TypeDef {
         kind: "EventList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -6670,6 +6921,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENTSERIES: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EventSeries",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("count", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -6687,6 +6939,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENTSOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.EventSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("component", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("host", 2, K::Single(E::Scalar(S::String)), true),
@@ -6698,6 +6951,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EXECACTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ExecAction",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("command", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
@@ -6708,6 +6962,7 @@ pub(crate) static IO_K8S_API_CORE_V1_FCVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.FCVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("targetWWNs", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -6723,6 +6978,7 @@ pub(crate) static IO_K8S_API_CORE_V1_FLEXPERSISTENTVOLUMESOURCE: TypeDef = TypeD
     proto: "k8s.io.api.core.v1.FlexPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -6742,6 +6998,7 @@ pub(crate) static IO_K8S_API_CORE_V1_FLEXVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.FlexVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -6761,6 +7018,7 @@ pub(crate) static IO_K8S_API_CORE_V1_FLOCKERVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.FlockerVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("datasetName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("datasetUUID", 2, K::Single(E::Scalar(S::String)), true),
@@ -6772,6 +7030,7 @@ pub(crate) static IO_K8S_API_CORE_V1_GCEPERSISTENTDISKVOLUMESOURCE: TypeDef = Ty
     proto: "k8s.io.api.core.v1.GCEPersistentDiskVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("pdName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -6785,6 +7044,7 @@ pub(crate) static IO_K8S_API_CORE_V1_GRPCACTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.GRPCAction",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("service", 2, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
@@ -6796,6 +7056,7 @@ pub(crate) static IO_K8S_API_CORE_V1_GITREPOVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.GitRepoVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("repository", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("revision", 2, K::Single(E::Scalar(S::String)), true),
@@ -6808,6 +7069,7 @@ pub(crate) static IO_K8S_API_CORE_V1_GLUSTERFSPERSISTENTVOLUMESOURCE: TypeDef = 
     proto: "k8s.io.api.core.v1.GlusterfsPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("endpoints", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -6826,6 +7088,7 @@ pub(crate) static IO_K8S_API_CORE_V1_GLUSTERFSVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.GlusterfsVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("endpoints", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -6838,6 +7101,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HTTPGETACTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.HTTPGetAction",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -6864,6 +7128,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HTTPHEADER: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.HTTPHeader",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -6875,6 +7140,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTALIAS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.HostAlias",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("hostnames", 2, K::List(E::Scalar(S::String)), true)
@@ -6887,6 +7153,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTIP: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.HostIP",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -6895,6 +7162,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTPATHVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.HostPathVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("type", 2, K::Single(E::Scalar(S::String)), true),
@@ -6906,6 +7174,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ISCSIPERSISTENTVOLUMESOURCE: TypeDef = Type
     proto: "k8s.io.api.core.v1.ISCSIPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("targetPortal", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -6932,6 +7201,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ISCSIVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ISCSIVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("targetPortal", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -6958,6 +7228,7 @@ pub(crate) static IO_K8S_API_CORE_V1_IMAGEVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ImageVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("reference", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("pullPolicy", 2, K::Single(E::Scalar(S::String)), true),
@@ -6969,6 +7240,7 @@ pub(crate) static IO_K8S_API_CORE_V1_KEYTOPATH: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.KeyToPath",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -6981,6 +7253,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIFECYCLE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Lifecycle",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "postStart",
@@ -7003,6 +7276,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIFECYCLEHANDLER: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.LifecycleHandler",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "exec",
@@ -7040,6 +7314,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGE: TypeDef = TypeDef {
         kind: "LimitRange",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7065,6 +7340,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGEITEM: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.LimitRangeItem",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -7109,6 +7385,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGELIST: TypeDef = TypeDef {
         kind: "LimitRangeList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7134,6 +7411,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.LimitRangeSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "limits",
         1,
@@ -7149,6 +7427,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LINUXCONTAINERUSER: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.LinuxContainerUser",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("uid", 1, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
         FieldDef::new("gid", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
@@ -7162,6 +7441,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LOADBALANCERINGRESS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.LoadBalancerIngress",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("hostname", 2, K::Single(E::Scalar(S::String)), true),
@@ -7181,6 +7461,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LOADBALANCERSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.LoadBalancerStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "ingress",
         1,
@@ -7195,6 +7476,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.LocalObjectReference",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[FieldDef::new(
         "name",
         1,
@@ -7208,6 +7490,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LOCALVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.LocalVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -7219,6 +7502,7 @@ pub(crate) static IO_K8S_API_CORE_V1_MODIFYVOLUMESTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ModifyVolumeStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "targetVolumeAttributesClassName",
@@ -7235,6 +7519,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NFSVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NFSVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("server", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7251,6 +7536,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACE: TypeDef = TypeDef {
         kind: "Namespace",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7283,6 +7569,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACECONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NamespaceCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7307,6 +7594,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACELIST: TypeDef = TypeDef {
         kind: "NamespaceList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7332,6 +7620,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NamespaceSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("finalizers", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -7343,6 +7632,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACESTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NamespaceStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -7365,6 +7655,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODE: TypeDef = TypeDef {
         kind: "Node",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7397,6 +7688,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEADDRESS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeAddress",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("address", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7408,6 +7700,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEAFFINITY: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeAffinity",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "requiredDuringSchedulingIgnoredDuringExecution",
@@ -7430,6 +7723,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7457,6 +7751,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONFIGSOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeConfigSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "configMap",
         2,
@@ -7470,6 +7765,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONFIGSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeConfigStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "assigned",
@@ -7498,6 +7794,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEDAEMONENDPOINTS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeDaemonEndpoints",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "kubeletEndpoint",
         1,
@@ -7512,6 +7809,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEFEATURES: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeFeatures",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "supplementalGroupsPolicy",
         1,
@@ -7529,6 +7827,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODELIST: TypeDef = TypeDef {
         kind: "NodeList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7554,6 +7853,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODERUNTIMEHANDLER: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeRuntimeHandler",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
         FieldDef::new(
@@ -7570,6 +7870,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODERUNTIMEHANDLERFEATURES: TypeDef = TypeD
     proto: "k8s.io.api.core.v1.NodeRuntimeHandlerFeatures",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "recursiveReadOnlyMounts",
@@ -7586,6 +7887,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESELECTOR: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeSelector",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[FieldDef::new(
         "nodeSelectorTerms",
         1,
@@ -7601,6 +7903,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESELECTORREQUIREMENT: TypeDef = TypeDef 
     proto: "k8s.io.api.core.v1.NodeSelectorRequirement",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7613,6 +7916,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESELECTORTERM: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeSelectorTerm",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new(
             "matchExpressions",
@@ -7636,6 +7940,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("podCIDR", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("externalID", 2, K::Single(E::Scalar(S::String)), true),
@@ -7665,6 +7970,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "capacity",
@@ -7752,6 +8058,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESWAPSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeSwapStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "capacity",
         1,
@@ -7765,6 +8072,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESYSTEMINFO: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.NodeSystemInfo",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("machineID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("systemUUID", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7806,6 +8114,7 @@ pub(crate) static IO_K8S_API_CORE_V1_OBJECTFIELDSELECTOR: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ObjectFieldSelector",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("fieldPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7817,6 +8126,7 @@ pub(crate) static IO_K8S_API_CORE_V1_OBJECTREFERENCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ObjectReference",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
@@ -7837,6 +8147,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUME: TypeDef = TypeDef {
         kind: "PersistentVolume",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7873,6 +8184,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIM: TypeDef = TypeDef {
         kind: "PersistentVolumeClaim",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7905,6 +8217,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMCONDITION: TypeDef = T
     proto: "k8s.io.api.core.v1.PersistentVolumeClaimCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7936,6 +8249,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMLIST: TypeDef = TypeDe
         kind: "PersistentVolumeClaimList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -7961,6 +8275,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSPEC: TypeDef = TypeDe
     proto: "k8s.io.api.core.v1.PersistentVolumeClaimSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("accessModes", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -8008,6 +8323,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSTATUS: TypeDef = Type
     proto: "k8s.io.api.core.v1.PersistentVolumeClaimStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("accessModes", 2, K::List(E::Scalar(S::String)), true)
@@ -8039,7 +8355,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSTATUS: TypeDef = Type
             7,
             K::Map(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .map_type("granular"),
         FieldDef::new(
             "currentVolumeAttributesClassName",
             8,
@@ -8060,6 +8377,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMTEMPLATE: TypeDef = Ty
     proto: "k8s.io.api.core.v1.PersistentVolumeClaimTemplate",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metadata",
@@ -8083,6 +8401,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMVOLUMESOURCE: TypeDef 
     proto: "k8s.io.api.core.v1.PersistentVolumeClaimVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("claimName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
@@ -8098,6 +8417,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMELIST: TypeDef = TypeDef {
         kind: "PersistentVolumeList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -8123,6 +8443,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -8282,6 +8603,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PersistentVolumeSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "capacity",
@@ -8304,7 +8626,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESPEC: TypeDef = TypeDef {
             4,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_OBJECTREFERENCE)),
             true,
-        ),
+        )
+        .map_type("granular"),
         FieldDef::new(
             "persistentVolumeReclaimPolicy",
             5,
@@ -8335,6 +8658,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PersistentVolumeStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
@@ -8353,6 +8677,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PHOTONPERSISTENTDISKVOLUMESOURCE: TypeDef =
     proto: "k8s.io.api.core.v1.PhotonPersistentDiskVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("pdID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -8368,6 +8693,7 @@ pub(crate) static IO_K8S_API_CORE_V1_POD: TypeDef = TypeDef {
         kind: "Pod",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -8400,6 +8726,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODAFFINITY: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodAffinity",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "requiredDuringSchedulingIgnoredDuringExecution",
@@ -8423,6 +8750,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODAFFINITYTERM: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodAffinityTerm",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "labelSelector",
@@ -8455,6 +8783,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODANTIAFFINITY: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodAntiAffinity",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "requiredDuringSchedulingIgnoredDuringExecution",
@@ -8478,6 +8807,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODCONDITION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -8511,6 +8841,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODDNSCONFIG: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodDNSConfig",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("nameservers", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -8530,6 +8861,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODDNSCONFIGOPTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodDNSConfigOption",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
@@ -8541,6 +8873,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODIP: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodIP",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -8553,6 +8886,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODLIST: TypeDef = TypeDef {
         kind: "PodList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -8578,6 +8912,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODOS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodOS",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -8586,6 +8921,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODREADINESSGATE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodReadinessGate",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("conditionType", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -8597,6 +8933,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODRESOURCECLAIM: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodResourceClaim",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -8619,6 +8956,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODRESOURCECLAIMSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodResourceClaimStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -8635,6 +8973,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSCHEDULINGGATE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodSchedulingGate",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -8643,6 +8982,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSECURITYCONTEXT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodSecurityContext",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "seLinuxOptions",
@@ -8709,6 +9049,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "volumes",
@@ -8741,7 +9082,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSPEC: TypeDef = TypeDef {
             true,
         ),
         FieldDef::new("dnsPolicy", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("nodeSelector", 7, K::Map(E::Scalar(S::String)), true),
+        FieldDef::new("nodeSelector", 7, K::Map(E::Scalar(S::String)), true).map_type("atomic"),
         FieldDef::new(
             "serviceAccountName",
             8,
@@ -8909,6 +9250,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -9000,6 +9342,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATE: TypeDef = TypeDef {
         kind: "PodTemplate",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9029,6 +9372,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATELIST: TypeDef = TypeDef {
         kind: "PodTemplateList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9054,6 +9398,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PodTemplateSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metadata",
@@ -9077,6 +9422,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PORTSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PortStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9089,6 +9435,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PORTWORXVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.PortworxVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -9101,6 +9448,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PREFERREDSCHEDULINGTERM: TypeDef = TypeDef 
     proto: "k8s.io.api.core.v1.PreferredSchedulingTerm",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("weight", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -9118,6 +9466,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PROBE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Probe",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "",
@@ -9151,6 +9500,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PROBEHANDLER: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ProbeHandler",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9186,6 +9536,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PROJECTEDVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ProjectedVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "sources",
@@ -9204,6 +9555,7 @@ pub(crate) static IO_K8S_API_CORE_V1_QUOBYTEVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.QuobyteVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("registry", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("volume", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9219,6 +9571,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RBDPERSISTENTVOLUMESOURCE: TypeDef = TypeDe
     proto: "k8s.io.api.core.v1.RBDPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -9243,6 +9596,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RBDVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.RBDVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -9271,6 +9625,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLER: TypeDef = TypeDef {
         kind: "ReplicationController",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9303,6 +9658,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERCONDITION: TypeDef = T
     proto: "k8s.io.api.core.v1.ReplicationControllerCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9327,6 +9683,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERLIST: TypeDef = TypeDe
         kind: "ReplicationControllerList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9352,9 +9709,10 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSPEC: TypeDef = TypeDe
     proto: "k8s.io.api.core.v1.ReplicationControllerSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("selector", 2, K::Map(E::Scalar(S::String)), true),
+        FieldDef::new("selector", 2, K::Map(E::Scalar(S::String)), true).map_type("atomic"),
         FieldDef::new(
             "template",
             3,
@@ -9370,6 +9728,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSTATUS: TypeDef = Type
     proto: "k8s.io.api.core.v1.ReplicationControllerStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -9404,6 +9763,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCECLAIM: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ResourceClaim",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("request", 2, K::Single(E::Scalar(S::String)), true),
@@ -9415,6 +9775,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEFIELDSELECTOR: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ResourceFieldSelector",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("containerName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9433,6 +9794,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEHEALTH: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ResourceHealth",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("resourceID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("health", 2, K::Single(E::Scalar(S::String)), true),
@@ -9448,6 +9810,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTA: TypeDef = TypeDef {
         kind: "ResourceQuota",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9484,6 +9847,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTALIST: TypeDef = TypeDef {
         kind: "ResourceQuotaList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9509,6 +9873,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTASPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ResourceQuotaSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "hard",
@@ -9531,6 +9896,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTASTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ResourceQuotaStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "hard",
@@ -9552,6 +9918,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEREQUIREMENTS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ResourceRequirements",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "limits",
@@ -9580,6 +9947,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCESTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ResourceStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -9597,6 +9965,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SELINUXOPTIONS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SELinuxOptions",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("user", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("role", 2, K::Single(E::Scalar(S::String)), true),
@@ -9610,6 +9979,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SCALEIOPERSISTENTVOLUMESOURCE: TypeDef = Ty
     proto: "k8s.io.api.core.v1.ScaleIOPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("gateway", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("system", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9635,6 +10005,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SCALEIOVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ScaleIOVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("gateway", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("system", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9660,6 +10031,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SCOPESELECTOR: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ScopeSelector",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[FieldDef::new(
         "matchExpressions",
         1,
@@ -9676,6 +10048,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SCOPEDRESOURCESELECTORREQUIREMENT: TypeDef 
     proto: "k8s.io.api.core.v1.ScopedResourceSelectorRequirement",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("scopeName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9688,6 +10061,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECCOMPPROFILE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SeccompProfile",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("localhostProfile", 2, K::Single(E::Scalar(S::String)), true),
@@ -9703,6 +10077,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRET: TypeDef = TypeDef {
         kind: "Secret",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9725,6 +10100,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETENVSOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SecretEnvSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "",
@@ -9743,6 +10119,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETKEYSELECTOR: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SecretKeySelector",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new(
             "",
@@ -9766,6 +10143,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETLIST: TypeDef = TypeDef {
         kind: "SecretList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9791,6 +10169,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETPROJECTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SecretProjection",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "",
@@ -9816,6 +10195,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETREFERENCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SecretReference",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
@@ -9827,6 +10207,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SecretVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -9846,6 +10227,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECURITYCONTEXT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SecurityContext",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "capabilities",
@@ -9908,6 +10290,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICE: TypeDef = TypeDef {
         kind: "Service",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9944,6 +10327,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNT: TypeDef = TypeDef {
         kind: "ServiceAccount",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9987,6 +10371,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNTLIST: TypeDef = TypeDef {
         kind: "ServiceAccountList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -10012,6 +10397,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNTTOKENPROJECTION: TypeDef = Ty
     proto: "k8s.io.api.core.v1.ServiceAccountTokenProjection",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("audience", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("expirationSeconds", 2, K::Single(E::Scalar(S::Int64)), true),
@@ -10028,6 +10414,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICELIST: TypeDef = TypeDef {
         kind: "ServiceList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -10053,6 +10440,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEPORT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ServicePort",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), true),
@@ -10074,6 +10462,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ServiceSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "ports",
@@ -10083,7 +10472,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICESPEC: TypeDef = TypeDef {
         )
         .patch(Some("merge"), Some("port"))
         .list(Some("map"), &["port", "protocol"]),
-        FieldDef::new("selector", 2, K::Map(E::Scalar(S::String)), true),
+        FieldDef::new("selector", 2, K::Map(E::Scalar(S::String)), true).map_type("atomic"),
         FieldDef::new("clusterIP", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("type", 4, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("externalIPs", 5, K::List(E::Scalar(S::String)), true)
@@ -10159,6 +10548,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICESTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.ServiceStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "loadBalancer",
@@ -10183,6 +10573,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SESSIONAFFINITYCONFIG: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SessionAffinityConfig",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "clientIP",
         1,
@@ -10196,6 +10587,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SLEEPACTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.SleepAction",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("seconds", 1, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number)],
 };
 
@@ -10204,6 +10596,7 @@ pub(crate) static IO_K8S_API_CORE_V1_STORAGEOSPERSISTENTVOLUMESOURCE: TypeDef = 
     proto: "k8s.io.api.core.v1.StorageOSPersistentVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("volumeName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("volumeNamespace", 2, K::Single(E::Scalar(S::String)), true),
@@ -10223,6 +10616,7 @@ pub(crate) static IO_K8S_API_CORE_V1_STORAGEOSVOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.StorageOSVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("volumeName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("volumeNamespace", 2, K::Single(E::Scalar(S::String)), true),
@@ -10242,6 +10636,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SYSCTL: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Sysctl",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10253,6 +10648,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TCPSOCKETACTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.TCPSocketAction",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "port",
@@ -10270,6 +10666,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TAINT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Taint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
@@ -10288,6 +10685,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TOLERATION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Toleration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true),
@@ -10302,6 +10700,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TOPOLOGYSELECTORLABELREQUIREMENT: TypeDef =
     proto: "k8s.io.api.core.v1.TopologySelectorLabelRequirement",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("values", 2, K::List(E::Scalar(S::String)), false)
@@ -10315,6 +10714,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TOPOLOGYSELECTORTERM: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.TopologySelectorTerm",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[FieldDef::new(
         "matchLabelExpressions",
         1,
@@ -10331,6 +10731,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TOPOLOGYSPREADCONSTRAINT: TypeDef = TypeDef
     proto: "k8s.io.api.core.v1.TopologySpreadConstraint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("maxSkew", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("topologyKey", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10367,6 +10768,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TYPEDLOCALOBJECTREFERENCE: TypeDef = TypeDe
     proto: "k8s.io.api.core.v1.TypedLocalObjectReference",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10379,6 +10781,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TYPEDOBJECTREFERENCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.TypedObjectReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10392,6 +10795,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUME: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.Volume",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -10410,6 +10814,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEDEVICE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.VolumeDevice",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("devicePath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10421,6 +10826,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEMOUNT: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.VolumeMount",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
@@ -10442,6 +10848,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEMOUNTSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.VolumeMountStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("mountPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10460,6 +10867,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMENODEAFFINITY: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.VolumeNodeAffinity",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "required",
         1,
@@ -10473,6 +10881,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEPROJECTION: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.VolumeProjection",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "secret",
@@ -10514,6 +10923,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMERESOURCEREQUIREMENTS: TypeDef = TypeD
     proto: "k8s.io.api.core.v1.VolumeResourceRequirements",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "limits",
@@ -10535,6 +10945,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMESOURCE: TypeDef = TypeDef {
     proto: "k8s.io.api.core.v1.VolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -10736,6 +11147,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VSPHEREVIRTUALDISKVOLUMESOURCE: TypeDef = T
     proto: "k8s.io.api.core.v1.VsphereVirtualDiskVolumeSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("volumePath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -10754,6 +11166,7 @@ pub(crate) static IO_K8S_API_CORE_V1_WEIGHTEDPODAFFINITYTERM: TypeDef = TypeDef 
     proto: "k8s.io.api.core.v1.WeightedPodAffinityTerm",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("weight", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -10771,6 +11184,7 @@ pub(crate) static IO_K8S_API_CORE_V1_WINDOWSSECURITYCONTEXTOPTIONS: TypeDef = Ty
     proto: "k8s.io.api.core.v1.WindowsSecurityContextOptions",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "gmsaCredentialSpecName",
@@ -10794,6 +11208,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINT: TypeDef = TypeDef {
     proto: "k8s.io.api.discovery.v1.Endpoint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("addresses", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("set"), &[])
@@ -10829,6 +11244,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTCONDITIONS: TypeDef = TypeDef 
     proto: "k8s.io.api.discovery.v1.EndpointConditions",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("ready", 1, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("serving", 2, K::Single(E::Scalar(S::Bool)), true),
@@ -10841,6 +11257,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTHINTS: TypeDef = TypeDef {
     proto: "k8s.io.api.discovery.v1.EndpointHints",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "forZones",
@@ -10864,6 +11281,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTPORT: TypeDef = TypeDef {
     proto: "k8s.io.api.discovery.v1.EndpointPort",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), true),
@@ -10881,6 +11299,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTSLICE: TypeDef = TypeDef {
         kind: "EndpointSlice",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -10920,6 +11339,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTSLICELIST: TypeDef = TypeDef {
         kind: "EndpointSliceList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -10945,6 +11365,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_FORNODE: TypeDef = TypeDef {
     proto: "k8s.io.api.discovery.v1.ForNode",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -10953,6 +11374,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_FORZONE: TypeDef = TypeDef {
     proto: "k8s.io.api.discovery.v1.ForZone",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -10965,6 +11387,7 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
         kind: "Event",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11051,6 +11474,7 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENTLIST: TypeDef = TypeDef {
         kind: "EventList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11076,6 +11500,7 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENTSERIES: TypeDef = TypeDef {
     proto: "k8s.io.api.events.v1.EventSeries",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("count", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -11093,6 +11518,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_EXEMPTPRIORITYLEVELCONFIGURATION: Ty
     proto: "k8s.io.api.flowcontrol.v1.ExemptPriorityLevelConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "nominalConcurrencyShares",
@@ -11109,6 +11535,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWDISTINGUISHERMETHOD: TypeDef = T
     proto: "k8s.io.api.flowcontrol.v1.FlowDistinguisherMethod",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -11121,6 +11548,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMA: TypeDef = TypeDef {
         kind: "FlowSchema",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11153,6 +11581,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMACONDITION: TypeDef = TypeD
     proto: "k8s.io.api.flowcontrol.v1.FlowSchemaCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true),
@@ -11177,6 +11606,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMALIST: TypeDef = TypeDef {
         kind: "FlowSchemaList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11202,6 +11632,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMASPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.flowcontrol.v1.FlowSchemaSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "priorityLevelConfiguration",
@@ -11244,6 +11675,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMASTATUS: TypeDef = TypeDef 
     proto: "k8s.io.api.flowcontrol.v1.FlowSchemaStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "conditions",
         1,
@@ -11259,6 +11691,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_GROUPSUBJECT: TypeDef = TypeDef {
     proto: "k8s.io.api.flowcontrol.v1.GroupSubject",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -11267,6 +11700,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_LIMITRESPONSE: TypeDef = TypeDef {
     proto: "k8s.io.api.flowcontrol.v1.LimitResponse",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -11283,6 +11717,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_LIMITEDPRIORITYLEVELCONFIGURATION: T
     proto: "k8s.io.api.flowcontrol.v1.LimitedPriorityLevelConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "nominalConcurrencyShares",
@@ -11313,6 +11748,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_NONRESOURCEPOLICYRULE: TypeDef = Typ
     proto: "k8s.io.api.flowcontrol.v1.NonResourcePolicyRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("set"), &[])
@@ -11328,6 +11764,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_POLICYRULESWITHSUBJECTS: TypeDef = T
     proto: "k8s.io.api.flowcontrol.v1.PolicyRulesWithSubjects",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "subjects",
@@ -11363,6 +11800,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATION: TypeDef 
         kind: "PriorityLevelConfiguration",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11400,6 +11838,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONCONDITION:
         proto: "k8s.io.api.flowcontrol.v1.PriorityLevelConfigurationCondition",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true),
@@ -11424,6 +11863,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONLIST: Type
         kind: "PriorityLevelConfigurationList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11452,6 +11892,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONREFERENCE:
         proto: "k8s.io.api.flowcontrol.v1.PriorityLevelConfigurationReference",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         ],
@@ -11462,6 +11903,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONSPEC: Type
     proto: "k8s.io.api.flowcontrol.v1.PriorityLevelConfigurationSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -11488,6 +11930,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONSTATUS: Ty
     proto: "k8s.io.api.flowcontrol.v1.PriorityLevelConfigurationStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "conditions",
         1,
@@ -11505,6 +11948,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_QUEUINGCONFIGURATION: TypeDef = Type
     proto: "k8s.io.api.flowcontrol.v1.QueuingConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("queues", 1, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number),
         FieldDef::new("handSize", 2, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number),
@@ -11517,6 +11961,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_RESOURCEPOLICYRULE: TypeDef = TypeDe
     proto: "k8s.io.api.flowcontrol.v1.ResourcePolicyRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("set"), &[])
@@ -11539,6 +11984,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_SERVICEACCOUNTSUBJECT: TypeDef = Typ
     proto: "k8s.io.api.flowcontrol.v1.ServiceAccountSubject",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -11550,6 +11996,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_SUBJECT: TypeDef = TypeDef {
     proto: "k8s.io.api.flowcontrol.v1.Subject",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -11578,6 +12025,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_USERSUBJECT: TypeDef = TypeDef {
     proto: "k8s.io.api.flowcontrol.v1.UserSubject",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -11586,6 +12034,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_HTTPINGRESSPATH: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.HTTPIngressPath",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -11604,6 +12053,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_HTTPINGRESSRULEVALUE: TypeDef = TypeD
     proto: "k8s.io.api.networking.v1.HTTPIngressRuleValue",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "paths",
         1,
@@ -11623,6 +12073,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESS: TypeDef = TypeDef {
         kind: "IPAddress",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11652,6 +12103,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESSLIST: TypeDef = TypeDef {
         kind: "IPAddressList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11677,6 +12129,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESSSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IPAddressSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "parentRef",
         1,
@@ -11690,6 +12143,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPBLOCK: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IPBlock",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("cidr", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("except", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -11705,6 +12159,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESS: TypeDef = TypeDef {
         kind: "Ingress",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11737,6 +12192,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSBACKEND: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IngressBackend",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "resource",
@@ -11762,6 +12218,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASS: TypeDef = TypeDef {
         kind: "IngressClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11791,6 +12248,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASSLIST: TypeDef = TypeDef {
         kind: "IngressClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11816,6 +12274,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASSPARAMETERSREFERENCE: Type
     proto: "k8s.io.api.networking.v1.IngressClassParametersReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -11830,6 +12289,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASSSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IngressClassSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("controller", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -11852,6 +12312,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSLIST: TypeDef = TypeDef {
         kind: "IngressList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11877,6 +12338,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSLOADBALANCERINGRESS: TypeDef =
     proto: "k8s.io.api.networking.v1.IngressLoadBalancerIngress",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("hostname", 2, K::Single(E::Scalar(S::String)), true),
@@ -11895,6 +12357,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSLOADBALANCERSTATUS: TypeDef = 
     proto: "k8s.io.api.networking.v1.IngressLoadBalancerStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "ingress",
         1,
@@ -11911,6 +12374,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSPORTSTATUS: TypeDef = TypeDef 
     proto: "k8s.io.api.networking.v1.IngressPortStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -11923,6 +12387,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSRULE: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IngressRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("host", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -11941,6 +12406,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSRULEVALUE: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IngressRuleValue",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11958,6 +12424,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSSERVICEBACKEND: TypeDef = Type
     proto: "k8s.io.api.networking.v1.IngressServiceBackend",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -11975,6 +12442,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IngressSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "defaultBackend",
@@ -12005,6 +12473,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSSTATUS: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IngressStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "loadBalancer",
         1,
@@ -12021,6 +12490,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSTLS: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.IngressTLS",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("hosts", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("secretName", 2, K::Single(E::Scalar(S::String)), true),
@@ -12036,6 +12506,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICY: TypeDef = TypeDef {
         kind: "NetworkPolicy",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12061,6 +12532,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYEGRESSRULE: TypeDef = Ty
     proto: "k8s.io.api.networking.v1.NetworkPolicyEgressRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "ports",
@@ -12084,6 +12556,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYINGRESSRULE: TypeDef = T
     proto: "k8s.io.api.networking.v1.NetworkPolicyIngressRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "ports",
@@ -12111,6 +12584,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYLIST: TypeDef = TypeDef 
         kind: "NetworkPolicyList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12136,6 +12610,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYPEER: TypeDef = TypeDef 
     proto: "k8s.io.api.networking.v1.NetworkPolicyPeer",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "podSelector",
@@ -12167,6 +12642,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYPORT: TypeDef = TypeDef 
     proto: "k8s.io.api.networking.v1.NetworkPolicyPort",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("protocol", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -12184,6 +12660,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYSPEC: TypeDef = TypeDef 
     proto: "k8s.io.api.networking.v1.NetworkPolicySpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "podSelector",
@@ -12222,6 +12699,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_PARENTREFERENCE: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.ParentReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false),
@@ -12235,6 +12713,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICEBACKENDPORT: TypeDef = TypeDef
     proto: "k8s.io.api.networking.v1.ServiceBackendPort",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("number", 2, K::Single(E::Scalar(S::Int32)), true),
@@ -12250,6 +12729,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDR: TypeDef = TypeDef {
         kind: "ServiceCIDR",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12286,6 +12766,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDRLIST: TypeDef = TypeDef {
         kind: "ServiceCIDRList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12311,6 +12792,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDRSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.networking.v1.ServiceCIDRSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("cidrs", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
@@ -12321,6 +12803,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDRSTATUS: TypeDef = TypeDef 
     proto: "k8s.io.api.networking.v1.ServiceCIDRStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "conditions",
         1,
@@ -12340,6 +12823,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_IPADDRESS: TypeDef = TypeDef {
         kind: "IPAddress",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12369,6 +12853,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_IPADDRESSLIST: TypeDef = TypeDef
         kind: "IPAddressList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12394,6 +12879,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_IPADDRESSSPEC: TypeDef = TypeDef
     proto: "k8s.io.api.networking.v1beta1.IPAddressSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "parentRef",
         1,
@@ -12407,6 +12893,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_PARENTREFERENCE: TypeDef = TypeD
     proto: "k8s.io.api.networking.v1beta1.ParentReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false),
@@ -12424,6 +12911,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDR: TypeDef = TypeDef {
         kind: "ServiceCIDR",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12460,6 +12948,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRLIST: TypeDef = TypeD
         kind: "ServiceCIDRList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12485,6 +12974,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRSPEC: TypeDef = TypeD
     proto: "k8s.io.api.networking.v1beta1.ServiceCIDRSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("cidrs", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
@@ -12495,6 +12985,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRSTATUS: TypeDef = Typ
     proto: "k8s.io.api.networking.v1beta1.ServiceCIDRStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "conditions",
         1,
@@ -12510,6 +13001,7 @@ pub(crate) static IO_K8S_API_NODE_V1_OVERHEAD: TypeDef = TypeDef {
     proto: "k8s.io.api.node.v1.Overhead",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "podFixed",
         1,
@@ -12527,6 +13019,7 @@ pub(crate) static IO_K8S_API_NODE_V1_RUNTIMECLASS: TypeDef = TypeDef {
         kind: "RuntimeClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12562,6 +13055,7 @@ pub(crate) static IO_K8S_API_NODE_V1_RUNTIMECLASSLIST: TypeDef = TypeDef {
         kind: "RuntimeClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12587,8 +13081,9 @@ pub(crate) static IO_K8S_API_NODE_V1_SCHEDULING: TypeDef = TypeDef {
     proto: "k8s.io.api.node.v1.Scheduling",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
-        FieldDef::new("nodeSelector", 1, K::Map(E::Scalar(S::String)), true),
+        FieldDef::new("nodeSelector", 1, K::Map(E::Scalar(S::String)), true).map_type("atomic"),
         FieldDef::new(
             "tolerations",
             2,
@@ -12608,6 +13103,7 @@ pub(crate) static IO_K8S_API_POLICY_V1_EVICTION: TypeDef = TypeDef {
         kind: "Eviction",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12638,6 +13134,7 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGET: TypeDef = TypeDef {
         kind: "PodDisruptionBudget",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12674,6 +13171,7 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETLIST: TypeDef = TypeDe
         kind: "PodDisruptionBudgetList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12699,6 +13197,7 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETSPEC: TypeDef = TypeDe
     proto: "k8s.io.api.policy.v1.PodDisruptionBudgetSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "minAvailable",
@@ -12735,6 +13234,7 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETSTATUS: TypeDef = Type
     proto: "k8s.io.api.policy.v1.PodDisruptionBudgetStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "observedGeneration",
@@ -12774,6 +13274,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_AGGREGATIONRULE: TypeDef = TypeDef {
     proto: "k8s.io.api.rbac.v1.AggregationRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "clusterRoleSelectors",
         1,
@@ -12794,6 +13295,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLE: TypeDef = TypeDef {
         kind: "ClusterRole",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12830,6 +13332,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLEBINDING: TypeDef = TypeDef {
         kind: "ClusterRoleBinding",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12866,6 +13369,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLEBINDINGLIST: TypeDef = TypeDef {
         kind: "ClusterRoleBindingList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12895,6 +13399,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLELIST: TypeDef = TypeDef {
         kind: "ClusterRoleList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12920,6 +13425,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_POLICYRULE: TypeDef = TypeDef {
     proto: "k8s.io.api.rbac.v1.PolicyRule",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -12944,6 +13450,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLE: TypeDef = TypeDef {
         kind: "Role",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12974,6 +13481,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEBINDING: TypeDef = TypeDef {
         kind: "RoleBinding",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13010,6 +13518,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEBINDINGLIST: TypeDef = TypeDef {
         kind: "RoleBindingList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13039,6 +13548,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLELIST: TypeDef = TypeDef {
         kind: "RoleList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13064,6 +13574,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEREF: TypeDef = TypeDef {
     proto: "k8s.io.api.rbac.v1.RoleRef",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -13076,6 +13587,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_SUBJECT: TypeDef = TypeDef {
     proto: "k8s.io.api.rbac.v1.Subject",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("apiGroup", 2, K::Single(E::Scalar(S::String)), true),
@@ -13089,6 +13601,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_ALLOCATEDDEVICESTATUS: TypeDef = 
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "conditions",
@@ -13120,6 +13633,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_ALLOCATIONRESULT: TypeDef = TypeD
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "devices",
@@ -13144,6 +13658,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_BASICDEVICE: TypeDef = TypeDef {
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("allNodes", 0, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
@@ -13187,6 +13702,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_CELDEVICESELECTOR: TypeDef = Type
     proto: "k8s.io.api.resource.v1alpha3.CELDeviceSelector",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -13197,6 +13713,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_COUNTER: TypeDef = TypeDef {
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "value",
         0,
@@ -13211,6 +13728,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_COUNTERSET: TypeDef = TypeDef {
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "counters",
@@ -13227,6 +13745,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICE: TypeDef = TypeDef {
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "basic",
@@ -13243,6 +13762,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEALLOCATIONCONFIGURATION: Ty
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "opaque",
@@ -13262,6 +13782,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEALLOCATIONRESULT: TypeDef =
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "config",
@@ -13287,6 +13808,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEATTRIBUTE: TypeDef = TypeDe
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("bool", 0, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("int", 0, K::Single(E::Scalar(S::Int64)), true),
@@ -13300,6 +13822,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLAIM: TypeDef = TypeDef {
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "config",
@@ -13330,6 +13853,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLAIMCONFIGURATION: TypeDef
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "opaque",
@@ -13352,6 +13876,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASS: TypeDef = TypeDef {
         kind: "DeviceClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13377,6 +13902,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASSCONFIGURATION: TypeDef
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "opaque",
         0,
@@ -13396,6 +13922,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASSLIST: TypeDef = TypeDe
         kind: "DeviceClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[],
 };
 
@@ -13404,6 +13931,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASSSPEC: TypeDef = TypeDe
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "config",
@@ -13427,6 +13955,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECONSTRAINT: TypeDef = TypeD
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("matchAttribute", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("requests", 0, K::List(E::Scalar(S::String)), true),
@@ -13438,6 +13967,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECOUNTERCONSUMPTION: TypeDef
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("counterSet", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -13454,6 +13984,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEREQUEST: TypeDef = TypeDef 
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("adminAccess", 0, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("allocationMode", 0, K::Single(E::Scalar(S::String)), true),
@@ -13487,6 +14018,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEREQUESTALLOCATIONRESULT: Ty
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("adminAccess", 0, K::Single(E::Scalar(S::Bool)), true).zero(Z::Null),
         FieldDef::new("device", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -13507,6 +14039,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICESELECTOR: TypeDef = TypeDef
     proto: "k8s.io.api.resource.v1alpha3.DeviceSelector",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "cel",
         1,
@@ -13520,6 +14053,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICESUBREQUEST: TypeDef = TypeD
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("allocationMode", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("count", 0, K::Single(E::Scalar(S::Int64)), true),
@@ -13546,6 +14080,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINT: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1alpha3.DeviceTaint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
@@ -13568,6 +14103,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULE: TypeDef = TypeDe
         kind: "DeviceTaintRule",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13599,6 +14135,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULELIST: TypeDef = Ty
         kind: "DeviceTaintRuleList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13624,6 +14161,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULESPEC: TypeDef = Ty
     proto: "k8s.io.api.resource.v1alpha3.DeviceTaintRuleSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "deviceSelector",
@@ -13648,6 +14186,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTSELECTOR: TypeDef = Ty
     proto: "k8s.io.api.resource.v1alpha3.DeviceTaintSelector",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("deviceClassName", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -13667,6 +14206,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETOLERATION: TypeDef = TypeD
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("effect", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("key", 0, K::Single(E::Scalar(S::String)), true),
@@ -13681,6 +14221,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_NETWORKDEVICEDATA: TypeDef = Type
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("hardwareAddress", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("interfaceName", 0, K::Single(E::Scalar(S::String)), true),
@@ -13693,6 +14234,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_OPAQUEDEVICECONFIGURATION: TypeDe
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -13714,6 +14256,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIM: TypeDef = TypeDef 
         kind: "ResourceClaim",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13748,6 +14291,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMCONSUMERREFERENCE: T
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiGroup", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -13765,6 +14309,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMLIST: TypeDef = Type
         kind: "ResourceClaimList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[],
 };
 
@@ -13773,6 +14318,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSPEC: TypeDef = Type
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "devices",
         0,
@@ -13787,6 +14333,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSTATUS: TypeDef = Ty
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "allocation",
@@ -13822,6 +14369,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATE: TypeDef = 
         kind: "ResourceClaimTemplate",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13853,6 +14401,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATELIST: TypeDe
         kind: "ResourceClaimTemplateList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[],
 };
 
@@ -13861,6 +14410,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATESPEC: TypeDe
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metadata",
@@ -13884,6 +14434,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCEPOOL: TypeDef = TypeDef {
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("generation", 0, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
         FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -13906,6 +14457,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICE: TypeDef = TypeDef 
         kind: "ResourceSlice",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -13935,6 +14487,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICELIST: TypeDef = Type
         kind: "ResourceSliceList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[],
 };
 
@@ -13943,6 +14496,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICESPEC: TypeDef = Type
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("allNodes", 0, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
@@ -13987,6 +14541,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_ALLOCATEDDEVICESTATUS: TypeDef = T
     proto: "k8s.io.api.resource.v1beta1.AllocatedDeviceStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("pool", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14019,6 +14574,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_ALLOCATIONRESULT: TypeDef = TypeDe
     proto: "k8s.io.api.resource.v1beta1.AllocationResult",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "devices",
@@ -14043,6 +14599,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_BASICDEVICE: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta1.BasicDevice",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "attributes",
@@ -14088,6 +14645,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_CELDEVICESELECTOR: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta1.CELDeviceSelector",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -14098,6 +14656,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_COUNTER: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta1.Counter",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "value",
         1,
@@ -14112,6 +14671,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_COUNTERSET: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta1.CounterSet",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14128,6 +14688,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICE: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta1.Device",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14144,6 +14705,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEALLOCATIONCONFIGURATION: Typ
     proto: "k8s.io.api.resource.v1beta1.DeviceAllocationConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("source", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("requests", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -14163,6 +14725,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEALLOCATIONRESULT: TypeDef = 
     proto: "k8s.io.api.resource.v1beta1.DeviceAllocationResult",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "results",
@@ -14190,6 +14753,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEATTRIBUTE: TypeDef = TypeDef
     proto: "k8s.io.api.resource.v1beta1.DeviceAttribute",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("int", 2, K::Single(E::Scalar(S::Int64)), true),
         FieldDef::new("bool", 3, K::Single(E::Scalar(S::Bool)), true),
@@ -14203,6 +14767,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECAPACITY: TypeDef = TypeDef 
     proto: "k8s.io.api.resource.v1beta1.DeviceCapacity",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "value",
         1,
@@ -14217,6 +14782,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLAIM: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta1.DeviceClaim",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "requests",
@@ -14250,6 +14816,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLAIMCONFIGURATION: TypeDef 
     proto: "k8s.io.api.resource.v1beta1.DeviceClaimConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("requests", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new(
@@ -14272,6 +14839,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASS: TypeDef = TypeDef {
         kind: "DeviceClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14297,6 +14865,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSCONFIGURATION: TypeDef 
     proto: "k8s.io.api.resource.v1beta1.DeviceClassConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "",
         1,
@@ -14316,6 +14885,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSLIST: TypeDef = TypeDef
         kind: "DeviceClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14341,6 +14911,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSSPEC: TypeDef = TypeDef
     proto: "k8s.io.api.resource.v1beta1.DeviceClassSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "selectors",
@@ -14366,6 +14937,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECONFIGURATION: TypeDef = Typ
     proto: "k8s.io.api.resource.v1beta1.DeviceConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14385,6 +14957,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECONSTRAINT: TypeDef = TypeDe
     proto: "k8s.io.api.resource.v1beta1.DeviceConstraint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("requests", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("matchAttribute", 2, K::Single(E::Scalar(S::String)), true),
@@ -14396,6 +14969,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECOUNTERCONSUMPTION: TypeDef 
     proto: "k8s.io.api.resource.v1beta1.DeviceCounterConsumption",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("counterSet", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14412,6 +14986,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEREQUEST: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta1.DeviceRequest",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), true)
@@ -14448,6 +15023,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEREQUESTALLOCATIONRESULT: Typ
     proto: "k8s.io.api.resource.v1beta1.DeviceRequestAllocationResult",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("request", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("driver", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14469,6 +15045,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICESELECTOR: TypeDef = TypeDef 
     proto: "k8s.io.api.resource.v1beta1.DeviceSelector",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "cel",
         1,
@@ -14482,6 +15059,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICESUBREQUEST: TypeDef = TypeDe
     proto: "k8s.io.api.resource.v1beta1.DeviceSubRequest",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), false)
@@ -14510,6 +15088,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICETAINT: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta1.DeviceTaint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
@@ -14528,6 +15107,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICETOLERATION: TypeDef = TypeDe
     proto: "k8s.io.api.resource.v1beta1.DeviceToleration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true),
@@ -14542,6 +15122,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_NETWORKDEVICEDATA: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta1.NetworkDeviceData",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("interfaceName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("ips", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -14554,6 +15135,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_OPAQUEDEVICECONFIGURATION: TypeDef
     proto: "k8s.io.api.resource.v1beta1.OpaqueDeviceConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14575,6 +15157,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIM: TypeDef = TypeDef {
         kind: "ResourceClaim",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14607,6 +15190,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMCONSUMERREFERENCE: Ty
     proto: "k8s.io.api.resource.v1beta1.ResourceClaimConsumerReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resource", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14624,6 +15208,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMLIST: TypeDef = TypeD
         kind: "ResourceClaimList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14649,6 +15234,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSPEC: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta1.ResourceClaimSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "devices",
         1,
@@ -14663,6 +15249,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSTATUS: TypeDef = Typ
     proto: "k8s.io.api.resource.v1beta1.ResourceClaimStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "allocation",
@@ -14701,6 +15288,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATE: TypeDef = T
         kind: "ResourceClaimTemplate",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14732,6 +15320,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATELIST: TypeDef
         kind: "ResourceClaimTemplateList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14759,6 +15348,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATESPEC: TypeDef
     proto: "k8s.io.api.resource.v1beta1.ResourceClaimTemplateSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metadata",
@@ -14782,6 +15372,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCEPOOL: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta1.ResourcePool",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("generation", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
@@ -14804,6 +15395,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICE: TypeDef = TypeDef {
         kind: "ResourceSlice",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14833,6 +15425,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICELIST: TypeDef = TypeD
         kind: "ResourceSliceList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14858,6 +15451,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICESPEC: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta1.ResourceSliceSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14904,6 +15498,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_ALLOCATEDDEVICESTATUS: TypeDef = T
     proto: "k8s.io.api.resource.v1beta2.AllocatedDeviceStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("pool", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14936,6 +15531,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_ALLOCATIONRESULT: TypeDef = TypeDe
     proto: "k8s.io.api.resource.v1beta2.AllocationResult",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "devices",
@@ -14960,6 +15556,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_CELDEVICESELECTOR: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta2.CELDeviceSelector",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -14970,6 +15567,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_COUNTER: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta2.Counter",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "value",
         1,
@@ -14984,6 +15582,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_COUNTERSET: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta2.CounterSet",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15000,6 +15599,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICE: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta2.Device",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15046,6 +15646,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEALLOCATIONCONFIGURATION: Typ
     proto: "k8s.io.api.resource.v1beta2.DeviceAllocationConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("source", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("requests", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -15065,6 +15666,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEALLOCATIONRESULT: TypeDef = 
     proto: "k8s.io.api.resource.v1beta2.DeviceAllocationResult",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "results",
@@ -15092,6 +15694,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEATTRIBUTE: TypeDef = TypeDef
     proto: "k8s.io.api.resource.v1beta2.DeviceAttribute",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("int", 2, K::Single(E::Scalar(S::Int64)), true),
         FieldDef::new("bool", 3, K::Single(E::Scalar(S::Bool)), true),
@@ -15105,6 +15708,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECAPACITY: TypeDef = TypeDef 
     proto: "k8s.io.api.resource.v1beta2.DeviceCapacity",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "value",
         1,
@@ -15119,6 +15723,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLAIM: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta2.DeviceClaim",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "requests",
@@ -15152,6 +15757,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLAIMCONFIGURATION: TypeDef 
     proto: "k8s.io.api.resource.v1beta2.DeviceClaimConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("requests", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new(
@@ -15174,6 +15780,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASS: TypeDef = TypeDef {
         kind: "DeviceClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15199,6 +15806,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSCONFIGURATION: TypeDef 
     proto: "k8s.io.api.resource.v1beta2.DeviceClassConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "",
         1,
@@ -15218,6 +15826,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSLIST: TypeDef = TypeDef
         kind: "DeviceClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15243,6 +15852,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSSPEC: TypeDef = TypeDef
     proto: "k8s.io.api.resource.v1beta2.DeviceClassSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "selectors",
@@ -15268,6 +15878,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECONFIGURATION: TypeDef = Typ
     proto: "k8s.io.api.resource.v1beta2.DeviceConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15287,6 +15898,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECONSTRAINT: TypeDef = TypeDe
     proto: "k8s.io.api.resource.v1beta2.DeviceConstraint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("requests", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("matchAttribute", 2, K::Single(E::Scalar(S::String)), true),
@@ -15298,6 +15910,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECOUNTERCONSUMPTION: TypeDef 
     proto: "k8s.io.api.resource.v1beta2.DeviceCounterConsumption",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("counterSet", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15314,6 +15927,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEREQUEST: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta2.DeviceRequest",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15337,6 +15951,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEREQUESTALLOCATIONRESULT: Typ
     proto: "k8s.io.api.resource.v1beta2.DeviceRequestAllocationResult",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("request", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("driver", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -15358,6 +15973,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICESELECTOR: TypeDef = TypeDef 
     proto: "k8s.io.api.resource.v1beta2.DeviceSelector",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "cel",
         1,
@@ -15371,6 +15987,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICESUBREQUEST: TypeDef = TypeDe
     proto: "k8s.io.api.resource.v1beta2.DeviceSubRequest",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), false)
@@ -15399,6 +16016,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICETAINT: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta2.DeviceTaint",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
@@ -15417,6 +16035,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICETOLERATION: TypeDef = TypeDe
     proto: "k8s.io.api.resource.v1beta2.DeviceToleration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true),
@@ -15431,6 +16050,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_EXACTDEVICEREQUEST: TypeDef = Type
     proto: "k8s.io.api.resource.v1beta2.ExactDeviceRequest",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("deviceClassName", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -15459,6 +16079,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_NETWORKDEVICEDATA: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta2.NetworkDeviceData",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("interfaceName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("ips", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -15471,6 +16092,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_OPAQUEDEVICECONFIGURATION: TypeDef
     proto: "k8s.io.api.resource.v1beta2.OpaqueDeviceConfiguration",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15492,6 +16114,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIM: TypeDef = TypeDef {
         kind: "ResourceClaim",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15524,6 +16147,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMCONSUMERREFERENCE: Ty
     proto: "k8s.io.api.resource.v1beta2.ResourceClaimConsumerReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resource", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -15541,6 +16165,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMLIST: TypeDef = TypeD
         kind: "ResourceClaimList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15566,6 +16191,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSPEC: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta2.ResourceClaimSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "devices",
         1,
@@ -15580,6 +16206,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSTATUS: TypeDef = Typ
     proto: "k8s.io.api.resource.v1beta2.ResourceClaimStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "allocation",
@@ -15618,6 +16245,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATE: TypeDef = T
         kind: "ResourceClaimTemplate",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15649,6 +16277,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATELIST: TypeDef
         kind: "ResourceClaimTemplateList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15676,6 +16305,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATESPEC: TypeDef
     proto: "k8s.io.api.resource.v1beta2.ResourceClaimTemplateSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "metadata",
@@ -15699,6 +16329,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCEPOOL: TypeDef = TypeDef {
     proto: "k8s.io.api.resource.v1beta2.ResourcePool",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("generation", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
@@ -15721,6 +16352,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICE: TypeDef = TypeDef {
         kind: "ResourceSlice",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15750,6 +16382,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICELIST: TypeDef = TypeD
         kind: "ResourceSliceList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15775,6 +16408,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICESPEC: TypeDef = TypeD
     proto: "k8s.io.api.resource.v1beta2.ResourceSliceSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15825,6 +16459,7 @@ pub(crate) static IO_K8S_API_SCHEDULING_V1_PRIORITYCLASS: TypeDef = TypeDef {
         kind: "PriorityClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15851,6 +16486,7 @@ pub(crate) static IO_K8S_API_SCHEDULING_V1_PRIORITYCLASSLIST: TypeDef = TypeDef 
         kind: "PriorityClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15880,6 +16516,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSIDRIVER: TypeDef = TypeDef {
         kind: "CSIDriver",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15909,6 +16546,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSIDRIVERLIST: TypeDef = TypeDef {
         kind: "CSIDriverList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15934,6 +16572,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSIDRIVERSPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.storage.v1.CSIDriverSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("attachRequired", 1, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("podInfoOnMount", 2, K::Single(E::Scalar(S::Bool)), true),
@@ -15973,6 +16612,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODE: TypeDef = TypeDef {
         kind: "CSINode",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15998,6 +16638,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODEDRIVER: TypeDef = TypeDef {
     proto: "k8s.io.api.storage.v1.CSINodeDriver",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("nodeID", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -16022,6 +16663,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODELIST: TypeDef = TypeDef {
         kind: "CSINodeList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16047,6 +16689,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODESPEC: TypeDef = TypeDef {
     proto: "k8s.io.api.storage.v1.CSINodeSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "drivers",
         1,
@@ -16067,6 +16710,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITY: TypeDef = TypeDef {
         kind: "CSIStorageCapacity",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16116,6 +16760,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITYLIST: TypeDef = TypeDe
         kind: "CSIStorageCapacityList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16145,6 +16790,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_STORAGECLASS: TypeDef = TypeDef {
         kind: "StorageClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16191,6 +16837,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_STORAGECLASSLIST: TypeDef = TypeDef {
         kind: "StorageClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16216,6 +16863,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_TOKENREQUEST: TypeDef = TypeDef {
     proto: "k8s.io.api.storage.v1.TokenRequest",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("audience", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expirationSeconds", 2, K::Single(E::Scalar(S::Int64)), true),
@@ -16231,6 +16879,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENT: TypeDef = TypeDef {
         kind: "VolumeAttachment",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16267,6 +16916,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTLIST: TypeDef = TypeDef 
         kind: "VolumeAttachmentList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16292,6 +16942,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSOURCE: TypeDef = TypeDe
     proto: "k8s.io.api.storage.v1.VolumeAttachmentSource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "persistentVolumeName",
@@ -16313,6 +16964,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSPEC: TypeDef = TypeDef 
     proto: "k8s.io.api.storage.v1.VolumeAttachmentSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("attacher", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -16331,6 +16983,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSTATUS: TypeDef = TypeDe
     proto: "k8s.io.api.storage.v1.VolumeAttachmentStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("attached", 1, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
         FieldDef::new("attachmentMetadata", 2, K::Map(E::Scalar(S::String)), true),
@@ -16354,6 +17007,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEERROR: TypeDef = TypeDef {
     proto: "k8s.io.api.storage.v1.VolumeError",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "time",
@@ -16372,6 +17026,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMENODERESOURCES: TypeDef = TypeDef {
     proto: "k8s.io.api.storage.v1.VolumeNodeResources",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[FieldDef::new(
         "count",
         1,
@@ -16389,6 +17044,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1ALPHA1_VOLUMEATTRIBUTESCLASS: TypeDef = T
         kind: "VolumeAttributesClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16413,6 +17069,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1ALPHA1_VOLUMEATTRIBUTESCLASSLIST: TypeDef
         kind: "VolumeAttributesClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16444,6 +17101,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1BETA1_VOLUMEATTRIBUTESCLASS: TypeDef = Ty
         kind: "VolumeAttributesClass",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16468,6 +17126,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1BETA1_VOLUMEATTRIBUTESCLASSLIST: TypeDef 
         kind: "VolumeAttributesClassList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16495,6 +17154,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_GROUPVERSIONRESOURCE: Typ
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("group", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resource", 0, K::Single(E::Scalar(S::String)), true),
@@ -16507,6 +17167,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_MIGRATIONCONDITION: TypeD
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "lastUpdateTime",
@@ -16531,6 +17192,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATION: 
         kind: "StorageVersionMigration",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16572,6 +17234,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONLI
             kind: "StorageVersionMigrationList",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[],
     };
 
@@ -16581,6 +17244,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONSP
         proto: "",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("continueToken", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new(
@@ -16601,6 +17265,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONST
         proto: "",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new(
                 "conditions",
@@ -16619,6 +17284,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceColumnDefinition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("type", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -16634,6 +17300,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceConversion",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("strategy", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("webhook", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_WEBHOOKCONVERSION)), true),
@@ -16645,6 +17312,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition",
     gvk: Some(Gvk { group: "apiextensions.k8s.io", version: "v1", kind: "CustomResourceDefinition" }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16659,6 +17327,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionCondition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -16673,6 +17342,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionList",
     gvk: Some(Gvk { group: "apiextensions.k8s.io", version: "v1", kind: "CustomResourceDefinitionList" }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -16686,6 +17356,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionNames",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("plural", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("singular", 2, K::Single(E::Scalar(S::String)), true),
@@ -16701,6 +17372,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionSpec",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("names", 3, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONNAMES)), false).zero(Z::Object),
@@ -16716,6 +17388,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("conditions", 1, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONCONDITION)), true).list(Some("map"), &["type"]).zero(Z::Null),
         FieldDef::new("acceptedNames", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONNAMES)), true).zero(Z::Object),
@@ -16728,6 +17401,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinitionVersion",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("served", 2, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
@@ -16746,6 +17420,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceScale",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("specReplicasPath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("statusReplicasPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -16758,6 +17433,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresourceStatus",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[],
 };
 
@@ -16766,6 +17442,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceSubresources",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("status", 1, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCESUBRESOURCESTATUS)), true),
         FieldDef::new("scale", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCESUBRESOURCESCALE)), true),
@@ -16777,6 +17454,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.CustomResourceValidation",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("openAPIV3Schema", 1, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONSCHEMAPROPS)), true),
     ],
@@ -16788,6 +17466,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_EXTER
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ExternalDocumentation",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("description", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("url", 2, K::Single(E::Scalar(S::String)), true),
@@ -16800,6 +17479,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSON:
         proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSON",
         gvk: None,
         format: F::Json,
+        struct_type: None,
         fields: &[],
     };
 
@@ -16808,6 +17488,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("id", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("$schema", 2, K::Single(E::Scalar(S::String)), true),
@@ -16861,6 +17542,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrArray",
     gvk: None,
     format: F::JsonSchemaPropsOrArray,
+    struct_type: None,
     fields: &[],
 };
 
@@ -16870,6 +17552,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrBool",
     gvk: None,
     format: F::JsonSchemaPropsOrBool,
+    struct_type: None,
     fields: &[],
 };
 
@@ -16878,6 +17561,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.JSONSchemaPropsOrStringArray",
     gvk: None,
     format: F::JsonSchemaPropsOrStringArray,
+    struct_type: None,
     fields: &[],
 };
 
@@ -16887,6 +17571,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_SELEC
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.SelectableField",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("jsonPath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -16898,6 +17583,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_SERVI
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ServiceReference",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -16912,6 +17598,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_VALID
         proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.ValidationRule",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("rule", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
@@ -16933,6 +17620,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_WEBHO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookClientConfig",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "service",
@@ -16953,6 +17641,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_WEBHO
     proto: "k8s.io.apiextensions_apiserver.pkg.apis.apiextensions.v1.WebhookConversion",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "clientConfig",
@@ -16978,6 +17667,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY: TypeDef = TypeD
     proto: "k8s.io.apimachinery.pkg.api.resource.Quantity",
     gvk: None,
     format: F::Quantity,
+    struct_type: None,
     fields: &[],
 };
 
@@ -16990,6 +17680,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUP: TypeDef = TypeD
         kind: "APIGroup",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17034,6 +17725,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUPLIST: TypeDef = T
         kind: "APIGroupList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17053,6 +17745,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIRESOURCE: TypeDef = Ty
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.APIResource",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("namespaced", 2, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
@@ -17084,6 +17777,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIRESOURCELIST: TypeDef 
         kind: "APIResourceList",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17111,6 +17805,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIVERSIONS: TypeDef = Ty
         kind: "APIVersions",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17135,6 +17830,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_CONDITION: TypeDef = Type
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.Condition",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17161,6 +17857,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_DELETEOPTIONS: TypeDef = 
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.DeleteOptions",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17201,6 +17898,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_FIELDSELECTORREQUIREMENT:
         proto: "k8s.io.apimachinery.pkg.apis.meta.v1.FieldSelectorRequirement",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false)
@@ -17215,6 +17913,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_FIELDSV1: TypeDef = TypeD
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.FieldsV1",
     gvk: None,
     format: F::FieldsV1,
+    struct_type: None,
     fields: &[],
 };
 
@@ -17224,6 +17923,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONFORDISCOVERY:
         proto: "k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionForDiscovery",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("groupVersion", 1, K::Single(E::Scalar(S::String)), false)
                 .zero(Z::String("")),
@@ -17236,6 +17936,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONKIND: TypeDef
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.GroupVersionKind",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("version", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17248,6 +17949,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR: TypeDef = 
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelector",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("matchLabels", 1, K::Map(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -17268,6 +17970,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTORREQUIREMENT:
         proto: "k8s.io.apimachinery.pkg.apis.meta.v1.LabelSelectorRequirement",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false)
@@ -17282,6 +17985,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA: TypeDef = TypeD
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.ListMeta",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("selfLink", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resourceVersion", 2, K::Single(E::Scalar(S::String)), true),
@@ -17300,6 +18004,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MANAGEDFIELDSENTRY: TypeD
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("manager", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("operation", 2, K::Single(E::Scalar(S::String)), true),
@@ -17326,6 +18031,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME: TypeDef = Type
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.MicroTime",
     gvk: None,
     format: F::MicroTime,
+    struct_type: None,
     fields: &[],
 };
 
@@ -17334,6 +18040,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA: TypeDef = Typ
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.ObjectMeta",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("generateName", 2, K::Single(E::Scalar(S::String)), true),
@@ -17393,6 +18100,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OWNERREFERENCE: TypeDef =
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.OwnerReference",
     gvk: None,
     format: F::Object,
+    struct_type: Some("atomic"),
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17412,6 +18120,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATA: Ty
         kind: "PartialObjectMetadata",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17435,6 +18144,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATALIST
             kind: "PartialObjectMetadataList",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17462,6 +18172,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PATCH: TypeDef = TypeDef 
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.Patch",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[],
 };
 
@@ -17470,6 +18181,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PRECONDITIONS: TypeDef = 
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.Preconditions",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("uid", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resourceVersion", 2, K::Single(E::Scalar(S::String)), true),
@@ -17482,6 +18194,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_SERVERADDRESSBYCLIENTCIDR
         proto: "k8s.io.apimachinery.pkg.apis.meta.v1.ServerAddressByClientCIDR",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("clientCIDR", 1, K::Single(E::Scalar(S::String)), false)
                 .zero(Z::String("")),
@@ -17499,6 +18212,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUS: TypeDef = TypeDef
         kind: "Status",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17529,6 +18243,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUSCAUSE: TypeDef = Ty
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.StatusCause",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("reason", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
@@ -17541,6 +18256,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUSDETAILS: TypeDef = 
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.StatusDetails",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("group", 2, K::Single(E::Scalar(S::String)), true),
@@ -17568,6 +18284,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLE: TypeDef = TypeDef 
         kind: "Table",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17602,6 +18319,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLECOLUMNDEFINITION: Ty
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17620,6 +18338,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEOPTIONS: TypeDef = T
         kind: "TableOptions",
     }),
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17632,6 +18351,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROW: TypeDef = TypeD
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new(
             "cells",
@@ -17663,6 +18383,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROWCONDITION: TypeDe
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17676,6 +18397,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME: TypeDef = TypeDef {
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.Time",
     gvk: None,
     format: F::Time,
+    struct_type: None,
     fields: &[],
 };
 
@@ -17684,6 +18406,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_WATCHEVENT: TypeDef = Typ
     proto: "k8s.io.apimachinery.pkg.apis.meta.v1.WatchEvent",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
         FieldDef::new(
@@ -17701,6 +18424,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION: TypeDef = TypeDe
     proto: "k8s.io.apimachinery.pkg.runtime.RawExtension",
     gvk: None,
     format: F::RawExtension,
+    struct_type: None,
     fields: &[],
 };
 
@@ -17709,6 +18433,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_UTIL_INTSTR_INTORSTRING: TypeDef = Typ
     proto: "k8s.io.apimachinery.pkg.util.intstr.IntOrString",
     gvk: None,
     format: F::IntOrString,
+    struct_type: None,
     fields: &[],
 };
 
@@ -17717,6 +18442,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_VERSION_INFO: TypeDef = TypeDef {
     proto: "",
     gvk: None,
     format: F::Object,
+    struct_type: None,
     fields: &[
         FieldDef::new("buildDate", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("compiler", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17755,6 +18481,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICE:
             kind: "APIService",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17792,6 +18519,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICEC
         proto: "k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceCondition",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17817,6 +18545,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICEL
             kind: "APIServiceList",
         }),
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -17845,6 +18574,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICES
         proto: "k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceSpec",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new(
                 "service",
@@ -17882,6 +18612,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICES
         proto: "k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.APIServiceStatus",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[FieldDef::new(
             "conditions",
             1,
@@ -17900,6 +18631,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_SERVICEREFE
         proto: "k8s.io.kube_aggregator.pkg.apis.apiregistration.v1.ServiceReference",
         gvk: None,
         format: F::Object,
+        struct_type: None,
         fields: &[
             FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), true),
             FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), true),

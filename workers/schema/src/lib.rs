@@ -8,9 +8,11 @@
 //! top-level kinds, its JSON [`Format`], and its fields ([`FieldDef`]): JSON name, protobuf
 //! tag, value kind ([`FieldKind`], [`Elem`], [`Scalar`]), whether it is optional, whether
 //! it is an embedded (inline) struct, and the markers of upstream's Go types
-//! (`+patchStrategy`, `+patchMergeKey`, `+listType`, `+listMapKey`), and what upstream's
-//! Go encoder writes for the field when it is absent ([`FieldDef::zero`][zero], a
-//! [`Zero`]). Message fields point at
+//! (`+patchStrategy`, `+patchMergeKey`, `+listType`, `+listMapKey`, and `+mapType` /
+//! `+structType`, which server-side apply reads as `x-kubernetes-map-type`: on a field,
+//! [`FieldDef::map_type`][map_type], on a type, [`TypeDef::struct_type`][struct_type]),
+//! and what upstream's Go encoder writes for the field when it is absent
+//! ([`FieldDef::zero`][zero], a [`Zero`]). Message fields point at
 //! the [`TypeDef`] of their type, so the schema can be walked: [`TypeDef::field`] finds a
 //! field by JSON name (through inline fields), [`FieldDef::message`] gives the type of a
 //! message field or of the items/values of a list/map of messages.
@@ -66,6 +68,8 @@
 //!   does on upstream's types.
 //!
 //! [zero]: FieldDef#structfield.zero
+//! [map_type]: FieldDef#structfield.map_type
+//! [struct_type]: TypeDef#structfield.struct_type
 #![forbid(unsafe_code)]
 
 mod formats;
@@ -335,5 +339,80 @@ mod tests {
             .expect("time");
         assert_eq!(ts.format, Format::Time);
         assert_eq!(ts.go_type(), "v1.Time");
+    }
+
+    #[test]
+    fn map_and_struct_types() {
+        let def = |name: &str| type_def(name).expect(name);
+        let field = |ty: &str, json: &str| def(ty).field(json).expect(json);
+        // `+structType=atomic` types.
+        for name in [
+            "io.k8s.apimachinery.pkg.apis.meta.v1.LabelSelector",
+            "io.k8s.apimachinery.pkg.apis.meta.v1.OwnerReference",
+            "io.k8s.api.core.v1.LocalObjectReference",
+            "io.k8s.api.core.v1.ObjectReference",
+            "io.k8s.api.core.v1.NodeSelector",
+            "io.k8s.api.rbac.v1.RoleRef",
+        ] {
+            assert!(def(name).is_atomic(), "{name}");
+            assert_eq!(def(name).struct_type, Some("atomic"), "{name}");
+        }
+        for name in [
+            "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+            "io.k8s.api.core.v1.PodSpec",
+            "io.k8s.api.core.v1.ConfigMapVolumeSource",
+        ] {
+            assert!(!def(name).is_atomic(), "{name}");
+        }
+        // `+mapType=atomic` maps; unmarked maps are granular.
+        let node_selector = field("io.k8s.api.core.v1.PodSpec", "nodeSelector");
+        assert_eq!(node_selector.map_type, Some("atomic"));
+        assert!(node_selector.is_atomic_map());
+        assert!(field("io.k8s.api.core.v1.ServiceSpec", "selector").is_atomic_map());
+        let labels = field("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "labels");
+        assert_eq!(labels.map_type, None);
+        assert!(!labels.is_atomic_map());
+        let statuses = field(
+            "io.k8s.api.core.v1.PersistentVolumeClaimStatus",
+            "allocatedResourceStatuses",
+        );
+        assert_eq!(statuses.map_type, Some("granular"));
+        assert!(!statuses.is_atomic_map());
+        // A struct field is atomic through its type, unless the field says otherwise.
+        assert!(field("io.k8s.api.apps.v1.DeploymentSpec", "selector").is_atomic_map());
+        let claim_ref = field("io.k8s.api.core.v1.PersistentVolumeSpec", "claimRef");
+        assert_eq!(
+            claim_ref.message().map(|t| t.name),
+            Some("io.k8s.api.core.v1.ObjectReference")
+        );
+        assert_eq!(claim_ref.map_type, Some("granular"));
+        assert!(!claim_ref.is_atomic_map());
+        // Lists of atomic structs: the items are atomic, the list is `+listType`'s business.
+        let pull_secrets = field("io.k8s.api.core.v1.PodSpec", "imagePullSecrets");
+        assert!(pull_secrets.message().is_some_and(TypeDef::is_atomic));
+        assert!(!pull_secrets.is_atomic_map());
+        // An embedded atomic struct does not make its parent's fields atomic.
+        let embedded = def("io.k8s.api.core.v1.ConfigMapVolumeSource")
+            .fields
+            .iter()
+            .find(|f| f.inline)
+            .expect("embedded LocalObjectReference");
+        assert!(embedded.message().is_some_and(TypeDef::is_atomic));
+        assert!(!embedded.is_atomic_map());
+        // The markers of the v1.33 types in k8s-pb 0.9.0 and upstream's Go sources: 35
+        // atomic types (k8s-pb's 36 less the newer `FileKeySelector`); 4 atomic and 2
+        // granular fields (4 more atomic maps are in versions no longer served).
+        let atomic_types = all_types().iter().filter(|t| t.is_atomic()).count();
+        assert_eq!(atomic_types, 35);
+        assert!(all_types()
+            .iter()
+            .all(|t| t.struct_type != Some("granular")));
+        let marked: Vec<&str> = all_types()
+            .iter()
+            .flat_map(|t| t.fields)
+            .filter_map(|f| f.map_type)
+            .collect();
+        assert_eq!(marked.iter().filter(|t| **t == "atomic").count(), 4);
+        assert_eq!(marked.iter().filter(|t| **t == "granular").count(), 2);
     }
 }

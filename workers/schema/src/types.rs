@@ -101,6 +101,15 @@ pub struct TypeDef {
     ///
     /// [inline]: FieldDef#structfield.inline
     pub fields: &'static [FieldDef],
+    /// `+structType` on the Go type (a type-level `+mapType` would count too; upstream has
+    /// none): `atomic` or `granular`; `None` when unmarked, which means granular.
+    /// Upstream's OpenAPI carries it as `x-kubernetes-map-type` on the type's definition,
+    /// and server-side apply then owns and replaces a value of the type as a whole
+    /// (`LabelSelector`, `ObjectReference`). A field can override it: see
+    /// [`FieldDef::map_type`][map_type].
+    ///
+    /// [map_type]: FieldDef#structfield.map_type
+    pub struct_type: Option<&'static str>,
 }
 
 /// What upstream's Go encoder (`encoding/json` on the Go type) writes for a field at its
@@ -145,6 +154,16 @@ pub struct FieldDef {
     pub list_type: Option<&'static str>,
     /// `+listMapKey`, in declaration order.
     pub list_map_keys: &'static [&'static str],
+    /// `+mapType` on the field (a map), or `+structType` on the field (a struct): `atomic`
+    /// or `granular`. Upstream's OpenAPI carries either as `x-kubernetes-map-type` on the
+    /// property, and server-side apply then treats the field's value as one unit (atomic)
+    /// or key by key (granular). On a struct field it overrides the type's own
+    /// [`TypeDef::struct_type`][struct_type] (`PersistentVolumeSpec.claimRef` is granular
+    /// although `ObjectReference` is atomic). `None` when unmarked. See
+    /// [`FieldDef::is_atomic_map`].
+    ///
+    /// [struct_type]: TypeDef#structfield.struct_type
+    pub map_type: Option<&'static str>,
     /// What upstream writes when the field is absent; `None`: nothing (see
     /// [`crate::fill_zero_fields`]).
     pub zero: Option<Zero>,
@@ -163,6 +182,7 @@ impl FieldDef {
             patch_merge_key: None,
             list_type: None,
             list_map_keys: &[],
+            map_type: None,
             zero: None,
         }
     }
@@ -197,6 +217,34 @@ impl FieldDef {
         self
     }
 
+    /// `+mapType` / `+structType` on the field (see [`FieldDef::map_type`][map_type]).
+    ///
+    /// [map_type]: FieldDef#structfield.map_type
+    pub(crate) const fn map_type(mut self, map_type: &'static str) -> Self {
+        self.map_type = Some(map_type);
+        self
+    }
+
+    /// Whether server-side apply treats the field's value, a map or a struct (both JSON
+    /// objects), as one unit that the last applier owns and replaces whole: the field's
+    /// own `x-kubernetes-map-type` if it has one (`PodSpec.nodeSelector` is atomic,
+    /// `PersistentVolumeSpec.claimRef` granular), else, for a struct, its type's
+    /// ([`TypeDef::is_atomic`]). Maps are granular unless marked; a list's topology is
+    /// [`FieldDef::list_type`][list_type] and says nothing here. An inline (embedded)
+    /// field is never atomic: its fields are the parent's, and upstream's OpenAPI does not
+    /// carry the embedded type's marker over (`ConfigMapVolumeSource` embeds the atomic
+    /// `LocalObjectReference` and stays granular).
+    ///
+    /// [list_type]: FieldDef#structfield.list_type
+    pub fn is_atomic_map(&self) -> bool {
+        match (self.map_type, self.kind) {
+            _ if self.inline => false,
+            (Some(map_type), _) => map_type == "atomic",
+            (None, FieldKind::Single(Elem::Message(def))) => def.is_atomic(),
+            (None, _) => false,
+        }
+    }
+
     /// The message type of the field, its list items or its map values, if any.
     pub fn message(&self) -> Option<&'static TypeDef> {
         match self.kind.elem() {
@@ -207,6 +255,13 @@ impl FieldDef {
 }
 
 impl TypeDef {
+    /// Whether the type is `+structType=atomic` upstream: server-side apply replaces a
+    /// value of it as a whole (unless the field holding it says otherwise, see
+    /// [`FieldDef::is_atomic_map`]).
+    pub fn is_atomic(&self) -> bool {
+        self.struct_type == Some("atomic")
+    }
+
     /// The field with this JSON name, looking through inline (embedded) fields.
     pub fn field(&self, json: &str) -> Option<&'static FieldDef> {
         // `fields` is 'static; re-borrow through the table to hand out 'static refs.

@@ -354,7 +354,32 @@ impl Gen {
         if list_type.is_some() || !keys.is_empty() {
             write!(s, ".list({list_type:?}, &{keys:?})").expect("write");
         }
+        // kube-openapi writes both as `x-kubernetes-map-type` on the property: `+mapType`
+        // on a map field, `+structType` on a struct field (`PersistentVolumeSpec.claimRef`).
+        match get("mapType").or_else(|| get("structType")) {
+            Some(t) if ["atomic", "granular"].contains(&t.as_str()) => {
+                write!(s, ".map_type({t:?})").expect("write");
+            }
+            Some(t) => self.notes.push(format!(
+                "{json} ({}): map type {t} is not atomic/granular; left out",
+                f.rust
+            )),
+            None => {}
+        }
         s
+    }
+
+    /// `+structType` (or a type-level `+mapType`) on the k8s-pb struct of `def`, which
+    /// kube-openapi writes as `x-kubernetes-map-type` on the definition.
+    fn struct_type(&self, def: &str) -> Option<String> {
+        let (module, go_name) = definition_module(def);
+        let markers = &self.pb_struct(&module, &go_name)?.markers;
+        ["structType", "mapType"].iter().find_map(|key| {
+            markers
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        })
     }
 
     pub(crate) fn render(
@@ -521,6 +546,19 @@ impl Gen {
         let mut s = String::new();
         writeln!(s, "pub(crate) static {}: TypeDef = TypeDef {{", ident(def)).expect("w");
         writeln!(s, "    name: {def:?},\n    proto: {proto:?},\n    gvk: {gvk_s},\n    format: F::{format},").expect("w");
+        match self.struct_type(def) {
+            Some(t) if ["atomic", "granular"].contains(&t.as_str()) => {
+                writeln!(s, "    struct_type: Some({t:?}),").expect("w");
+            }
+            other => {
+                if let Some(t) = other {
+                    self.notes.push(format!(
+                        "{def}: +structType={t} is not atomic/granular; left out"
+                    ));
+                }
+                writeln!(s, "    struct_type: None,").expect("w");
+            }
+        }
         if lines.is_empty() {
             writeln!(s, "    fields: &[],").expect("w");
         } else {
