@@ -956,3 +956,110 @@ async fn namespace_delete_terminates_then_removes_contents() {
         (404, "NotFound", "namespaces \"doomed\" not found")
     );
 }
+
+/// Server-side apply from kube-rs, the way controllers use it: apply with a field
+/// manager, a second manager conflicting (409 with FieldManagerConflict causes) until it
+/// forces, and a status apply through the status subresource owned apart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_side_apply_with_field_managers() {
+    let (_server, client) = setup().await;
+    let api: Api<ConfigMap> = Api::namespaced(client.clone(), "default");
+    let config = |value: &str| {
+        json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "settings"},
+            "data": {"mode": value}})
+    };
+    let first = api
+        .patch(
+            "settings",
+            &PatchParams::apply("controller-a"),
+            &Patch::Apply(config("fast")),
+        )
+        .await
+        .expect("apply creates");
+    let entries = first.metadata.managed_fields.clone().unwrap_or_default();
+    assert_eq!(entries.len(), 1);
+    assert_eq!(entries[0].manager.as_deref(), Some("controller-a"));
+    assert_eq!(entries[0].operation.as_deref(), Some("Apply"));
+    assert_eq!(
+        entries[0].fields_v1.as_ref().map(|f| f.0.clone()),
+        Some(json!({"f:data": {"f:mode": {}}}))
+    );
+    let err = api
+        .patch(
+            "settings",
+            &PatchParams::apply("controller-b"),
+            &Patch::Apply(config("slow")),
+        )
+        .await
+        .expect_err("conflict");
+    let kube::Error::Api(status) = err else {
+        panic!("not an API error: {err:?}");
+    };
+    assert_eq!(status.code, 409);
+    assert_eq!(
+        status.message,
+        "Apply failed with 1 conflict: conflict with \"controller-a\": .data.mode"
+    );
+    let forced = api
+        .patch(
+            "settings",
+            &PatchParams::apply("controller-b").force(),
+            &Patch::Apply(config("slow")),
+        )
+        .await
+        .expect("forced apply");
+    assert_eq!(
+        forced
+            .data
+            .unwrap_or_default()
+            .get("mode")
+            .map(String::as_str),
+        Some("slow")
+    );
+    let managers: Vec<String> = forced
+        .metadata
+        .managed_fields
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|e| e.manager)
+        .collect();
+    assert_eq!(
+        managers,
+        ["controller-b"],
+        "controller-a owned nothing else"
+    );
+
+    // Status applied through the status subresource: recorded with its subresource.
+    let deployments: Api<Deployment> = Api::namespaced(client, "default");
+    let spec = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+        "spec": {"selector": {"matchLabels": {"app": "d"}},
+            "template": {"metadata": {"labels": {"app": "d"}},
+                "spec": {"containers": [{"name": "c", "image": "busybox"}]}}}});
+    deployments
+        .patch("d", &PatchParams::apply("deployer"), &Patch::Apply(spec))
+        .await
+        .expect("apply deployment");
+    let status = json!({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"},
+        "status": {"observedGeneration": 1}});
+    let d = deployments
+        .patch_status(
+            "d",
+            &PatchParams::apply("status-writer"),
+            &Patch::Apply(status),
+        )
+        .await
+        .expect("apply status");
+    let entry = d
+        .metadata
+        .managed_fields
+        .unwrap_or_default()
+        .into_iter()
+        .find(|e| e.manager.as_deref() == Some("status-writer"))
+        .expect("status writer entry");
+    assert_eq!(entry.subresource.as_deref(), Some("status"));
+    assert_eq!(
+        entry.fields_v1.map(|f| f.0),
+        Some(json!({"f:status": {"f:observedGeneration": {}}}))
+    );
+    assert_eq!(d.status.and_then(|s| s.observed_generation), Some(1));
+}

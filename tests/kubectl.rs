@@ -649,6 +649,8 @@ mod node;
 mod oidc;
 #[path = "security/rbac.rs"]
 mod rbac;
+#[path = "kubectl/server_side_apply.rs"]
+mod server_side_apply;
 #[path = "security/service_accounts.rs"]
 mod service_accounts;
 mod storage_format;

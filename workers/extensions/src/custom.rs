@@ -124,8 +124,9 @@ pub(crate) fn served_versions(crd: &Value, services: &Arc<ServiceResolver>) -> V
             if name != storage && !storage.is_empty() {
                 r = r.storage_version(intern(&storage));
             }
-            let schema = v
-                .pointer("/schema/openAPIV3Schema")
+            let openapi = v.pointer("/schema/openAPIV3Schema").cloned();
+            let schema = openapi
+                .as_ref()
                 .and_then(|j| Structural::from_json(j).ok())
                 .map(ObjectValidator::new);
             let columns = v
@@ -156,6 +157,7 @@ pub(crate) fn served_versions(crd: &Value, services: &Arc<ServiceResolver>) -> V
                 strategy: CustomStrategy {
                     kind: kind.to_owned(),
                     schema,
+                    openapi,
                     columns,
                     scale,
                     converter: converter.clone(),
@@ -170,6 +172,8 @@ pub(crate) struct CustomStrategy {
     kind: String,
     /// The schema, with its CEL rules compiled once.
     schema: Option<ObjectValidator>,
+    /// The version's `openAPIV3Schema` as written, which server-side apply merges by.
+    openapi: Option<Value>,
     columns: Option<Vec<DynColumn>>,
     scale: Option<ScalePaths>,
     /// The CRD's conversion webhook (strategy Webhook), shared by its versions.
@@ -179,6 +183,10 @@ pub(crate) struct CustomStrategy {
 const AGE_DESC: &str = "CreationTimestamp is a timestamp representing the server time when this object was created. It is not guaranteed to be set in happens-before order across separate operations. Clients may not set this value. It is represented in RFC3339 form and is in UTC.\n\nPopulated by the system. Read-only. Null for lists. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md#metadata";
 
 impl ObjectStrategy for CustomStrategy {
+    fn apply_schema(&self) -> Option<&Value> {
+        self.openapi.as_ref()
+    }
+
     fn prune(&self, obj: &mut Value) -> Vec<String> {
         match &self.schema {
             Some(v) => kas_crd::prune(v.schema(), obj),

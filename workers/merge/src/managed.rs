@@ -7,11 +7,18 @@ use std::collections::BTreeMap;
 
 use serde_json::{json, Map, Value};
 
-use crate::fieldset::check_config;
+use crate::compare::compare;
+use crate::fieldset::{check_config, to_field_set};
 use crate::path::Path;
 use crate::schema::Schema;
 use crate::set::Set;
 use crate::updater::{Conflict, Managers, Updater, VersionedSet};
+
+/// The annotation client-side apply keeps its last configuration in.
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// The manager whose server-side applies keep client-side apply's annotation in step.
+const KUBECTL: &str = "kubectl";
 
 /// Update managers kept before the oldest are folded together.
 const MAX_UPDATE_MANAGERS: usize = 10;
@@ -162,17 +169,58 @@ impl<S: Schema> FieldManager<'_, S> {
             ))
         })?;
         let id = identifier(manager, "Apply", "", self.subresource);
-        let result = self
-            .updater()
-            .apply(&live_obj, config, &mut managers, &id, force)
-            .map_err(conflict_error)?;
+        let attempt = |managers: &mut Managers, force: bool| {
+            self.updater()
+                .apply(&live_obj, config, managers, &id, force)
+        };
+        let mut trial = managers.clone();
+        let result = match attempt(&mut trial, force) {
+            Ok(r) => {
+                managers = trial;
+                r
+            }
+            // kubectl's conflicts with fields its client-side apply set to the same values
+            // are not conflicts: it takes them over (upstream's lastAppliedManager).
+            Err(conflicts) if manager == KUBECTL => {
+                let allowed = self.allowed_from_last_applied(&live_obj);
+                let left: Vec<Conflict> = conflicts
+                    .into_iter()
+                    .filter(|c| !allowed.as_ref().is_some_and(|a| a.has(&c.path.0)))
+                    .collect();
+                if !left.is_empty() {
+                    return Err(conflict_error(left));
+                }
+                attempt(&mut managers, true).map_err(conflict_error)?
+            }
+            Err(conflicts) => return Err(conflict_error(conflicts)),
+        };
         strip_meta(&mut managers, &id);
         if let Some(obj) = result {
             times.insert(id, json!(now));
             live_obj = obj;
         }
+        if manager == KUBECTL && last_applied(&live_obj).is_some() {
+            set_last_applied(&mut live_obj, config);
+        }
         set_managed_fields(&mut live_obj, &managers, &times);
         Ok(live_obj)
+    }
+
+    /// The fields of the live object's last-applied configuration whose values the live
+    /// object still has (`None` when there is none usable).
+    fn allowed_from_last_applied(&self, live: &Value) -> Option<Set> {
+        let last: Value = serde_json::from_str(last_applied(live)?).ok()?;
+        if last.get("apiVersion").and_then(Value::as_str) != Some(self.api_version) {
+            return None;
+        }
+        check_config(&last, self.schema).ok()?;
+        let cmp = compare(&last, live, self.schema);
+        Some(
+            to_field_set(&last, self.schema)
+                .difference(&cmp.modified)
+                .difference(&cmp.added)
+                .difference(&cmp.removed),
+        )
     }
 
     fn live_or_new(&self, live: &Value, new: &Value) -> (Managers, Times) {
@@ -188,6 +236,33 @@ impl<S: Schema> FieldManager<'_, S> {
             Ok((m, t)) if !m.is_empty() => (m, t),
             _ => from_live(),
         }
+    }
+}
+
+fn last_applied(obj: &Value) -> Option<&str> {
+    obj.pointer("/metadata/annotations")
+        .and_then(|a| a.get(LAST_APPLIED))
+        .and_then(Value::as_str)
+        .filter(|s| !s.is_empty())
+}
+
+/// Sets the last-applied annotation to `config` (without that annotation), encoded as
+/// upstream's unstructured encoder writes it: compact, keys sorted, HTML escaped, one
+/// trailing newline.
+fn set_last_applied(obj: &mut Value, config: &Value) {
+    let mut c = config.clone();
+    if let Some(a) = c
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
+        a.remove(LAST_APPLIED);
+    }
+    let text = format!("{}\n", crate::path::go_json(&c));
+    if let Some(a) = obj
+        .pointer_mut("/metadata/annotations")
+        .and_then(Value::as_object_mut)
+    {
+        a.insert(LAST_APPLIED.into(), Value::String(text));
     }
 }
 

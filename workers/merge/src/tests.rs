@@ -367,3 +367,81 @@ fn more_than_ten_update_managers_fold_into_ancient_changes() {
         .get("f:l0")
         .is_some());
 }
+
+#[test]
+fn kubectl_takes_over_what_its_client_side_apply_set() {
+    let s = deployment_schema();
+    let schema = OpenApi(&s);
+    let reset = Set::new();
+    let fm = with(&schema, &reset);
+    let last = config(2, "nginx:1");
+    let mut created = stored(config(2, "nginx:1"));
+    created["metadata"]["annotations"] = json!({
+        "kubectl.kubernetes.io/last-applied-configuration": format!("{last}\n")
+    });
+    fm.update(
+        None,
+        &empty(),
+        &mut created,
+        "kubectl-client-side-apply",
+        "t1",
+    );
+    // The same manifest with a new image, applied server-side by kubectl: no conflicts.
+    let out = fm
+        .apply(
+            Some(&created),
+            &empty(),
+            &config(2, "nginx:2"),
+            "kubectl",
+            false,
+            "t2",
+        )
+        .unwrap();
+    assert_eq!(
+        out["spec"]["template"]["spec"]["containers"][0]["image"],
+        "nginx:2"
+    );
+    let annotation = out["metadata"]["annotations"]
+        ["kubectl.kubernetes.io/last-applied-configuration"]
+        .as_str()
+        .unwrap();
+    assert!(annotation.ends_with("}\n"));
+    let kept: Value = serde_json::from_str(annotation).unwrap();
+    assert_eq!(kept, config(2, "nginx:2"));
+    // Another manager for the same apply still conflicts.
+    assert!(matches!(
+        fm.apply(
+            Some(&created),
+            &empty(),
+            &config(2, "nginx:2"),
+            "ci",
+            false,
+            "t2"
+        ),
+        Err(ApplyError::Conflict { .. })
+    ));
+    // A field someone changed since the client-side apply still conflicts for kubectl.
+    let mut scaled = created.clone();
+    scaled["spec"]["replicas"] = json!(5);
+    fm.update(
+        Some(&created),
+        &empty(),
+        &mut scaled,
+        "kubectl-client-side-apply",
+        "t3",
+    );
+    let err = fm
+        .apply(
+            Some(&scaled),
+            &empty(),
+            &config(2, "nginx:2"),
+            "kubectl",
+            false,
+            "t4",
+        )
+        .unwrap_err();
+    assert!(
+        matches!(&err, ApplyError::Conflict { message, .. } if message.ends_with(".spec.replicas")),
+        "{err:?}"
+    );
+}

@@ -55,6 +55,9 @@ pub enum Reason {
     /// 431: the request line and headers exceed the 1 MiB limit (Go's `MaxHeaderBytes`).
     /// No Kubernetes reason either.
     RequestHeaderFieldsTooLarge,
+    /// 500 for a plain error upstream has no reason for (`StatusReasonUnknown`), such as
+    /// server-side apply's "failed to create typed patch object".
+    Unknown,
 }
 
 impl Reason {
@@ -79,7 +82,10 @@ impl Reason {
             Reason::ServiceUnavailable => "ServiceUnavailable",
             Reason::Timeout => "Timeout",
             Reason::ServerTimeout => "ServerTimeout",
-            Reason::BadGateway | Reason::UriTooLong | Reason::RequestHeaderFieldsTooLarge => "",
+            Reason::BadGateway
+            | Reason::UriTooLong
+            | Reason::RequestHeaderFieldsTooLarge
+            | Reason::Unknown => "",
         }
     }
 
@@ -98,7 +104,7 @@ impl Reason {
             Reason::UnsupportedMediaType => 415,
             Reason::Invalid => 422,
             Reason::TooManyRequests => 429,
-            Reason::InternalError | Reason::ServerTimeout => 500,
+            Reason::InternalError | Reason::ServerTimeout | Reason::Unknown => 500,
             Reason::ServiceUnavailable => 503,
             Reason::Timeout => 504,
             Reason::BadGateway => 502,

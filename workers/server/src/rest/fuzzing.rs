@@ -20,7 +20,8 @@ pub fn decode_body(
 }
 
 /// A PATCH body sent as `content_type` applied to `original`, an object of `resource`,
-/// as the patch handler applies it (before the result is decoded by type).
+/// as the patch handler applies it (before the result is decoded by type). A server-side
+/// apply goes through the field manager as manager `fuzz`, forced, at a fixed time.
 pub fn patch(
     resource: &Resource,
     content_type: &str,
@@ -28,6 +29,20 @@ pub fn patch(
     body: &[u8],
 ) -> Result<Value, Status> {
     let (kind, patch) = decode::patch_of(&decode::media_type_of(content_type), body)?;
+    if kind == decode::PatchType::Apply {
+        let fields = super::managed::Fields {
+            resource,
+            strategy: None,
+        };
+        return fields.apply(
+            Some(original),
+            &patch,
+            "fuzz",
+            true,
+            "",
+            "2024-01-01T00:00:00Z",
+        );
+    }
     write::apply_patch(resource, kind, original.clone(), &patch)
 }
 

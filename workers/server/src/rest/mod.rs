@@ -12,6 +12,7 @@
 //! outages answer 503.
 
 mod admit;
+mod apply_schema;
 mod convert;
 mod decode;
 mod equivalent;
@@ -570,6 +571,15 @@ pub(crate) fn parse_stored(stored: &Stored) -> Result<Value, Status> {
 /// The client-facing status of a storage failure on `resource`.
 pub(crate) fn storage_status(resource: &Resource, e: &StorageError, name: &str) -> Status {
     e.to_status(resource.group, resource.plural, name)
+}
+
+/// Go's `strconv.ParseBool`.
+pub(crate) fn parse_go_bool(v: &str) -> Option<bool> {
+    match v {
+        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
+        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

@@ -56,6 +56,12 @@ pub struct ScalePaths {
 
 /// The run-time strategy of a resource.
 pub trait ObjectStrategy: Send + Sync {
+    /// The OpenAPI v3 schema server-side apply merges custom resources by (their
+    /// version's `openAPIV3Schema`); `None` merges them untyped.
+    fn apply_schema(&self) -> Option<&Value> {
+        None
+    }
+
     /// Drops fields the schema does not know; returns their paths (`spec.foo`).
     fn prune(&self, _obj: &mut Value) -> Vec<String> {
         Vec::new()

@@ -93,6 +93,16 @@ pub struct WriteOptions {
     pub user: Option<UserInfo>,
     /// Where admission leaves warnings for the response.
     pub recorder: crate::admission::Recorder,
+    /// `force` (server-side apply only).
+    pub force: Option<bool>,
+    /// `fieldManager` was given (apply requires it).
+    pub manager_given: bool,
+    /// The write's managedFields are already settled (by server-side apply): the
+    /// create or update must not record the write again.
+    pub(crate) fields_recorded: bool,
+    /// The subresource managedFields record the write under when it is not the one
+    /// routed (`scale` writes go through the main resource's update).
+    pub(crate) fields_subresource: &'static str,
 }
 
 impl WriteOptions {
@@ -104,6 +114,10 @@ impl WriteOptions {
             manager: manager.to_owned(),
             user: None,
             recorder: Default::default(),
+            force: None,
+            manager_given: true,
+            fields_recorded: false,
+            fields_subresource: "",
         }
     }
 
@@ -151,12 +165,25 @@ impl WriteOptions {
                     .unwrap_or(""),
             ),
         };
+        let force = match q.get("force") {
+            None => None,
+            Some(v) => Some(super::parse_go_bool(v).ok_or_else(|| {
+                bad_request(format!(
+                    "failed to parse \"force\": strconv.ParseBool: parsing {}: invalid syntax",
+                    crate::status::go_quote(v)
+                ))
+            })?),
+        };
         Ok(WriteOptions {
             dry_run,
             validation,
             manager,
             user: None,
             recorder: Default::default(),
+            force,
+            manager_given: q.get("fieldManager").is_some_and(|m| !m.is_empty()),
+            fields_recorded: false,
+            fields_subresource: "",
         })
     }
 }
@@ -353,7 +380,6 @@ impl RestStore {
             m.insert("creationTimestamp".into(), json!(now));
             m.remove("deletionTimestamp");
             m.remove("deletionGracePeriodSeconds");
-            m.remove("managedFields");
             if self.resource.generation {
                 m.insert("generation".into(), json!(1));
             } else {
@@ -379,16 +405,10 @@ impl RestStore {
             old: None,
             options: None,
         };
+        if !opts.fields_recorded {
+            self.record_update(None, &mut obj, &opts.manager, "", &now);
+        }
         self.admit(target(&explicit_name), &mut obj, opts).await?;
-        managed::record(
-            &mut obj,
-            None,
-            &opts.manager,
-            "Update",
-            "",
-            &self.resource.api_version(),
-            &now,
-        );
         let attempts = if has_name { 1 } else { GENERATE_NAME_RETRIES };
         for _ in 0..attempts {
             if let (false, Some(prefix)) = (has_name, &generate) {
@@ -494,6 +514,13 @@ impl RestStore {
             None => self.present(parse_stored(&current)?),
             Some(_) => self.present_for_write(parse_stored(&current)?).await?,
         };
+        // An apply settled the managedFields of the whole object; a subresource's
+        // write below takes only its part of `obj`, so they are carried over.
+        let applied_fields = if opts.fields_recorded {
+            Some(obj.pointer("/metadata/managedFields").cloned())
+        } else {
+            None
+        };
         let mut obj = match sub {
             "status" => {
                 let mut merged = cur.clone();
@@ -540,6 +567,12 @@ impl RestStore {
                 obj
             }
         };
+        if let (Some(fields), Some(m)) = (applied_fields, meta::metadata_mut(&mut obj)) {
+            match fields {
+                Some(f) => m.insert("managedFields".into(), f),
+                None => m.remove("managedFields"),
+            };
+        }
         if let Some(m) = meta::metadata_mut(&mut obj) {
             for keep in [
                 "uid",
@@ -558,11 +591,6 @@ impl RestStore {
                 }
             }
             m.remove("resourceVersion");
-            if sub.is_empty() && !m.contains_key("managedFields") {
-                if let Some(mf) = cur.pointer("/metadata/managedFields") {
-                    m.insert("managedFields".into(), mf.clone());
-                }
-            }
         }
         (self.resource.defaults)(&mut obj);
         if let Some(st) = &self.strategy {
@@ -584,16 +612,14 @@ impl RestStore {
             old: Some(&cur),
             options: None,
         };
+        if !opts.fields_recorded {
+            let fsub = match opts.fields_subresource {
+                "" => sub,
+                other => other,
+            };
+            self.record_update(Some(&cur), &mut obj, &opts.manager, fsub, &meta::now());
+        }
         self.admit(target, &mut obj, opts).await?;
-        managed::record(
-            &mut obj,
-            Some(&cur),
-            &opts.manager,
-            "Update",
-            sub,
-            &self.resource.api_version(),
-            &meta::now(),
-        );
         self.validate(&obj, Some(&cur))?;
         self.admit_validate(target, &obj, opts).await?;
         if let Some(h) = &self.hooks {
@@ -677,8 +703,10 @@ impl RestStore {
             Some(paths) => super::set_path(&mut obj, &paths.spec_replicas, json!(n)),
             None => obj["spec"]["replicas"] = json!(n),
         }
+        let mut opts = opts.clone();
+        opts.fields_subresource = "scale";
         let out = self
-            .update_object(ns, name, "", obj, expected, opts)
+            .update_object(ns, name, "", obj, expected, &opts)
             .await?;
         Ok(json_response(StatusCode::OK, &self.scale_of(&out)))
     }
@@ -691,27 +719,14 @@ impl RestStore {
         (kind, patch): (PatchType, Value),
         opts: &WriteOptions,
     ) -> Result<Response<Body>, Status> {
+        check_patch_options(kind, opts)?;
+        if kind == PatchType::Apply && sub != "scale" {
+            return self.apply(ns, name, sub, &patch, opts).await;
+        }
         let key = self.key(ns, name);
         for _ in 0..PATCH_RETRIES {
-            let current = match self.read(&key, name, ReadVersion::Latest).await {
-                Err(s)
-                    if s.reason == Reason::NotFound
-                        && kind == PatchType::Apply
-                        && sub.is_empty() =>
-                {
-                    // Server-side apply creates what does not exist.
-                    let mut opts = opts.clone();
-                    opts.validation = FieldValidation::Ignore;
-                    let obj = self.create_object(ns, patch.clone(), &opts).await?;
-                    return Ok(json_response(StatusCode::CREATED, &obj));
-                }
-                other => other?,
-            };
-            let stored = with_revision(parse_stored(&current)?, current.revision);
-            let stored = match self.converter() {
-                None => self.present(stored),
-                Some(_) => self.present_for_write(stored).await?,
-            };
+            let current = self.read(&key, name, ReadVersion::Latest).await?;
+            let stored = self.stored_for_patch(&current).await?;
             let base = if sub == "scale" {
                 self.scale_of(&stored)
             } else {
@@ -726,9 +741,7 @@ impl RestStore {
             if sub == "scale" {
                 return self.update_scale(ns, name, patched, opts).await;
             }
-            if str_at(&patched, "/metadata/name").unwrap_or("") != name {
-                return Err(bad_request("metadata.name cannot be changed by a patch"));
-            }
+            check_patched_name(&patched, name)?;
             // A patch that sets resourceVersion is a precondition; otherwise it applies
             // to whatever version it read.
             let expected = str_at(&patched, "/metadata/resourceVersion")
@@ -752,11 +765,89 @@ impl RestStore {
                 }
             }
         }
-        Err(StorageError::Conflict { current: 0 }.to_status(
+        Err(self.retries_exhausted(name))
+    }
+
+    /// Server-side apply (`application/apply-patch+yaml`): the configuration merged into
+    /// the live object by the field manager (conflicts, ownership, pruning), then decoded,
+    /// defaulted and written like any update; an object that does not exist is created.
+    async fn apply(
+        &self,
+        ns: &str,
+        name: &str,
+        sub: &str,
+        config: &Value,
+        opts: &WriteOptions,
+    ) -> Result<Response<Body>, Status> {
+        let key = self.key(ns, name);
+        let force = opts.force.unwrap_or(false);
+        let mut recorded = opts.clone();
+        recorded.fields_recorded = true;
+        for _ in 0..PATCH_RETRIES {
+            let current = match self.read(&key, name, ReadVersion::Latest).await {
+                Err(s) if s.reason == Reason::NotFound && sub.is_empty() => {
+                    let applied =
+                        self.apply_config(None, config, &opts.manager, force, sub, &meta::now())?;
+                    let (obj, warnings) = self.decode_patched(applied, opts)?;
+                    check_patched_name(&obj, name)?;
+                    let obj = self.create_object(ns, obj, &recorded).await?;
+                    return Ok(with_warnings(
+                        json_response(StatusCode::CREATED, &obj),
+                        &warnings,
+                    ));
+                }
+                other => other?,
+            };
+            let stored = self.stored_for_patch(&current).await?;
+            let applied = self.apply_config(
+                Some(&stored),
+                config,
+                &opts.manager,
+                force,
+                sub,
+                &meta::now(),
+            )?;
+            let (mut obj, warnings) = self.decode_patched(applied, opts)?;
+            check_patched_name(&obj, name)?;
+            // A configuration that names a resourceVersion makes it a precondition.
+            let expected = str_at(config, "/metadata/resourceVersion")
+                .map(parse_rv)
+                .transpose()?;
+            self.normalize(ns, &mut obj)?;
+            let rv = expected.unwrap_or(current.revision);
+            match self
+                .update_object(ns, name, sub, obj, Some(rv), &recorded)
+                .await
+            {
+                Err(s) if s.reason == Reason::Conflict && expected.is_none() => continue,
+                Err(s) => return Err(s),
+                Ok(out) => {
+                    return Ok(with_warnings(
+                        json_response(StatusCode::OK, &out),
+                        &warnings,
+                    ))
+                }
+            }
+        }
+        Err(self.retries_exhausted(name))
+    }
+
+    /// The stored object a patch or an apply starts from, as clients see it.
+    async fn stored_for_patch(&self, current: &crate::storage::Stored) -> Result<Value, Status> {
+        let stored = with_revision(parse_stored(current)?, current.revision);
+        match self.converter() {
+            None => Ok(self.present(stored)),
+            Some(_) => self.present_for_write(stored).await,
+        }
+    }
+
+    /// The 409 after a patch kept meeting concurrent writes.
+    fn retries_exhausted(&self, name: &str) -> Status {
+        StorageError::Conflict { current: 0 }.to_status(
             self.resource.group,
             self.resource.plural,
             name,
-        ))
+        )
     }
 
     /// A patched object decoded by type, as upstream decodes the result of a patch:
@@ -969,6 +1060,35 @@ impl RestStore {
             }),
         ))
     }
+}
+
+/// A patch may not rename its object.
+fn check_patched_name(patched: &Value, name: &str) -> Result<(), Status> {
+    if str_at(patched, "/metadata/name").unwrap_or("") != name {
+        return Err(bad_request("metadata.name cannot be changed by a patch"));
+    }
+    Ok(())
+}
+
+/// PatchOptions as upstream validates them: apply needs a field manager, and only apply
+/// takes `force`.
+fn check_patch_options(kind: PatchType, opts: &WriteOptions) -> Result<(), Status> {
+    let cause = match kind {
+        PatchType::Apply if !opts.manager_given => {
+            meta::required("fieldManager", "is required for apply patch")
+        }
+        PatchType::Apply => return Ok(()),
+        _ if opts.force.is_some() => {
+            meta::forbidden("force", "may not be specified for non-apply patch")
+        }
+        _ => return Ok(()),
+    };
+    Err(meta::invalid(
+        "meta.k8s.io",
+        "PatchOptions",
+        "",
+        vec![cause],
+    ))
 }
 
 /// `patch` of type `kind` applied to `obj`, an object of `resource`.

@@ -1,0 +1,402 @@
+//! Server-side apply as kube-apiserver runs it (issue 17): field ownership per manager in
+//! `managedFields`, conflicts with other managers (409, kubectl's message), forcing,
+//! removal of fields an applier stops sending, and upstream's refusals of bad requests.
+
+use http::Method;
+use serde_json::{json, Value};
+
+use crate::harness::kubectl::Kubectl;
+use crate::harness::{require_tool, Server};
+
+/// The kubectl tests' Deployment with a second label.
+fn manifest() -> String {
+    crate::DEPLOYMENT.replacen(
+        "    app: web\nspec:",
+        "    app: web\n    tier: front\nspec:",
+        1,
+    )
+}
+
+fn get(k: &Kubectl) -> Value {
+    let out = k.ok(&[
+        "get",
+        "deploy",
+        "web",
+        "-o",
+        "json",
+        "--show-managed-fields",
+    ]);
+    serde_json::from_str(&out).expect("json")
+}
+
+fn entries(v: &Value) -> Vec<Value> {
+    v["metadata"]["managedFields"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+fn applier(v: &Value, manager: &str) -> Value {
+    entries(v)
+        .into_iter()
+        .find(|e| e["manager"] == manager && e["operation"] == "Apply")
+        .unwrap_or_else(|| panic!("no Apply entry for {manager}: {v}"))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_side_apply_owns_conflicts_forces_and_prunes() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let out = k.ok_stdin(&["apply", "--server-side", "-f", "-"], &manifest());
+    assert!(
+        out.contains("deployment.apps/web serverside-applied"),
+        "{out}"
+    );
+    let v = get(&k);
+    assert_eq!(entries(&v).len(), 1, "{v}");
+    let mine = applier(&v, "kubectl");
+    assert_eq!(mine["apiVersion"], "apps/v1");
+    assert_eq!(mine["fieldsType"], "FieldsV1");
+    let container = &mine["fieldsV1"]["f:spec"]["f:template"]["f:spec"]["f:containers"]
+        ["k:{\"name\":\"nginx\"}"];
+    assert_eq!(
+        container["f:ports"],
+        json!({"k:{\"containerPort\":80,\"protocol\":\"TCP\"}": {".": {}, "f:containerPort": {}}}),
+        "{mine}"
+    );
+    assert_eq!(
+        container["f:env"]["k:{\"name\":\"A\"}"],
+        json!({".": {}, "f:name": {}, "f:value": {}})
+    );
+    assert_eq!(
+        mine["fieldsV1"]["f:metadata"],
+        json!({"f:labels": {"f:app": {}, "f:tier": {}}})
+    );
+    // Re-applying the same manifest changes nothing.
+    let rv = v["metadata"]["resourceVersion"].clone();
+    k.ok_stdin(&["apply", "--server-side", "-f", "-"], &manifest());
+    assert_eq!(get(&k)["metadata"]["resourceVersion"], rv);
+
+    // kubectl scale takes spec.replicas through the scale subresource.
+    k.ok(&["scale", "deploy", "web", "--replicas=3"]);
+    let scaled = get(&k);
+    let scaler = entries(&scaled)
+        .into_iter()
+        .find(|e| e["subresource"] == "scale")
+        .unwrap_or_else(|| panic!("no scale entry: {scaled}"));
+    assert_eq!(scaler["fieldsV1"], json!({"f:spec": {"f:replicas": {}}}));
+    let scale_manager = scaler["manager"].as_str().unwrap().to_owned();
+    // Applying replicas: 1 again conflicts with it.
+    let err = k.fails_stdin(&["apply", "--server-side", "-f", "-"], &manifest());
+    let want = format!(
+        "Apply failed with 1 conflict: conflict with \"{scale_manager}\" with subresource \"scale\" using apps/v1: .spec.replicas"
+    );
+    assert!(err.contains(&want), "{err}");
+    assert_eq!(get(&k)["spec"]["replicas"], 3);
+    // Forcing takes the field over.
+    k.ok_stdin(
+        &["apply", "--server-side", "--force-conflicts", "-f", "-"],
+        &manifest(),
+    );
+    let forced = get(&k);
+    assert_eq!(forced["spec"]["replicas"], 1);
+    assert!(
+        entries(&forced).iter().all(|e| e["subresource"] != "scale"),
+        "{forced}"
+    );
+
+    // Another manager's label survives the applier; what the applier drops goes.
+    k.ok(&["label", "deploy", "web", "team=blue"]);
+    let trimmed = manifest().replace("    tier: front\n", "").replace(
+        "        env:\n        - name: A\n          value: \"1\"\n",
+        "",
+    );
+    k.ok_stdin(&["apply", "--server-side", "-f", "-"], &trimmed);
+    let v = get(&k);
+    assert_eq!(
+        v["metadata"]["labels"],
+        json!({"app": "web", "team": "blue"})
+    );
+    assert!(
+        v["spec"]["template"]["spec"]["containers"][0]
+            .get("env")
+            .is_none(),
+        "{v}"
+    );
+
+    // A second applier changing the image conflicts with the first.
+    let other = trimmed.replace("nginx:1.27", "nginx:1.28");
+    let err = k.fails_stdin(
+        &["apply", "--server-side", "--field-manager=ci", "-f", "-"],
+        &other,
+    );
+    assert!(
+        err.contains(
+            "conflict with \"kubectl\": .spec.template.spec.containers[name=\"nginx\"].image"
+        ),
+        "{err}"
+    );
+}
+
+async fn apply(server: &Server, query: &str, ctype: &str, body: &Value) -> (u16, Value) {
+    let path = format!("/apis/apps/v1/namespaces/default/deployments/web{query}");
+    let reply = server
+        .request_full(
+            Method::PATCH,
+            &path,
+            &[("content-type", ctype)],
+            body.to_string().as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("patch");
+    (reply.status.as_u16(), reply.json())
+}
+
+fn config() -> Value {
+    json!({"apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": "web"},
+        "spec": {"replicas": 2, "selector": {"matchLabels": {"app": "web"}},
+            "template": {"metadata": {"labels": {"app": "web"}},
+                "spec": {"containers": [{"name": "nginx", "image": "nginx:1.27"}]}}}})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bad_apply_requests_get_upstreams_statuses() {
+    let server = Server::builder().start().await;
+    const APPLY: &str = "application/apply-patch+yaml";
+    let (code, s) = apply(&server, "", APPLY, &config()).await;
+    assert_eq!(code, 422, "{s}");
+    assert_eq!(
+        s["message"],
+        "PatchOptions.meta.k8s.io \"\" is invalid: fieldManager: Required value: is required for apply patch"
+    );
+    let (code, s) = apply(
+        &server,
+        "?force=true",
+        "application/merge-patch+json",
+        &json!({}),
+    )
+    .await;
+    assert_eq!(code, 422, "{s}");
+    assert_eq!(
+        s["message"],
+        "PatchOptions.meta.k8s.io \"\" is invalid: force: Forbidden: may not be specified for non-apply patch"
+    );
+    let mut bad = config();
+    bad["spec"]["bogus"] = json!(1);
+    let (code, s) = apply(&server, "?fieldManager=a", APPLY, &bad).await;
+    assert_eq!(code, 500, "{s}");
+    assert_eq!(
+        s["message"],
+        "failed to create typed patch object (/web; apps/v1, Kind=Deployment): .spec.bogus: field not declared in schema"
+    );
+    assert!(s.get("reason").is_none(), "{s}");
+    let mut wrong = config();
+    wrong["kind"] = json!("StatefulSet");
+    let (code, s) = apply(&server, "?fieldManager=a", APPLY, &wrong).await;
+    assert_eq!(code, 400, "{s}");
+    assert_eq!(
+        s["message"],
+        "invalid object type: apps/v1, Kind=StatefulSet"
+    );
+
+    // Created by the first apply (201), then a conflict has its causes.
+    let (code, created) = apply(&server, "?fieldManager=a", APPLY, &config()).await;
+    assert_eq!(code, 201, "{created}");
+    let mut more = config();
+    more["spec"]["replicas"] = json!(4);
+    let (code, s) = apply(&server, "?fieldManager=b", APPLY, &more).await;
+    assert_eq!(code, 409, "{s}");
+    assert_eq!(s["reason"], "Conflict");
+    assert_eq!(
+        s["message"],
+        "Apply failed with 1 conflict: conflict with \"a\": .spec.replicas"
+    );
+    assert_eq!(
+        s["details"]["causes"],
+        json!([{"reason": "FieldManagerConflict", "message": "conflict with \"a\"", "field": ".spec.replicas"}])
+    );
+    let (code, s) = apply(&server, "?fieldManager=b&force=true", APPLY, &more).await;
+    assert_eq!(code, 200, "{s}");
+    assert_eq!(s["spec"]["replicas"], 4);
+    let managers: Vec<&str> = s["metadata"]["managedFields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["manager"].as_str().unwrap())
+        .collect();
+    assert_eq!(managers, ["a", "b"], "{s}");
+    // A dry run answers the merged object and stores nothing.
+    let mut dry = config();
+    dry["spec"]["replicas"] = json!(7);
+    let (code, s) = apply(&server, "?fieldManager=b&dryRun=All", APPLY, &dry).await;
+    assert_eq!(code, 200, "{s}");
+    assert_eq!(s["spec"]["replicas"], 7);
+    let (_, stored) = apply(&server, "?fieldManager=b", APPLY, &more).await;
+    assert_eq!(stored["spec"]["replicas"], 4);
+}
+
+const CRD: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: routes.example.com
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: routes, singular: route, kind: Route}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          spec:
+            type: object
+            properties:
+              host: {type: string}
+              rules:
+                type: array
+                x-kubernetes-list-type: map
+                x-kubernetes-list-map-keys: [path]
+                items:
+                  type: object
+                  required: [path]
+                  properties:
+                    path: {type: string}
+                    backend: {type: string}
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn custom_resources_merge_by_their_schema() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    k.ok_stdin(&["apply", "-f", "-"], CRD);
+    k.wait_established("routes.example.com");
+    let route = |manager: &str, rules: &str| {
+        let rules = if rules.is_empty() {
+            String::new()
+        } else {
+            format!("  rules:\n{rules}")
+        };
+        let body = format!(
+            "apiVersion: example.com/v1\nkind: Route\nmetadata:\n  name: r\nspec:\n  host: a.example\n{rules}"
+        );
+        k.run_stdin(
+            &[
+                "apply",
+                "--server-side",
+                &format!("--field-manager={manager}"),
+                "-f",
+                "-",
+            ],
+            &body,
+        )
+    };
+    let out = route("one", "  - path: /a\n    backend: svc-x\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // A second applier adds its own rule to the keyed list; host is shared (same value).
+    let out = route("two", "  - path: /b\n    backend: svc-y\n");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value =
+        serde_json::from_str(&k.ok(&["get", "route", "r", "-o", "json", "--show-managed-fields"]))
+            .unwrap();
+    let rules: Vec<&str> = v["spec"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(rules, ["/a", "/b"], "{v}");
+    let two = applier(&v, "two");
+    assert_eq!(
+        two["fieldsV1"]["f:spec"]["f:rules"],
+        json!({"k:{\"path\":\"/b\"}": {".": {}, "f:backend": {}, "f:path": {}}})
+    );
+    // Changing the other applier's rule conflicts; dropping its own removes it.
+    let out = route("two", "  - path: /a\n    backend: svc-z\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("conflict with \"one\": .spec.rules[path=\"/a\"].backend"),
+        "{err}"
+    );
+    let out = route("two", "");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: Value = serde_json::from_str(&k.ok(&["get", "route", "r", "-o", "json"])).unwrap();
+    assert_eq!(
+        v["spec"]["rules"],
+        json!([{"path": "/a", "backend": "svc-x"}]),
+        "{v}"
+    );
+}
+
+/// kubectl moving an object from client-side to server-side apply and back: no
+/// conflicts with its own earlier client-side apply, the last-applied annotation kept in
+/// step by the server, and client-side apply working on the result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn client_side_to_server_side_apply_and_back() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    k.ok_stdin(&["apply", "-f", "-"], &manifest());
+    let csa = get(&k);
+    assert!(
+        entries(&csa)
+            .iter()
+            .any(|e| e["manager"] == "kubectl-client-side-apply" && e["operation"] == "Update"),
+        "{csa}"
+    );
+    let v2 = manifest().replace("nginx:1.27", "nginx:1.28");
+    let out = k.ok_stdin(&["apply", "--server-side", "-f", "-"], &v2);
+    assert!(out.contains("serverside-applied"), "{out}");
+    let ssa = get(&k);
+    assert_eq!(
+        ssa["spec"]["template"]["spec"]["containers"][0]["image"],
+        "nginx:1.28"
+    );
+    let mine = applier(&ssa, "kubectl");
+    assert!(
+        mine["fieldsV1"]["f:spec"].get("f:replicas").is_some(),
+        "{mine}"
+    );
+    let last: Value = serde_json::from_str(
+        ssa["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"]
+            .as_str()
+            .expect("annotation kept"),
+    )
+    .unwrap();
+    assert_eq!(
+        last["spec"]["template"]["spec"]["containers"][0]["image"],
+        "nginx:1.28"
+    );
+    // Back to client-side apply: a label removed from the manifest goes.
+    let v3 = v2.replace("    tier: front\n", "");
+    let out = k.ok_stdin(&["apply", "-f", "-"], &v3);
+    assert!(out.contains("configured"), "{out}");
+    let back = get(&k);
+    assert_eq!(back["metadata"]["labels"], json!({"app": "web"}), "{back}");
+}
