@@ -400,3 +400,80 @@ async fn client_side_to_server_side_apply_and_back() {
     let back = get(&k);
     assert_eq!(back["metadata"]["labels"], json!({"app": "web"}), "{back}");
 }
+
+/// Apply and update through the scale subresource: recorded on the parent under
+/// subresource `scale` (an update's entry without a time, as upstream's scale handler
+/// writes it), and an applier of the parent conflicts with the scale's applier.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn scale_writes_own_the_parents_replicas() {
+    let server = Server::builder().start().await;
+    const APPLY: &str = "application/apply-patch+yaml";
+    let (code, _) = apply(&server, "?fieldManager=deployer", APPLY, &config()).await;
+    assert_eq!(code, 201);
+    let scale = json!({"apiVersion": "autoscaling/v1", "kind": "Scale",
+        "metadata": {"name": "web"}, "spec": {"replicas": 3}});
+    let reply = server
+        .request_full(
+            Method::PATCH,
+            "/apis/apps/v1/namespaces/default/deployments/web/scale?fieldManager=scaler&force=true",
+            &[("content-type", APPLY)],
+            scale.to_string().as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("scale apply");
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    assert_eq!(reply.json()["spec"]["replicas"], 3);
+    let d = server
+        .get("/apis/apps/v1/namespaces/default/deployments/web")
+        .await
+        .json();
+    assert_eq!(d["spec"]["replicas"], 3);
+    let entries = d["metadata"]["managedFields"].as_array().unwrap().clone();
+    let scaler = entries
+        .iter()
+        .find(|e| e["manager"] == "scaler")
+        .unwrap_or_else(|| panic!("{d}"));
+    assert_eq!(scaler["operation"], "Apply");
+    assert_eq!(scaler["subresource"], "scale");
+    assert_eq!(scaler["apiVersion"], "apps/v1");
+    assert_eq!(scaler["fieldsV1"], json!({"f:spec": {"f:replicas": {}}}));
+    let deployer = entries.iter().find(|e| e["manager"] == "deployer").unwrap();
+    assert!(
+        deployer["fieldsV1"]["f:spec"].get("f:replicas").is_none(),
+        "{d}"
+    );
+    // The deployer applying its replicas again conflicts with the scale applier.
+    let (code, s) = apply(&server, "?fieldManager=deployer", APPLY, &config()).await;
+    assert_eq!(code, 409, "{s}");
+    assert_eq!(
+        s["message"],
+        "Apply failed with 1 conflict: conflict with \"scaler\" with subresource \"scale\": .spec.replicas"
+    );
+    // An update of the scale (PUT) takes replicas over with an entry without a time.
+    let put = json!({"apiVersion": "autoscaling/v1", "kind": "Scale",
+        "metadata": {"name": "web", "namespace": "default"}, "spec": {"replicas": 5}});
+    let reply = server
+        .request_full(
+            Method::PUT,
+            "/apis/apps/v1/namespaces/default/deployments/web/scale?fieldManager=hpa",
+            &[("content-type", "application/json")],
+            put.to_string().as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("scale put");
+    assert_eq!(reply.status, 200, "{}", reply.text());
+    let d = server
+        .get("/apis/apps/v1/namespaces/default/deployments/web")
+        .await
+        .json();
+    let entries = d["metadata"]["managedFields"].as_array().unwrap();
+    let hpa = entries.iter().find(|e| e["manager"] == "hpa").unwrap();
+    assert_eq!(hpa["operation"], "Update");
+    assert_eq!(hpa["subresource"], "scale");
+    assert!(hpa.get("time").is_none(), "{hpa}");
+    assert!(entries.iter().all(|e| e["manager"] != "scaler"), "{d}");
+}

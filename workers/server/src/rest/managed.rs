@@ -103,7 +103,7 @@ impl Fields<'_> {
 }
 
 impl RestStore {
-    fn fields(&self) -> Fields<'_> {
+    pub(super) fn fields(&self) -> Fields<'_> {
         Fields {
             resource: &self.resource,
             strategy: self.strategy.as_deref(),
@@ -137,7 +137,7 @@ impl RestStore {
     }
 }
 
-fn apply_status(e: ApplyError) -> Status {
+pub(crate) fn apply_status(e: ApplyError) -> Status {
     match e {
         ApplyError::BadRequest(m) => Status::new(Reason::BadRequest, m),
         ApplyError::Internal(m) => Status::new(Reason::Unknown, m),

@@ -23,6 +23,7 @@ mod meta;
 mod outlet;
 mod read;
 mod resource;
+mod scale_fields;
 mod strategic;
 mod strategy;
 mod table;
@@ -469,7 +470,8 @@ impl RestStore {
             ("scale", Method::PUT, "update") => {
                 let opts = opts()?;
                 let body = decode::untyped(req).await?;
-                self.update_scale(ns, name, body.object, &opts).await
+                let write = scale_fields::ScaleWrite::Update(body.object);
+                self.update_scale(ns, name, write, &opts).await
             }
             ("" | "status" | "scale" | "approval", Method::PATCH, "patch") => {
                 let opts = opts()?;

@@ -17,6 +17,7 @@ use serde_json::{json, Value};
 
 use super::admit::Target;
 use super::decode::{Decoded, PatchType};
+use super::scale_fields::ScaleWrite;
 use super::FieldValidation;
 use super::{
     bad_request, json_response, managed, meta, parse_rv, parse_stored, storage_status,
@@ -100,9 +101,6 @@ pub struct WriteOptions {
     /// The write's managedFields are already settled (by server-side apply): the
     /// create or update must not record the write again.
     pub(crate) fields_recorded: bool,
-    /// The subresource managedFields record the write under when it is not the one
-    /// routed (`scale` writes go through the main resource's update).
-    pub(crate) fields_subresource: &'static str,
 }
 
 impl WriteOptions {
@@ -117,7 +115,6 @@ impl WriteOptions {
             force: None,
             manager_given: true,
             fields_recorded: false,
-            fields_subresource: "",
         }
     }
 
@@ -183,7 +180,6 @@ impl WriteOptions {
             force,
             manager_given: q.get("fieldManager").is_some_and(|m| !m.is_empty()),
             fields_recorded: false,
-            fields_subresource: "",
         })
     }
 }
@@ -613,11 +609,7 @@ impl RestStore {
             options: None,
         };
         if !opts.fields_recorded {
-            let fsub = match opts.fields_subresource {
-                "" => sub,
-                other => other,
-            };
-            self.record_update(Some(&cur), &mut obj, &opts.manager, fsub, &meta::now());
+            self.record_update(Some(&cur), &mut obj, &opts.manager, sub, &meta::now());
         }
         self.admit(target, &mut obj, opts).await?;
         self.validate(&obj, Some(&cur))?;
@@ -661,14 +653,27 @@ impl RestStore {
         Ok(with_revision(obj, rev))
     }
 
-    /// PUT of `scale`: sets spec.replicas of the object.
+    /// A write of `scale` (PUT, a patch's result, or an apply): sets the object's
+    /// replicas, its managedFields mapped through the Scale as upstream does.
     pub(super) async fn update_scale(
         &self,
         ns: &str,
         name: &str,
-        scale: Value,
+        write: ScaleWrite<'_>,
         opts: &WriteOptions,
     ) -> Result<Response<Body>, Status> {
+        let mut obj = self.read_object(ns, name).await?;
+        let old_scale = self.scale_of(&obj);
+        let precondition = match &write {
+            ScaleWrite::Update(scale) => str_at(scale, "/metadata/resourceVersion"),
+            ScaleWrite::Apply { config, .. } => str_at(config, "/metadata/resourceVersion"),
+        }
+        .filter(|s| !s.is_empty())
+        .map(parse_rv)
+        .transpose()?;
+        let (scale, entries) =
+            self.fields()
+                .scale_write(&obj, &old_scale, write, &opts.manager, &meta::now())?;
         let replicas = scale.pointer("/spec/replicas").cloned().unwrap_or(json!(0));
         let Some(n) = replicas.as_i64() else {
             return Err(meta::invalid(
@@ -694,19 +699,21 @@ impl RestStore {
                 )],
             ));
         }
-        let expected = str_at(&scale, "/metadata/resourceVersion")
-            .filter(|s| !s.is_empty())
-            .map(parse_rv)
-            .transpose()?;
-        let mut obj = self.read_object(ns, name).await?;
         match self.strategy.as_ref().and_then(|s| s.scale()) {
             Some(paths) => super::set_path(&mut obj, &paths.spec_replicas, json!(n)),
             None => obj["spec"]["replicas"] = json!(n),
         }
+        if let Some(m) = meta::metadata_mut(&mut obj) {
+            if entries.is_empty() {
+                m.remove("managedFields");
+            } else {
+                m.insert("managedFields".into(), Value::Array(entries));
+            }
+        }
         let mut opts = opts.clone();
-        opts.fields_subresource = "scale";
+        opts.fields_recorded = true;
         let out = self
-            .update_object(ns, name, "", obj, expected, &opts)
+            .update_object(ns, name, "", obj, precondition, &opts)
             .await?;
         Ok(json_response(StatusCode::OK, &self.scale_of(&out)))
     }
@@ -720,8 +727,17 @@ impl RestStore {
         opts: &WriteOptions,
     ) -> Result<Response<Body>, Status> {
         check_patch_options(kind, opts)?;
-        if kind == PatchType::Apply && sub != "scale" {
-            return self.apply(ns, name, sub, &patch, opts).await;
+        match (kind, sub) {
+            (PatchType::Apply, "scale") => {
+                let force = opts.force.unwrap_or(false);
+                let write = ScaleWrite::Apply {
+                    config: &patch,
+                    force,
+                };
+                return self.update_scale(ns, name, write, opts).await;
+            }
+            (PatchType::Apply, _) => return self.apply(ns, name, sub, &patch, opts).await,
+            _ => {}
         }
         let key = self.key(ns, name);
         for _ in 0..PATCH_RETRIES {
@@ -739,7 +755,9 @@ impl RestStore {
                 self.decode_patched(patched, opts)?
             };
             if sub == "scale" {
-                return self.update_scale(ns, name, patched, opts).await;
+                return self
+                    .update_scale(ns, name, ScaleWrite::Update(patched), opts)
+                    .await;
             }
             check_patched_name(&patched, name)?;
             // A patch that sets resourceVersion is a precondition; otherwise it applies
