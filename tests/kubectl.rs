@@ -658,3 +658,5 @@ mod storage_format;
 mod token_review;
 #[path = "security/webhook.rs"]
 mod webhook;
+#[path = "kubectl/wire.rs"]
+mod wire;

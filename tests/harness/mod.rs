@@ -10,6 +10,7 @@ pub mod extension;
 pub mod https;
 pub mod kms;
 pub mod kubectl;
+pub mod python;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

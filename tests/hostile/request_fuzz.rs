@@ -315,14 +315,12 @@ fn judge(proto: &str, req: &Req, resp: &RawResponse, tally: &Mutex<Tally>) {
     }
 }
 
-/// A Status answering a server-side apply whose configuration does not fit its type.
+/// A Status answering a server-side apply whose configuration does not fit its type
+/// (JSON, YAML or protobuf: the message is found in the bytes).
 fn typed_patch_error(resp: &RawResponse) -> bool {
-    serde_json::from_slice::<serde_json::Value>(&resp.body).is_ok_and(|s| {
-        s.get("reason").is_none()
-            && s["message"]
-                .as_str()
-                .is_some_and(|m| m.starts_with("failed to create typed patch object ("))
-    })
+    const MESSAGE: &[u8] = b"failed to create typed patch object (";
+    resp.body.windows(MESSAGE.len()).any(|w| w == MESSAGE)
+        && !resp.body.windows(13).any(|w| w == b"InternalError")
 }
 
 /// kube-apiserver's error answers that are plain text by design, and whether a 5xx among

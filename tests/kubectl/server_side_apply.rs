@@ -477,3 +477,60 @@ async fn scale_writes_own_the_parents_replicas() {
     assert!(hpa.get("time").is_none(), "{hpa}");
     assert!(entries.iter().all(|e| e["manager"] != "scaler"), "{d}");
 }
+
+/// The official Python client: server-side apply through its dynamic client (conflict,
+/// then forced), and a watch, which it asks for with `watch=True`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_python_client_applies_and_watches() {
+    let Some(python) = crate::harness::python::python() else {
+        return;
+    };
+    let server = Server::builder().start().await;
+    let script = r#"
+import json, sys
+from kubernetes import client, config, dynamic, watch
+from kubernetes.client.rest import ApiException
+config.load_kube_config(sys.argv[1])
+api = client.ApiClient()
+cms = dynamic.DynamicClient(api).resources.get(api_version="v1", kind="ConfigMap")
+def body(v):
+    return {"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "py", "namespace": "default"}, "data": {"a": v}}
+out = {}
+r = cms.server_side_apply(body=body("1"), field_manager="py-one")
+out["managers"] = [(e.manager, e.operation) for e in r.metadata.managedFields]
+try:
+    cms.server_side_apply(body=body("2"), field_manager="py-two")
+    out["conflict"] = None
+except ApiException as e:
+    out["conflict"] = [e.status, json.loads(e.body)["message"]]
+r = cms.server_side_apply(body=body("2"), field_manager="py-two", force_conflicts=True)
+out["forced"] = r.data.a
+seen = []
+w = watch.Watch()
+for ev in w.stream(client.CoreV1Api().list_namespaced_config_map, "default", timeout_seconds=5):
+    seen.append([ev["type"], ev["object"].metadata.name])
+    if ev["object"].metadata.name == "py":
+        w.stop()
+out["watch"] = seen
+print(json.dumps(out))
+"#;
+    let out = crate::harness::python::run(&python, &server, script);
+    let v: Value = serde_json::from_str(out.trim()).expect("script output");
+    assert_eq!(v["managers"], json!([["py-one", "Apply"]]), "{v}");
+    assert_eq!(
+        v["conflict"],
+        json!([
+            409,
+            "Apply failed with 1 conflict: conflict with \"py-one\": .data.a"
+        ])
+    );
+    assert_eq!(v["forced"], "2");
+    assert!(
+        v["watch"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(["ADDED", "py"])),
+        "{v}"
+    );
+}

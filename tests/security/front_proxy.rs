@@ -54,6 +54,13 @@ impl Ca {
     }
 }
 
+/// A JSON body compacted (the server indents JSON for curl, as kube-apiserver does).
+fn compact(body: &str) -> String {
+    serde_json::from_str::<serde_json::Value>(body)
+        .map(|v| v.to_string())
+        .unwrap_or_else(|_| body.to_owned())
+}
+
 /// curl to the server with a client certificate (or none) and headers: (status, body).
 fn curl(
     server: &Server,
@@ -87,7 +94,7 @@ fn curl(
         String::from_utf8_lossy(&out.stderr)
     );
     let (body, code) = text.rsplit_once('\n').unwrap_or(("", "0"));
-    (code.trim().parse().unwrap_or(0), body.to_owned())
+    (code.trim().parse().unwrap_or(0), compact(body))
 }
 
 const WHOAMI: &str = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
@@ -296,7 +303,7 @@ fn curl_as(
         .expect("run curl");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let (body, code) = text.rsplit_once('\n').unwrap_or(("", "0"));
-    (code.trim().parse().unwrap_or(0), body.to_owned())
+    (code.trim().parse().unwrap_or(0), compact(body))
 }
 
 /// Certificates given as files are reloaded when they change, without a restart: a new

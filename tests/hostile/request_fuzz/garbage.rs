@@ -292,7 +292,8 @@ fn bad_query(rng: &mut Rng) -> Req {
         "labelSelector=a%3D%3Db%2Cc%21%21d",
         "fieldSelector=metadata.name%3D%3D",
         "fieldSelector=spec.bogus%3D1",
-        "watch=bogus",
+        // Any watch value but 0/false is a watch upstream: ended by its timeout here.
+        "watch=bogus&timeoutSeconds=1",
         "watch=1&timeoutSeconds=-5",
         "allowWatchBookmarks=maybe",
         "pretty=maybe",

@@ -26,7 +26,7 @@ pub fn media() -> &'static [Media] {
 pub fn respond(code: StatusCode, value: &Value, media: Media, params: &str) -> Response<Body> {
     let (bytes, media) = match to_bytes(value, media) {
         Some(b) => (b, media),
-        None => (value.to_string().into_bytes(), Media::Json),
+        None => (json_document(value), Media::Json),
     };
     typed(code, bytes.into(), media, params)
 }
@@ -55,7 +55,7 @@ pub struct Prepared {
 impl Prepared {
     /// Serializes `value` once.
     pub fn new(value: Value) -> Prepared {
-        let json = Bytes::from(value.to_string());
+        let json = Bytes::from(json_document(&value));
         let digest = ring::digest::digest(&ring::digest::SHA512, &json);
         let hex: String = digest.as_ref().iter().map(|b| format!("{b:02X}")).collect();
         Prepared {
@@ -110,9 +110,59 @@ impl Prepared {
     }
 }
 
+/// `value` as upstream's JSON encoder writes a document: compact, then a newline.
+pub fn json_document(value: &Value) -> Vec<u8> {
+    let mut out = serde_json::to_vec(value).unwrap_or_default();
+    out.push(b'\n');
+    out
+}
+
+/// Whether the client asked for indented JSON as upstream decides it: `pretty` (Go's
+/// ParseBool of its first value) when given, else a user agent of curl, Wget or a
+/// browser.
+pub fn pretty(query: Option<&str>, user_agent: &str) -> bool {
+    let given = query.unwrap_or("").split('&').find_map(|kv| {
+        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+        (k == "pretty").then_some(v)
+    });
+    match given {
+        Some(v) if !v.is_empty() => matches!(v, "1" | "t" | "T" | "TRUE" | "true" | "True"),
+        _ => {
+            user_agent.starts_with("curl")
+                || user_agent.starts_with("Wget")
+                || user_agent.starts_with("Mozilla/5.0")
+        }
+    }
+}
+
+/// `resp` (JSON) indented as Go's `json.MarshalIndent(v, "", "  ")` writes it (no final
+/// newline); anything that is not a JSON document passes through.
+pub async fn indent(resp: Response<Body>) -> Response<Body> {
+    let is_json = resp
+        .headers()
+        .get(CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes() == b"application/json");
+    if !is_json {
+        return resp;
+    }
+    let (mut parts, incoming) = resp.into_parts();
+    let Ok(collected) = incoming.collect().await else {
+        return crate::status::Status::internal("reading a response to indent").into_response();
+    };
+    let bytes = collected.to_bytes();
+    let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
+        return Response::from_parts(parts, body::full(bytes));
+    };
+    let Ok(pretty) = serde_json::to_vec_pretty(&value) else {
+        return Response::from_parts(parts, body::full(bytes));
+    };
+    parts.headers.remove(CONTENT_LENGTH);
+    Response::from_parts(parts, body::full(pretty))
+}
+
 fn to_bytes(value: &Value, media: Media) -> Option<Vec<u8>> {
     match media {
-        Media::Json => Some(value.to_string().into_bytes()),
+        Media::Json => Some(json_document(value)),
         Media::Yaml => serde_yaml_ng::to_string(value).map(String::into_bytes).ok(),
         // A value of a kind without a protobuf message (a Table, say) stays JSON.
         Media::Protobuf => kas_schema::encode_protobuf(value).ok(),

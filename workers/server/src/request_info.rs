@@ -140,11 +140,17 @@ fn exact_name(selector: &str) -> Option<String> {
     valid.then(|| name.to_owned())
 }
 
+/// `watch` as upstream's RequestInfo reads it: its first value, true unless `0` or
+/// `false` (any case).
 fn watch_query(query: Option<&str>) -> bool {
-    query.unwrap_or("").split('&').any(|kv| {
-        let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-        k == "watch" && (v == "true" || v == "1" || v.is_empty())
-    })
+    query
+        .unwrap_or("")
+        .split('&')
+        .find_map(|kv| {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            (k == "watch").then_some(v)
+        })
+        .is_some_and(|v| !(v == "0" || v.eq_ignore_ascii_case("false")))
 }
 
 /// Whether the request holds its connection open (watch, exec, logs, proxy…): exempt
@@ -169,6 +175,30 @@ mod tests {
 
     fn p(m: Method, path: &str, q: Option<&str>) -> RequestInfo {
         parse(&m, path, q)
+    }
+
+    #[test]
+    fn watch_is_any_value_but_0_or_false_as_upstream_reads_it() {
+        let verb = |q: &str| p(Method::GET, "/api/v1/pods", Some(q)).verb;
+        for q in [
+            "watch=true",
+            "watch=True",
+            "watch=1",
+            "watch=",
+            "watch",
+            "watch=x&watch=0",
+        ] {
+            assert_eq!(verb(q), "watch", "{q}");
+        }
+        for q in [
+            "watch=false",
+            "watch=FALSE",
+            "watch=0",
+            "watch=0&watch=1",
+            "limit=1",
+        ] {
+            assert_eq!(verb(q), "list", "{q}");
+        }
     }
 
     #[test]

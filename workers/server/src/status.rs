@@ -283,8 +283,11 @@ impl Status {
             details: self.details.as_ref(),
             code: self.reason.code(),
         };
-        // A struct of strings and integers always serializes.
-        serde_json::to_vec(&wire).unwrap_or_default()
+        // A struct of strings and integers always serializes. Upstream's JSON encoder
+        // ends every document with a newline.
+        let mut out = serde_json::to_vec(&wire).unwrap_or_default();
+        out.push(b'\n');
+        out
     }
 
     /// Whether this is [`Status::path_not_found`]: its response carries the

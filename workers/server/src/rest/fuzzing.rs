@@ -60,17 +60,9 @@ pub fn list_query(query: &str) -> Result<(), Status> {
     let fields = crate::selectors::FieldSelector::parse(q.get("fieldSelector").unwrap_or(""))?;
     fields.check_fields(&["metadata.name", "metadata.namespace"], false)?;
     drop((labels, fields));
-    let limit = match q.get("limit") {
-        Some(l) => l
-            .parse::<i64>()
-            .map_err(|_| super::bad_request(format!("invalid limit {l:?}")))?,
-        None => 0,
-    };
+    let limit = q.int("limit")?.unwrap_or(0);
     RestStore::read_version(&q, limit > 0)?;
-    if let Some(t) = q.get("timeoutSeconds") {
-        t.parse::<u64>()
-            .map_err(|_| super::bad_request(format!("invalid timeoutSeconds {t:?}")))?;
-    }
+    q.int("timeoutSeconds")?;
     if let Some(token) = q.get("continue") {
         crate::storage::decode_continue(token)?;
     }

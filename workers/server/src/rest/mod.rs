@@ -111,34 +111,64 @@ impl std::fmt::Debug for RestStore {
     }
 }
 
-/// Query parameters, percent-decoded; the last value of a repeated key wins.
+/// Query parameters, percent-decoded; the first value of a repeated key counts, as
+/// upstream's parameter conversion takes it.
 #[derive(Debug, Default)]
 pub(crate) struct Query(HashMap<String, String>);
 
 impl Query {
     pub(crate) fn parse(q: Option<&str>) -> Query {
-        Query(
-            q.unwrap_or("")
-                .split('&')
-                .filter(|kv| !kv.is_empty())
-                .map(|kv| {
-                    let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-                    (
-                        percent_decode(&k.replace('+', " ")),
-                        percent_decode(&v.replace('+', " ")),
-                    )
-                })
-                .collect(),
-        )
+        let mut m = HashMap::new();
+        for kv in q.unwrap_or("").split('&').filter(|kv| !kv.is_empty()) {
+            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
+            m.entry(percent_decode(&k.replace('+', " ")))
+                .or_insert_with(|| percent_decode(&v.replace('+', " ")));
+        }
+        Query(m)
     }
 
     pub(crate) fn get(&self, k: &str) -> Option<&str> {
         self.0.get(k).map(String::as_str).filter(|v| !v.is_empty())
     }
 
+    /// A boolean parameter as upstream converts one: present and neither `0` nor
+    /// `false` (any case) is true, an empty value included.
     pub(crate) fn flag(&self, k: &str) -> bool {
-        matches!(self.0.get(k).map(String::as_str), Some("true" | "1" | ""))
+        self.0.get(k).is_some_and(|v| query_true(v))
     }
+
+    /// An optional boolean parameter (`force`): `None` when absent.
+    pub(crate) fn opt_flag(&self, k: &str) -> Option<bool> {
+        self.0.get(k).map(|v| query_true(v))
+    }
+
+    /// An integer parameter, refused as upstream's conversion refuses it (Go's
+    /// `strconv.ParseInt` message, 400).
+    pub(crate) fn int(&self, k: &str) -> Result<Option<i64>, Status> {
+        let Some(v) = self.0.get(k) else {
+            return Ok(None);
+        };
+        match v.parse::<i64>() {
+            Ok(n) => Ok(Some(n)),
+            Err(e) => {
+                let why = match e.kind() {
+                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
+                        "value out of range"
+                    }
+                    _ => "invalid syntax",
+                };
+                Err(bad_request(format!(
+                    "strconv.ParseInt: parsing {}: {why}",
+                    crate::status::go_quote(v)
+                )))
+            }
+        }
+    }
+}
+
+/// Upstream's reading of a boolean query value: all but `0` and `false` (any case).
+pub(crate) fn query_true(v: &str) -> bool {
+    !(v == "0" || v.eq_ignore_ascii_case("false"))
 }
 
 /// How a response object is rendered, from the `Accept` header.
@@ -193,7 +223,7 @@ impl Render {
 }
 
 pub(crate) fn json_response(code: StatusCode, v: &Value) -> Response<Body> {
-    let mut resp = Response::new(body::full(v.to_string()));
+    let mut resp = Response::new(body::full(encode::json_document(v)));
     *resp.status_mut() = code;
     resp.headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
@@ -395,6 +425,12 @@ impl RestStore {
     pub async fn handle(self, ctx: RequestContext, req: Request<Body>) -> Response<Body> {
         let query = Query::parse(req.uri().query());
         let watch = ctx.info.verb == "watch";
+        let user_agent = req
+            .headers()
+            .get(http::header::USER_AGENT)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("");
+        let pretty = encode::pretty(req.uri().query(), user_agent);
         let protobuf = self.encodes_protobuf();
         let (render, media) = match Render::negotiate(req.headers(), &query, watch, protobuf) {
             Ok(chosen) => chosen,
@@ -413,7 +449,10 @@ impl RestStore {
         if watch {
             return resp;
         }
-        encode::encode(resp, media).await
+        match media {
+            crate::negotiate::Media::Json if pretty => encode::indent(resp).await,
+            _ => encode::encode(resp, media).await,
+        }
     }
 
     /// Whether responses can be protobuf: built-in types only, as upstream (custom
@@ -573,15 +612,6 @@ pub(crate) fn parse_stored(stored: &Stored) -> Result<Value, Status> {
 /// The client-facing status of a storage failure on `resource`.
 pub(crate) fn storage_status(resource: &Resource, e: &StorageError, name: &str) -> Status {
     e.to_status(resource.group, resource.plural, name)
-}
-
-/// Go's `strconv.ParseBool`.
-pub(crate) fn parse_go_bool(v: &str) -> Option<bool> {
-    match v {
-        "1" | "t" | "T" | "TRUE" | "true" | "True" => Some(true),
-        "0" | "f" | "F" | "FALSE" | "false" | "False" => Some(false),
-        _ => None,
-    }
 }
 
 #[cfg(test)]

@@ -250,12 +250,7 @@ impl RestStore {
         render: Render,
     ) -> Result<Response<Body>, Status> {
         let filter = self.selectors(q)?;
-        let limit = match q.get("limit") {
-            Some(l) => l
-                .parse::<i64>()
-                .map_err(|_| bad_request(format!("invalid limit {l:?}")))?,
-            None => 0,
-        };
+        let limit = q.int("limit")?.unwrap_or(0);
         let version = Self::read_version(q, limit > 0)?;
         let opts = ListOptions {
             limit,
@@ -405,11 +400,10 @@ impl RestStore {
                 }
             }
         };
-        let timeout = match q.get("timeoutSeconds") {
-            Some(t) => std::time::Duration::from_secs(
-                t.parse::<u64>()
-                    .map_err(|_| bad_request(format!("invalid timeoutSeconds {t:?}")))?,
-            ),
+        let timeout = match q.int("timeoutSeconds")?.filter(|t| *t != 0) {
+            // A negative timeout ends the watch at once, as upstream's timer does.
+            Some(t) => std::time::Duration::from_secs(t.max(0) as u64)
+                .max(std::time::Duration::from_millis(1)),
             // Upstream picks a random timeout between the minimum and twice it.
             None => {
                 self.min_request_timeout
@@ -467,7 +461,7 @@ impl RestStore {
         head.extend_from_slice(b",\"metadata\":");
         head.extend_from_slice(metadata.to_string().as_bytes());
         head.extend_from_slice(b",\"items\":[");
-        let out = crate::body::joined(head.into(), items, bytes::Bytes::from_static(b"]}"));
+        let out = crate::body::joined(head.into(), items, bytes::Bytes::from_static(b"]}\n"));
         let mut resp = Response::new(out);
         resp.headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));

@@ -162,15 +162,7 @@ impl WriteOptions {
                     .unwrap_or(""),
             ),
         };
-        let force = match q.get("force") {
-            None => None,
-            Some(v) => Some(super::parse_go_bool(v).ok_or_else(|| {
-                bad_request(format!(
-                    "failed to parse \"force\": strconv.ParseBool: parsing {}: invalid syntax",
-                    crate::status::go_quote(v)
-                ))
-            })?),
-        };
+        let force = q.opt_flag("force");
         Ok(WriteOptions {
             dry_run,
             validation,

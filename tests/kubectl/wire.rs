@@ -1,0 +1,168 @@
+//! Wire details as kube-apiserver's (issue 17): every JSON document ends with a newline,
+//! `pretty` (or a curl/Wget/browser user agent) indents as Go's MarshalIndent, query
+//! booleans and integers are converted as upstream converts them.
+
+use http::Method;
+use serde_json::json;
+
+use crate::harness::{Reply, Server};
+
+async fn req(server: &Server, method: Method, path: &str, ua: &str, body: &[u8]) -> Reply {
+    let mut headers = vec![("content-type", "application/json")];
+    if !ua.is_empty() {
+        headers.push(("user-agent", ua));
+    }
+    server
+        .request_full(method, path, &headers, body, true, false)
+        .await
+        .expect("request")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_documents_end_with_a_newline_and_pretty_indents() {
+    let server = Server::builder().start().await;
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "w"},
+        "data": {"k": "v"}});
+    let created = req(
+        &server,
+        Method::POST,
+        "/api/v1/namespaces/default/configmaps",
+        "",
+        cm.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(created.status, 201, "{}", created.text());
+    assert!(created.text().ends_with("}\n"), "{:?}", created.text());
+    assert!(!created.text().contains("\n  "), "compact by default");
+    let one = "/api/v1/namespaces/default/configmaps/w";
+    for (path, ua, pretty) in [
+        (format!("{one}?pretty=true"), "", true),
+        (format!("{one}?pretty=1"), "", true),
+        (one.to_owned(), "curl/8.5.0", true),
+        (one.to_owned(), "Mozilla/5.0 (X11)", true),
+        (format!("{one}?pretty=false"), "curl/8.5.0", false),
+        (format!("{one}?pretty=yes"), "", false),
+        (one.to_owned(), "kubectl/v1.33.0", false),
+    ] {
+        let r = req(&server, Method::GET, &path, ua, b"").await;
+        assert_eq!(r.status, 200);
+        let text = r.text();
+        if pretty {
+            assert!(text.starts_with("{\n  \""), "{path} {ua}: {text}");
+            assert!(text.ends_with("\n}"), "{path} {ua}: {text:?}");
+            assert!(
+                text.contains("\"data\": {\n    \"k\": \"v\"\n  }"),
+                "{text}"
+            );
+        } else {
+            assert!(
+                text.ends_with("}\n") && !text.contains("\n  "),
+                "{path} {ua}: {text}"
+            );
+        }
+        assert_eq!(r.json()["data"]["k"], "v");
+    }
+    let list = req(
+        &server,
+        Method::GET,
+        "/api/v1/namespaces/default/configmaps",
+        "",
+        b"",
+    )
+    .await;
+    assert!(list.text().ends_with("]}\n"), "{:?}", list.text());
+    let missing = req(&server, Method::GET, &format!("{one}x"), "", b"").await;
+    assert_eq!(missing.status, 404);
+    assert!(missing.text().ends_with("}\n"), "{:?}", missing.text());
+    let pretty_missing = req(
+        &server,
+        Method::GET,
+        &format!("{one}x?pretty=true"),
+        "",
+        b"",
+    )
+    .await;
+    assert!(
+        pretty_missing.text().starts_with("{\n  \""),
+        "{}",
+        pretty_missing.text()
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn query_booleans_and_integers_convert_as_upstream() {
+    let server = Server::builder().start().await;
+    let list = "/api/v1/namespaces/default/configmaps";
+    // Any value but 0/false starts a watch (the Python client sends watch=True).
+    for v in ["True", "TRUE", "1", "yes", ""] {
+        let r = req(
+            &server,
+            Method::GET,
+            &format!("{list}?watch={v}&timeoutSeconds=1"),
+            "",
+            b"",
+        )
+        .await;
+        assert_eq!(r.status, 200, "watch={v}");
+        let text = r.text();
+        assert!(
+            text.is_empty() || text.contains("\"type\":\"ADDED\""),
+            "watch={v} answered a list: {text}"
+        );
+        assert!(
+            !text.contains("\"kind\":\"ConfigMapList\""),
+            "watch={v}: {text}"
+        );
+    }
+    for v in ["false", "FALSE", "0"] {
+        let r = req(&server, Method::GET, &format!("{list}?watch={v}"), "", b"").await;
+        assert!(r.text().contains("\"kind\":\"ConfigMapList\""), "watch={v}");
+    }
+    // The first of repeated values counts.
+    let r = req(
+        &server,
+        Method::GET,
+        &format!("{list}?limit=1&limit=x"),
+        "",
+        b"",
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    for (q, value) in [
+        ("limit=x", "x"),
+        ("limit=", ""),
+        ("timeoutSeconds=1.5&watch=1", "1.5"),
+    ] {
+        let r = req(&server, Method::GET, &format!("{list}?{q}"), "", b"").await;
+        assert_eq!(r.status, 400, "{q}: {}", r.text());
+        assert_eq!(
+            r.json()["message"],
+            format!("strconv.ParseInt: parsing \"{value}\": invalid syntax"),
+            "{q}"
+        );
+    }
+    let r = req(
+        &server,
+        Method::GET,
+        &format!("{list}?limit=99999999999999999999"),
+        "",
+        b"",
+    )
+    .await;
+    assert_eq!(
+        r.json()["message"],
+        "strconv.ParseInt: parsing \"99999999999999999999\": value out of range"
+    );
+    // A negative timeout ends the watch at once.
+    let started = std::time::Instant::now();
+    let r = req(
+        &server,
+        Method::GET,
+        &format!("{list}?watch=true&timeoutSeconds=-5"),
+        "",
+        b"",
+    )
+    .await;
+    assert_eq!(r.status, 200);
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+}
