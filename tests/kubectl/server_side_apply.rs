@@ -283,6 +283,13 @@ async fn custom_resources_merge_by_their_schema() {
     let k = Kubectl::new(&server);
     k.ok_stdin(&["apply", "-f", "-"], CRD);
     k.wait_established("routes.example.com");
+    // Custom resources carry their storage version's hash in discovery too.
+    let doc: Value =
+        serde_json::from_str(&k.ok(&["get", "--raw", "/apis/example.com/v1"])).unwrap();
+    assert_eq!(
+        doc["resources"][0]["storageVersionHash"], "Vjmtpge9ZzI=",
+        "{doc}"
+    );
     let route = |manager: &str, rules: &str| {
         let rules = if rules.is_empty() {
             String::new()

@@ -166,3 +166,39 @@ async fn query_booleans_and_integers_convert_as_upstream() {
     assert_eq!(r.status, 200);
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
 }
+
+/// Legacy discovery names each stored resource's storage version by upstream's hash
+/// (the same for resources sharing storage), and none for the review APIs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn discovery_carries_storage_version_hashes() {
+    let server = Server::builder().start().await;
+    let hash = |doc: &serde_json::Value, name: &str| {
+        doc["resources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in {doc}"))
+            .get("storageVersionHash")
+            .cloned()
+    };
+    let core = server.get("/api/v1").await.json();
+    assert_eq!(hash(&core, "pods"), Some(json!("xPOwRZ+Yhw8=")));
+    assert_eq!(hash(&core, "configmaps"), Some(json!("qFsyl6wFWjQ=")));
+    assert_eq!(hash(&core, "events"), Some(json!("r2yiGXH7wu8=")));
+    assert_eq!(hash(&core, "pods/status"), None);
+    let events = server.get("/apis/events.k8s.io/v1").await.json();
+    assert_eq!(hash(&events, "events"), Some(json!("r2yiGXH7wu8=")));
+    let apps = server.get("/apis/apps/v1").await.json();
+    assert_eq!(hash(&apps, "deployments"), Some(json!("8aSe+NMegvE=")));
+    for v in ["v1", "v2"] {
+        let hpa = server.get(&format!("/apis/autoscaling/{v}")).await.json();
+        assert_eq!(
+            hash(&hpa, "horizontalpodautoscalers"),
+            Some(json!("qwQve8ut294=")),
+            "{v}"
+        );
+    }
+    let authn = server.get("/apis/authentication.k8s.io/v1").await.json();
+    assert_eq!(hash(&authn, "tokenreviews"), None);
+}

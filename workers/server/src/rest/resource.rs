@@ -310,6 +310,34 @@ impl Resource {
         self.has_subresource("status")
     }
 
+    /// The group/version objects are stored in (events.k8s.io/v1 Events in core v1, an
+    /// HPA v1 in autoscaling/v2, a CRD's storage version).
+    pub fn storage_api_version(&self) -> String {
+        match (&self.conversion, self.storage_version) {
+            (Some(c), _) => c.storage_api_version.to_owned(),
+            (None, "") => self.api_version(),
+            (None, v) if self.group.is_empty() => v.to_owned(),
+            (None, v) => format!("{}/{v}", self.group),
+        }
+    }
+
+    /// Upstream's `storageVersionHash` for discovery: the first 8 bytes of the SHA-256 of
+    /// the storage `group/version/kind`, base64; none for resources never stored (the
+    /// create-only review APIs).
+    pub fn storage_version_hash(&self) -> Option<String> {
+        use base64::Engine;
+        if self.verbs == Verbs::CreateOnly {
+            return None;
+        }
+        let gv = self.storage_api_version();
+        let gvk = match gv.split_once('/') {
+            Some((g, v)) => format!("{g}/{v}/{}", self.kind),
+            None => format!("/{gv}/{}", self.kind),
+        };
+        let digest = ring::digest::digest(&ring::digest::SHA256, gvk.as_bytes());
+        Some(base64::engine::general_purpose::STANDARD.encode(&digest.as_ref()[..8]))
+    }
+
     /// The entries of this resource and its subresources in an APIResourceList.
     pub fn discovery(&self) -> Vec<Value> {
         let mut main = json!({
@@ -324,6 +352,9 @@ impl Resource {
         }
         if !self.categories.is_empty() {
             main["categories"] = json!(self.categories);
+        }
+        if let Some(hash) = self.storage_version_hash() {
+            main["storageVersionHash"] = json!(hash);
         }
         let mut out = vec![main];
         for sub in self.subresources {
