@@ -62,6 +62,13 @@ async fn json_documents_end_with_a_newline_and_pretty_indents() {
         }
         assert_eq!(r.json()["data"]["k"], "v");
     }
+    // resourceVersion "0" is an unconditional update for a built-in type.
+    let mut update = cm.clone();
+    update["metadata"]["resourceVersion"] = json!("0");
+    update["data"]["k"] = json!("v2");
+    let r = req(&server, Method::PUT, one, "", update.to_string().as_bytes()).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(r.json()["data"]["k"], "v2");
     let list = req(
         &server,
         Method::GET,

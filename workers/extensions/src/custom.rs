@@ -187,6 +187,10 @@ impl ObjectStrategy for CustomStrategy {
         self.openapi.as_ref()
     }
 
+    fn allow_unconditional_update(&self) -> bool {
+        false
+    }
+
     fn prune(&self, obj: &mut Value) -> Vec<String> {
         match &self.schema {
             Some(v) => kas_crd::prune(v.schema(), obj),

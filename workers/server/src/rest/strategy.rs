@@ -62,6 +62,12 @@ pub trait ObjectStrategy: Send + Sync {
         None
     }
 
+    /// Whether an update without a resourceVersion (or with `0`) overwrites whatever is
+    /// stored; `false` makes it a 422, as upstream's custom resources answer.
+    fn allow_unconditional_update(&self) -> bool {
+        true
+    }
+
     /// Drops fields the schema does not know; returns their paths (`spec.foo`).
     fn prune(&self, _obj: &mut Value) -> Vec<String> {
         Vec::new()

@@ -460,10 +460,31 @@ impl RestStore {
                 "the name of the object ({body_name}) does not match the name on the URL ({name})"
             )));
         }
+        // An empty resourceVersion or "0" asks for an unconditional update, which only
+        // some types allow.
         let expected = str_at(&obj, "/metadata/resourceVersion")
-            .filter(|s| !s.is_empty())
+            .filter(|s| !s.is_empty() && *s != "0")
             .map(parse_rv)
             .transpose()?;
+        if expected.is_none()
+            && !self
+                .strategy
+                .as_ref()
+                .is_none_or(|s| s.allow_unconditional_update())
+        {
+            let cause = crate::status::StatusCause {
+                reason: "FieldValueInvalid".into(),
+                message: "Invalid value: 0x0: must be specified for an update".into(),
+                field: "metadata.resourceVersion".into(),
+            };
+            // Upstream names the resource where the kind goes (kubernetes#18526).
+            return Err(meta::invalid(
+                self.resource.group,
+                self.resource.plural,
+                name,
+                vec![cause],
+            ));
+        }
         self.normalize(ns, &mut obj)?;
         let out = self
             .update_object(ns, name, sub, obj, expected, opts)
