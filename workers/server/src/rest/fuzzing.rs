@@ -43,7 +43,7 @@ pub fn patch(
             "2024-01-01T00:00:00Z",
         );
     }
-    write::apply_patch(resource, kind, original.clone(), &patch)
+    super::patch::apply_patch(resource, kind, original.clone(), &patch)
 }
 
 /// A DELETE body sent as `content_type`: the DeleteOptions, if any.

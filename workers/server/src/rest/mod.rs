@@ -15,12 +15,14 @@ mod admit;
 mod apply_schema;
 mod convert;
 mod decode;
+mod delete;
 mod equivalent;
 #[cfg(fuzzing)]
 pub(crate) mod fuzzing;
 mod managed;
 mod meta;
 mod outlet;
+mod patch;
 mod read;
 mod resource;
 mod scale_fields;

@@ -1,0 +1,197 @@
+//! The delete verbs: delete (graceful, with preconditions, finalizers and propagation)
+//! and deletecollection.
+
+use http::{Response, StatusCode};
+use serde_json::{json, Value};
+
+use super::admit::Target;
+use super::write::{pending_finalizers, str_at, WriteOptions};
+use super::{
+    json_response, meta, parse_rv, parse_stored, storage_status, with_revision, Query, RestStore,
+};
+use crate::admission::Operation;
+use crate::body::Body;
+use crate::status::{Reason, Status};
+use crate::storage::{ListOptions, ReadVersion};
+
+impl RestStore {
+    pub(super) async fn delete(
+        &self,
+        ns: &str,
+        name: &str,
+        options: Option<Value>,
+        opts: &WriteOptions,
+        _q: &Query,
+    ) -> Result<Response<Body>, Status> {
+        let (obj, deleted) = self.delete_object(ns, name, options.as_ref(), opts).await?;
+        if !deleted {
+            return Ok(json_response(StatusCode::ACCEPTED, &obj));
+        }
+        if self.resource.kind == "Pod" {
+            return Ok(json_response(StatusCode::OK, &obj));
+        }
+        let uid = str_at(&obj, "/metadata/uid").unwrap_or("");
+        let status = json!({
+            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+            "details": {"name": name, "group": self.resource.group, "kind": self.resource.plural, "uid": uid},
+        });
+        Ok(json_response(StatusCode::OK, &status))
+    }
+
+    /// Deletes `ns/name`, or marks it for deletion when finalizers hold it; returns the
+    /// object and whether it is gone.
+    pub async fn delete_object(
+        &self,
+        ns: &str,
+        name: &str,
+        options: Option<&Value>,
+        opts: &WriteOptions,
+    ) -> Result<(Value, bool), Status> {
+        let key = self.key(ns, name);
+        let pre_rv = options
+            .and_then(|o| o.pointer("/preconditions/resourceVersion"))
+            .and_then(Value::as_str)
+            .map(parse_rv)
+            .transpose()?;
+        let pre_uid = options
+            .and_then(|o| o.pointer("/preconditions/uid"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        if let Some(p) = options
+            .and_then(|o| o.get("propagationPolicy"))
+            .and_then(Value::as_str)
+        {
+            if !matches!(p, "Orphan" | "Background" | "Foreground") {
+                return Err(meta::invalid(
+                    "meta.k8s.io",
+                    "DeleteOptions",
+                    "",
+                    vec![meta::not_supported(
+                        "propagationPolicy",
+                        p,
+                        &["Foreground", "Background", "Orphan", "nil"],
+                    )],
+                ));
+            }
+        }
+        let current = self.read(&key, name, ReadVersion::Latest).await?;
+        let cur = with_revision(parse_stored(&current)?, current.revision);
+        let cur = match self.converter() {
+            None => self.present(cur),
+            Some(_) => self.present_for_write(cur).await?,
+        };
+        let uid = str_at(&cur, "/metadata/uid").unwrap_or("").to_owned();
+        if let Some(want) = pre_uid.filter(|u| *u != uid) {
+            return Err(Status::new(
+                Reason::Conflict,
+                format!(
+                    "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
+                ),
+            ));
+        }
+        if let Some(want) = pre_rv.filter(|r| *r != current.revision) {
+            return Err(Status::new(
+                Reason::Conflict,
+                format!(
+                    "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {}",
+                    current.revision
+                ),
+            ));
+        }
+        let target = Target {
+            operation: Operation::Delete,
+            subresource: "",
+            namespace: ns,
+            name,
+            old: Some(&cur),
+            options,
+        };
+        self.admit_delete(target, opts).await?;
+        if pending_finalizers(&cur) {
+            if cur.pointer("/metadata/deletionTimestamp").is_some() {
+                return Ok((cur, false));
+            }
+            let mut marked = cur.clone();
+            marked["metadata"]["deletionTimestamp"] = json!(meta::now());
+            marked["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+            if self.resource.kind == "Namespace" {
+                marked["status"]["phase"] = json!("Terminating");
+            }
+            if opts.dry_run {
+                return Ok((marked, false));
+            }
+            if let Some(m) = meta::metadata_mut(&mut marked) {
+                m.remove("resourceVersion");
+            }
+            let (bytes, converted) = match self.converter() {
+                None => (self.storage_bytes(&key, &marked)?, None),
+                Some(_) => self.to_storage(&key, &marked).await?,
+            };
+            let rev = self
+                .storage
+                .update(&key, bytes, current.revision, None)
+                .await
+                .map_err(|e| storage_status(&self.resource, &e, name))?;
+            if converted.is_some() {
+                return Ok((self.written(marked, converted, rev).await?, false));
+            }
+            return Ok((with_revision(marked, rev), false));
+        }
+        if opts.dry_run {
+            return Ok((cur, true));
+        }
+        self.storage
+            .delete(&key, Some(current.revision))
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, name))?;
+        if let Some(h) = &self.hooks {
+            h.after_delete(self, &cur).await;
+        }
+        Ok((cur, true))
+    }
+
+    pub(super) async fn delete_collection(
+        &self,
+        ns: &str,
+        q: &Query,
+        options: Option<Value>,
+        opts: &WriteOptions,
+    ) -> Result<Response<Body>, Status> {
+        let filter = self.selectors(q)?;
+        let page = self
+            .storage
+            .list(
+                &self.prefix(ns),
+                ReadVersion::Latest,
+                &ListOptions::default(),
+                filter.as_deref(),
+            )
+            .await
+            .map_err(|e| storage_status(&self.resource, &e, ""))?;
+        let mut deleted = Vec::new();
+        for item in page.items {
+            let Ok(obj) = serde_json::from_slice::<Value>(&item.value) else {
+                continue;
+            };
+            let item_ns = str_at(&obj, "/metadata/namespace").unwrap_or(ns).to_owned();
+            let name = str_at(&obj, "/metadata/name").unwrap_or("").to_owned();
+            match self
+                .delete_object(&item_ns, &name, options.as_ref(), opts)
+                .await
+            {
+                Ok((obj, _)) => deleted.push(obj),
+                Err(s) if s.reason == Reason::NotFound => {}
+                Err(s) => return Err(s),
+            }
+        }
+        Ok(json_response(
+            StatusCode::OK,
+            &json!({
+                "kind": format!("{}List", self.resource.kind),
+                "apiVersion": self.resource.api_version(),
+                "metadata": {},
+                "items": deleted,
+            }),
+        ))
+    }
+}
