@@ -138,6 +138,16 @@ pub fn pretty(query: Option<&str>, user_agent: &str) -> bool {
 /// `resp` (JSON) indented as Go's `json.MarshalIndent(v, "", "  ")` writes it (no final
 /// newline); anything that is not a JSON document passes through.
 pub async fn indent(resp: Response<Body>) -> Response<Body> {
+    rewrite_json(resp, |v| serde_json::to_vec_pretty(v).ok(), None).await
+}
+
+/// A JSON response's document rewritten by `write` (typed `media` when given); a
+/// response that is not JSON, or that `write` declines, passes through.
+async fn rewrite_json(
+    resp: Response<Body>,
+    write: impl FnOnce(&Value) -> Option<Vec<u8>>,
+    media: Option<Media>,
+) -> Response<Body> {
     let is_json = resp
         .headers()
         .get(CONTENT_TYPE)
@@ -147,17 +157,22 @@ pub async fn indent(resp: Response<Body>) -> Response<Body> {
     }
     let (mut parts, incoming) = resp.into_parts();
     let Ok(collected) = incoming.collect().await else {
-        return crate::status::Status::internal("reading a response to indent").into_response();
+        return crate::status::Status::internal("reading a response to encode").into_response();
     };
     let bytes = collected.to_bytes();
     let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
         return Response::from_parts(parts, body::full(bytes));
     };
-    let Ok(pretty) = serde_json::to_vec_pretty(&value) else {
+    let Some(written) = write(&value) else {
         return Response::from_parts(parts, body::full(bytes));
     };
     parts.headers.remove(CONTENT_LENGTH);
-    Response::from_parts(parts, body::full(pretty))
+    if let Some(m) = media {
+        parts
+            .headers
+            .insert(CONTENT_TYPE, HeaderValue::from_static(m.content_type()));
+    }
+    Response::from_parts(parts, body::full(written))
 }
 
 fn to_bytes(value: &Value, media: Media) -> Option<Vec<u8>> {
@@ -174,27 +189,5 @@ pub async fn encode(resp: Response<Body>, media: Media) -> Response<Body> {
     if media == Media::Json {
         return resp;
     }
-    let is_json = resp
-        .headers()
-        .get(CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes() == b"application/json");
-    if !is_json {
-        return resp;
-    }
-    let (mut parts, incoming) = resp.into_parts();
-    let Ok(collected) = incoming.collect().await else {
-        return crate::status::Status::internal("reading a response to encode").into_response();
-    };
-    let bytes = collected.to_bytes();
-    let Ok(value) = serde_json::from_slice::<Value>(&bytes) else {
-        return Response::from_parts(parts, body::full(bytes));
-    };
-    let Some(encoded) = to_bytes(&value, media) else {
-        return Response::from_parts(parts, body::full(bytes));
-    };
-    parts.headers.remove(CONTENT_LENGTH);
-    parts
-        .headers
-        .insert(CONTENT_TYPE, HeaderValue::from_static(media.content_type()));
-    Response::from_parts(parts, body::full(encoded))
+    rewrite_json(resp, |v| to_bytes(v, media), Some(media)).await
 }
