@@ -291,13 +291,6 @@ fn judge(proto: &str, req: &Req, resp: &RawResponse, tally: &Mutex<Tally>) {
                 req.summary(),
                 resp.headers
             ));
-        } else if resp.status == 500 && typed_patch_error(resp) {
-            // Server-side apply of a configuration that does not fit its type is a plain
-            // error upstream, so a 500 without a reason (kubernetes#122480).
-            *t.plain_text
-                .entry("500 from server-side apply: failed to create typed patch object")
-                .or_default() += 1;
-            excused = true;
         }
     }
     if resp.status >= 500 && !excused {
@@ -313,14 +306,6 @@ fn judge(proto: &str, req: &Req, resp: &RawResponse, tally: &Mutex<Tally>) {
             cut(&resp.text(), 300)
         ));
     }
-}
-
-/// A Status answering a server-side apply whose configuration does not fit its type
-/// (JSON, YAML or protobuf: the message is found in the bytes).
-fn typed_patch_error(resp: &RawResponse) -> bool {
-    const MESSAGE: &[u8] = b"failed to create typed patch object (";
-    resp.body.windows(MESSAGE.len()).any(|w| w == MESSAGE)
-        && !resp.body.windows(13).any(|w| w == b"InternalError")
 }
 
 /// kube-apiserver's error answers that are plain text by design, and whether a 5xx among

@@ -33,6 +33,10 @@ pub enum ApplyError {
         message: String,
         causes: Vec<(String, String)>,
     },
+    /// The configuration does not fit its type ("failed to create typed patch object
+    /// (...): .spec.foo: field not declared in schema"). Upstream answers a plain 500;
+    /// the message is the same here, the status the caller's to choose.
+    Typed(String),
     /// A plain error: 500 with this message and no reason, as upstream answers one.
     Internal(String),
 }
@@ -163,7 +167,7 @@ impl<S: Schema> FieldManager<'_, S> {
             );
         }
         check_config(config, self.schema).map_err(|e| {
-            ApplyError::Internal(format!(
+            ApplyError::Typed(format!(
                 "failed to create typed patch object ({}): {e}",
                 gvknn(config, self.api_version, self.kind)
             ))

@@ -284,7 +284,7 @@ fn bad_configurations_are_refused_as_upstream_refuses_them() {
     c["spec"]["replicas"] = json!("two");
     assert_eq!(
         fm.apply(None, &empty(), &c, "kubectl", false, "t").unwrap_err(),
-        ApplyError::Internal(
+        ApplyError::Typed(
             "failed to create typed patch object (/web; apps/v1, Kind=Deployment): errors:\n  .spec.bogus: field not declared in schema\n  .spec.replicas: expected numeric (int or float), got string".into()
         )
     );
@@ -309,7 +309,7 @@ fn bad_configurations_are_refused_as_upstream_refuses_them() {
         .push(json!({"name": "nginx"}));
     assert!(matches!(
         fm.apply(None, &empty(), &c, "kubectl", false, "t").unwrap_err(),
-        ApplyError::Internal(m) if m.ends_with(".spec.template.spec.containers: duplicate entries for key [name=\"nginx\"]")
+        ApplyError::Typed(m) if m.ends_with(".spec.template.spec.containers: duplicate entries for key [name=\"nginx\"]")
     ));
 }
 

@@ -140,6 +140,8 @@ impl RestStore {
 pub(crate) fn apply_status(e: ApplyError) -> Status {
     match e {
         ApplyError::BadRequest(m) => Status::new(Reason::BadRequest, m),
+        // A client's configuration: 400, where upstream answers a plain 500 (README).
+        ApplyError::Typed(m) => Status::new(Reason::BadRequest, m),
         ApplyError::Internal(m) => Status::new(Reason::Unknown, m),
         ApplyError::Conflict { message, causes } => Status {
             details: Some(StatusDetails {
