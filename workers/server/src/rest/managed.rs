@@ -109,32 +109,6 @@ impl RestStore {
             strategy: self.strategy.as_deref(),
         }
     }
-
-    /// Records an update by `manager` (`live` is `None` on create).
-    pub(super) fn record_update(
-        &self,
-        live: Option<&Value>,
-        new: &mut Value,
-        manager: &str,
-        sub: &str,
-        now: &str,
-    ) {
-        self.fields().record_update(live, new, manager, sub, now);
-    }
-
-    /// The object `config` applied by `manager` makes of `live` (`None`: it is created).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn apply_config(
-        &self,
-        live: Option<&Value>,
-        config: &Value,
-        manager: &str,
-        force: bool,
-        sub: &str,
-        now: &str,
-    ) -> Result<Value, Status> {
-        self.fields().apply(live, config, manager, force, sub, now)
-    }
 }
 
 pub(crate) fn apply_status(e: ApplyError) -> Status {

@@ -171,8 +171,14 @@ impl RestStore {
         for _ in 0..PATCH_RETRIES {
             let current = match self.read(&key, name, ReadVersion::Latest).await {
                 Err(s) if s.reason == Reason::NotFound && sub.is_empty() => {
-                    let applied =
-                        self.apply_config(None, config, &opts.manager, force, sub, &meta::now())?;
+                    let applied = self.fields().apply(
+                        None,
+                        config,
+                        &opts.manager,
+                        force,
+                        sub,
+                        &meta::now(),
+                    )?;
                     let (obj, warnings) = self.decode_patched(applied, opts)?;
                     check_patched_name(&obj, name)?;
                     let obj = self.create_object(ns, obj, &recorded).await?;
@@ -184,7 +190,7 @@ impl RestStore {
                 other => other?,
             };
             let stored = self.stored_for_patch(&current).await?;
-            let applied = self.apply_config(
+            let applied = self.fields().apply(
                 Some(&stored),
                 config,
                 &opts.manager,

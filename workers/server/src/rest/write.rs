@@ -392,7 +392,8 @@ impl RestStore {
             options: None,
         };
         if !opts.fields_recorded {
-            self.record_update(None, &mut obj, &opts.manager, "", &now);
+            self.fields()
+                .record_update(None, &mut obj, &opts.manager, "", &now);
         }
         self.admit(target(&explicit_name), &mut obj, opts).await?;
         let attempts = if has_name { 1 } else { GENERATE_NAME_RETRIES };
@@ -620,7 +621,8 @@ impl RestStore {
             options: None,
         };
         if !opts.fields_recorded {
-            self.record_update(Some(&cur), &mut obj, &opts.manager, sub, &meta::now());
+            self.fields()
+                .record_update(Some(&cur), &mut obj, &opts.manager, sub, &meta::now());
         }
         self.admit(target, &mut obj, opts).await?;
         self.validate(&obj, Some(&cur))?;
