@@ -180,6 +180,7 @@ async fn sigterm_drains_without_failing_accepted_requests() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_second_signal_exits_1_at_once_with_no_worker_left() {
+    nix::sys::prctl::set_child_subreaper(true).expect("PR_SET_CHILD_SUBREAPER");
     let mut server = Server::builder()
         .arg("--shutdown-delay-duration=30s")
         .start()
@@ -195,13 +196,30 @@ async fn a_second_signal_exits_1_at_once_with_no_worker_left() {
         .await
         .expect("exit within 1s");
     assert_eq!(status.code(), Some(1));
-    while workers.values().any(|pid| alive(*pid)) {
-        assert!(
-            t1.elapsed() < Duration::from_secs(1),
-            "workers left behind: {workers:?}"
-        );
-        tokio::time::sleep(Duration::from_millis(5)).await;
+    // Reaped by the supervisor before it exited: no process, not even a zombie, is left
+    // for this test process (a subreaper, so orphans would come to it) to adopt.
+    let left: Vec<_> = workers
+        .iter()
+        .filter(|(_, pid)| std::path::Path::new(&format!("/proc/{pid}")).exists())
+        .collect();
+    for (_, pid) in &left {
+        let _ = nix::sys::wait::waitpid(Pid::from_raw(**pid as i32), None);
     }
+    assert!(left.is_empty(), "workers left behind: {left:?}");
+    assert!(t1.elapsed() < Duration::from_secs(1));
+    let log = server.log();
+    for role in workers.keys() {
+        assert!(
+            log.lines().any(|l| l.contains("worker stopped")
+                && l.contains(&format!("worker={role}"))
+                && l.contains("killed by SIGKILL")),
+            "{role}'s kill not logged:\n{log}"
+        );
+    }
+    assert!(
+        log.contains("every worker killed and reaped; exiting with status 1"),
+        "{log}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]

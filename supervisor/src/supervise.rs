@@ -293,7 +293,13 @@ impl Supervisor {
                         self.begin_shutdown();
                     } else {
                         tracing::warn!(signal = sig, "second signal: killing every worker and exiting");
-                        self.kill_all();
+                        let left = self.kill_and_reap().await;
+                        if left == 0 {
+                            tracing::warn!("every worker killed and reaped; exiting with status 1");
+                        } else {
+                            tracing::error!(left, "workers still running after SIGKILL; exiting with status 1");
+                        }
+                        self.notifier.status("Stopped: killed by a second signal");
                         return 1;
                     }
                 }

@@ -591,6 +591,16 @@ impl Supervisor {
     }
 }
 
+impl Reload {
+    /// Replaced workers still running (draining), by role and pid.
+    pub(super) fn retiring_pids(&self) -> Vec<(WorkerRole, u32)> {
+        self.retiring
+            .iter()
+            .filter_map(|r| r.pid.map(|p| (r.role, p)))
+            .collect()
+    }
+}
+
 /// Kills a replacement that will not serve and removes its staged socket.
 fn discard(incoming: &Incoming) {
     if let Some(pid) = incoming.pid {

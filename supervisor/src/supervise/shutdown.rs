@@ -7,7 +7,11 @@ use nix::sys::signal::{kill, Signal};
 use nix::unistd::Pid;
 use tokio::time::Instant;
 
-use super::{Stage, Supervisor, DRAIN_SLACK};
+use super::{Event, Stage, Supervisor, DRAIN_SLACK};
+
+/// How long the second signal's kill waits to reap the workers: SIGKILL leaves them
+/// nothing to do, so this only bounds a process stuck in the kernel.
+const REAP_WITHIN: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl Supervisor {
     pub(super) fn begin_shutdown(&mut self) {
@@ -128,10 +132,29 @@ impl Supervisor {
         }
     }
 
-    /// Kills every worker at once (second signal).
-    pub(super) fn kill_all(&mut self) {
+    /// The second signal: every worker, replaced ones still draining included, is killed
+    /// at once and then reaped (waited for, briefly), so that none is left a zombie for
+    /// whoever adopts it. Returns how many did not exit in time.
+    pub(super) async fn kill_and_reap(&mut self) -> usize {
         let roles: Vec<WorkerRole> = self.slots.keys().copied().collect();
         self.kill_roles(&roles, "second signal");
+        for (role, pid) in self.reload.retiring_pids() {
+            tracing::warn!(worker = %role, pid, why = "second signal", "killing replaced worker");
+            let _ = kill(Pid::from_raw(-(pid as i32)), Signal::SIGKILL);
+        }
+        let until = Instant::now() + REAP_WITHIN;
+        loop {
+            let left = self.slots.values().filter(|s| s.running).count()
+                + self.reload.retiring_pids().len();
+            if left == 0 {
+                return 0;
+            }
+            match tokio::time::timeout_at(until, self.events.recv()).await {
+                Ok(Some(ev @ Event::Exited { .. })) => self.handle(ev),
+                Ok(Some(_)) => {}
+                Ok(None) | Err(_) => return left,
+            }
+        }
     }
 
     pub(super) fn pre_shutdown_hooks(&self) {
