@@ -637,6 +637,8 @@ mod audit;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
 mod encryption;
+#[path = "kubectl/eviction.rs"]
+mod eviction;
 #[path = "kubectl/flowcontrol/mod.rs"]
 mod flowcontrol;
 #[path = "security/front_proxy.rs"]

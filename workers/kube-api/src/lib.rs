@@ -11,6 +11,7 @@ mod bootstrap_policy;
 mod columns;
 mod conversions;
 mod defaults;
+mod eviction;
 mod rbac_reconcile;
 pub mod resources;
 mod role_aggregation;

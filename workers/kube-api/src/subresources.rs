@@ -1,7 +1,7 @@
 //! The POST-only endpoints: serviceaccounts/token, pods/binding and pods/eviction, the
 //! core `bindings` resource, and the review APIs (tokenreviews, selfsubjectreviews and the
-//! four access reviews), as hooks of the generic store. The logic lives in `auth`; this
-//! module fetches what it needs and routes.
+//! four access reviews), as hooks of the generic store. The logic lives in `auth` and
+//! `eviction`; this module fetches what it needs and routes.
 
 use std::sync::{Arc, OnceLock};
 use std::time::SystemTime;
@@ -46,11 +46,15 @@ impl ApiHooks {
     }
 
     fn store(&self, plural: &str) -> Result<&RestStore, Status> {
+        self.store_of("", plural)
+    }
+
+    fn store_of(&self, group: &str, plural: &str) -> Result<&RestStore, Status> {
         self.stores
             .get()
             .and_then(|all| {
                 all.iter()
-                    .find(|s| s.resource().group.is_empty() && s.resource().plural == plural)
+                    .find(|s| s.resource().group == group && s.resource().plural == plural)
             })
             .ok_or_else(|| Status::internal(format!("no {plural} store")))
     }
@@ -198,7 +202,7 @@ impl ApiHooks {
         )
     }
 
-    /// pods/eviction: deletes the pod (no PodDisruptionBudget controller runs here).
+    /// pods/eviction: as upstream, under the pod's PodDisruptionBudget.
     async fn evict(
         &self,
         ns: &str,
@@ -206,12 +210,13 @@ impl ApiHooks {
         body: &Value,
         opts: &WriteOptions,
     ) -> Result<Value, Status> {
-        let pods = self.store("pods")?;
-        pods.delete_object(ns, pod, body.get("deleteOptions"), opts)
-            .await?;
-        Ok(
-            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
-        )
+        let eviction = crate::eviction::Eviction {
+            pods: self.store("pods")?,
+            budgets: self.store_of("policy", "poddisruptionbudgets")?,
+            namespace: ns,
+            name: pod,
+        };
+        eviction.run(body, opts).await
     }
 }
 

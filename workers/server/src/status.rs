@@ -144,7 +144,8 @@ pub struct StatusCause {
     pub reason: String,
     /// Human message.
     pub message: String,
-    /// JSON path of the field, e.g. `metadata.name`.
+    /// JSON path of the field, e.g. `metadata.name` (omitted when empty, as upstream).
+    #[serde(skip_serializing_if = "String::is_empty")]
     pub field: String,
 }
 
