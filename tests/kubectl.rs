@@ -636,6 +636,8 @@ mod aggregation;
 mod audit;
 #[path = "security/authz_reload.rs"]
 mod authz_reload;
+#[path = "kubectl/component_status.rs"]
+mod component_status;
 mod encryption;
 #[path = "kubectl/eviction.rs"]
 mod eviction;

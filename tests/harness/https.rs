@@ -50,8 +50,35 @@ impl HttpsServer {
         HttpsServer::start_named(&[], make).await
     }
 
+    /// [`HttpsServer::start`] on 127.0.0.1:`port`; `None` when the port is taken.
+    pub async fn start_at<H, F>(port: u16, handler: H) -> Option<HttpsServer>
+    where
+        H: Fn(Request<Incoming>) -> F + Send + Sync + 'static,
+        F: Future<Output = Answer> + Send + 'static,
+    {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+            .await
+            .ok()?;
+        Some(HttpsServer::serve(listener, &[], |_| handler))
+    }
+
     /// [`HttpsServer::start_with`], the serving certificate also naming `dns_names`.
     pub async fn start_named<H, F>(
+        dns_names: &[&str],
+        make: impl FnOnce(SocketAddr) -> H,
+    ) -> HttpsServer
+    where
+        H: Fn(Request<Incoming>) -> F + Send + Sync + 'static,
+        F: Future<Output = Answer> + Send + 'static,
+    {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("bind");
+        HttpsServer::serve(listener, dns_names, make)
+    }
+
+    fn serve<H, F>(
+        listener: tokio::net::TcpListener,
         dns_names: &[&str],
         make: impl FnOnce(SocketAddr) -> H,
     ) -> HttpsServer
@@ -82,9 +109,6 @@ impl HttpsServer {
         .expect("tls");
         tls.alpn_protocols = vec![b"h2".to_vec(), b"http/1.1".to_vec()];
         let acceptor = tokio_rustls::TlsAcceptor::from(Arc::new(tls));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
-            .await
-            .expect("bind");
         let addr = listener.local_addr().expect("addr");
         let handler = Arc::new(make(addr));
         let tasks: Arc<Mutex<JoinSet<()>>> = Arc::default();

@@ -765,6 +765,44 @@ pub(crate) const NETWORK_POLICY: &[Column] = &[
     AGE,
 ];
 
+/// The Healthy condition of a ComponentStatus.
+fn healthy(o: &Value) -> Option<&Value> {
+    arr(o, "/conditions")
+        .iter()
+        .find(|c| c.get("type").and_then(Value::as_str) == Some("Healthy"))
+}
+
+/// ComponentStatuses.
+pub(crate) const COMPONENT_STATUS: &[Column] = &[
+    col(
+        "Status",
+        "string",
+        0,
+        "Status of the component conditions",
+        |o| {
+            json!(match healthy(o) {
+                Some(c) if s(c, "/status") == "True" => "Healthy",
+                Some(_) => "Unhealthy",
+                None => "Unknown",
+            })
+        },
+    ),
+    col(
+        "Message",
+        "string",
+        0,
+        "Message of the component conditions",
+        |o| json!(healthy(o).map_or("", |c| s(c, "/message"))),
+    ),
+    col(
+        "Error",
+        "string",
+        0,
+        "Error of the component conditions",
+        |o| json!(healthy(o).map_or("", |c| s(c, "/error"))),
+    ),
+];
+
 /// PodDisruptionBudgets.
 pub(crate) const PDB: &[Column] = &[
     col("Min Available", "string", 0, "The minimum number of pods that must be available simultaneously.  This can be either an integer or a string specifying a percentage, e.g. \"28%\".", |o| match o.pointer("/spec/minAvailable") { Some(v) => json!(v.as_str().map(str::to_owned).unwrap_or_else(|| v.to_string())), None => json!("N/A") }),

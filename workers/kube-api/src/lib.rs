@@ -9,6 +9,7 @@ mod auth;
 mod bootstrap;
 mod bootstrap_policy;
 mod columns;
+mod component_status;
 mod conversions;
 mod defaults;
 mod eviction;
@@ -368,7 +369,10 @@ fn hooks_install(stores: &mut [RestStore], control: &Control) -> auth::Authorize
         let r = s.resource();
         let wants = r.verbs == kas_server::rest::Verbs::CreateOnly
             || (r.group.is_empty() && matches!(r.plural, "serviceaccounts" | "pods"));
-        if wants {
+        if r.verbs == kas_server::rest::Verbs::ReadOnly {
+            let computed = component_status::ComponentStatuses::new(s.storage().clone());
+            *s = s.clone().with_hooks(std::sync::Arc::new(computed));
+        } else if wants {
             *s = s.clone().with_hooks(hooks.clone());
         } else if auth::escalation_guards(r.group, r.plural) {
             *s = s.clone().with_hooks(escalation.clone());

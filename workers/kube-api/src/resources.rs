@@ -79,6 +79,19 @@ pub const RESOURCES: &[Resource] = &[
     r(
         CORE,
         "v1",
+        "componentstatuses",
+        "componentstatus",
+        "ComponentStatus",
+        "io.k8s.api.core.v1.ComponentStatus",
+    )
+    .cluster()
+    .short(&["cs"])
+    .read_only()
+    .deprecated("1.19")
+    .columns(col::COMPONENT_STATUS),
+    r(
+        CORE,
+        "v1",
         "configmaps",
         "configmap",
         "ConfigMap",

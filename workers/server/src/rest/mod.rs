@@ -13,6 +13,7 @@
 
 mod admit;
 mod apply_schema;
+mod computed;
 mod convert;
 mod decode;
 mod delete;
@@ -439,6 +440,9 @@ impl RestStore {
             Err(status) => return status.into_response(),
         };
         let recorder = crate::admission::Recorder::default();
+        if let Some(w) = self.resource.deprecation_warning() {
+            recorder.warn(w);
+        }
         let resp = match self
             .dispatch(&ctx, req, query, render, media, &recorder)
             .await
@@ -480,6 +484,13 @@ impl RestStore {
         let sub = info.subresource.clone();
         if !sub.is_empty() && !self.resource.has_subresource(&sub) {
             return Err(Status::path_not_found());
+        }
+        if self.resource.verbs == Verbs::ReadOnly {
+            return match (sub.as_str(), verb.as_str()) {
+                ("", "get") => self.computed_get(name, render).await,
+                ("", "list") => self.computed_list(&query, render).await,
+                _ => Err(self.computed_refusal(&verb, &method)),
+            };
         }
         if self.resource.verbs == Verbs::CreateOnly && verb != "create" {
             return Err(Status::new(

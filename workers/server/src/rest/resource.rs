@@ -53,6 +53,8 @@ pub enum Verbs {
     All,
     /// Only create: the review APIs and bindings, whose objects are never stored.
     CreateOnly,
+    /// Only get and list, of objects computed on each read (componentstatuses).
+    ReadOnly,
 }
 
 impl Verbs {
@@ -70,6 +72,7 @@ impl Verbs {
                 "watch",
             ],
             Verbs::CreateOnly => &["create"],
+            Verbs::ReadOnly => &["get", "list"],
         }
     }
 }
@@ -153,6 +156,9 @@ pub struct Resource {
     /// The order of a Table's rows, for the few printers upstream sorts (FlowSchemas by
     /// matching precedence); `None` keeps the list's order (by name).
     pub row_order: Option<RowOrder>,
+    /// The release that deprecated this version of the kind (`1.19`): every request
+    /// gets upstream's `Warning` saying so.
+    pub deprecated_in: Option<&'static str>,
 }
 
 /// How a Table's rows are sorted.
@@ -191,7 +197,25 @@ impl Resource {
             names: NameRule::Subdomain,
             storage_version: "",
             conversion: None,
+            deprecated_in: None,
         }
+    }
+
+    /// Deprecated since release `release` (e.g. `1.19`).
+    pub const fn deprecated(mut self, release: &'static str) -> Resource {
+        self.deprecated_in = Some(release);
+        self
+    }
+
+    /// The deprecation warning upstream sends with every request for this resource.
+    pub fn deprecation_warning(&self) -> Option<String> {
+        self.deprecated_in.map(|release| {
+            format!(
+                "{} {} is deprecated in v{release}+",
+                self.api_version(),
+                self.kind
+            )
+        })
     }
 
     /// Stored in another version's shape, converted by `conversion`.
@@ -251,6 +275,12 @@ impl Resource {
     /// Only create.
     pub const fn create_only(mut self) -> Resource {
         self.verbs = Verbs::CreateOnly;
+        self
+    }
+
+    /// Only get and list, of objects the hooks compute.
+    pub const fn read_only(mut self) -> Resource {
+        self.verbs = Verbs::ReadOnly;
         self
     }
 
@@ -323,10 +353,10 @@ impl Resource {
 
     /// Upstream's `storageVersionHash` for discovery: the first 8 bytes of the SHA-256 of
     /// the storage `group/version/kind`, base64; none for resources never stored (the
-    /// create-only review APIs).
+    /// create-only review APIs, the computed componentstatuses).
     pub fn storage_version_hash(&self) -> Option<String> {
         use base64::Engine;
-        if self.verbs == Verbs::CreateOnly {
+        if self.verbs != Verbs::All {
             return None;
         }
         let gv = self.storage_api_version();

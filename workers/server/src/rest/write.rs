@@ -64,6 +64,16 @@ pub trait Hooks: Send + Sync {
         Box::pin(async {})
     }
 
+    /// The objects of a resource computed on each read (read-only verbs): all of them,
+    /// or the one named (none when it does not exist).
+    fn computed<'a>(
+        &'a self,
+        _store: &'a RestStore,
+        _name: Option<&'a str>,
+    ) -> HookFuture<'a, Result<Vec<Value>, Status>> {
+        Box::pin(async { Err(Status::path_not_found()) })
+    }
+
     /// POST to a subresource (`sub`, with the parent object) or, for create-only
     /// resources, to the collection (`sub` empty, parent Null).
     fn subresource_create<'a>(
