@@ -641,6 +641,8 @@ mod component_status;
 mod encryption;
 #[path = "kubectl/eviction.rs"]
 mod eviction;
+#[path = "kubectl/field_selectors.rs"]
+mod field_selectors;
 #[path = "kubectl/flowcontrol/mod.rs"]
 mod flowcontrol;
 #[path = "security/front_proxy.rs"]

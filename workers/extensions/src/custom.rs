@@ -160,6 +160,14 @@ pub(crate) fn served_versions(crd: &Value, services: &Arc<ServiceResolver>) -> V
                     openapi,
                     columns,
                     scale,
+                    selectable: v
+                        .get("selectableFields")
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                        .filter_map(|f| f.get("jsonPath").and_then(Value::as_str))
+                        .map(|p| p.trim_start_matches('.').to_owned())
+                        .collect(),
                     converter: converter.clone(),
                 },
             }
@@ -176,6 +184,8 @@ pub(crate) struct CustomStrategy {
     openapi: Option<Value>,
     columns: Option<Vec<DynColumn>>,
     scale: Option<ScalePaths>,
+    /// `selectableFields[].jsonPath`, without the leading dot.
+    selectable: Vec<String>,
     /// The CRD's conversion webhook (strategy Webhook), shared by its versions.
     converter: Option<Arc<crate::conversion::WebhookConverter>>,
 }
@@ -189,6 +199,10 @@ impl ObjectStrategy for CustomStrategy {
 
     fn allow_unconditional_update(&self) -> bool {
         false
+    }
+
+    fn selectable_fields(&self) -> &[String] {
+        &self.selectable
     }
 
     fn prune(&self, obj: &mut Value) -> Vec<String> {

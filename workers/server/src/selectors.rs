@@ -33,6 +33,73 @@ pub struct LabelSelector {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct FieldSelector {
     requirements: Vec<(String, bool, String)>,
+    fields: FieldSet,
+}
+
+/// How an object's selectable fields read.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum FieldSet {
+    /// The value at the dotted path, a missing one empty (metadata fields, and custom
+    /// resources' `selectableFields`, which print numbers and booleans as Go's
+    /// `fmt.Sprint`).
+    #[default]
+    Paths,
+    /// Upstream's field sets of the built-in types: unset booleans read `false` and
+    /// unset counts `0` (`spec.unschedulable==false` matches a node without the field),
+    /// and the fields that are not a path of their own (`status.successful` is a Job's
+    /// `status.succeeded`, `status.podIP` the first of `status.podIPs`, an Event's
+    /// `source` its source component else its reporting controller, `spec.host` a pod's
+    /// `spec.nodeName`).
+    BuiltIn,
+}
+
+/// The value of `field` of a built-in object, as its type's field set has it.
+fn built_in_field(object: &Value, field: &str) -> String {
+    let count = |p: &str| {
+        object
+            .pointer(p)
+            .and_then(Value::as_i64)
+            .unwrap_or(0)
+            .to_string()
+    };
+    let flag = |p: &str| {
+        object
+            .pointer(p)
+            .and_then(Value::as_bool)
+            .unwrap_or(false)
+            .to_string()
+    };
+    let text = |p: &str| {
+        object
+            .pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    match field {
+        "spec.unschedulable" => flag("/spec/unschedulable"),
+        "spec.hostNetwork" => flag("/spec/hostNetwork"),
+        "status.replicas" => count("/status/replicas"),
+        "status.successful" => count("/status/succeeded"),
+        "status.podIP" => text("/status/podIPs/0/ip"),
+        "spec.host" => text("/spec/nodeName"),
+        "source" => match text("/source/component") {
+            c if c.is_empty() => text("/reportingComponent"),
+            c => c,
+        },
+        _ => path_field(object, field),
+    }
+}
+
+/// The value at `field`'s dotted path: strings as they are, numbers and booleans as
+/// text, anything missing or null empty.
+fn path_field(object: &Value, field: &str) -> String {
+    let pointer = format!("/{}", field.replace('.', "/"));
+    match object.pointer(&pointer) {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Null) | None => String::new(),
+        Some(other) => other.to_string(),
+    }
 }
 
 fn bad(msg: String) -> Status {
@@ -216,7 +283,16 @@ impl FieldSelector {
             let value = unescape_field_value(value).map_err(bad)?;
             requirements.push((field.to_owned(), negate, value));
         }
-        Ok(FieldSelector { requirements })
+        Ok(FieldSelector {
+            requirements,
+            fields: FieldSet::Paths,
+        })
+    }
+
+    /// The selector reading objects' fields as `fields` says.
+    pub fn reading(mut self, fields: FieldSet) -> FieldSelector {
+        self.fields = fields;
+        self
     }
 
     /// Refuses fields the resource does not support, with kube-apiserver's message.
@@ -244,14 +320,12 @@ impl FieldSelector {
         self.requirements.is_empty()
     }
 
-    /// Whether the object's fields satisfy the selector (a missing field is "").
+    /// Whether the object's fields satisfy the selector.
     pub fn matches(&self, object: &Value) -> bool {
         self.requirements.iter().all(|(field, negate, want)| {
-            let pointer = format!("/{}", field.replace('.', "/"));
-            let got = match object.pointer(&pointer) {
-                Some(Value::String(s)) => s.clone(),
-                Some(Value::Null) | None => String::new(),
-                Some(other) => other.to_string(),
+            let got = match self.fields {
+                FieldSet::Paths => path_field(object, field),
+                FieldSet::BuiltIn => built_in_field(object, field),
             };
             (got == *want) != *negate
         })

@@ -13,7 +13,7 @@ use super::{
 use crate::body::Body;
 use crate::cache::Outcome;
 use crate::negotiate::Media;
-use crate::selectors::{self, FieldSelector, LabelSelector};
+use crate::selectors::{self, FieldSelector, FieldSet, LabelSelector};
 use crate::status::Status;
 use crate::storage::{Filter, ListOptions, ReadVersion, StorageError, Stored};
 
@@ -215,10 +215,39 @@ impl RestStore {
     pub(super) fn selectors(&self, q: &Query) -> Result<Option<Box<Filter>>, Status> {
         let labels = LabelSelector::parse(q.get("labelSelector").unwrap_or(""))?;
         let fields = FieldSelector::parse(q.get("fieldSelector").unwrap_or(""))?;
-        let mut allowed = vec!["metadata.name", "metadata.namespace"];
-        allowed.extend_from_slice(self.resource.extra_fields);
-        fields.check_fields(&allowed, !self.resource.extra_fields.is_empty())?;
+        let (allowed, own_words) = self.selectable_fields();
+        let allowed: Vec<&str> = allowed.iter().map(String::as_str).collect();
+        fields.check_fields(&allowed, own_words)?;
+        let fields = match self.strategy {
+            Some(_) => fields,
+            None => fields.reading(FieldSet::BuiltIn),
+        };
         Ok(selectors::filter(labels, fields))
+    }
+
+    /// The fields a field selector may name, and whether a refusal is worded as a
+    /// resource with fields of its own words it (`field label not supported`). Custom
+    /// resources: `metadata.name`, `metadata.namespace` when namespaced, and their
+    /// version's `selectableFields` (upstream's crConverter). Built-in types with field
+    /// sets of their own: likewise with theirs (a pod's `spec.host` meaning
+    /// `spec.nodeName`, as upstream still converts it); other built-ins: the two
+    /// metadata fields, refused in the generic words.
+    fn selectable_fields(&self) -> (Vec<String>, bool) {
+        let r = &self.resource;
+        let own: Vec<String> = match &self.strategy {
+            Some(s) => s.selectable_fields().to_vec(),
+            None => r.extra_fields.iter().map(|f| (*f).to_owned()).collect(),
+        };
+        let custom = self.strategy.is_some() || !own.is_empty();
+        let mut allowed = vec!["metadata.name".to_owned()];
+        if r.namespaced || !custom {
+            allowed.push("metadata.namespace".to_owned());
+        }
+        if own.iter().any(|f| f == "spec.nodeName") && self.strategy.is_none() {
+            allowed.push("spec.host".to_owned());
+        }
+        allowed.extend(own);
+        (allowed, custom)
     }
 
     pub(crate) fn read_version(q: &Query, paged: bool) -> Result<ReadVersion, Status> {

@@ -81,6 +81,12 @@ pub trait ObjectStrategy: Send + Sync {
         Vec::new()
     }
 
+    /// The fields a field selector may name besides the metadata ones (a custom
+    /// resource version's `selectableFields`, without the leading dot).
+    fn selectable_fields(&self) -> &[String] {
+        &[]
+    }
+
     /// Printer columns after `Name`, when the resource defines its own.
     fn columns(&self) -> Option<Vec<DynColumn>> {
         None
