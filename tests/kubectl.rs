@@ -653,6 +653,8 @@ mod metrics;
 mod node;
 #[path = "security/oidc.rs"]
 mod oidc;
+#[path = "kubectl/pod_logs.rs"]
+mod pod_logs;
 #[path = "security/rbac.rs"]
 mod rbac;
 #[path = "kubectl/server_side_apply.rs"]

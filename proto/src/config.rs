@@ -130,6 +130,8 @@ pub struct WorkerConfig {
     /// `--proxy-client-cert-file` / `--proxy-client-key-file`: the client certificate
     /// presented to remote API servers.
     pub proxy_client: Option<ClientCertificate>,
+    /// How the API server reaches kubelets (pods' logs, exec, attach, port-forward).
+    pub kubelet: KubeletClientConfig,
     /// `--encryption-provider-config`, parsed and checked; `None` stores every value as
     /// it is.
     pub encryption: Option<crate::EncryptionConfig>,
@@ -215,6 +217,39 @@ pub struct ClientCertificate {
     pub cert_pem: String,
     /// The private key.
     pub key_pem: String,
+}
+
+/// `--kubelet-*`: the client of kubelets' API.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KubeletClientConfig {
+    /// `--kubelet-client-certificate` / `--kubelet-client-key`.
+    pub client: Option<ClientCertificate>,
+    /// `--kubelet-certificate-authority`: verifies kubelets' serving certificates; without
+    /// it they are not verified (upstream's default).
+    pub ca_pem: Option<String>,
+    /// `--kubelet-preferred-address-types`, in order.
+    pub preferred_address_types: Vec<String>,
+    /// `--kubelet-timeout`.
+    pub timeout: std::time::Duration,
+}
+
+impl Default for KubeletClientConfig {
+    fn default() -> Self {
+        KubeletClientConfig {
+            client: None,
+            ca_pem: None,
+            preferred_address_types: [
+                "Hostname",
+                "InternalDNS",
+                "InternalIP",
+                "ExternalDNS",
+                "ExternalIP",
+            ]
+            .map(String::from)
+            .to_vec(),
+            timeout: std::time::Duration::from_secs(5),
+        }
+    }
 }
 
 /// The secure listener's TLS and HTTP settings.

@@ -22,8 +22,8 @@ pub use audit::{
     AuditMode, AuditPolicy, AuditRule, AuditStage, AuditTruncate, AuditWebhookBackend,
 };
 pub use config::{
-    AdmissionConfig, CertFiles, ClientCertificate, SecureServing, StorageMediaType, TlsVersion,
-    WorkerConfig,
+    AdmissionConfig, CertFiles, ClientCertificate, KubeletClientConfig, SecureServing,
+    StorageMediaType, TlsVersion, WorkerConfig,
 };
 pub use context::{
     RequestContext, RequestInfo, UserInfo, AUDIT_ANNOTATIONS_HEADER, CONTEXT_HEADER,

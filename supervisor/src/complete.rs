@@ -289,6 +289,18 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         enable_aggregator_routing: v.enable_aggregator_routing,
         enable_priority_and_fairness: v.enable_priority_and_fairness,
         proxy_client,
+        kubelet: {
+            let k = &v.outbound_certs.kubelet;
+            kas_proto::KubeletClientConfig {
+                client: k.client.as_ref().map(|p| kas_proto::ClientCertificate {
+                    cert_pem: p.cert_pem.clone(),
+                    key_pem: p.key_pem.clone(),
+                }),
+                ca_pem: k.ca_pem.clone(),
+                preferred_address_types: k.preferred_address_types.clone(),
+                timeout: k.timeout,
+            }
+        },
         encryption: v.encryption.clone(),
         encryption_reload: v.encryption_reload.clone(),
         audit: v.audit.clone(),

@@ -13,6 +13,8 @@ mod component_status;
 mod conversions;
 mod defaults;
 mod eviction;
+mod kubelet;
+mod pod_connect;
 mod rbac_reconcile;
 pub mod resources;
 mod role_aggregation;

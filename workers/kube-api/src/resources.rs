@@ -201,7 +201,7 @@ pub const RESOURCES: &[Resource] = &[
         .strategy(defaults::pod_defaults, validation::pod)
         .short(&["po"])
         .categories(ALL)
-        .subresources(&["binding", "eviction", "status"])
+        .subresources(&["attach", "binding", "eviction", "exec", "log", "portforward", "status"])
         .fields(&[
             "spec.nodeName",
             "spec.restartPolicy",

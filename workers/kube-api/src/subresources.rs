@@ -19,6 +19,8 @@ pub(crate) struct ApiHooks {
     /// `--enable-bootstrap-token-auth`.
     bootstrap_tokens: bool,
     authz: Authorizer,
+    /// The client of kubelets (pods' log, exec, attach, portforward).
+    kubelets: Option<crate::kubelet::Kubelets>,
     stores: OnceLock<Vec<RestStore>>,
 }
 
@@ -36,6 +38,13 @@ impl ApiHooks {
             bootstrap_tokens: config.enable_bootstrap_token_auth,
             // The access reviews ask the configured chain over the cluster's objects.
             authz,
+            kubelets: match crate::kubelet::Kubelets::new(&config.kubelet) {
+                Ok(k) => Some(k),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the kubelet client cannot be made: pods' logs and exec are unavailable");
+                    None
+                }
+            },
             stores: OnceLock::new(),
         })
     }
@@ -220,7 +229,49 @@ impl ApiHooks {
     }
 }
 
+impl ApiHooks {
+    /// pods/log, exec, attach and portforward.
+    async fn connect_pod(
+        &self,
+        sub: &str,
+        pod: Value,
+        uri: http::Uri,
+    ) -> Result<http::Response<kas_server::body::Body>, Status> {
+        let kubelets = self
+            .kubelets
+            .as_ref()
+            .ok_or_else(|| Status::internal("the kubelet client is not configured"))?;
+        let nodes = self.store("nodes")?.clone();
+        let node = move |name: String| -> crate::pod_connect::NodeLookup<'static> {
+            Box::pin(async move { nodes.read_object("", &name).await })
+        };
+        match sub {
+            "log" => crate::pod_connect::log(kubelets, &pod, &uri, node).await,
+            "exec" | "attach" | "portforward" => {
+                crate::pod_connect::stream(kubelets, sub, &pod, &uri, node).await
+            }
+            _ => Err(Status::path_not_found()),
+        }
+    }
+}
+
 impl Hooks for ApiHooks {
+    fn connect<'a>(
+        &'a self,
+        store: &'a RestStore,
+        _ctx: &'a RequestContext,
+        sub: &'a str,
+        parent: Value,
+        req: http::Request<kas_server::body::Body>,
+    ) -> HookFuture<'a, Result<http::Response<kas_server::body::Body>, Status>> {
+        Box::pin(async move {
+            match store.resource().plural {
+                "pods" => self.connect_pod(sub, parent, req.uri().clone()).await,
+                _ => Err(Status::path_not_found()),
+            }
+        })
+    }
+
     fn subresource_create<'a>(
         &'a self,
         store: &'a RestStore,

@@ -29,6 +29,7 @@ pub mod selectors;
 pub mod service_resolver;
 pub mod status;
 pub mod storage;
+pub mod outbound;
 pub mod webhook;
 
 mod error;

@@ -389,7 +389,7 @@ impl WebhookClient {
 }
 
 /// What went wrong calling `uri`, in Go's words for a refused connection.
-fn cause_for(uri: &Uri, e: &(dyn std::error::Error + 'static)) -> String {
+pub(crate) fn cause_for(uri: &Uri, e: &(dyn std::error::Error + 'static)) -> String {
     let mut cur = Some(e);
     while let Some(err) = cur {
         if let Some(io) = err.downcast_ref::<std::io::Error>() {

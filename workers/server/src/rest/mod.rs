@@ -63,6 +63,10 @@ use crate::negotiate::{self, Conversion as As, Media};
 use crate::status::{Reason, Status};
 use crate::storage::{Storage, StorageError, Stored};
 
+/// Subresources that connect the client to something else (a kubelet, a pod): their
+/// requests go to the resource's hooks as they came.
+const CONNECT_SUBRESOURCES: &[&str] = &["attach", "exec", "log", "portforward", "proxy"];
+
 /// The feature gates the server was started with (`--feature-gates`), set once per
 /// worker process.
 static FEATURE_GATES: std::sync::OnceLock<Vec<(String, bool)>> = std::sync::OnceLock::new();
@@ -117,10 +121,11 @@ impl std::fmt::Debug for RestStore {
 /// Query parameters, percent-decoded; the first value of a repeated key counts, as
 /// upstream's parameter conversion takes it.
 #[derive(Debug, Default)]
-pub(crate) struct Query(HashMap<String, String>);
+pub struct Query(HashMap<String, String>);
 
 impl Query {
-    pub(crate) fn parse(q: Option<&str>) -> Query {
+    /// The parameters of a query string.
+    pub fn parse(q: Option<&str>) -> Query {
         let mut m = HashMap::new();
         for kv in q.unwrap_or("").split('&').filter(|kv| !kv.is_empty()) {
             let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
@@ -130,24 +135,25 @@ impl Query {
         Query(m)
     }
 
-    pub(crate) fn get(&self, k: &str) -> Option<&str> {
+    /// A parameter's value, unless absent or empty.
+    pub fn get(&self, k: &str) -> Option<&str> {
         self.0.get(k).map(String::as_str).filter(|v| !v.is_empty())
     }
 
     /// A boolean parameter as upstream converts one: present and neither `0` nor
     /// `false` (any case) is true, an empty value included.
-    pub(crate) fn flag(&self, k: &str) -> bool {
+    pub fn flag(&self, k: &str) -> bool {
         self.0.get(k).is_some_and(|v| query_true(v))
     }
 
     /// An optional boolean parameter (`force`): `None` when absent.
-    pub(crate) fn opt_flag(&self, k: &str) -> Option<bool> {
+    pub fn opt_flag(&self, k: &str) -> Option<bool> {
         self.0.get(k).map(|v| query_true(v))
     }
 
     /// An integer parameter, refused as upstream's conversion refuses it (Go's
     /// `strconv.ParseInt` message, 400).
-    pub(crate) fn int(&self, k: &str) -> Result<Option<i64>, Status> {
+    pub fn int(&self, k: &str) -> Result<Option<i64>, Status> {
         let Some(v) = self.0.get(k) else {
             return Ok(None);
         };
@@ -491,6 +497,13 @@ impl RestStore {
                 ("", "list") => self.computed_list(&query, render).await,
                 _ => Err(self.computed_refusal(&verb, &method)),
             };
+        }
+        if CONNECT_SUBRESOURCES.contains(&sub.as_str()) {
+            let Some(hooks) = self.hooks.clone() else {
+                return Err(Status::path_not_found());
+            };
+            let parent = self.read_object(ns, name).await?;
+            return hooks.connect(self, ctx, &sub, parent, req).await;
         }
         if self.resource.verbs == Verbs::CreateOnly && verb != "create" {
             return Err(Status::new(

@@ -476,7 +476,9 @@ fn subresource_shape(
         "approval" => (r.kind, &["get", "patch", "update"], None, None),
         "ephemeralcontainers" | "resize" => (r.kind, &["get", "patch", "update"], None, None),
         "log" => ("Pod", &["get"], None, None),
-        "exec" | "attach" | "portforward" => ("PodExecOptions", &["create", "get"], None, None),
+        "exec" => ("PodExecOptions", &["create", "get"], None, None),
+        "attach" => ("PodAttachOptions", &["create", "get"], None, None),
+        "portforward" => ("PodPortForwardOptions", &["create", "get"], None, None),
         _ => (r.kind, &["get"], None, None),
     }
 }

@@ -64,6 +64,19 @@ pub trait Hooks: Send + Sync {
         Box::pin(async {})
     }
 
+    /// A connect subresource (`log`, `exec`, `attach`, `portforward`, `proxy`) of
+    /// `parent`: the request as it came, answered (streamed) by the hook.
+    fn connect<'a>(
+        &'a self,
+        _store: &'a RestStore,
+        _ctx: &'a RequestContext,
+        _sub: &'a str,
+        _parent: Value,
+        _req: http::Request<Body>,
+    ) -> HookFuture<'a, Result<Response<Body>, Status>> {
+        Box::pin(async { Err(Status::path_not_found()) })
+    }
+
     /// The objects of a resource computed on each read (read-only verbs): all of them,
     /// or the one named (none when it does not exist).
     fn computed<'a>(

@@ -1,0 +1,184 @@
+//! pods/log, exec, attach and portforward as kube-apiserver 1.33 answers them (issue
+//! 17): the log streamed from the pod's kubelet (a stand-in kubelet on loopback, found
+//! from the node's address and kubelet port), PodLogOptions checked and passed on, and
+//! upstream's errors when there is no node, no address, or no kubelet answering.
+
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use http::Method;
+use http_body_util::Full;
+use serde_json::{json, Value};
+
+use crate::harness::https::HttpsServer;
+use crate::harness::{free_port, Reply, Server};
+
+const PODS: &str = "/api/v1/namespaces/default/pods";
+
+async fn send(server: &Server, method: Method, path: &str, ctype: &str, body: &Value) -> Reply {
+    server
+        .request_full(
+            method,
+            path,
+            &[("content-type", ctype)],
+            body.to_string().as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("request")
+}
+
+/// A node whose kubelet is at 127.0.0.1:`port` (no address at all when `port` is 0).
+async fn node(server: &Server, name: &str, port: u16) {
+    let r = send(
+        server,
+        Method::POST,
+        "/api/v1/nodes",
+        "application/json",
+        &json!({"metadata": {"name": name}}),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    if port == 0 {
+        return;
+    }
+    let status = json!({"status": {
+        "addresses": [{"type": "InternalIP", "address": "127.0.0.1"}],
+        "daemonEndpoints": {"kubeletEndpoint": {"Port": port}}}});
+    let r = send(
+        server,
+        Method::PATCH,
+        &format!("/api/v1/nodes/{name}/status"),
+        "application/merge-patch+json",
+        &status,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+async fn pod(server: &Server, name: &str, node: &str, containers: &[&str]) {
+    let cs: Vec<Value> = containers
+        .iter()
+        .map(|c| json!({"name": c, "image": "busybox"}))
+        .collect();
+    let mut p = json!({"metadata": {"name": name}, "spec": {"containers": cs}});
+    if !node.is_empty() {
+        p["spec"]["nodeName"] = json!(node);
+    }
+    let r = send(server, Method::POST, PODS, "application/json", &p).await;
+    assert_eq!(r.status, 201, "{}", r.text());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logs_come_from_the_kubelet_and_errors_are_upstreams() {
+    let server = Server::builder().start().await;
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let seen2 = seen.clone();
+    let kubelet = HttpsServer::start(move |req| {
+        let seen = seen2.clone();
+        async move {
+            let target = req.uri().to_string();
+            seen.lock().unwrap().push(target.clone());
+            let (code, body): (u16, &'static str) = if target
+                .starts_with("/containerLogs/default/web/c")
+            {
+                (200, "line one\nline two\n")
+            } else if target.starts_with("/containerLogs/default/starting/c") {
+                (
+                    400,
+                    "container \"c\" in pod \"starting\" is waiting to start: ContainerCreating",
+                )
+            } else {
+                (404, "404 page not found")
+            };
+            let mut resp = hyper::Response::new(Full::new(Bytes::from_static(body.as_bytes())));
+            *resp.status_mut() = hyper::StatusCode::from_u16(code).unwrap();
+            Ok(resp)
+        }
+    })
+    .await;
+    node(&server, "n1", kubelet.addr().port()).await;
+    node(&server, "bare", 0).await;
+    node(&server, "down", free_port()).await;
+    pod(&server, "web", "n1", &["c"]).await;
+    pod(&server, "starting", "n1", &["c"]).await;
+    pod(&server, "two", "n1", &["a", "b"]).await;
+    pod(&server, "waiting", "", &["c"]).await;
+    pod(&server, "lost", "bare", &["c"]).await;
+    pod(&server, "gone", "down", &["c"]).await;
+
+    let out = server.kubectl(&["logs", "web", "--tail=1", "--timestamps"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "line one\nline two\n");
+    assert!(
+        seen.lock()
+            .unwrap()
+            .iter()
+            .any(|t| t == "/containerLogs/default/web/c?tailLines=1&timestamps=true"),
+        "{:?}",
+        seen.lock().unwrap()
+    );
+    let r = server.get(&format!("{PODS}/web/log?follow=true")).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.headers["content-type"], "text/plain");
+    // The kubelet's own refusal, as upstream passes a 400 on.
+    let out = server.kubectl(&["logs", "starting"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "Error from server (BadRequest): container \"c\" in pod \"starting\" is waiting to start: ContainerCreating"
+    );
+    // No node yet: nothing to show.
+    let r = server.get(&format!("{PODS}/waiting/log")).await;
+    assert_eq!(r.status, 204, "{}", r.text());
+    // Bad options and containers.
+    let r = server.get(&format!("{PODS}/web/log?tailLines=-1")).await;
+    assert_eq!(r.status, 422);
+    assert_eq!(
+        r.json()["message"],
+        "PodLogOptions \"web\" is invalid: tailLines: Invalid value: -1: must be greater than or equal to 0"
+    );
+    let r = server.get(&format!("{PODS}/two/log")).await;
+    assert_eq!(r.status, 400);
+    assert_eq!(
+        r.json()["message"],
+        "a container name must be specified for pod two, choose one of: [a b]"
+    );
+    let r = server.get(&format!("{PODS}/web/log?container=z")).await;
+    assert_eq!(r.json()["message"], "container z is not valid for pod web");
+    let r = server.get(&format!("{PODS}/nope/log")).await;
+    assert_eq!(r.status, 404);
+    // A node without an address, a kubelet not answering.
+    let r = server.get(&format!("{PODS}/lost/log")).await;
+    assert_eq!(r.status, 500);
+    assert_eq!(
+        r.json()["message"],
+        "no preferred addresses found; known addresses: []"
+    );
+    let out = server.kubectl(&["logs", "gone"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Error from server: Get \"https://127.0.0.1:")
+            && stderr.contains("/containerLogs/default/gone/c\": dial tcp 127.0.0.1:")
+            && stderr.contains(": connect: connection refused"),
+        "{stderr}"
+    );
+
+    // exec: upstream's checks before it dials, and its dial error.
+    let out = server.kubectl(&["exec", "waiting", "--", "ls"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("pod waiting does not have a host assigned"),
+        "{stderr}"
+    );
+    let out = server.kubectl(&["exec", "gone", "--", "ls"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error dialing backend: dial tcp 127.0.0.1:"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,67 @@
+//! An HTTPS client for GETs whose answer is streamed back to the client as it comes (a
+//! kubelet's container logs), with the TLS settings of a kubeconfig-like
+//! [`WebhookClientConfig`]; failures worded as Go's `net/http` words them
+//! (`Get "https://…": dial tcp …: connect: connection refused`).
+
+use std::time::Duration;
+
+use bytes::Bytes;
+use http::{Method, Request, Response, Uri};
+use http_body_util::Full;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client;
+use hyper_util::rt::TokioExecutor;
+use kas_proto::WebhookClientConfig;
+
+use crate::body::{self, Body};
+use crate::webhook::{cause_for, tls_config};
+
+type Https = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
+
+/// A pooled HTTPS client (HTTP/1.1, as kubelets' streaming endpoints are served).
+#[derive(Clone)]
+pub struct StreamClient {
+    client: Https,
+}
+
+impl StreamClient {
+    /// A client with `config`'s CA (or none verified), client certificate and server name.
+    pub fn new(config: &WebhookClientConfig) -> Result<StreamClient, String> {
+        let tls = tls_config(config)?;
+        let mut http = HttpConnector::new();
+        http.enforce_http(false);
+        http.set_nodelay(true);
+        let connector = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_only()
+            .enable_http1()
+            .wrap_connector(http);
+        let client = Client::builder(TokioExecutor::new())
+            .pool_idle_timeout(Duration::from_secs(90))
+            .build(connector);
+        Ok(StreamClient { client })
+    }
+
+    /// GETs `url`; the answer's head within `timeout` (the body then streams without a
+    /// bound), else why not, in Go's words.
+    pub async fn get(&self, url: &str, timeout: Duration) -> Result<Response<Body>, String> {
+        let failed = |cause: String| format!("Get {url:?}: {cause}");
+        let uri: Uri = url.parse().map_err(|e| failed(format!("{e}")))?;
+        let req = Request::builder()
+            .method(Method::GET)
+            .uri(uri.clone())
+            .body(Full::new(Bytes::new()))
+            .map_err(|e| failed(e.to_string()))?;
+        let resp = match tokio::time::timeout(timeout, self.client.request(req)).await {
+            Ok(Ok(resp)) => resp,
+            Ok(Err(e)) => return Err(failed(cause_for(&uri, &e))),
+            Err(_) => {
+                return Err(failed(
+                    "net/http: timeout awaiting response headers".to_owned(),
+                ))
+            }
+        };
+        let (parts, incoming) = resp.into_parts();
+        Ok(Response::from_parts(parts, body::boxed(incoming)))
+    }
+}
