@@ -638,6 +638,8 @@ mod audit;
 mod authz_reload;
 #[path = "kubectl/component_status.rs"]
 mod component_status;
+#[path = "kubectl/defaults.rs"]
+mod defaults;
 mod encryption;
 #[path = "kubectl/eviction.rs"]
 mod eviction;

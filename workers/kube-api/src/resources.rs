@@ -144,6 +144,10 @@ pub const RESOURCES: &[Resource] = &[
         "LimitRange",
         "io.k8s.api.core.v1.LimitRange",
     )
+    .strategy(
+        defaults::limit_range_defaults,
+        kas_server::rest::no_validation,
+    )
     .short(&["limits"]),
     r(
         CORE,
@@ -168,6 +172,7 @@ pub const RESOURCES: &[Resource] = &[
         "Node",
         "io.k8s.api.core.v1.Node",
     )
+    .strategy(defaults::node_defaults, kas_server::rest::no_validation)
     .cluster()
     .key_path("minions")
     .short(&["no"])
@@ -182,6 +187,10 @@ pub const RESOURCES: &[Resource] = &[
         "PersistentVolumeClaim",
         "io.k8s.api.core.v1.PersistentVolumeClaim",
     )
+    .strategy(
+        defaults::persistent_volume_claim_defaults,
+        kas_server::rest::no_validation,
+    )
     .short(&["pvc"])
     .subresources(&["status"])
     .columns(col::PVC),
@@ -193,6 +202,10 @@ pub const RESOURCES: &[Resource] = &[
         "PersistentVolume",
         "io.k8s.api.core.v1.PersistentVolume",
     )
+    .strategy(
+        defaults::persistent_volume_defaults,
+        kas_server::rest::no_validation,
+    )
     .cluster()
     .short(&["pv"])
     .subresources(&["status"])
@@ -201,7 +214,15 @@ pub const RESOURCES: &[Resource] = &[
         .strategy(defaults::pod_defaults, validation::pod)
         .short(&["po"])
         .categories(ALL)
-        .subresources(&["attach", "binding", "eviction", "exec", "log", "portforward", "status"])
+        .subresources(&[
+            "attach",
+            "binding",
+            "eviction",
+            "exec",
+            "log",
+            "portforward",
+            "status",
+        ])
         .fields(&[
             "spec.nodeName",
             "spec.restartPolicy",
@@ -221,6 +242,10 @@ pub const RESOURCES: &[Resource] = &[
         "podtemplate",
         "PodTemplate",
         "io.k8s.api.core.v1.PodTemplate",
+    )
+    .strategy(
+        defaults::pod_template_defaults,
+        kas_server::rest::no_validation,
     ),
     r(
         CORE,
@@ -229,6 +254,10 @@ pub const RESOURCES: &[Resource] = &[
         "replicationcontroller",
         "ReplicationController",
         "io.k8s.api.core.v1.ReplicationController",
+    )
+    .strategy(
+        defaults::replication_controller_defaults,
+        kas_server::rest::no_validation,
     )
     .key_path("controllers")
     .short(&["rc"])
@@ -486,6 +515,7 @@ pub const RESOURCES: &[Resource] = &[
         "HorizontalPodAutoscaler",
         "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler",
     )
+    .strategy(defaults::hpa_v2_defaults, kas_server::rest::no_validation)
     .short(&["hpa"])
     .categories(ALL)
     .subresources(&["status"])
@@ -499,6 +529,7 @@ pub const RESOURCES: &[Resource] = &[
         "HorizontalPodAutoscaler",
         "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler",
     )
+    .strategy(defaults::hpa_v1_defaults, kas_server::rest::no_validation)
     .short(&["hpa"])
     .categories(ALL)
     .subresources(&["status"])
@@ -629,6 +660,10 @@ pub const RESOURCES: &[Resource] = &[
         "IngressClass",
         "io.k8s.api.networking.v1.IngressClass",
     )
+    .strategy(
+        defaults::ingress_class_defaults,
+        kas_server::rest::no_validation,
+    )
     .cluster()
     .columns(col::INGRESS_CLASS),
     r(
@@ -661,6 +696,10 @@ pub const RESOURCES: &[Resource] = &[
         "networkpolicy",
         "NetworkPolicy",
         "io.k8s.api.networking.v1.NetworkPolicy",
+    )
+    .strategy(
+        defaults::network_policy_defaults,
+        kas_server::rest::no_validation,
     )
     .short(&["netpol"])
     .generation()
@@ -707,6 +746,7 @@ pub const RESOURCES: &[Resource] = &[
         "ClusterRoleBinding",
         "io.k8s.api.rbac.v1.ClusterRoleBinding",
     )
+    .strategy(defaults::binding_defaults, kas_server::rest::no_validation)
     .names(NameRule::PathSegment)
     .cluster()
     .columns(col::ROLE_BINDING),
@@ -728,6 +768,7 @@ pub const RESOURCES: &[Resource] = &[
         "RoleBinding",
         "io.k8s.api.rbac.v1.RoleBinding",
     )
+    .strategy(defaults::binding_defaults, kas_server::rest::no_validation)
     .names(NameRule::PathSegment)
     .columns(col::ROLE_BINDING),
     r(
@@ -748,6 +789,10 @@ pub const RESOURCES: &[Resource] = &[
         "PriorityClass",
         "io.k8s.api.scheduling.v1.PriorityClass",
     )
+    .strategy(
+        defaults::priority_class_defaults,
+        kas_server::rest::no_validation,
+    )
     .cluster()
     .short(&["pc"])
     .columns(col::PRIORITY_CLASS),
@@ -759,6 +804,10 @@ pub const RESOURCES: &[Resource] = &[
         "csidriver",
         "CSIDriver",
         "io.k8s.api.storage.v1.CSIDriver",
+    )
+    .strategy(
+        defaults::csi_driver_defaults,
+        kas_server::rest::no_validation,
     )
     .cluster(),
     r(
@@ -785,6 +834,10 @@ pub const RESOURCES: &[Resource] = &[
         "storageclass",
         "StorageClass",
         "io.k8s.api.storage.v1.StorageClass",
+    )
+    .strategy(
+        defaults::storage_class_defaults,
+        kas_server::rest::no_validation,
     )
     .cluster()
     .short(&["sc"])

@@ -1,5 +1,6 @@
 //! Defaults of smaller core/v1 resources: Services, Secrets (type, `stringData` folded
-//! into `data`) and Namespaces; with the base64 both Secret steps need.
+//! into `data`), Namespaces, Nodes and LimitRanges; with the base64 both Secret steps
+//! need.
 
 use serde_json::{json, Map, Value};
 
@@ -160,6 +161,46 @@ pub(crate) fn namespace_defaults(obj: &mut Value) {
     }
 }
 
+/// core/v1 Node: allocatable is the capacity when unset.
+pub(crate) fn node_defaults(obj: &mut Value) {
+    let Some(status) = obj.get_mut("status").filter(|s| s.is_object()) else {
+        return;
+    };
+    let capacity = status.get("capacity").and_then(Value::as_object).cloned();
+    if let Some(capacity) = capacity.filter(|c| !c.is_empty()).map(Value::Object) {
+        entry(status, "allocatable", capacity);
+    }
+}
+
+/// core/v1 LimitRange: a Container item's default limit falls back to its max, its
+/// default request to the default limit, then to its min.
+pub(crate) fn limit_range_defaults(obj: &mut Value) {
+    let Some(spec) = obj.get_mut("spec") else {
+        return;
+    };
+    for item in each(spec, "limits") {
+        if item.get("type").and_then(Value::as_str) != Some("Container") {
+            continue;
+        }
+        // An empty map is left out, as Go's encoding omits it.
+        let fill = |item: &mut Value, to: &str, from: &str| {
+            let from = item.get(from).and_then(Value::as_object).cloned();
+            let Some(from) = from.filter(|f| !f.is_empty()) else {
+                return;
+            };
+            let Some(to) = entry(item, to, json!({})).and_then(Value::as_object_mut) else {
+                return;
+            };
+            for (k, v) in from {
+                to.entry(k).or_insert(v);
+            }
+        };
+        fill(item, "default", "max");
+        fill(item, "defaultRequest", "default");
+        fill(item, "defaultRequest", "min");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,6 +285,29 @@ mod tests {
             json!({"port": 1, "protocol": "TCP", "name": ""})
         );
         endpoints_defaults(&mut json!({"subsets": [1, {"ports": 2}]}));
+        let mut node = json!({"status": {"capacity": {"cpu": "2"}}});
+        node_defaults(&mut node);
+        assert_eq!(node["status"]["allocatable"], json!({"cpu": "2"}));
+        let mut lr = json!({"spec": {"limits": [
+            {"type": "Container", "max": {"cpu": "2", "memory": "1Gi"}, "min": {"cpu": "100m", "ephemeral-storage": "1Gi"}, "default": {"memory": "512Mi"}},
+            {"type": "Pod", "max": {"cpu": "4"}}, 7
+        ]}});
+        limit_range_defaults(&mut lr);
+        assert_eq!(
+            lr["spec"]["limits"][0]["default"],
+            json!({"cpu": "2", "memory": "512Mi"})
+        );
+        assert_eq!(
+            lr["spec"]["limits"][0]["defaultRequest"],
+            json!({"cpu": "2", "memory": "512Mi", "ephemeral-storage": "1Gi"})
+        );
+        assert_eq!(
+            lr["spec"]["limits"][1],
+            json!({"type": "Pod", "max": {"cpu": "4"}})
+        );
+        let mut lr = json!({"spec": {"limits": [{"type": "Container"}]}});
+        limit_range_defaults(&mut lr);
+        assert_eq!(lr["spec"]["limits"][0], json!({"type": "Container"}));
         let mut ns = json!({"metadata": {"name": "n"}});
         namespace_defaults(&mut ns);
         assert_eq!(ns["spec"], json!({"finalizers": ["kubernetes"]}));

@@ -2,18 +2,30 @@
 //! few create-time strategy steps that fill fields in) do it. Every function leaves set
 //! fields alone, so running one twice changes nothing.
 
+mod autoscaling;
+mod cluster;
 mod core_v1;
 mod flowcontrol;
+mod volumes;
 mod workloads;
 
+pub(crate) use autoscaling::{cpu_metric, hpa_v1_defaults, hpa_v2_defaults, METRICS_ANNOTATION};
+pub(crate) use cluster::{
+    binding_defaults, ingress_class_defaults, network_policy_defaults, priority_class_defaults,
+};
 pub(crate) use core_v1::{
-    base64_decode, endpoints_defaults, endpointslice_defaults, namespace_defaults, secret_defaults,
-    service_defaults,
+    base64_decode, endpoints_defaults, endpointslice_defaults, limit_range_defaults,
+    namespace_defaults, node_defaults, secret_defaults, service_defaults,
 };
 pub(crate) use flowcontrol::{flowschema_defaults, priority_level_defaults};
+pub(crate) use volumes::{
+    csi_driver_defaults, persistent_volume_claim_defaults, persistent_volume_defaults,
+    storage_class_defaults,
+};
 pub(crate) use workloads::{
     cronjob_defaults, daemonset_defaults, deployment_defaults, job_defaults, job_generate_selector,
-    replicaset_defaults, statefulset_defaults,
+    pod_template_defaults, replicaset_defaults, replication_controller_defaults,
+    statefulset_defaults,
 };
 
 use serde_json::{json, Map, Value};
@@ -81,7 +93,7 @@ fn probe(p: &mut Value) {
     http_get(p);
 }
 
-fn container(c: &mut Value, host_network: bool) {
+fn container(c: &mut Value) {
     if !c.is_object() {
         return;
     }
@@ -95,17 +107,6 @@ fn container(c: &mut Value, host_network: bool) {
     set(c, "terminationMessagePolicy", json!("File"));
     for port in each(c, "ports") {
         set(port, "protocol", json!("TCP"));
-        if host_network {
-            let cp = port.get("containerPort").cloned().unwrap_or(Value::Null);
-            if port
-                .get("hostPort")
-                .is_none_or(|h| h.is_null() || h.as_i64() == Some(0))
-            {
-                if let Some(m) = port.as_object_mut() {
-                    m.insert("hostPort".into(), cp);
-                }
-            }
-        }
     }
     for e in each(c, "env") {
         if let Some(fr) = e
@@ -127,22 +128,19 @@ fn container(c: &mut Value, host_network: bool) {
     }
 }
 
-fn volume(v: &mut Value) {
-    let Some(m) = v.as_object_mut() else {
-        return;
-    };
-    if m.keys().all(|k| k == "name") {
-        m.insert("emptyDir".into(), json!({}));
-    }
-    for src in ["secret", "configMap", "downwardAPI", "projected"] {
-        if let Some(s) = m.get_mut(src).filter(|s| s.is_object()) {
-            entry(s, "defaultMode", json!(420));
-        }
-    }
-    if let Some(fr) = m.get_mut("downwardAPI") {
-        for item in each(fr, "items") {
-            if let Some(f) = item.get_mut("fieldRef").filter(|f| f.is_object()) {
-                set(f, "apiVersion", json!("v1"));
+/// With host networking, a pod's container ports default their host port to the
+/// container port (pods only: upstream stopped doing it for templates in v1.28).
+fn host_network_ports(spec: &mut Value) {
+    for key in ["containers", "initContainers"] {
+        for c in each(spec, key) {
+            for port in each(c, "ports") {
+                let unset = port
+                    .get("hostPort")
+                    .is_none_or(|h| h.is_null() || h.as_i64() == Some(0));
+                let cp = port.get("containerPort").cloned().unwrap_or(Value::Null);
+                if let Some(m) = port.as_object_mut().filter(|_| unset) {
+                    m.insert("hostPort".into(), cp);
+                }
             }
         }
     }
@@ -158,15 +156,13 @@ pub(crate) fn pod_spec_defaults(spec: &mut Value) {
     entry(spec, "terminationGracePeriodSeconds", json!(30));
     entry(spec, "securityContext", json!({}));
     set(spec, "schedulerName", json!("default-scheduler"));
-    let host_network = spec.get("hostNetwork").and_then(Value::as_bool) == Some(true);
-    for c in each(spec, "containers") {
-        container(c, host_network);
-    }
-    for c in each(spec, "initContainers") {
-        container(c, host_network);
+    for key in ["containers", "initContainers", "ephemeralContainers"] {
+        for c in each(spec, key) {
+            container(c);
+        }
     }
     for v in each(spec, "volumes") {
-        volume(v);
+        volumes::volume(v);
     }
 }
 
@@ -238,6 +234,9 @@ pub(crate) fn pod_defaults(obj: &mut Value) {
     };
     pod_spec_defaults(spec);
     entry(spec, "enableServiceLinks", json!(true));
+    if spec.get("hostNetwork").and_then(Value::as_bool) == Some(true) {
+        host_network_ports(spec);
+    }
     for key in ["containers", "initContainers"] {
         for c in each(spec, key) {
             let Some(res) = c.get_mut("resources").filter(|r| r.is_object()) else {

@@ -1,5 +1,6 @@
 //! Defaults of the workload resources: apps/v1 Deployments, ReplicaSets, StatefulSets
-//! and DaemonSets, batch/v1 Jobs (and their generated selector) and CronJobs.
+//! and DaemonSets, batch/v1 Jobs (and their generated selector) and CronJobs, core/v1
+//! ReplicationControllers and PodTemplates.
 
 use serde_json::{json, Value};
 
@@ -43,6 +44,37 @@ pub(crate) fn replicaset_defaults(obj: &mut Value) {
     };
     entry(spec, "replicas", json!(1));
     template_defaults(spec.get_mut("template"));
+}
+
+/// core/v1 ReplicationController: the selector and the object's labels come from the
+/// template's labels when empty, one replica, and the template's pod defaults.
+pub(crate) fn replication_controller_defaults(obj: &mut Value) {
+    let labels = obj.pointer("/spec/template/metadata/labels").cloned();
+    let Some(spec) = spec(obj) else {
+        return;
+    };
+    if let Some(labels) = labels.as_ref().filter(|l| l.is_object()) {
+        let selector = spec.get("selector").and_then(Value::as_object);
+        if selector.is_none_or(|s| s.is_empty()) {
+            spec["selector"] = labels.clone();
+        }
+    }
+    entry(spec, "replicas", json!(1));
+    template_defaults(spec.get_mut("template"));
+    if let Some(labels) = labels.filter(|l| l.is_object()) {
+        let Some(meta) = entry(obj, "metadata", json!({})).filter(|m| m.is_object()) else {
+            return;
+        };
+        let own = meta.get("labels").and_then(Value::as_object);
+        if own.is_none_or(|l| l.is_empty()) {
+            meta["labels"] = labels;
+        }
+    }
+}
+
+/// core/v1 PodTemplate: the template's pod defaults.
+pub(crate) fn pod_template_defaults(obj: &mut Value) {
+    template_defaults(obj.get_mut("template"));
 }
 
 /// apps/v1 DaemonSet.
@@ -271,6 +303,37 @@ mod tests {
             ] {
                 f(&mut v);
             }
+        }
+    }
+
+    #[test]
+    fn replication_controllers_and_templates() {
+        let rc = twice(
+            replication_controller_defaults,
+            json!({"spec": {"template": template()}}),
+        );
+        assert_eq!(rc["spec"]["selector"], json!({"app": "a"}));
+        assert_eq!(rc["metadata"]["labels"], json!({"app": "a"}));
+        assert_eq!(rc["spec"]["replicas"], 1);
+        assert_eq!(rc["spec"]["template"]["spec"]["dnsPolicy"], "ClusterFirst");
+        let rc = twice(
+            replication_controller_defaults,
+            json!({"metadata": {"labels": {"x": "y"}}, "spec": {"replicas": 0, "selector": {"app": "a"}, "template": {"metadata": {"labels": {"app": "a", "b": "c"}}}}}),
+        );
+        assert_eq!(rc["spec"]["selector"], json!({"app": "a"}));
+        assert_eq!(rc["metadata"]["labels"], json!({"x": "y"}));
+        assert_eq!(rc["spec"]["replicas"], 0);
+        let rc = twice(replication_controller_defaults, json!({"spec": {}}));
+        assert_eq!(rc, json!({"spec": {"replicas": 1}}));
+        let pt = twice(pod_template_defaults, json!({"template": template()}));
+        assert_eq!(pt["template"]["spec"]["schedulerName"], "default-scheduler");
+        for mut v in [
+            json!(null),
+            json!({"spec": {"template": {"metadata": {"labels": 1}}}}),
+            json!({"template": 1}),
+        ] {
+            replication_controller_defaults(&mut v);
+            pod_template_defaults(&mut v);
         }
     }
 
