@@ -58,6 +58,11 @@ pub(crate) fn service_defaults(obj: &mut Value) {
     };
     set(spec, "type", json!("ClusterIP"));
     set(spec, "sessionAffinity", json!("None"));
+    if spec["sessionAffinity"] == "None" {
+        if let Some(m) = spec.as_object_mut() {
+            m.remove("sessionAffinityConfig");
+        }
+    }
     if spec["sessionAffinity"] == "ClientIP" {
         let cfg = entry(spec, "sessionAffinityConfig", json!({}));
         if let Some(client) = cfg
@@ -246,6 +251,10 @@ mod tests {
             lb["spec"]["sessionAffinityConfig"],
             json!({"clientIP": {"timeoutSeconds": 10800}})
         );
+        let mut none =
+            json!({"spec": {"sessionAffinityConfig": {"clientIP": {"timeoutSeconds": 5}}}});
+        service_defaults(&mut none);
+        assert!(none["spec"].get("sessionAffinityConfig").is_none());
         let mut en = json!({"spec": {"type": "ExternalName", "externalName": "x.example"}});
         service_defaults(&mut en);
         assert!(en["spec"].get("internalTrafficPolicy").is_none());
