@@ -126,7 +126,7 @@ impl HttpsServer {
                     };
                     let service = hyper::service::service_fn(move |req| handler(req));
                     let _ = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new())
-                        .serve_connection(TokioIo::new(tls), service)
+                        .serve_connection_with_upgrades(TokioIo::new(tls), service)
                         .await;
                 };
                 tasks2.lock().expect("tasks").spawn(conn);

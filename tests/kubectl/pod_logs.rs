@@ -70,28 +70,77 @@ async fn pod(server: &Server, name: &str, node: &str, containers: &[&str]) {
     assert_eq!(r.status, 201, "{}", r.text());
 }
 
+/// A stand-in kubelet's answer to a WebSocket exec (`v5.channel.k8s.io`): "hello" on
+/// stdout, then success on the error channel, then close.
+fn websocket_exec(req: &mut hyper::Request<hyper::body::Incoming>) -> hyper::Response<Full<Bytes>> {
+    use base64::Engine;
+    let key = req.headers()["sec-websocket-key"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let digest = ring::digest::digest(
+        &ring::digest::SHA1_FOR_LEGACY_USE_ONLY,
+        format!("{key}258EAFA5-E914-47DA-95CA-C5AB0DC85B11").as_bytes(),
+    );
+    let accept = base64::engine::general_purpose::STANDARD.encode(digest.as_ref());
+    let protocols = req.headers()["sec-websocket-protocol"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    assert!(protocols.contains("v5.channel.k8s.io"), "{protocols}");
+    let upgrade = hyper::upgrade::on(req);
+    tokio::spawn(async move {
+        use tokio::io::AsyncWriteExt;
+        let Ok(upgraded) = upgrade.await else { return };
+        let mut io = hyper_util::rt::TokioIo::new(upgraded);
+        let frame = |channel: u8, data: &[u8]| {
+            let mut f = vec![0x82, (data.len() + 1) as u8, channel];
+            f.extend_from_slice(data);
+            f
+        };
+        let _ = io.write_all(&frame(1, b"hello\n")).await;
+        let _ = io
+            .write_all(&frame(3, br#"{"metadata":{},"status":"Success"}"#))
+            .await;
+        let _ = io.write_all(&[0x88, 0x02, 0x03, 0xe8]).await;
+        let _ = io.flush().await;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    });
+    hyper::Response::builder()
+        .status(101)
+        .header("connection", "Upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-accept", accept)
+        .header("sec-websocket-protocol", "v5.channel.k8s.io")
+        .body(Full::new(Bytes::new()))
+        .unwrap()
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn logs_come_from_the_kubelet_and_errors_are_upstreams() {
     let server = Server::builder().start().await;
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let seen2 = seen.clone();
-    let kubelet = HttpsServer::start(move |req| {
+    let kubelet = HttpsServer::start(move |mut req| {
         let seen = seen2.clone();
         async move {
             let target = req.uri().to_string();
             seen.lock().unwrap().push(target.clone());
-            let (code, body): (u16, &'static str) = if target
-                .starts_with("/containerLogs/default/web/c")
-            {
-                (200, "line one\nline two\n")
-            } else if target.starts_with("/containerLogs/default/starting/c") {
-                (
+            if target.starts_with("/exec/default/web/c?") && req.headers().contains_key("upgrade") {
+                assert!(!req.headers().contains_key("authorization"));
+                return Ok(websocket_exec(&mut req));
+            }
+            let (code, body): (u16, &'static str) =
+                if target.starts_with("/containerLogs/default/web/c") {
+                    (200, "line one\nline two\n")
+                } else if target.starts_with("/containerLogs/default/starting/c") {
+                    (
                     400,
                     "container \"c\" in pod \"starting\" is waiting to start: ContainerCreating",
                 )
-            } else {
-                (404, "404 page not found")
-            };
+                } else {
+                    (404, "404 page not found")
+                };
             let mut resp = hyper::Response::new(Full::new(Bytes::from_static(body.as_bytes())));
             *resp.status_mut() = hyper::StatusCode::from_u16(code).unwrap();
             Ok(resp)
@@ -168,6 +217,23 @@ async fn logs_come_from_the_kubelet_and_errors_are_upstreams() {
         "{stderr}"
     );
 
+    // exec through to the kubelet's WebSocket stream, and back.
+    let out = server.kubectl(&["exec", "web", "--", "echo", "hello"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "hello\n");
+    assert!(
+        seen.lock()
+            .unwrap()
+            .iter()
+            .any(|t| t.starts_with("/exec/default/web/c?")
+                && t.contains("command=echo&command=hello")),
+        "{:?}",
+        seen.lock().unwrap()
+    );
     // exec: upstream's checks before it dials, and its dial error.
     let out = server.kubectl(&["exec", "waiting", "--", "ls"]);
     let stderr = String::from_utf8_lossy(&out.stderr);

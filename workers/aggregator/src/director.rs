@@ -157,12 +157,56 @@ async fn proxy(
     ctx: &RequestContext,
     req: Request<Body>,
 ) -> Result<Response<Body>, Status> {
+    if kas_server::upgrade::is_upgrade(req.headers()) {
+        return proxy_upgrade(front, role, ctx, req).await;
+    }
     let (parts, body) = req.into_parts();
     let resp = send(front, role, ctx, parts, body).await?;
     if resp.headers().contains_key(UNHANDLED_HEADER) {
         // The group's owner does not serve the path (another version, say): nothing
         // after it in the chain serves that group either.
         return Ok(page_not_found());
+    }
+    Ok(strip_unhandled(resp))
+}
+
+/// An upgrade request (exec, attach, port-forward): sent to the worker with its upgrade
+/// headers on a connection of its own, and once both sides switch protocols the
+/// client's connection is joined to the worker's.
+async fn proxy_upgrade(
+    front: &Front,
+    role: WorkerRole,
+    ctx: &RequestContext,
+    mut req: Request<Body>,
+) -> Result<Response<Body>, Status> {
+    let client_side = hyper::upgrade::on(&mut req);
+    let (parts, body) = req.into_parts();
+    let upgrade: Vec<(HeaderName, HeaderValue)> = [header::CONNECTION, header::UPGRADE]
+        .into_iter()
+        .flat_map(|h| {
+            parts
+                .headers
+                .get_all(&h)
+                .iter()
+                .map(|v| (h.clone(), v.clone()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    let (client, mut out) = outgoing(front, role, ctx, parts, body)?;
+    for (name, value) in upgrade {
+        out.headers_mut().append(name, value);
+    }
+    let mut resp = client.send_upgrade(out).await.map_err(|e| {
+        tracing::warn!(worker = %role, error = %e, "delegating an upgrade failed");
+        unavailable(role)
+    })?;
+    if resp.status() == http::StatusCode::SWITCHING_PROTOCOLS {
+        let worker_side = hyper::upgrade::on(&mut resp);
+        tokio::spawn(kas_server::upgrade::join(
+            client_side,
+            worker_side,
+            "front door",
+        ));
     }
     Ok(strip_unhandled(resp))
 }
@@ -175,6 +219,30 @@ pub(crate) async fn send(
     parts: http::request::Parts,
     body: Body,
 ) -> Result<Response<Incoming>, Status> {
+    let (client, out) = outgoing(front, role, ctx, parts, body)?;
+    let traffic = if request_info::is_long_running(&ctx.info) {
+        Traffic::LongRunning
+    } else {
+        Traffic::Short
+    };
+    let started = std::time::Instant::now();
+    let resp = client.send(traffic, out).await.map_err(|e| {
+        tracing::warn!(worker = %role, error = %e, "delegation failed");
+        unavailable(role)
+    })?;
+    crate::peer_metrics::delegated(role.as_str(), started.elapsed());
+    Ok(resp)
+}
+
+/// The request as `role` gets it (the context header in, hop-by-hop headers out), and
+/// the client to send it with.
+fn outgoing<'f>(
+    front: &'f Front,
+    role: WorkerRole,
+    ctx: &RequestContext,
+    parts: http::request::Parts,
+    body: Body,
+) -> Result<(&'f kas_server::delegate::WorkerClient, Request<Body>), Status> {
     if !front.peer_serving(role) {
         return Err(unavailable(role));
     }
@@ -211,18 +279,7 @@ pub(crate) async fn send(
         .and_then(|v| HeaderValue::from_str(&v).ok())
         .ok_or_else(|| Status::internal("encoding the request context"))?;
     headers.insert(CONTEXT_HEADER, ctx_value);
-    let traffic = if request_info::is_long_running(&ctx.info) {
-        Traffic::LongRunning
-    } else {
-        Traffic::Short
-    };
-    let started = std::time::Instant::now();
-    let resp = client.send(traffic, out).await.map_err(|e| {
-        tracing::warn!(worker = %role, error = %e, "delegation failed");
-        unavailable(role)
-    })?;
-    crate::peer_metrics::delegated(role.as_str(), started.elapsed());
-    Ok(resp)
+    Ok((client, out))
 }
 
 fn strip_unhandled(resp: Response<Incoming>) -> Response<Body> {

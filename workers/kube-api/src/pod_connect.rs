@@ -3,11 +3,12 @@
 //! PodLogOptions checked and passed on), and `exec`, `attach` and `portforward` make
 //! upstream's checks (the container, a node assigned, the node's kubelet address) and
 //! dial the kubelet, answering with upstream's errors when it cannot be reached.
-//! Carrying an upgraded (SPDY or WebSocket) stream through to the kubelet is not done
-//! yet: a reachable kubelet gets the request without the upgrade.
+//! An upgrade (the SPDY or WebSocket stream kubectl asks for) is carried through: the
+//! kubelet's side joined to the client's once it switches protocols.
 
 use http::header::CONTENT_TYPE;
-use http::{HeaderValue, Response, StatusCode, Uri};
+use http::{HeaderMap, HeaderValue, Method, Response, StatusCode, Uri};
+use hyper::upgrade::OnUpgrade;
 use kas_server::body::{self, Body};
 use kas_server::rest::{invalid, Query};
 use kas_server::status::{Reason, Status, StatusCause, StatusDetails};
@@ -280,16 +281,57 @@ async fn kubelet_error(resp: Response<Body>, name: &str) -> Status {
     }
 }
 
+/// A connect request as it reached the worker: what is forwarded to the kubelet, and the
+/// client's side of the stream when it asks to switch protocols.
+pub(crate) struct Connect {
+    pub(crate) method: Method,
+    pub(crate) uri: Uri,
+    pub(crate) headers: HeaderMap,
+    pub(crate) upgrade: Option<OnUpgrade>,
+}
+
+/// The client's headers as the kubelet gets them: not its credentials or identity (the
+/// API server speaks for itself with its client certificate), no hop-by-hop headers but
+/// an upgrade's own.
+fn forwarded(headers: &HeaderMap, upgrade: bool) -> HeaderMap {
+    let mut out = HeaderMap::with_capacity(headers.len());
+    for (name, value) in headers {
+        let n = name.as_str();
+        let hop = matches!(
+            n,
+            "connection"
+                | "upgrade"
+                | "keep-alive"
+                | "te"
+                | "trailer"
+                | "transfer-encoding"
+                | "proxy-authorization"
+        );
+        if (hop && !(upgrade && matches!(n, "connection" | "upgrade")))
+            || matches!(n, "host" | "authorization" | "content-length")
+            || n == kas_proto::CONTEXT_HEADER
+            || n.starts_with("impersonate-")
+            || n.starts_with("x-remote-")
+        {
+            continue;
+        }
+        out.append(name.clone(), value.clone());
+    }
+    out
+}
+
 /// exec, attach and portforward: upstream's checks before it dials the pod's kubelet,
-/// then the kubelet's answer to the request (without its upgrade), or upstream's error
-/// when it cannot be dialled.
+/// then the request to the kubelet; an upgrade that the kubelet accepts joins the
+/// client's stream to the kubelet's, anything else is the kubelet's answer as it is.
+/// A kubelet that cannot be dialled is upstream's `error dialing backend`.
 pub(crate) async fn stream(
     kubelets: &Kubelets,
     sub: &str,
     pod: &Value,
-    uri: &Uri,
+    req: Connect,
     node: impl FnOnce(String) -> NodeLookup<'static>,
 ) -> Result<Response<Body>, Status> {
+    let uri = &req.uri;
     let q = Query::parse(uri.query());
     let name = str_at(pod, "/metadata/name");
     let path = match sub {
@@ -310,15 +352,27 @@ pub(crate) async fn stream(
     let host = kubelets.address(&node)?;
     let query = uri.query().map(|q| format!("?{q}")).unwrap_or_default();
     let url = format!("https://{host}/{path}{query}");
-    let resp = kubelets
+    let headers = forwarded(&req.headers, req.upgrade.is_some());
+    let mut resp = kubelets
         .client(q.flag("insecureSkipTLSVerifyBackend"))
-        .get(&url, kubelets.timeout())
+        .send(req.method, &url, headers, kubelets.timeout())
         .await
         .map_err(|e| {
             // Upstream's upgrade-aware proxy names the dial, not the request.
             let dial = e.split_once("\": ").map_or(e.as_str(), |(_, d)| d);
             Status::new(Reason::Unknown, format!("error dialing backend: {dial}"))
         })?;
+    if let Some(client_side) = req.upgrade {
+        if resp.status() == StatusCode::SWITCHING_PROTOCOLS {
+            let kubelet_side = hyper::upgrade::on(&mut resp);
+            tokio::spawn(kas_server::upgrade::join(
+                client_side,
+                kubelet_side,
+                "kubelet",
+            ));
+            return Ok(resp);
+        }
+    }
     let (mut parts, body) = resp.into_parts();
     parts.headers.remove(http::header::CONNECTION);
     parts.headers.remove(http::header::TRANSFER_ENCODING);

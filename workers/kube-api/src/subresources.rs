@@ -235,7 +235,7 @@ impl ApiHooks {
         &self,
         sub: &str,
         pod: Value,
-        uri: http::Uri,
+        req: crate::pod_connect::Connect,
     ) -> Result<http::Response<kas_server::body::Body>, Status> {
         let kubelets = self
             .kubelets
@@ -246,9 +246,9 @@ impl ApiHooks {
             Box::pin(async move { nodes.read_object("", &name).await })
         };
         match sub {
-            "log" => crate::pod_connect::log(kubelets, &pod, &uri, node).await,
+            "log" => crate::pod_connect::log(kubelets, &pod, &req.uri, node).await,
             "exec" | "attach" | "portforward" => {
-                crate::pod_connect::stream(kubelets, sub, &pod, &uri, node).await
+                crate::pod_connect::stream(kubelets, sub, &pod, req, node).await
             }
             _ => Err(Status::path_not_found()),
         }
@@ -266,7 +266,19 @@ impl Hooks for ApiHooks {
     ) -> HookFuture<'a, Result<http::Response<kas_server::body::Body>, Status>> {
         Box::pin(async move {
             match store.resource().plural {
-                "pods" => self.connect_pod(sub, parent, req.uri().clone()).await,
+                "pods" => {
+                    let mut req = req;
+                    let upgrade = kas_server::upgrade::is_upgrade(req.headers())
+                        .then(|| hyper::upgrade::on(&mut req));
+                    let (parts, _) = req.into_parts();
+                    let connect = crate::pod_connect::Connect {
+                        method: parts.method,
+                        uri: parts.uri,
+                        headers: parts.headers,
+                        upgrade,
+                    };
+                    self.connect_pod(sub, parent, connect).await
+                }
                 _ => Err(Status::path_not_found()),
             }
         })

@@ -177,8 +177,11 @@ pub async fn serve<F, Fut>(
 {
     let uid = nix::unistd::geteuid().as_raw();
     let graceful = GracefulShutdown::new();
-    let mut builder = hyper::server::conn::http2::Builder::new(TokioExecutor::new());
+    // HTTP/2 for every delegated request; HTTP/1.1 only for the front door's upgrade
+    // requests, each on a connection of its own (`upgrade`).
+    let mut builder = hyper_util::server::conn::auto::Builder::new(TokioExecutor::new());
     builder
+        .http2()
         .timer(TokioTimer::new())
         .initial_stream_window_size(STREAM_WINDOW)
         .initial_connection_window_size(CONN_WINDOW)
@@ -257,7 +260,9 @@ pub async fn serve<F, Fut>(
                 Ok::<_, std::convert::Infallible>(if head { headers_only(resp) } else { resp })
             }
         });
-        let conn = builder.serve_connection(TokioIo::new(stream), service);
+        let conn = builder
+            .serve_connection_with_upgrades(TokioIo::new(stream), service)
+            .into_owned();
         let conn = graceful.watch(conn);
         tokio::spawn(async move {
             if let Err(e) = conn.await {
@@ -380,6 +385,11 @@ impl WorkerClient {
     /// The worker this client talks to.
     pub fn role(&self) -> WorkerRole {
         self.role
+    }
+
+    /// The worker's socket.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
     }
 
     /// Another process now serves the socket: later requests dial it. Requests on the

@@ -22,6 +22,7 @@ pub mod lifecycle;
 pub mod logging;
 pub mod metrics;
 pub mod negotiate;
+pub mod outbound;
 pub mod request_info;
 pub mod rest;
 pub mod retry;
@@ -29,7 +30,7 @@ pub mod selectors;
 pub mod service_resolver;
 pub mod status;
 pub mod storage;
-pub mod outbound;
+pub mod upgrade;
 pub mod webhook;
 
 mod error;

@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use bytes::Bytes;
-use http::{Method, Request, Response, Uri};
+use http::{HeaderMap, Method, Request, Response, Uri};
 use http_body_util::Full;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
@@ -45,13 +45,31 @@ impl StreamClient {
     /// GETs `url`; the answer's head within `timeout` (the body then streams without a
     /// bound), else why not, in Go's words.
     pub async fn get(&self, url: &str, timeout: Duration) -> Result<Response<Body>, String> {
-        let failed = |cause: String| format!("Get {url:?}: {cause}");
+        self.send(Method::GET, url, HeaderMap::new(), timeout).await
+    }
+
+    /// Sends a bodiless request with `headers` (an upgrade's included: the answer's
+    /// upgrade is then the server's side of the stream); errors as [`StreamClient::get`].
+    pub async fn send(
+        &self,
+        method: Method,
+        url: &str,
+        headers: HeaderMap,
+        timeout: Duration,
+    ) -> Result<Response<Body>, String> {
+        let verb = match method.as_str() {
+            "GET" => "Get".to_owned(),
+            "POST" => "Post".to_owned(),
+            m => m.to_owned(),
+        };
+        let failed = |cause: String| format!("{verb} {url:?}: {cause}");
         let uri: Uri = url.parse().map_err(|e| failed(format!("{e}")))?;
-        let req = Request::builder()
-            .method(Method::GET)
+        let mut req = Request::builder()
+            .method(method)
             .uri(uri.clone())
             .body(Full::new(Bytes::new()))
             .map_err(|e| failed(e.to_string()))?;
+        *req.headers_mut() = headers;
         let resp = match tokio::time::timeout(timeout, self.client.request(req)).await {
             Ok(Ok(resp)) => resp,
             Ok(Err(e)) => return Err(failed(cause_for(&uri, &e))),

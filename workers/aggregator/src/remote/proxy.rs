@@ -11,7 +11,6 @@ use std::time::Duration;
 
 use http::header::{self, HeaderName};
 use http::{HeaderMap, HeaderValue, Request, Response, StatusCode};
-use hyper_util::rt::TokioIo;
 use kas_proto::{RequestContext, UserInfo, CONTEXT_HEADER};
 use kas_server::body::{self, Body};
 use kas_server::request_info;
@@ -66,7 +65,7 @@ pub(crate) async fn forward(
             return Status::service_unavailable("service unavailable", 0).into_response();
         }
     };
-    let upgrade = is_upgrade(req.headers());
+    let upgrade = kas_server::upgrade::is_upgrade(req.headers());
     let path_and_query = req
         .uri()
         .path_and_query()
@@ -138,7 +137,11 @@ pub(crate) async fn forward(
     if resp.status() == StatusCode::SWITCHING_PROTOCOLS {
         if let Some(client_upgrade) = client_upgrade {
             let remote_upgrade = hyper::upgrade::on(&mut resp);
-            tokio::spawn(join_upgraded(client_upgrade, remote_upgrade));
+            tokio::spawn(kas_server::upgrade::join(
+                client_upgrade,
+                remote_upgrade,
+                "aggregator",
+            ));
         }
         let (mut parts, _) = resp.into_parts();
         parts.headers.remove(header::TRANSFER_ENCODING);
@@ -159,17 +162,6 @@ pub(crate) async fn forward(
         body::with_deadline(body::boxed(incoming), deadline, || {})
     };
     Response::from_parts(parts, body)
-}
-
-/// Whether `headers` ask to switch protocols (`Connection: Upgrade` and `Upgrade`).
-fn is_upgrade(headers: &HeaderMap) -> bool {
-    headers.contains_key(header::UPGRADE)
-        && headers
-            .get_all(header::CONNECTION)
-            .iter()
-            .filter_map(|v| v.to_str().ok())
-            .flat_map(|v| v.split(','))
-            .any(|t| t.trim().eq_ignore_ascii_case("upgrade"))
 }
 
 /// Discovery of one group-version: `/apis/<group>/<version>`, not a resource.
@@ -245,21 +237,6 @@ fn escape_key(key: &str) -> String {
         }
     }
     out
-}
-
-/// Joins an upgraded client connection to the upgraded remote one until either closes.
-async fn join_upgraded(client: hyper::upgrade::OnUpgrade, remote: hyper::upgrade::OnUpgrade) {
-    let (client, remote) = match tokio::try_join!(client, remote) {
-        Ok(both) => both,
-        Err(e) => {
-            tracing::debug!(error = %e, "upgrade through the aggregator failed");
-            return;
-        }
-    };
-    let (mut client, mut remote) = (TokioIo::new(client), TokioIo::new(remote));
-    if let Err(e) = tokio::io::copy_bidirectional(&mut client, &mut remote).await {
-        tracing::debug!(error = %e, "upgraded connection through the aggregator ended");
-    }
 }
 
 #[cfg(test)]
