@@ -54,3 +54,30 @@ async fn approving_needs_the_signer() {
     ]);
     assert_eq!(conditions, "Approved");
 }
+
+/// The requester is whoever asked, whatever the body says, and a request cannot arrive
+/// approved (upstream's PrepareForCreate of CertificateSigningRequests).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_names_its_requester() {
+    if !require_tool("kubectl") {
+        return;
+    }
+    let server = Server::builder().start().await;
+    let admin = Kubectl::new(&server);
+    let request = csr_request("bob", &[]);
+    admin.ok_stdin(
+        &["--as=bob", "--as-uid=1234", "--as-group=system:masters", "create", "-f", "-"],
+        &format!("apiVersion: certificates.k8s.io/v1\nkind: CertificateSigningRequest\nmetadata:\n  name: bobs\nspec:\n  request: {request}\n  signerName: example.com/team\n  usages: [client auth]\n  username: mallory\n  uid: \"0\"\n  groups: [evil]\n  extra: {{team: [red]}}\nstatus:\n  conditions:\n  - {{type: Approved, status: \"True\", reason: Forged}}\n"),
+    );
+    let csr: serde_json::Value =
+        serde_json::from_str(&admin.ok(&["get", "csr", "bobs", "-o", "json"])).expect("json");
+    assert_eq!(csr["spec"]["username"], "bob", "{csr}");
+    assert_eq!(csr["spec"]["uid"], "1234", "{csr}");
+    assert_eq!(
+        csr["spec"]["groups"],
+        serde_json::json!(["system:masters", "system:authenticated"]),
+        "{csr}"
+    );
+    assert!(csr["spec"].get("extra").is_none(), "{csr}");
+    assert!(csr["status"].get("conditions").is_none(), "{csr}");
+}

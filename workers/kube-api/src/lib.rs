@@ -370,7 +370,8 @@ fn hooks_install(stores: &mut [RestStore], control: &Control) -> auth::Authorize
     for s in stores.iter_mut() {
         let r = s.resource();
         let wants = r.verbs == kas_server::rest::Verbs::CreateOnly
-            || (r.group.is_empty() && matches!(r.plural, "serviceaccounts" | "pods"));
+            || (r.group.is_empty() && matches!(r.plural, "serviceaccounts" | "pods"))
+            || (r.group == "certificates.k8s.io" && r.plural == "certificatesigningrequests");
         if r.verbs == kas_server::rest::Verbs::ReadOnly {
             let computed = component_status::ComponentStatuses::new(s.storage().clone());
             *s = s.clone().with_hooks(std::sync::Arc::new(computed));

@@ -256,6 +256,40 @@ impl ApiHooks {
 }
 
 impl Hooks for ApiHooks {
+    /// A CertificateSigningRequest names who asked for it, whatever the body said, and
+    /// starts unapproved (upstream's csrStrategy.PrepareForCreate).
+    fn prepare_create(&self, store: &RestStore, obj: &mut Value, opts: &WriteOptions) {
+        if store.resource().plural != "certificatesigningrequests" {
+            return;
+        }
+        let Some(spec) = obj.get_mut("spec").and_then(Value::as_object_mut) else {
+            return;
+        };
+        for k in ["username", "uid", "groups", "extra"] {
+            spec.remove(k);
+        }
+        if let Some(user) = &opts.user {
+            if !user.name.is_empty() {
+                spec.insert("username".into(), json!(user.name));
+            }
+            if !user.uid.is_empty() {
+                spec.insert("uid".into(), json!(user.uid));
+            }
+            if !user.groups.is_empty() {
+                spec.insert("groups".into(), json!(user.groups));
+            }
+            if !user.extra.is_empty() {
+                let extra: serde_json::Map<String, Value> = user
+                    .extra
+                    .iter()
+                    .map(|(k, v)| (k.clone(), json!(v)))
+                    .collect();
+                spec.insert("extra".into(), Value::Object(extra));
+            }
+        }
+        obj["status"] = json!({});
+    }
+
     fn connect<'a>(
         &'a self,
         store: &'a RestStore,

@@ -48,6 +48,10 @@ pub trait Hooks: Send + Sync {
         Box::pin(async { Ok(()) })
     }
 
+    /// A new object after mutating admission, before validation: what upstream's
+    /// strategies fill in at PrepareForCreate from the request (a CSR's requester).
+    fn prepare_create(&self, _store: &RestStore, _obj: &mut Value, _opts: &WriteOptions) {}
+
     /// Before an update is stored, given the stored object.
     fn before_update<'a>(
         &'a self,
@@ -419,6 +423,9 @@ impl RestStore {
                 .record_update(None, &mut obj, &opts.manager, "", &now);
         }
         self.admit(target(&explicit_name), &mut obj, opts).await?;
+        if let Some(h) = &self.hooks {
+            h.prepare_create(self, &mut obj, opts);
+        }
         let attempts = if has_name { 1 } else { GENERATE_NAME_RETRIES };
         for _ in 0..attempts {
             if let (false, Some(prefix)) = (has_name, &generate) {
