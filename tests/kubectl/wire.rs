@@ -209,3 +209,55 @@ async fn discovery_carries_storage_version_hashes() {
     let authn = server.get("/apis/authentication.k8s.io/v1").await.json();
     assert_eq!(hash(&authn, "tokenreviews"), None);
 }
+
+/// Bodies that are not the resource's type, or not JSON, refused in kube-apiserver's
+/// words (its decoder's and create handler's), which scripts grep.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn undecodable_bodies_get_upstreams_messages() {
+    let server = Server::builder().start().await;
+    let cms = "/api/v1/namespaces/default/configmaps";
+    for (body, want) in [
+        (
+            r#"{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"}}"#,
+            r#"Pod in version "v1" cannot be handled as a ConfigMap: converting (v1.Pod) to (core.ConfigMap): unknown conversion"#,
+        ),
+        (
+            r#"{"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"x"}}"#,
+            r#"Deployment in version "v1" cannot be handled as a ConfigMap: converting (v1.Deployment) to (core.ConfigMap): unknown conversion"#,
+        ),
+        (
+            r#"{"apiVersion":"apps/v1","kind":"ConfigMap","metadata":{"name":"x"}}"#,
+            r#"ConfigMap in version "v1" cannot be handled as a ConfigMap: no kind "ConfigMap" is registered for version "apps/v1" in scheme "pkg/api/legacyscheme/scheme.go:30""#,
+        ),
+        (
+            "not json",
+            "the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: invalid character 'o' in literal null (expecting 'u') (6e6f74206a736f6e)",
+        ),
+        (
+            r#"{"a":1,}"#,
+            r#"the object provided is unrecognized (must be of type ConfigMap): couldn't get version/kind; json parse error: invalid character '}' looking for beginning of object key string ({"a":1,})"#,
+        ),
+        (
+            r#"{"metadata":{"name":"x","labels":"oops"}}"#,
+            r#"ConfigMap in version "v1" cannot be handled as a ConfigMap: json: cannot unmarshal string into Go struct field ObjectMeta.metadata.labels of type map[string]string"#,
+        ),
+    ] {
+        let r = req(&server, Method::POST, cms, "", body.as_bytes()).await;
+        assert_eq!(r.status, 400, "{body}: {}", r.text());
+        assert_eq!(r.json()["reason"], "BadRequest");
+        assert_eq!(r.json()["message"], want, "{body}");
+    }
+    // The same words on update, and for the namespace kube-apiserver's users know.
+    let r = req(
+        &server,
+        Method::PUT,
+        "/api/v1/namespaces/default",
+        "",
+        b"{\"kind\":\"Namespace\",",
+    )
+    .await;
+    assert_eq!(
+        r.json()["message"],
+        "the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; json parse error: unexpected end of JSON input ({\"kind\":\"Namespace\",)"
+    );
+}

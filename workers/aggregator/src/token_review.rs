@@ -27,9 +27,6 @@ use crate::token_union::{self, strings, TokenVerdict};
 const MAX_BODY: usize = 3 << 20;
 const MAX_ANSWER: usize = 3 << 20;
 
-/// The group-version of TokenReview.
-const AUTHN_V1: &str = "authentication.k8s.io/v1";
-
 /// What the bearer token authenticator says when no token authenticator had an opinion.
 const INVALID_TOKEN: &str = "invalid bearer token";
 
@@ -138,25 +135,18 @@ fn check_type(headers: &http::HeaderMap, body: &[u8]) -> Result<(), Status> {
         }
         _ => None,
     };
-    let Some(object) = parsed.as_ref().and_then(Value::as_object) else {
+    let Some(object) = parsed.filter(Value::is_object) else {
         return Ok(());
     };
-    let field = |k: &str| object.get(k).and_then(Value::as_str).unwrap_or("");
-    let bad = |m: String| Err(Status::new(Reason::BadRequest, m));
-    match field("apiVersion") {
-        "" | AUTHN_V1 => {}
-        v => {
-            return bad(format!(
-                "the API version in the data ({v}) does not match the expected API version ({AUTHN_V1})"
-            ))
-        }
-    }
-    match field("kind") {
-        "" | "TokenReview" => Ok(()),
-        k => bad(format!(
-            "the kind in the data ({k}) does not match the expected kind (TokenReview)"
-        )),
-    }
+    const TOKEN_REVIEWS: kas_server::rest::Resource = kas_server::rest::Resource::new(
+        "authentication.k8s.io",
+        "v1",
+        "tokenreviews",
+        "tokenreview",
+        "TokenReview",
+    )
+    .definition("io.k8s.api.authentication.v1.TokenReview");
+    kas_server::rest::body_type::check(&TOKEN_REVIEWS, &object)
 }
 
 /// The TokenReview `reviewed` (the kube-api worker's answer, its spec echoed) with the
@@ -280,13 +270,13 @@ mod tests {
         // Not JSON: the worker words that error.
         assert!(check_type(&json, b"not json").is_ok());
         let e = check_type(&json, br#"{"kind":"Pod","apiVersion":"v1"}"#).expect_err("pod");
-        assert_eq!(e.message, "the API version in the data (v1) does not match the expected API version (authentication.k8s.io/v1)");
+        assert_eq!(e.message, "Pod in version \"v1\" cannot be handled as a TokenReview: converting (v1.Pod) to (authentication.TokenReview): unknown conversion");
         let e = check_type(
             &yaml,
             b"kind: SelfSubjectReview\napiVersion: authentication.k8s.io/v1\n",
         )
         .expect_err("other kind");
-        assert_eq!(e.message, "the kind in the data (SelfSubjectReview) does not match the expected kind (TokenReview)");
+        assert_eq!(e.message, "SelfSubjectReview in version \"v1\" cannot be handled as a TokenReview: converting (v1.SelfSubjectReview) to (authentication.TokenReview): unknown conversion");
         assert_eq!(e.code(), StatusCode::BAD_REQUEST);
     }
 

@@ -17,6 +17,7 @@ pub mod discovery;
 pub mod encode;
 pub mod flowcontrol_objects;
 pub mod follow;
+pub mod go_json;
 pub mod health;
 pub mod lifecycle;
 pub mod logging;

@@ -113,9 +113,29 @@ pub(crate) fn json_bytes_of(ctype: &str, bytes: &[u8]) -> Result<Vec<u8>, Status
     }
 }
 
+/// A JSON body as apimachinery reads its type: Go's words when it is not JSON, or not an
+/// object with string `apiVersion` and `kind`.
 fn parse_json(bytes: &[u8]) -> Result<Value, Status> {
-    serde_json::from_slice(bytes)
-        .map_err(|e| bad_request(format!("couldn't get version/kind; json parse error: {e}")))
+    let interpret = |why: String| format!("couldn't get version/kind; json parse error: {why}");
+    if let Some(why) = crate::go_json::syntax_error(bytes) {
+        return Err(bad_request(interpret(why)));
+    }
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|e| bad_request(interpret(e.to_string())))?;
+    match crate::go_json::interpret_error(&value) {
+        Some(why) => Err(bad_request(interpret(why))),
+        None => Ok(value),
+    }
+}
+
+/// A body whose type cannot be read, as upstream's create and update handlers word it.
+fn unrecognized(resource: &Resource, bytes: &[u8], cause: Status) -> Status {
+    bad_request(format!(
+        "the object provided is unrecognized (must be of type {}): {} ({})",
+        resource.kind,
+        cause.message,
+        crate::go_json::summarize(bytes)
+    ))
 }
 
 /// A typed object of `resource`: decoded against its schema when it has one.
@@ -137,19 +157,20 @@ pub(crate) fn object_of(
     let def = (!resource.definition.is_empty())
         .then(|| kas_schema::type_def(resource.definition))
         .flatten();
+    let parsed = parse_json(bytes).map_err(|e| unrecognized(resource, bytes, e))?;
+    let parsed = match parsed {
+        Value::Null => Value::Object(Default::default()),
+        v => v,
+    };
     let Some(def) = def else {
         return Ok(Decoded {
-            object: parse_json(bytes)?,
+            object: parsed,
             warnings: Vec::new(),
         });
     };
     // A body of another kind is refused by the caller with upstream's message; decode it
     // against its own type only if it names ours.
-    let probe = parse_json(bytes)?;
-    if !probe.is_object() {
-        return Err(bad_request("the body of the request must be a JSON object"));
-    }
-    typed(resource, def, bytes, probe, mode)
+    typed(resource, def, bytes, parsed, mode)
 }
 
 /// Typed decoding of a JSON body against the schema of `def`.

@@ -13,6 +13,7 @@
 
 mod admit;
 mod apply_schema;
+pub mod body_type;
 mod computed;
 mod convert;
 mod decode;

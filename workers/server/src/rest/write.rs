@@ -239,27 +239,7 @@ fn without_rv(obj: &Value) -> Value {
 
 impl RestStore {
     fn check_type(&self, obj: &Value) -> Result<(), Status> {
-        let Some(o) = obj.as_object() else {
-            return Err(bad_request("the body of the request must be a JSON object"));
-        };
-        let api_version = self.resource.api_version();
-        match o.get("apiVersion").and_then(Value::as_str) {
-            None | Some("") => {}
-            Some(v) if v == api_version => {}
-            Some(v) => {
-                return Err(bad_request(format!(
-                    "the API version in the data ({v}) does not match the expected API version ({api_version})"
-                )))
-            }
-        }
-        match o.get("kind").and_then(Value::as_str) {
-            None | Some("") => Ok(()),
-            Some(k) if k == self.resource.kind => Ok(()),
-            Some(k) => Err(bad_request(format!(
-                "the kind in the data ({k}) does not match the expected kind ({})",
-                self.resource.kind
-            ))),
-        }
+        super::body_type::check(&self.resource, obj)
     }
 
     /// Fills apiVersion/kind and the namespace, refusing a namespace that contradicts the URL.
