@@ -641,6 +641,8 @@ mod component_status;
 #[path = "kubectl/defaults.rs"]
 mod defaults;
 mod encryption;
+#[path = "kubectl/ephemeral.rs"]
+mod ephemeral;
 #[path = "kubectl/eviction.rs"]
 mod eviction;
 #[path = "kubectl/field_selectors.rs"]

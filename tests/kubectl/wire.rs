@@ -261,3 +261,80 @@ async fn undecodable_bodies_get_upstreams_messages() {
         "the object provided is unrecognized (must be of type Namespace): couldn't get version/kind; json parse error: unexpected end of JSON input ({\"kind\":\"Namespace\",)"
     );
 }
+
+/// The answer to a write is negotiated as a read's is: a Table of the object written,
+/// its PartialObjectMetadata, or protobuf, as the client's Accept asks.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn write_answers_are_negotiated() {
+    let server = Server::builder().start().await;
+    let cms = "/api/v1/namespaces/default/configmaps";
+    let body = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "t"},
+        "data": {"a": "1", "b": "2"}})
+    .to_string();
+    let send =
+        |method: Method, path: String, accept: &'static str, ctype: &'static str, body: String| {
+            let server = &server;
+            async move {
+                server
+                    .request_full(
+                        method,
+                        &path,
+                        &[("content-type", ctype), ("accept", accept)],
+                        body.as_bytes(),
+                        true,
+                        false,
+                    )
+                    .await
+                    .expect("request")
+            }
+        };
+    let table = "application/json;as=Table;v=v1;g=meta.k8s.io";
+    let r = send(
+        Method::POST,
+        cms.into(),
+        table,
+        "application/json",
+        body.clone(),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let t = r.json();
+    assert_eq!(t["kind"], "Table", "{t}");
+    assert_eq!(t["rows"][0]["cells"][0], "t");
+    assert_eq!(t["rows"][0]["cells"][1], 2, "the Data column: {t}");
+    let partial = "application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io";
+    let patch = json!({"metadata": {"labels": {"x": "y"}}}).to_string();
+    let r = send(
+        Method::PATCH,
+        format!("{cms}/t"),
+        partial,
+        "application/merge-patch+json",
+        patch,
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let m = r.json();
+    assert_eq!(m["kind"], "PartialObjectMetadata", "{m}");
+    assert_eq!(m["metadata"]["labels"]["x"], "y");
+    assert!(m.get("data").is_none());
+    let mut other = body.replace("\"t\"", "\"p\"");
+    other = other.replace("\"1\"", "\"3\"");
+    let r = send(
+        Method::POST,
+        cms.into(),
+        "application/vnd.kubernetes.protobuf",
+        "application/json",
+        other,
+    )
+    .await;
+    assert_eq!(r.status, 201);
+    assert_eq!(
+        r.headers["content-type"],
+        "application/vnd.kubernetes.protobuf"
+    );
+    assert!(
+        r.body.starts_with(b"k8s\0"),
+        "{:?}",
+        &r.body[..8.min(r.body.len())]
+    );
+}

@@ -217,10 +217,12 @@ pub const RESOURCES: &[Resource] = &[
         .subresources(&[
             "attach",
             "binding",
+            "ephemeralcontainers",
             "eviction",
             "exec",
             "log",
             "portforward",
+            "resize",
             "status",
         ])
         .fields(&[

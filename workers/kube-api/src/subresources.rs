@@ -256,6 +256,19 @@ impl ApiHooks {
 }
 
 impl Hooks for ApiHooks {
+    fn validate_subresource(
+        &self,
+        sub: &str,
+        obj: &Value,
+        old: &Value,
+    ) -> Option<Vec<kas_server::status::StatusCause>> {
+        match sub {
+            "ephemeralcontainers" => Some(crate::validation::pod_ephemeral(obj, old)),
+            "resize" => Some(crate::validation::pod_resize(obj, old)),
+            _ => None,
+        }
+    }
+
     /// A CertificateSigningRequest names who asked for it, whatever the body said, and
     /// starts unapproved (upstream's csrStrategy.PrepareForCreate).
     fn prepare_create(&self, store: &RestStore, obj: &mut Value, opts: &WriteOptions) {

@@ -143,7 +143,7 @@ pub async fn indent(resp: Response<Body>) -> Response<Body> {
 
 /// A JSON response's document rewritten by `write` (typed `media` when given); a
 /// response that is not JSON, or that `write` declines, passes through.
-async fn rewrite_json(
+pub(crate) async fn rewrite_json(
     resp: Response<Body>,
     write: impl FnOnce(&Value) -> Option<Vec<u8>>,
     media: Option<Media>,

@@ -10,6 +10,7 @@ mod cron;
 mod endpoints;
 mod flowcontrol;
 mod pod;
+mod pod_subresources;
 mod pod_update;
 mod policies;
 mod priority_levels;
@@ -25,6 +26,7 @@ pub(crate) use core_v1::{namespace, secret, serviceaccount};
 pub(crate) use endpoints::{endpoints, endpointslice, event, event_v1};
 pub(crate) use flowcontrol::flowschema;
 pub(crate) use pod::pod;
+pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
 pub(crate) use policies::{
     binding as admission_policy_binding, binding_defaults, policy as admission_policy,
     policy_defaults,

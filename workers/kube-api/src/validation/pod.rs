@@ -315,6 +315,11 @@ pub(crate) fn pod_spec(spec: Option<&Value>, path: &str) -> Vec<StatusCause> {
             }
         }
     }
+    for (i, c) in arr(spec, "ephemeralContainers").iter().enumerate() {
+        let p = format!("{path}.ephemeralContainers[{i}]");
+        container(c, &p, &vols, &mut names, &mut out);
+        out.extend(super::pod_subresources::ephemeral_container(spec, c, &p));
+    }
     enum_field(
         spec,
         "restartPolicy",
@@ -373,8 +378,9 @@ pub(crate) fn pod_template(template: Option<&Value>, path: &str) -> Vec<StatusCa
 /// Pod: its spec, and on update only what upstream lets change.
 pub(crate) fn pod(obj: &Value, old: Option<&Value>) -> Vec<StatusCause> {
     let mut out = pod_spec(obj.get("spec"), "spec");
-    if let Some(old) = old {
-        out.extend(pod_update(obj, old));
+    match old {
+        Some(old) => out.extend(pod_update(obj, old)),
+        None => out.extend(super::pod_subresources::ephemeral_on_create(obj)),
     }
     out
 }

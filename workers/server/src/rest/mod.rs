@@ -457,6 +457,11 @@ impl RestStore {
             Ok(resp) => resp,
             Err(status) => status.into_response(),
         };
+        let resp = match (render, ctx.info.verb.as_str()) {
+            (Render::Object, _) => resp,
+            (_, "create" | "update" | "patch") => self.rendered(resp, render).await,
+            _ => resp,
+        };
         let resp = with_warnings(resp, &recorder.take_warnings());
         let resp = with_audit_annotations(resp, &recorder.annotations());
         if watch {
@@ -466,6 +471,33 @@ impl RestStore {
             crate::negotiate::Media::Json if pretty => encode::indent(resp).await,
             _ => encode::encode(resp, media).await,
         }
+    }
+
+    /// A write's answer (the object written) as the client asked to see it: a Table of
+    /// it, or its PartialObjectMetadata, as upstream transforms every response object.
+    async fn rendered(&self, resp: Response<Body>, render: Render) -> Response<Body> {
+        encode::rewrite_json(
+            resp,
+            |obj| {
+                if obj.get("kind").and_then(Value::as_str) == Some("Status") {
+                    return None;
+                }
+                let out = match render {
+                    Render::Object => return None,
+                    Render::Table { include } => table::table(
+                        &self.resource,
+                        self.dyn_columns().as_deref(),
+                        std::slice::from_ref(obj),
+                        include,
+                        None,
+                    ),
+                    Render::Metadata => table::partial_metadata(obj),
+                };
+                Some(encode::json_document(&out))
+            },
+            None,
+        )
+        .await
     }
 
     /// Whether responses can be protobuf: built-in types only, as upstream (custom
@@ -519,7 +551,9 @@ impl RestStore {
             ("", _, "get") => self.get(ns, name, &query, render).await,
             ("", _, "list") => self.list(ns, &query, render).await,
             ("", _, "watch") => self.watch(ns, name, &query, render, media).await,
-            ("status", Method::GET, "get") => self.get(ns, name, &query, render).await,
+            ("status" | "ephemeralcontainers" | "resize", Method::GET, "get") => {
+                self.get(ns, name, &query, render).await
+            }
             ("scale", Method::GET, "get") => self.get_scale(ns, name).await,
             ("", Method::POST, "create") => {
                 let opts = opts()?;
@@ -527,7 +561,11 @@ impl RestStore {
                 let body = self.pruned(body, &opts)?;
                 self.create(ctx, ns, body, &opts).await
             }
-            ("" | "status" | "finalize" | "approval", Method::PUT, "update") => {
+            (
+                "" | "status" | "finalize" | "approval" | "ephemeralcontainers" | "resize",
+                Method::PUT,
+                "update",
+            ) => {
                 let opts = opts()?;
                 let body = decode::object(&self.resource, req, opts.validation).await?;
                 let body = self.pruned(body, &opts)?;
@@ -539,7 +577,11 @@ impl RestStore {
                 let write = scale_fields::ScaleWrite::Update(body.object);
                 self.update_scale(ns, name, write, &opts).await
             }
-            ("" | "status" | "scale" | "approval", Method::PATCH, "patch") => {
+            (
+                "" | "status" | "scale" | "approval" | "ephemeralcontainers" | "resize",
+                Method::PATCH,
+                "patch",
+            ) => {
                 let opts = opts()?;
                 let patch = decode::patch(req).await?;
                 self.patch(ns, name, &sub, patch, &opts).await

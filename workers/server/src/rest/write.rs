@@ -52,6 +52,17 @@ pub trait Hooks: Send + Sync {
     /// strategies fill in at PrepareForCreate from the request (a CSR's requester).
     fn prepare_create(&self, _store: &RestStore, _obj: &mut Value, _opts: &WriteOptions) {}
 
+    /// The rules of a write through subresource `sub` (`ephemeralcontainers`, `resize`)
+    /// when they are not the resource's own; `None` keeps the resource's.
+    fn validate_subresource(
+        &self,
+        _sub: &str,
+        _obj: &Value,
+        _old: &Value,
+    ) -> Option<Vec<crate::status::StatusCause>> {
+        None
+    }
+
     /// Before an update is stored, given the stored object.
     fn before_update<'a>(
         &'a self,
@@ -217,6 +228,43 @@ pub(super) fn pending_finalizers(obj: &Value) -> bool {
             && non_empty("/spec/finalizers"))
 }
 
+/// `cur` with the resources and resize policies of `obj`'s containers (by name), all a
+/// write through `pods/resize` changes (upstream's dropNonResizeUpdates).
+fn resized(cur: &Value, obj: &Value) -> Value {
+    let mut merged = cur.clone();
+    for list in ["containers", "initContainers"] {
+        let wanted = obj
+            .pointer(&format!("/spec/{list}"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let Some(have) = merged
+            .pointer_mut(&format!("/spec/{list}"))
+            .and_then(Value::as_array_mut)
+        else {
+            continue;
+        };
+        for c in have.iter_mut() {
+            let name = c.get("name").cloned();
+            let Some(w) = wanted.iter().find(|w| w.get("name") == name.as_ref()) else {
+                continue;
+            };
+            for k in ["resources", "resizePolicy"] {
+                match (w.get(k), c.as_object_mut()) {
+                    (Some(v), Some(o)) => {
+                        o.insert(k.into(), v.clone());
+                    }
+                    (None, Some(o)) => {
+                        o.remove(k);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    merged
+}
+
 /// The object without metadata and status: what `generation` counts changes of.
 fn spec_view(obj: &Value) -> Value {
     let mut v = obj.clone();
@@ -285,7 +333,7 @@ impl RestStore {
         }
     }
 
-    fn validate(&self, obj: &Value, old: Option<&Value>) -> Result<(), Status> {
+    fn validate(&self, obj: &Value, old: Option<&Value>, sub: &str) -> Result<(), Status> {
         let mut causes = meta::validate_name(obj, self.resource.names);
         if let Some(old) = old {
             if let Some(ts) = old.pointer("/metadata/deletionTimestamp") {
@@ -313,7 +361,11 @@ impl RestStore {
                 }
             }
         }
-        causes.extend((self.resource.validate)(obj, old));
+        let own = match (&self.hooks, old) {
+            (Some(h), Some(old)) if !sub.is_empty() => h.validate_subresource(sub, obj, old),
+            _ => None,
+        };
+        causes.extend(own.unwrap_or_else(|| (self.resource.validate)(obj, old)));
         if let Some(st) = &self.strategy {
             causes.extend(st.validate(obj, old));
         }
@@ -416,7 +468,7 @@ impl RestStore {
                     );
                 }
             }
-            self.validate(&obj, None)?;
+            self.validate(&obj, None, "")?;
             self.admit_validate(target(&explicit_name), &obj, opts)
                 .await?;
             if let Some(h) = &self.hooks {
@@ -560,6 +612,19 @@ impl RestStore {
                     .unwrap_or(json!([]));
                 merged
             }
+            "ephemeralcontainers" => {
+                let mut merged = cur.clone();
+                match obj.pointer("/spec/ephemeralContainers") {
+                    Some(e) => merged["spec"]["ephemeralContainers"] = e.clone(),
+                    None => {
+                        if let Some(spec) = merged.get_mut("spec").and_then(Value::as_object_mut) {
+                            spec.remove("ephemeralContainers");
+                        }
+                    }
+                }
+                merged
+            }
+            "resize" => resized(&cur, &obj),
             "approval" => {
                 let mut merged = cur.clone();
                 merged["status"]["conditions"] = obj
@@ -635,7 +700,7 @@ impl RestStore {
                 .record_update(Some(&cur), &mut obj, &opts.manager, sub, &meta::now());
         }
         self.admit(target, &mut obj, opts).await?;
-        self.validate(&obj, Some(&cur))?;
+        self.validate(&obj, Some(&cur), sub)?;
         self.admit_validate(target, &obj, opts).await?;
         if let Some(h) = &self.hooks {
             h.before_update(self, &mut obj, &cur, opts).await?;

@@ -1,0 +1,232 @@
+//! The pod rules of upstream's ephemeral containers and resize: ephemeral containers as
+//! part of a pod spec (allowed fields only, a target that exists, no subPath; never on
+//! create), what a write through `pods/ephemeralcontainers` may change (only add), and
+//! what a write through `pods/resize` may change (CPU and memory of containers, not the
+//! pod's QoS class).
+
+use kas_server::status::StatusCause;
+use serde_json::Value;
+
+use super::causes::{arr, forbidden, not_found, s};
+
+/// Upstream's allow list of EphemeralContainerCommon: every other field is refused.
+const EPHEMERAL_ALLOWED: &[&str] = &[
+    "name",
+    "image",
+    "command",
+    "args",
+    "workingDir",
+    "envFrom",
+    "env",
+    "volumeMounts",
+    "volumeDevices",
+    "terminationMessagePath",
+    "terminationMessagePolicy",
+    "imagePullPolicy",
+    "securityContext",
+    "stdin",
+    "stdinOnce",
+    "tty",
+    "targetContainerName",
+];
+
+/// An empty value counts as unset, as Go's zero values do.
+fn is_set(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+        Value::Number(n) => n.as_f64() != Some(0.0),
+    }
+}
+
+/// The rules only ephemeral containers have (the common container rules are the
+/// caller's): fields outside the allow list, a target container that is not the pod's,
+/// and volume mounts with a subPath.
+pub(super) fn ephemeral_container(spec: &Value, c: &Value, p: &str) -> Vec<StatusCause> {
+    let mut out = Vec::new();
+    let Some(fields) = c.as_object() else {
+        return out;
+    };
+    let mut keys: Vec<&String> = fields.keys().collect();
+    keys.sort();
+    for k in keys {
+        if !EPHEMERAL_ALLOWED.contains(&k.as_str()) && is_set(&fields[k]) {
+            out.push(forbidden(
+                &format!("{p}.{k}"),
+                "cannot be set for an Ephemeral Container",
+            ));
+        }
+    }
+    if let Some(target) = s(c, "targetContainerName").filter(|t| !t.is_empty()) {
+        let known = ["containers", "initContainers"]
+            .iter()
+            .flat_map(|k| arr(spec, k))
+            .any(|other| s(other, "name") == Some(target));
+        if !known {
+            out.push(not_found(&format!("{p}.targetContainerName"), target));
+        }
+    }
+    for (i, m) in arr(c, "volumeMounts").iter().enumerate() {
+        for k in ["subPath", "subPathExpr"] {
+            if s(m, k).is_some_and(|v| !v.is_empty()) {
+                out.push(forbidden(
+                    &format!("{p}.volumeMounts[{i}].{k}"),
+                    "cannot be set for an Ephemeral Container",
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// A pod created with ephemeral containers (they are added only through the
+/// subresource).
+pub(crate) fn ephemeral_on_create(obj: &Value) -> Vec<StatusCause> {
+    if obj.pointer("/spec/ephemeralContainers").is_some_and(is_set) {
+        vec![forbidden(
+            "spec.ephemeralContainers",
+            "cannot be set on create",
+        )]
+    } else {
+        Vec::new()
+    }
+}
+
+/// A pod written through `pods/ephemeralcontainers`: a valid spec, whose existing
+/// ephemeral containers are as they were.
+pub(crate) fn pod_ephemeral(new: &Value, old: &Value) -> Vec<StatusCause> {
+    let mut out = super::pod::pod_spec(new.get("spec"), "spec");
+    out.extend(ephemeral_update(new, old));
+    out
+}
+
+/// A pod written through `pods/resize`: a valid spec, resized as a resize may.
+pub(crate) fn pod_resize(new: &Value, old: &Value) -> Vec<StatusCause> {
+    let mut out = super::pod::pod_spec(new.get("spec"), "spec");
+    out.extend(resize_update(new, old));
+    out
+}
+
+/// A write through `pods/ephemeralcontainers`: existing ephemeral containers stay as
+/// they were (none removed, none changed); static pods cannot be debugged so.
+fn ephemeral_update(new: &Value, old: &Value) -> Vec<StatusCause> {
+    let path = "spec.ephemeralContainers";
+    if old
+        .pointer("/metadata/annotations/kubernetes.io~1config.mirror")
+        .is_some()
+    {
+        return vec![forbidden(
+            "",
+            "static pods do not support ephemeral containers",
+        )];
+    }
+    let new_list = new
+        .pointer("/spec/ephemeralContainers")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or(&[]);
+    let mut out = Vec::new();
+    for o in old
+        .pointer("/spec/ephemeralContainers")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let name = s(o, "name").unwrap_or("");
+        match new_list.iter().find(|n| s(n, "name") == Some(name)) {
+            None => out.push(forbidden(
+                path,
+                &format!(
+                    "existing ephemeral containers {} may not be removed\n",
+                    super::causes::quote(name)
+                ),
+            )),
+            Some(n) if n != o => out.push(forbidden(
+                path,
+                &format!(
+                    "existing ephemeral containers {} may not be changed\n",
+                    super::causes::quote(name)
+                ),
+            )),
+            Some(_) => {}
+        }
+    }
+    out
+}
+
+/// The QoS class of a pod spec as upstream computes it.
+fn qos(spec: &Value) -> &'static str {
+    crate::defaults::qos_class(spec)
+}
+
+/// A write through `pods/resize`: only containers' CPU and memory requests and limits
+/// (and resize policies) change, and the pod's QoS class stays what it was.
+fn resize_update(new: &Value, old: &Value) -> Vec<StatusCause> {
+    let mut out = Vec::new();
+    let (Some(new_spec), Some(old_spec)) = (new.get("spec"), old.get("spec")) else {
+        return out;
+    };
+    for (i, c) in arr(new_spec, "containers").iter().enumerate() {
+        let name = s(c, "name").unwrap_or("");
+        for part in ["requests", "limits"] {
+            if let Some(m) = c
+                .pointer(&format!("/resources/{part}"))
+                .and_then(Value::as_object)
+            {
+                for k in m.keys() {
+                    let old_v = arr(old_spec, "containers")
+                        .iter()
+                        .find(|o| s(o, "name") == Some(name))
+                        .and_then(|o| o.pointer(&format!("/resources/{part}/{k}")));
+                    if !matches!(k.as_str(), "cpu" | "memory") && old_v != m.get(k) {
+                        out.push(forbidden(
+                            &format!("spec.containers[{i}].resources.{part}[{k}]"),
+                            "only cpu and memory resources are mutable",
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    if qos(new_spec) != qos(old_spec) {
+        out.push(forbidden(
+            "spec",
+            "Pod QOS Class may not change as a result of resizing",
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn ephemeral_rules() {
+        let spec = json!({"containers": [{"name": "app"}]});
+        let ec = json!({"name": "dbg", "image": "busybox", "ports": [{"containerPort": 80}],
+            "targetContainerName": "nope", "volumeMounts": [{"name": "v", "subPath": "x"}]});
+        let out = ephemeral_container(&spec, &ec, "spec.ephemeralContainers[0]");
+        let fields: Vec<&str> = out.iter().map(|c| c.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "spec.ephemeralContainers[0].ports",
+                "spec.ephemeralContainers[0].targetContainerName",
+                "spec.ephemeralContainers[0].volumeMounts[0].subPath"
+            ]
+        );
+        let old = json!({"spec": {"ephemeralContainers": [{"name": "a", "image": "x"}]}});
+        let removed = json!({"spec": {"ephemeralContainers": []}});
+        assert_eq!(
+            ephemeral_update(&removed, &old)[0].message,
+            "Forbidden: existing ephemeral containers \"a\" may not be removed\n"
+        );
+        let added = json!({"spec": {"ephemeralContainers": [{"name": "a", "image": "x"}, {"name": "b", "image": "y"}]}});
+        assert!(ephemeral_update(&added, &old).is_empty());
+    }
+}
