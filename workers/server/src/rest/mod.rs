@@ -21,24 +21,31 @@ mod delete;
 mod equivalent;
 #[cfg(fuzzing)]
 pub(crate) mod fuzzing;
+mod hooks;
 mod managed;
 mod meta;
 mod outlet;
 mod patch;
+mod query;
 mod read;
+mod render;
 mod resource;
 mod scale_fields;
 mod strategic;
 mod strategy;
+mod subresource_write;
 mod table;
 mod watch;
 mod write;
 mod yaml_depth;
 
+pub use hooks::{HookFuture, Hooks};
 pub use kas_schema::FieldValidation;
 pub use meta::{
     forbidden, invalid, invalid_value, not_supported, now, random_suffix, required, too_long,
 };
+pub use query::Query;
+pub(crate) use render::Render;
 pub use resource::{
     no_defaults, no_validation, Column, Conversion, Defaults, NameRule, Resource, RowOrder,
     ScaleSpec, Validate, Verbs,
@@ -47,20 +54,18 @@ pub use strategy::{
     cell, json_path, set_path, ConvertFuture, Converter, DynColumn, ObjectStrategy, ScalePaths,
 };
 pub use table::age;
-pub use write::{HookFuture, Hooks, WriteOptions};
+pub use write::WriteOptions;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use http::header::CONTENT_TYPE;
-use http::{HeaderMap, HeaderValue, Method, Request, Response, StatusCode};
+use http::{HeaderValue, Method, Request, Response, StatusCode};
 use kas_proto::RequestContext;
 use serde_json::{json, Value};
 
 use crate::body::{self, Body};
 use crate::encode;
-use crate::health::percent_decode;
-use crate::negotiate::{self, Conversion as As, Media};
+use crate::negotiate::Media;
 use crate::status::{Reason, Status};
 use crate::storage::{Storage, StorageError, Stored};
 
@@ -116,119 +121,6 @@ impl std::fmt::Debug for RestStore {
         f.debug_struct("RestStore")
             .field("resource", &self.resource.plural)
             .finish_non_exhaustive()
-    }
-}
-
-/// Query parameters, percent-decoded; the first value of a repeated key counts, as
-/// upstream's parameter conversion takes it.
-#[derive(Debug, Default)]
-pub struct Query(HashMap<String, String>);
-
-impl Query {
-    /// The parameters of a query string.
-    pub fn parse(q: Option<&str>) -> Query {
-        let mut m = HashMap::new();
-        for kv in q.unwrap_or("").split('&').filter(|kv| !kv.is_empty()) {
-            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            m.entry(percent_decode(&k.replace('+', " ")))
-                .or_insert_with(|| percent_decode(&v.replace('+', " ")));
-        }
-        Query(m)
-    }
-
-    /// A parameter's value, unless absent or empty.
-    pub fn get(&self, k: &str) -> Option<&str> {
-        self.0.get(k).map(String::as_str).filter(|v| !v.is_empty())
-    }
-
-    /// A boolean parameter as upstream converts one: present and neither `0` nor
-    /// `false` (any case) is true, an empty value included.
-    pub fn flag(&self, k: &str) -> bool {
-        self.0.get(k).is_some_and(|v| query_true(v))
-    }
-
-    /// An optional boolean parameter (`force`): `None` when absent.
-    pub fn opt_flag(&self, k: &str) -> Option<bool> {
-        self.0.get(k).map(|v| query_true(v))
-    }
-
-    /// An integer parameter, refused as upstream's conversion refuses it (Go's
-    /// `strconv.ParseInt` message, 400).
-    pub fn int(&self, k: &str) -> Result<Option<i64>, Status> {
-        let Some(v) = self.0.get(k) else {
-            return Ok(None);
-        };
-        match v.parse::<i64>() {
-            Ok(n) => Ok(Some(n)),
-            Err(e) => {
-                let why = match e.kind() {
-                    std::num::IntErrorKind::PosOverflow | std::num::IntErrorKind::NegOverflow => {
-                        "value out of range"
-                    }
-                    _ => "invalid syntax",
-                };
-                Err(bad_request(format!(
-                    "strconv.ParseInt: parsing {}: {why}",
-                    crate::status::go_quote(v)
-                )))
-            }
-        }
-    }
-}
-
-/// Upstream's reading of a boolean query value: all but `0` and `false` (any case).
-pub(crate) fn query_true(v: &str) -> bool {
-    !(v == "0" || v.eq_ignore_ascii_case("false"))
-}
-
-/// How a response object is rendered, from the `Accept` header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Render {
-    /// The object itself.
-    Object,
-    /// A `meta.k8s.io/v1` Table.
-    Table {
-        /// `includeObject=None|Metadata|Object`.
-        include: table::Include,
-    },
-    /// PartialObjectMetadata(List).
-    Metadata,
-}
-
-impl Render {
-    /// The rendering and media type `Accept` asks for. Tables are JSON or YAML only;
-    /// watches are never YAML (it has no stream framing); protobuf only for types the
-    /// schema table can encode (`protobuf`).
-    fn negotiate(
-        headers: &HeaderMap,
-        q: &Query,
-        watch: bool,
-        protobuf: bool,
-    ) -> Result<(Render, Media), Status> {
-        let media: &[Media] = match (watch, protobuf) {
-            (false, true) => negotiate::ALL_MEDIA,
-            (false, false) => &[Media::Json, Media::Yaml],
-            (true, true) => &[Media::Json, Media::Protobuf],
-            (true, false) => &[Media::Json],
-        };
-        let chosen = negotiate::negotiate(headers, media, |m, c| match c {
-            As::Table => m != Media::Protobuf,
-            As::AggregatedDiscovery => false,
-            _ => true,
-        });
-        let chosen = match chosen {
-            Ok(n) => n,
-            Err(_) if watch => return Err(negotiate::not_acceptable(media, ";stream=watch")),
-            Err(e) => return Err(e),
-        };
-        let render = match chosen.conversion {
-            As::Table => Render::Table {
-                include: table::Include::parse(q.get("includeObject"))?,
-            },
-            As::PartialObjectMetadata | As::PartialObjectMetadataList => Render::Metadata,
-            _ => Render::Object,
-        };
-        Ok((render, chosen.media))
     }
 }
 
@@ -473,33 +365,6 @@ impl RestStore {
         }
     }
 
-    /// A write's answer (the object written) as the client asked to see it: a Table of
-    /// it, or its PartialObjectMetadata, as upstream transforms every response object.
-    async fn rendered(&self, resp: Response<Body>, render: Render) -> Response<Body> {
-        encode::rewrite_json(
-            resp,
-            |obj| {
-                if obj.get("kind").and_then(Value::as_str) == Some("Status") {
-                    return None;
-                }
-                let out = match render {
-                    Render::Object => return None,
-                    Render::Table { include } => table::table(
-                        &self.resource,
-                        self.dyn_columns().as_deref(),
-                        std::slice::from_ref(obj),
-                        include,
-                        None,
-                    ),
-                    Render::Metadata => table::partial_metadata(obj),
-                };
-                Some(encode::json_document(&out))
-            },
-            None,
-        )
-        .await
-    }
-
     /// Whether responses can be protobuf: built-in types only, as upstream (custom
     /// resources have no protobuf serializer).
     fn encodes_protobuf(&self) -> bool {
@@ -699,7 +564,7 @@ mod tests {
     #[test]
     fn accept_picks_table_or_object() {
         let q = Query::default();
-        let mut h = HeaderMap::new();
+        let mut h = http::HeaderMap::new();
         h.insert(
             http::header::ACCEPT,
             HeaderValue::from_static("application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as=Table;v=v1beta1;g=meta.k8s.io,application/json"),

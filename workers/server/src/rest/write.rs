@@ -1,6 +1,7 @@
-//! The write verbs create and update (of the object or its `status`, `finalize`,
-//! `approval` subresources), the options every write takes, and the steps they share;
-//! patches, server-side apply and `scale` are in `patch.rs`, deletion in `delete.rs`.
+//! The write verbs create and update (of the object or a subresource: what each takes
+//! from the body is `subresource_write.rs`), the options every write takes, and the steps
+//! they share; patches, server-side apply and `scale` are in `patch.rs`, deletion in
+//! `delete.rs`, the resources' hooks in `hooks.rs`.
 //!
 //! Each write runs upstream's steps in order: decode, apiVersion/kind/namespace checks,
 //! the namespace lifecycle check, metadata the server owns (uid, creationTimestamp,
@@ -8,9 +9,6 @@
 //! validation, resource hooks (e.g. IP allocation), then a compare-and-swap write. An
 //! update that changes nothing is not written. Deletion of an object with finalizers
 //! only marks it (deletionTimestamp); removing the last finalizer deletes it.
-
-use std::future::Future;
-use std::pin::Pin;
 
 use http::{HeaderMap, Response, StatusCode};
 use kas_proto::{RequestContext, UserInfo};
@@ -30,92 +28,6 @@ use crate::storage::{ReadVersion, StorageError};
 
 /// How often a create with generateName retries a name that was taken.
 const GENERATE_NAME_RETRIES: usize = 8;
-
-/// A boxed future, for the object-safe [`Hooks`].
-pub type HookFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// Resource-specific behaviour around the generic writes: allocation of service IPs and
-/// ports, subresources that create something (`token`, `eviction`, `binding`), and the
-/// review APIs whose objects are never stored.
-pub trait Hooks: Send + Sync {
-    /// Before a new object is stored (defaulted and validated).
-    fn before_create<'a>(
-        &'a self,
-        _store: &'a RestStore,
-        _obj: &'a mut Value,
-        _opts: &'a WriteOptions,
-    ) -> HookFuture<'a, Result<(), Status>> {
-        Box::pin(async { Ok(()) })
-    }
-
-    /// A new object after mutating admission, before validation: what upstream's
-    /// strategies fill in at PrepareForCreate from the request (a CSR's requester).
-    fn prepare_create(&self, _store: &RestStore, _obj: &mut Value, _opts: &WriteOptions) {}
-
-    /// The rules of a write through subresource `sub` (`ephemeralcontainers`, `resize`)
-    /// when they are not the resource's own; `None` keeps the resource's.
-    fn validate_subresource(
-        &self,
-        _sub: &str,
-        _obj: &Value,
-        _old: &Value,
-    ) -> Option<Vec<crate::status::StatusCause>> {
-        None
-    }
-
-    /// Before an update is stored, given the stored object.
-    fn before_update<'a>(
-        &'a self,
-        _store: &'a RestStore,
-        _obj: &'a mut Value,
-        _old: &'a Value,
-        _opts: &'a WriteOptions,
-    ) -> HookFuture<'a, Result<(), Status>> {
-        Box::pin(async { Ok(()) })
-    }
-
-    /// After an object is gone from storage.
-    fn after_delete<'a>(&'a self, _store: &'a RestStore, _obj: &'a Value) -> HookFuture<'a, ()> {
-        Box::pin(async {})
-    }
-
-    /// A connect subresource (`log`, `exec`, `attach`, `portforward`, `proxy`) of
-    /// `parent`: the request as it came, answered (streamed) by the hook.
-    fn connect<'a>(
-        &'a self,
-        _store: &'a RestStore,
-        _ctx: &'a RequestContext,
-        _sub: &'a str,
-        _parent: Value,
-        _req: http::Request<Body>,
-    ) -> HookFuture<'a, Result<Response<Body>, Status>> {
-        Box::pin(async { Err(Status::path_not_found()) })
-    }
-
-    /// The objects of a resource computed on each read (read-only verbs): all of them,
-    /// or the one named (none when it does not exist).
-    fn computed<'a>(
-        &'a self,
-        _store: &'a RestStore,
-        _name: Option<&'a str>,
-    ) -> HookFuture<'a, Result<Vec<Value>, Status>> {
-        Box::pin(async { Err(Status::path_not_found()) })
-    }
-
-    /// POST to a subresource (`sub`, with the parent object) or, for create-only
-    /// resources, to the collection (`sub` empty, parent Null).
-    fn subresource_create<'a>(
-        &'a self,
-        _store: &'a RestStore,
-        _ctx: &'a RequestContext,
-        _sub: &'a str,
-        _parent: Value,
-        _body: Value,
-        _opts: &'a WriteOptions,
-    ) -> HookFuture<'a, Result<Value, Status>> {
-        Box::pin(async { Err(Status::path_not_found()) })
-    }
-}
 
 /// The options every write takes from its query and headers.
 #[derive(Debug, Clone)]
@@ -226,43 +138,6 @@ pub(super) fn pending_finalizers(obj: &Value) -> bool {
     non_empty("/metadata/finalizers")
         || (obj.get("kind").and_then(Value::as_str) == Some("Namespace")
             && non_empty("/spec/finalizers"))
-}
-
-/// `cur` with the resources and resize policies of `obj`'s containers (by name), all a
-/// write through `pods/resize` changes (upstream's dropNonResizeUpdates).
-fn resized(cur: &Value, obj: &Value) -> Value {
-    let mut merged = cur.clone();
-    for list in ["containers", "initContainers"] {
-        let wanted = obj
-            .pointer(&format!("/spec/{list}"))
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let Some(have) = merged
-            .pointer_mut(&format!("/spec/{list}"))
-            .and_then(Value::as_array_mut)
-        else {
-            continue;
-        };
-        for c in have.iter_mut() {
-            let name = c.get("name").cloned();
-            let Some(w) = wanted.iter().find(|w| w.get("name") == name.as_ref()) else {
-                continue;
-            };
-            for k in ["resources", "resizePolicy"] {
-                match (w.get(k), c.as_object_mut()) {
-                    (Some(v), Some(o)) => {
-                        o.insert(k.into(), v.clone());
-                    }
-                    (None, Some(o)) => {
-                        o.remove(k);
-                    }
-                    _ => {}
-                }
-            }
-        }
-    }
-    merged
 }
 
 /// The object without metadata and status: what `generation` counts changes of.
@@ -591,65 +466,8 @@ impl RestStore {
         } else {
             None
         };
-        let mut obj = match sub {
-            "status" => {
-                let mut merged = cur.clone();
-                match obj.get("status") {
-                    Some(s) => merged["status"] = s.clone(),
-                    None => {
-                        if let Some(o) = merged.as_object_mut() {
-                            o.remove("status");
-                        }
-                    }
-                }
-                merged
-            }
-            "finalize" => {
-                let mut merged = cur.clone();
-                merged["spec"]["finalizers"] = obj
-                    .pointer("/spec/finalizers")
-                    .cloned()
-                    .unwrap_or(json!([]));
-                merged
-            }
-            "ephemeralcontainers" => {
-                let mut merged = cur.clone();
-                match obj.pointer("/spec/ephemeralContainers") {
-                    Some(e) => merged["spec"]["ephemeralContainers"] = e.clone(),
-                    None => {
-                        if let Some(spec) = merged.get_mut("spec").and_then(Value::as_object_mut) {
-                            spec.remove("ephemeralContainers");
-                        }
-                    }
-                }
-                merged
-            }
-            "resize" => resized(&cur, &obj),
-            "approval" => {
-                let mut merged = cur.clone();
-                merged["status"]["conditions"] = obj
-                    .pointer("/status/conditions")
-                    .cloned()
-                    .unwrap_or(json!([]));
-                merged
-            }
-            _ => {
-                let mut obj = obj;
-                if self.resource.status_split() {
-                    if let Some(o) = obj.as_object_mut() {
-                        match cur.get("status") {
-                            Some(s) => {
-                                o.insert("status".into(), s.clone());
-                            }
-                            None => {
-                                o.remove("status");
-                            }
-                        }
-                    }
-                }
-                obj
-            }
-        };
+        let mut obj =
+            super::subresource_write::written_through(sub, &cur, obj, self.resource.status_split());
         if let (Some(fields), Some(m)) = (applied_fields, meta::metadata_mut(&mut obj)) {
             match fields {
                 Some(f) => m.insert("managedFields".into(), f),

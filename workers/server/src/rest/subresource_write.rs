@@ -1,0 +1,106 @@
+//! What a write through each subresource takes from the body sent, the rest staying as
+//! stored: `status` the status, `finalize` a namespace's spec.finalizers, `approval` a
+//! CSR's conditions, `ephemeralcontainers` a pod's ephemeral containers, `resize` its
+//! containers' resources; the object itself everything but a split-off status.
+
+use serde_json::{json, Value};
+
+/// The object a write of `obj` through `sub` stores over `cur`.
+pub(super) fn written_through(sub: &str, cur: &Value, obj: Value, status_split: bool) -> Value {
+    match sub {
+        "status" => {
+            let mut merged = cur.clone();
+            match obj.get("status") {
+                Some(s) => merged["status"] = s.clone(),
+                None => {
+                    if let Some(o) = merged.as_object_mut() {
+                        o.remove("status");
+                    }
+                }
+            }
+            merged
+        }
+        "finalize" => {
+            let mut merged = cur.clone();
+            merged["spec"]["finalizers"] = obj
+                .pointer("/spec/finalizers")
+                .cloned()
+                .unwrap_or(json!([]));
+            merged
+        }
+        "ephemeralcontainers" => {
+            let mut merged = cur.clone();
+            match obj.pointer("/spec/ephemeralContainers") {
+                Some(e) => merged["spec"]["ephemeralContainers"] = e.clone(),
+                None => {
+                    if let Some(spec) = merged.get_mut("spec").and_then(Value::as_object_mut) {
+                        spec.remove("ephemeralContainers");
+                    }
+                }
+            }
+            merged
+        }
+        "resize" => resized(cur, &obj),
+        "approval" => {
+            let mut merged = cur.clone();
+            merged["status"]["conditions"] = obj
+                .pointer("/status/conditions")
+                .cloned()
+                .unwrap_or(json!([]));
+            merged
+        }
+        _ => {
+            let mut obj = obj;
+            if status_split {
+                if let Some(o) = obj.as_object_mut() {
+                    match cur.get("status") {
+                        Some(s) => {
+                            o.insert("status".into(), s.clone());
+                        }
+                        None => {
+                            o.remove("status");
+                        }
+                    }
+                }
+            }
+            obj
+        }
+    }
+}
+
+/// `cur` with the resources and resize policies of `obj`'s containers (by name), all a
+/// write through `pods/resize` changes (upstream's dropNonResizeUpdates).
+fn resized(cur: &Value, obj: &Value) -> Value {
+    let mut merged = cur.clone();
+    for list in ["containers", "initContainers"] {
+        let wanted = obj
+            .pointer(&format!("/spec/{list}"))
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let Some(have) = merged
+            .pointer_mut(&format!("/spec/{list}"))
+            .and_then(Value::as_array_mut)
+        else {
+            continue;
+        };
+        for c in have.iter_mut() {
+            let name = c.get("name").cloned();
+            let Some(w) = wanted.iter().find(|w| w.get("name") == name.as_ref()) else {
+                continue;
+            };
+            for k in ["resources", "resizePolicy"] {
+                match (w.get(k), c.as_object_mut()) {
+                    (Some(v), Some(o)) => {
+                        o.insert(k.into(), v.clone());
+                    }
+                    (None, Some(o)) => {
+                        o.remove(k);
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    merged
+}
