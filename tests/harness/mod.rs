@@ -319,6 +319,27 @@ impl Server {
         .map_err(|_| std::io::Error::new(std::io::ErrorKind::TimedOut, "request timed out"))?
     }
 
+    /// `body` as JSON with `Content-Type: ctype`, as the admin over HTTP/2.
+    pub async fn send_json(
+        &self,
+        method: Method,
+        path: &str,
+        ctype: &str,
+        body: &serde_json::Value,
+    ) -> Reply {
+        let bytes = body.to_string();
+        self.request_full(
+            method,
+            path,
+            &[("content-type", ctype)],
+            bytes.as_bytes(),
+            true,
+            false,
+        )
+        .await
+        .expect("request")
+    }
+
     /// GET as the admin over HTTP/2 with `Accept: accept` (none when empty).
     pub async fn get_accepting(&self, path: &str, accept: &str) -> Reply {
         let headers: &[(&str, &str)] = if accept.is_empty() {

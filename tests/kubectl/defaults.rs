@@ -10,16 +10,8 @@ use crate::harness::Server;
 /// POSTs `body` to `path`; the created object.
 async fn create(server: &Server, path: &str, body: Value) -> Value {
     let r = server
-        .request_full(
-            Method::POST,
-            path,
-            &[("content-type", "application/json")],
-            body.to_string().as_bytes(),
-            true,
-            false,
-        )
-        .await
-        .expect("request");
+        .send_json(Method::POST, path, "application/json", &body)
+        .await;
     assert_eq!(r.status, 201, "{path}: {}", r.text());
     r.json()
 }

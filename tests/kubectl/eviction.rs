@@ -8,17 +8,7 @@ use serde_json::{json, Value};
 use crate::harness::{Reply, Server};
 
 async fn send(server: &Server, method: Method, path: &str, ctype: &str, body: &Value) -> Reply {
-    server
-        .request_full(
-            method,
-            path,
-            &[("content-type", ctype)],
-            body.to_string().as_bytes(),
-            true,
-            false,
-        )
-        .await
-        .expect("request")
+    server.send_json(method, path, ctype, body).await
 }
 
 const PODS: &str = "/api/v1/namespaces/default/pods";

@@ -16,17 +16,7 @@ use crate::harness::{free_port, Reply, Server};
 const PODS: &str = "/api/v1/namespaces/default/pods";
 
 async fn send(server: &Server, method: Method, path: &str, ctype: &str, body: &Value) -> Reply {
-    server
-        .request_full(
-            method,
-            path,
-            &[("content-type", ctype)],
-            body.to_string().as_bytes(),
-            true,
-            false,
-        )
-        .await
-        .expect("request")
+    server.send_json(method, path, ctype, body).await
 }
 
 /// A node whose kubelet is at 127.0.0.1:`port` (no address at all when `port` is 0).

@@ -282,22 +282,11 @@ impl Hooks for ApiHooks {
             spec.remove(k);
         }
         if let Some(user) = &opts.user {
-            if !user.name.is_empty() {
-                spec.insert("username".into(), json!(user.name));
-            }
-            if !user.uid.is_empty() {
-                spec.insert("uid".into(), json!(user.uid));
-            }
-            if !user.groups.is_empty() {
-                spec.insert("groups".into(), json!(user.groups));
-            }
-            if !user.extra.is_empty() {
-                let extra: serde_json::Map<String, Value> = user
-                    .extra
-                    .iter()
-                    .map(|(k, v)| (k.clone(), json!(v)))
-                    .collect();
-                spec.insert("extra".into(), Value::Object(extra));
+            let info = auth::user_info_json(user);
+            for (k, v) in info.as_object().into_iter().flatten() {
+                if k != "username" || !user.name.is_empty() {
+                    spec.insert(k.clone(), v.clone());
+                }
             }
         }
         obj["status"] = json!({});

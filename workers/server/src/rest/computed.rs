@@ -6,7 +6,7 @@
 use http::{Response, StatusCode};
 use serde_json::{json, Value};
 
-use super::{json_response, table, Query, Render, RestStore};
+use super::{json_response, Query, Render, RestStore};
 use crate::body::Body;
 use crate::selectors::{FieldSelector, LabelSelector};
 use crate::status::{Reason, Status};
@@ -25,17 +25,7 @@ impl RestStore {
             .into_iter()
             .next()
             .ok_or_else(|| Status::not_found(self.resource.group, self.resource.plural, name))?;
-        let out = match render {
-            Render::Object => obj,
-            Render::Table { include } => table::table(
-                &self.resource,
-                None,
-                std::slice::from_ref(&obj),
-                include,
-                None,
-            ),
-            Render::Metadata => table::partial_metadata(&obj),
-        };
+        let out = self.object_rendered(obj, render);
         Ok(json_response(StatusCode::OK, &out))
     }
 
@@ -54,24 +44,7 @@ impl RestStore {
             .into_iter()
             .filter(|o| labels.matches(o) && fields.matches(o))
             .collect();
-        let metadata = json!({});
-        let out = match render {
-            Render::Object => json!({
-                "kind": format!("{}List", self.resource.kind),
-                "apiVersion": self.resource.api_version(),
-                "metadata": metadata,
-                "items": items,
-            }),
-            Render::Table { include } => {
-                table::table(&self.resource, None, &items, include, Some(metadata))
-            }
-            Render::Metadata => json!({
-                "kind": "PartialObjectMetadataList",
-                "apiVersion": "meta.k8s.io/v1",
-                "metadata": metadata,
-                "items": items.iter().map(table::partial_metadata).collect::<Vec<_>>(),
-            }),
-        };
+        let out = self.list_rendered(items, json!({}), render);
         Ok(json_response(StatusCode::OK, &out))
     }
 

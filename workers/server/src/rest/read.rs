@@ -7,8 +7,8 @@ use http::{HeaderValue, Response, StatusCode};
 use serde_json::{json, Value};
 
 use super::{
-    bad_request, json_response, parse_rv, parse_stored, storage_status, table, watch,
-    with_revision, Query, Render, RestStore,
+    bad_request, json_response, parse_rv, parse_stored, storage_status, watch, with_revision,
+    Query, Render, RestStore,
 };
 use crate::body::Body;
 use crate::cache::Outcome;
@@ -198,17 +198,7 @@ impl RestStore {
             None => self.present(obj),
             Some(_) => self.present_one(obj).await?,
         };
-        let out = match render {
-            Render::Object => obj,
-            Render::Table { include } => table::table(
-                &self.resource,
-                self.dyn_columns().as_deref(),
-                std::slice::from_ref(&obj),
-                include,
-                None,
-            ),
-            Render::Metadata => table::partial_metadata(&obj),
-        };
+        let out = self.object_rendered(obj, render);
         Ok(json_response(StatusCode::OK, &out))
     }
 
@@ -357,27 +347,7 @@ impl RestStore {
         if let Some(n) = page.remaining {
             metadata["remainingItemCount"] = json!(n);
         }
-        let out = match render {
-            Render::Object => json!({
-                "kind": format!("{}List", self.resource.kind),
-                "apiVersion": self.resource.api_version(),
-                "metadata": metadata,
-                "items": items,
-            }),
-            Render::Table { include } => table::table(
-                &self.resource,
-                self.dyn_columns().as_deref(),
-                &items,
-                include,
-                Some(metadata),
-            ),
-            Render::Metadata => json!({
-                "kind": "PartialObjectMetadataList",
-                "apiVersion": "meta.k8s.io/v1",
-                "metadata": metadata,
-                "items": items.iter().map(table::partial_metadata).collect::<Vec<_>>(),
-            }),
-        };
+        let out = self.list_rendered(items, metadata, render);
         Ok(json_response(StatusCode::OK, &out))
     }
 

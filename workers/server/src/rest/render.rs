@@ -2,7 +2,7 @@
 //! the client's `Accept` asks, for reads and for the answers to writes.
 
 use http::{HeaderMap, Response};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use super::{table, Query, RestStore};
 use crate::body::Body;
@@ -71,21 +71,59 @@ impl RestStore {
                 if obj.get("kind").and_then(Value::as_str) == Some("Status") {
                     return None;
                 }
-                let out = match render {
-                    Render::Object => return None,
-                    Render::Table { include } => table::table(
-                        &self.resource,
-                        self.dyn_columns().as_deref(),
-                        std::slice::from_ref(obj),
-                        include,
-                        None,
-                    ),
-                    Render::Metadata => table::partial_metadata(obj),
-                };
+                if render == Render::Object {
+                    return None;
+                }
+                let out = self.object_rendered(obj.clone(), render);
                 Some(encode::json_document(&out))
             },
             None,
         )
         .await
+    }
+
+    /// One object as `render` asks: itself, a Table of it, or its PartialObjectMetadata.
+    pub(super) fn object_rendered(&self, obj: Value, render: Render) -> Value {
+        match render {
+            Render::Object => obj,
+            Render::Table { include } => table::table(
+                &self.resource,
+                self.dyn_columns().as_deref(),
+                std::slice::from_ref(&obj),
+                include,
+                None,
+            ),
+            Render::Metadata => table::partial_metadata(&obj),
+        }
+    }
+
+    /// A list of `items` with list `metadata`, as `render` asks.
+    pub(super) fn list_rendered(
+        &self,
+        items: Vec<Value>,
+        metadata: Value,
+        render: Render,
+    ) -> Value {
+        match render {
+            Render::Object => json!({
+                "kind": format!("{}List", self.resource.kind),
+                "apiVersion": self.resource.api_version(),
+                "metadata": metadata,
+                "items": items,
+            }),
+            Render::Table { include } => table::table(
+                &self.resource,
+                self.dyn_columns().as_deref(),
+                &items,
+                include,
+                Some(metadata),
+            ),
+            Render::Metadata => json!({
+                "kind": "PartialObjectMetadataList",
+                "apiVersion": "meta.k8s.io/v1",
+                "metadata": metadata,
+                "items": items.iter().map(table::partial_metadata).collect::<Vec<_>>(),
+            }),
+        }
     }
 }
