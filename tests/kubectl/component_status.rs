@@ -91,3 +91,36 @@ async fn componentstatuses_report_the_control_plane() {
             "shortNames": ["cs"]})
     );
 }
+
+/// The `kubernetes` Service and its EndpointSlice come back after a delete, as
+/// upstream's kubernetes service controller reconciles them (every 10 s).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_kubernetes_service_is_reconciled_back() {
+    let server = Server::builder().start().await;
+    let svc = "/api/v1/namespaces/default/services/kubernetes";
+    let slice = "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices/kubernetes";
+    server.wait_for(|r| r.status == 200, svc).await;
+    for path in [svc, slice] {
+        let r = server
+            .request_full(http::Method::DELETE, path, &[], b"", true, false)
+            .await
+            .expect("delete");
+        assert_eq!(r.status, 200, "{path}: {}", r.text());
+    }
+    let start = std::time::Instant::now();
+    for path in [svc, slice] {
+        loop {
+            if server.get(path).await.status == 200 {
+                break;
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(30),
+                "{path} not reconciled"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+    }
+    let s = server.get(svc).await.json();
+    assert_eq!(s["spec"]["ports"][0]["name"], "https");
+    assert_eq!(s["metadata"]["labels"]["provider"], "kubernetes");
+}

@@ -154,6 +154,10 @@ where
     });
 }
 
+/// How often the `kubernetes` Service and its endpoints are reconciled (upstream's
+/// default endpoint reconciler interval).
+const KUBERNETES_SERVICE_INTERVAL: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// Registers the bootstrap hooks and starts the steps and controllers.
 pub(crate) fn start(
     hooks: &PostStartHooks,
@@ -227,10 +231,29 @@ pub(crate) fn start(
             .first()
             .cloned()
             .unwrap_or_default();
+        let (again, again_range) = (stores.clone(), range.clone());
         spawn_step(bootstrap_hook, "kubernetes service", move || {
             let stores = stores.clone();
             let range = range.clone();
-            async move { kubernetes_service(&stores, advertise, port, &range, kubernetes_ip).await }
+            async move {
+                kubernetes_service(&stores, advertise, port, &range, kubernetes_ip, true).await
+            }
+        });
+        // Upstream's kubernetes service controller: every endpoint-reconciler interval
+        // the Service, its Endpoints and EndpointSlice come back if someone deleted them.
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(KUBERNETES_SERVICE_INTERVAL);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            tick.tick().await;
+            loop {
+                tick.tick().await;
+                let r =
+                    kubernetes_service(&again, advertise, port, &again_range, kubernetes_ip, false)
+                        .await;
+                if let Err(e) = r {
+                    tracing::debug!(error = %e.message, "reconciling the kubernetes service");
+                }
+            }
         });
     }
     {
@@ -314,6 +337,7 @@ async fn kubernetes_service(
     port: u16,
     range: &str,
     kubernetes_ip: Option<IpAddr>,
+    first: bool,
 ) -> Result<(), Status> {
     let (Some(services), Some(endpoints), Some(slices), Some(cidrs)) = (
         stores.get("", "services"),
@@ -380,9 +404,10 @@ async fn kubernetes_service(
     .await;
     for r in [endpoints_result, slice_result] {
         match r {
-            Err(e) if e.reason == Reason::Invalid => {
+            Err(e) if e.reason == Reason::Invalid && first => {
                 tracing::warn!(error = %e.message, "the kubernetes service's endpoints cannot name this address");
             }
+            Err(e) if e.reason == Reason::Invalid => {}
             other => other?,
         }
     }
