@@ -338,3 +338,34 @@ async fn write_answers_are_negotiated() {
         &r.body[..8.min(r.body.len())]
     );
 }
+
+/// `/openapi/v3` lists the extensions' own group and the aggregator's besides the
+/// built-in ones, and `kubectl explain` reads them (it uses OpenAPI v3).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn openapi_v3_has_every_served_group_version() {
+    let server = Server::builder().start().await;
+    let index = server.get("/openapi/v3").await.json();
+    for gv in [
+        "api/v1",
+        "apis/apps/v1",
+        "apis/apiextensions.k8s.io/v1",
+        "apis/apiregistration.k8s.io/v1",
+    ] {
+        let url = index["paths"][gv]["serverRelativeURL"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{gv} not in the index: {index}"));
+        let doc = server.get(url).await;
+        assert_eq!(doc.status, 200, "{url}");
+        assert!(doc.json()["paths"]
+            .as_object()
+            .is_some_and(|p| !p.is_empty()));
+    }
+    let out = server.kubectl(&["explain", "customresourcedefinitions.spec.scope"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("FIELD: scope <string>"), "{stdout}");
+}

@@ -324,24 +324,39 @@ impl Registry {
         true
     }
 
-    /// `/openapi/v3` (this worker's index entries) and `/openapi/v3/apis/<g>/<v>`.
+    /// `/openapi/v3` (this worker's index entries) and `/openapi/v3/apis/<g>/<v>`: the
+    /// custom resources' group-versions and `apiextensions.k8s.io/v1` itself.
     pub(crate) fn openapi(
         &self,
         path: &str,
         query: Option<&str>,
         headers: &http::HeaderMap,
     ) -> Option<http::Response<kas_server::body::Body>> {
+        let own = own_openapi();
+        if path.starts_with("/openapi/v3/apis/apiextensions.k8s.io") {
+            return own
+                .respond(path, query, headers)
+                .map(|r| r.map(kas_server::body::full));
+        }
         let (docs, established) = {
             let inner = self.inner.read().ok()?;
-            (inner.openapi.clone()?, inner.established.clone())
+            (inner.openapi.clone(), inner.established.clone())
         };
+        if path == "/openapi/v3" {
+            let mut entries = docs.map(|d| d.index_entries()).unwrap_or_default();
+            let index: Value = serde_json::from_slice(&own.v3_index_json()).unwrap_or_default();
+            for (k, v) in index["paths"].as_object().into_iter().flatten() {
+                if k.starts_with("apis/apiextensions.k8s.io") {
+                    entries.insert(k.clone(), v.clone());
+                }
+            }
+            return Some(discovery::json(&json!({ "paths": entries })));
+        }
+        let docs = docs?;
         if path == "/openapi/v2" {
             // Definitions and paths only: the aggregator merges them into the built-in
             // document.
             return Some(discovery::json(&kas_openapi::custom_v2(&established)));
-        }
-        if path == "/openapi/v3" {
-            return Some(discovery::json(&json!({"paths": docs.index_entries()})));
         }
         docs.respond(path, query, headers)
             .map(|r| r.map(kas_server::body::full))
@@ -368,6 +383,25 @@ impl Registry {
         };
         Some(discovery::respond(headers, doc?, None))
     }
+}
+
+/// The OpenAPI documents of `apiextensions.k8s.io/v1` (CustomResourceDefinitions), built
+/// on first use.
+fn own_openapi() -> &'static kas_openapi::Documents {
+    static DOCS: std::sync::OnceLock<kas_openapi::Documents> = std::sync::OnceLock::new();
+    DOCS.get_or_init(|| {
+        let r = &crate::crd::CRDS;
+        kas_openapi::Documents::new([kas_openapi::ApiResource {
+            group: r.group,
+            version: r.version,
+            kind: r.kind,
+            plural: r.plural,
+            namespaced: r.namespaced,
+            verbs: r.verbs.names(),
+            subresources: r.subresources,
+        }])
+        .with_schema_markers()
+    })
 }
 
 #[cfg(test)]

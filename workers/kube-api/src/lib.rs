@@ -234,22 +234,7 @@ fn openapi_documents() -> kas_openapi::Documents {
         verbs: r.verbs.names(),
         subresources: r.subresources,
     });
-    kas_openapi::Documents::new(resources).with_patch_markers(|definition, field| {
-        let f = kas_schema::type_def(definition)?.field(field)?;
-        if f.patch_strategy.is_none()
-            && f.patch_merge_key.is_none()
-            && f.list_type.is_none()
-            && f.list_map_keys.is_empty()
-        {
-            return None;
-        }
-        Some(kas_openapi::PatchMarkers {
-            patch_strategy: f.patch_strategy.map(str::to_owned),
-            patch_merge_key: f.patch_merge_key.map(str::to_owned),
-            list_type: f.list_type.map(str::to_owned),
-            list_map_keys: f.list_map_keys.iter().map(|k| (*k).to_owned()).collect(),
-        })
-    })
+    kas_openapi::Documents::new(resources).with_schema_markers()
 }
 
 async fn route(

@@ -174,6 +174,27 @@ impl Documents {
         self
     }
 
+    /// [`Documents::with_patch_markers`] taken from the schema table: each field's list
+    /// type and keys, and its strategic-merge strategy and key.
+    pub fn with_schema_markers(self) -> Documents {
+        self.with_patch_markers(|definition, field| {
+            let f = kas_schema::type_def(definition)?.field(field)?;
+            if f.patch_strategy.is_none()
+                && f.patch_merge_key.is_none()
+                && f.list_type.is_none()
+                && f.list_map_keys.is_empty()
+            {
+                return None;
+            }
+            Some(PatchMarkers {
+                patch_strategy: f.patch_strategy.map(str::to_owned),
+                patch_merge_key: f.patch_merge_key.map(str::to_owned),
+                list_type: f.list_type.map(str::to_owned),
+                list_map_keys: f.list_map_keys.iter().map(|k| (*k).to_owned()).collect(),
+            })
+        })
+    }
+
     fn built(&self) -> &Built {
         self.built.get_or_init(|| {
             let mut group_versions = BTreeSet::new();
