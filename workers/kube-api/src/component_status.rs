@@ -31,11 +31,29 @@ const COMPONENTS: &[(&str, Option<&str>)] = &[
 /// The hooks computing ComponentStatus objects.
 pub(crate) struct ComponentStatuses {
     storage: Storage,
+    /// The probes' client (certificates not verified), made once with its pool.
+    client: Result<WebhookClient, String>,
 }
 
 impl ComponentStatuses {
     pub(crate) fn new(storage: Storage) -> ComponentStatuses {
-        ComponentStatuses { storage }
+        let config = WebhookClientConfig {
+            file: "componentstatus".into(),
+            server: "https://127.0.0.1/healthz".into(),
+            ca_pem: None,
+            insecure_skip_tls_verify: true,
+            tls_server_name: None,
+            client_cert_key_pem: None,
+            bearer_token: None,
+        };
+        let once = Backoff {
+            steps: 1,
+            ..Backoff::default()
+        };
+        let client = WebhookClient::new(&config)
+            .map(|c| c.with_limits(PROBE_TIMEOUT, once))
+            .map_err(|e| e.to_string());
+        ComponentStatuses { storage, client }
     }
 
     async fn status(&self, name: &str, url: Option<&str>) -> Value {
@@ -44,7 +62,10 @@ impl ComponentStatuses {
                 Ok(()) => (true, "ok".to_owned(), String::new()),
                 Err(e) => (false, String::new(), e.to_string()),
             },
-            Some(url) => probe(url).await,
+            Some(url) => match &self.client {
+                Ok(client) => probe(client, url).await,
+                Err(e) => (false, String::new(), e.clone()),
+            },
         };
         let mut condition =
             json!({"type": "Healthy", "status": if healthy { "True" } else { "False" }});
@@ -65,24 +86,7 @@ impl ComponentStatuses {
 
 /// An HTTP probe as upstream's prober: 2xx is healthy with the body as the message; any
 /// other answer, or none, is unhealthy with the reason as the message.
-async fn probe(url: &str) -> (bool, String, String) {
-    let config = WebhookClientConfig {
-        file: "componentstatus".into(),
-        server: url.to_owned(),
-        ca_pem: None,
-        insecure_skip_tls_verify: true,
-        tls_server_name: None,
-        client_cert_key_pem: None,
-        bearer_token: None,
-    };
-    let once = Backoff {
-        steps: 1,
-        ..Backoff::default()
-    };
-    let client = match WebhookClient::new(&config) {
-        Ok(c) => c.with_limits(PROBE_TIMEOUT, once),
-        Err(e) => return (false, String::new(), e.to_string()),
-    };
+async fn probe(client: &WebhookClient, url: &str) -> (bool, String, String) {
     match client.get(url).await {
         Ok((code, body)) if code.is_success() => {
             let body = &body[..body.len().min(MAX_MESSAGE)];

@@ -123,19 +123,10 @@ impl RestStore {
             if let Some(m) = meta::metadata_mut(&mut marked) {
                 m.remove("resourceVersion");
             }
-            let (bytes, converted) = match self.converter() {
-                None => (self.storage_bytes(&key, &marked)?, None),
-                Some(_) => self.to_storage(&key, &marked).await?,
-            };
-            let rev = self
-                .storage
-                .update(&key, bytes, current.revision, None)
-                .await
-                .map_err(|e| storage_status(&self.resource, &e, name))?;
-            if converted.is_some() {
-                return Ok((self.written(marked, converted, rev).await?, false));
-            }
-            return Ok((with_revision(marked, rev), false));
+            let stored = self
+                .store_over(&key, name, marked, current.revision)
+                .await?;
+            return Ok((stored, false));
         }
         if opts.dry_run {
             return Ok((cur, true));

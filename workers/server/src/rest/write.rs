@@ -544,13 +544,25 @@ impl RestStore {
             }
             return Ok(with_revision(obj, gone.revision));
         }
+        self.store_over(&key, name, obj, current.revision).await
+    }
+
+    /// Writes `obj` over the revision `expected` of `key` (converted to the storage
+    /// version when the resource has a converter); the object as stored.
+    pub(super) async fn store_over(
+        &self,
+        key: &str,
+        name: &str,
+        obj: Value,
+        expected: i64,
+    ) -> Result<Value, Status> {
         let (bytes, converted) = match self.converter() {
-            None => (self.storage_bytes(&key, &obj)?, None),
-            Some(_) => self.to_storage(&key, &obj).await?,
+            None => (self.storage_bytes(key, &obj)?, None),
+            Some(_) => self.to_storage(key, &obj).await?,
         };
         let rev = self
             .storage
-            .update(&key, bytes, current.revision, None)
+            .update(key, bytes, expected, None)
             .await
             .map_err(|e| storage_status(&self.resource, &e, name))?;
         if converted.is_some() {
