@@ -2,6 +2,7 @@
 
 mod apiservice_checks;
 mod apiservices;
+mod discovery;
 mod extension_control;
 mod extension_kubectl;
 mod extension_server;

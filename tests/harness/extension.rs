@@ -105,6 +105,9 @@ pub(crate) struct Shared {
     next_seq: std::sync::atomic::AtomicU64,
     /// Off for benchmarks: nothing is kept per request.
     recording: std::sync::atomic::AtomicBool,
+    /// Off: `/apis` answers the legacy APIGroupList whatever is asked, as a server
+    /// without aggregated discovery does.
+    aggregated_discovery: std::sync::atomic::AtomicBool,
     store: store::Store,
     verifier: Arc<dyn ClientCertVerifier>,
     allowed_names: Vec<String>,
@@ -182,6 +185,7 @@ impl Builder {
             seen: Mutex::default(),
             next_seq: Default::default(),
             recording: std::sync::atomic::AtomicBool::new(true),
+            aggregated_discovery: std::sync::atomic::AtomicBool::new(true),
             store: store::Store::default(),
             verifier: verifier_for(&self.front_proxy_ca),
             allowed_names: self.allowed_names,
@@ -325,6 +329,14 @@ impl ExtensionServer {
     pub fn set_recording(&self, on: bool) {
         self.shared
             .recording
+            .store(on, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// Whether `/apis` offers aggregated discovery (on at start); off, it answers the
+    /// legacy APIGroupList to every Accept, as servers before aggregated discovery did.
+    pub fn set_aggregated_discovery(&self, on: bool) {
+        self.shared
+            .aggregated_discovery
             .store(on, std::sync::atomic::Ordering::Relaxed);
     }
 
@@ -572,7 +584,12 @@ async fn route(shared: &Shared, call: Call) -> Resp {
         return method_not_allowed();
     }
     match path {
-        "/apis" => api::group_list(&call),
+        "/apis" => api::group_list(
+            &call,
+            shared
+                .aggregated_discovery
+                .load(std::sync::atomic::Ordering::Relaxed),
+        ),
         p if p == format!("/apis/{GROUP}") => api::group(&call),
         p if p == format!("/apis/{GROUP_VERSION}") => api::resource_list(&call),
         "/openapi/v2" => api::openapi_v2(&call),

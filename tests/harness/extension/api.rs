@@ -65,9 +65,10 @@ fn api_group() -> Value {
     })
 }
 
-/// `/apis`: an APIGroupList, or an APIGroupDiscoveryList when asked for one.
-pub(crate) fn group_list(call: &Call) -> Resp {
-    if let Some(v) = aggregated_version(call.accept()) {
+/// `/apis`: an APIGroupList, or an APIGroupDiscoveryList when asked for one and
+/// `aggregated` (else the APIGroupList whatever is asked, as older servers answer).
+pub(crate) fn group_list(call: &Call, aggregated: bool) -> Resp {
+    if let Some(v) = aggregated_version(call.accept()).filter(|_| aggregated) {
         let ct = format!("application/json;g=apidiscovery.k8s.io;v={v};as=APIGroupDiscoveryList");
         let list = json!({
             "kind": "APIGroupDiscoveryList",
@@ -84,7 +85,7 @@ pub(crate) fn group_list(call: &Call) -> Resp {
         });
         return cached(call, &ct, &list);
     }
-    if !accepts_json(call.accept()) {
+    if aggregated && !accepts_json(call.accept()) {
         return not_acceptable();
     }
     let list = json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": [api_group()]});

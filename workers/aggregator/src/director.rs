@@ -110,8 +110,14 @@ pub(crate) async fn direct(
         resp.extensions_mut().insert(crate::metrics::Unmeasured);
         return resp;
     }
-    if read_only && owner(front, &path).is_none() {
-        if let Some(doc) = remote_group_path(&path).and_then(|g| front.remotes.group_document(g)) {
+    if read_only {
+        // `/apis/<group>` is kube-aggregator's when APIServices name versions of the
+        // group its back end does not serve.
+        let doc = group_path(&path).and_then(|g| {
+            let served = crate::merged::served_versions(front, g);
+            front.remotes.group_document(g, &served)
+        });
+        if let Some(doc) = doc {
             let doc = kas_server::encode::Prepared::new(doc);
             return kas_server::discovery::respond(req.headers(), &doc, None);
         }
@@ -138,7 +144,7 @@ fn owner(front: &Front, path: &str) -> Option<WorkerRole> {
 }
 
 /// The group of a group discovery path (`/apis/<group>`).
-fn remote_group_path(path: &str) -> Option<&str> {
+fn group_path(path: &str) -> Option<&str> {
     let group = path.strip_prefix("/apis/")?.trim_end_matches('/');
     (!group.is_empty() && !group.contains('/')).then_some(group)
 }

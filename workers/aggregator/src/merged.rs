@@ -76,8 +76,10 @@ impl<T: Clone> PerEpoch<T> {
     }
 }
 
+/// Moves on when a back end's API or the APIServices change.
 fn epoch(front: &Front) -> u64 {
-    front.routes.read().map(|r| r.epoch).unwrap_or(0)
+    let routes = front.routes.read().map(|r| r.epoch).unwrap_or(0);
+    routes.wrapping_add(front.remotes.generation())
 }
 
 /// `/apis`: every back end's groups in chain order, plain or aggregated as asked.
@@ -109,8 +111,7 @@ fn merged_groups(front: &Front) -> Value {
     // kube-aggregator lists its own group first, the others by APIService priority.
     let mut groups = crate::apiservices::sorted_groups(groups, false);
     groups.insert(0, front.apiservices.legacy_group());
-    let remote = front.remotes.legacy_groups(&|g| served_locally(front, g));
-    let groups = front.remotes.merge_groups(groups, "/name", remote);
+    let groups = front.remotes.legacy_groups(groups);
     json!({"kind": "APIGroupList", "apiVersion": "v1", "groups": groups})
 }
 
@@ -131,22 +132,23 @@ fn merged_aggregated(front: &Front) -> Value {
         .unwrap_or_default();
     // Aggregated discovery sorts every group by priority, apiregistration.k8s.io first.
     let items = crate::apiservices::sorted_groups(items, true);
-    let remote = front
-        .remotes
-        .aggregated_groups(&|g| served_locally(front, g));
-    let items = front.remotes.merge_groups(items, "/metadata/name", remote);
+    let items = front.remotes.aggregated_groups(items);
     kas_server::discovery::aggregated_list(items)
 }
 
-/// Whether a back end or the aggregator itself serves `group`: its remote APIServices
-/// then do not make a group of their own.
-fn served_locally(front: &Front, group: &str) -> bool {
-    group == "apiregistration.k8s.io"
-        || front
-            .routes
-            .read()
-            .map(|r| r.groups.contains_key(group))
-            .unwrap_or(false)
+/// The versions of `group` the back ends serve (none when they do not serve it).
+pub(crate) fn served_versions(front: &Front, group: &str) -> Vec<String> {
+    let Ok(routes) = front.routes.read() else {
+        return Vec::new();
+    };
+    routes
+        .lists
+        .values()
+        .flatten()
+        .filter(|g| g["name"] == group)
+        .flat_map(|g| g["versions"].as_array().into_iter().flatten())
+        .filter_map(|v| v["version"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// `/openapi/v2`: the built-in document with apiregistration.k8s.io's and the custom

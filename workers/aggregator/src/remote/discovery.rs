@@ -1,11 +1,11 @@
-//! Discovery of remote groups, as kube-aggregator serves it. The legacy documents come
-//! from the APIService objects alone (`/apis` lists every remote group-version, and
-//! `/apis/<group>` of a group only remote servers serve lists its versions by priority),
-//! so they never wait for a remote server. Aggregated discovery needs each remote
-//! group-version's resources: they are fetched in the background (`/apis/<g>/<v>` as
-//! `system:kube-aggregator`) when an APIService appears, changes or becomes available,
-//! and every [`REFRESH`]; a group-version that cannot be fetched keeps its last
-//! document marked `Stale`, and one never fetched is left out, as upstream does.
+//! Fetching the remote group-versions' discovery, as kube-aggregator's discovery manager
+//! does: each remote server (Service) is asked once per round for its aggregated
+//! discovery (`/apis` as `APIGroupDiscoveryList` v2, with the ETag of the last answer); a
+//! server that does not offer it is asked for each group-version's APIResourceList
+//! instead. Rounds run in the background as `system:kube-aggregator` when an APIService
+//! appears or changes, and every [`REFRESH`]; a group-version that cannot be fetched
+//! keeps its last entry marked `Stale` (see [`super::groups`] for what is listed). The
+//! OpenAPI v3 index entry and v2 document of each server are fetched with it.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use http::HeaderValue;
 use http_body_util::{BodyExt, Limited};
 use serde_json::{json, Value};
 
-use super::{Remotes, Target};
+use super::{Remotes, ServiceRef, Target};
 use crate::front::Front;
 
 /// How often the remote documents are fetched again.
@@ -37,120 +37,6 @@ pub(crate) struct Fetched {
 }
 
 impl Remotes {
-    /// Remote groups as `/apis` lists them (APIGroup), with each group's priority (the
-    /// highest `groupPriorityMinimum` of its APIServices); groups `local` serves are
-    /// left to the local documents.
-    pub(crate) fn legacy_groups(&self, local: &dyn Fn(&str) -> bool) -> Vec<(Value, i64)> {
-        by_group(&self.targets())
-            .into_iter()
-            .filter(|(group, _)| !local(group))
-            .map(|(_, versions)| (api_group(&versions), group_priority(&versions)))
-            .collect()
-    }
-
-    /// `/apis/<group>` for a group only remote servers serve.
-    pub(crate) fn group_document(&self, group: &str) -> Option<Value> {
-        let targets: Vec<Arc<Target>> = self
-            .targets()
-            .into_iter()
-            .filter(|t| t.group == group)
-            .collect();
-        if targets.is_empty() {
-            return None;
-        }
-        let mut doc = json!({"kind": "APIGroup", "apiVersion": "v1"});
-        if let (Some(d), Value::Object(g)) =
-            (doc.as_object_mut(), api_group(&sorted_versions(targets)))
-        {
-            d.extend(g);
-        }
-        Some(doc)
-    }
-
-    /// Remote groups as aggregated discovery lists them (APIGroupDiscovery), with their
-    /// priorities; group-versions never fetched are left out.
-    pub(crate) fn aggregated_groups(&self, local: &dyn Fn(&str) -> bool) -> Vec<(Value, i64)> {
-        let fetched = self.fetched.read().map(|f| f.clone()).unwrap_or_default();
-        by_group(&self.targets())
-            .into_iter()
-            .filter(|(group, _)| !local(group))
-            .filter_map(|(group, versions)| {
-                let entries: Vec<Value> = versions
-                    .iter()
-                    .filter_map(|t| {
-                        let f = fetched.get(&format!("{}/{}", t.group, t.version))?;
-                        let mut entry = f.entry.clone();
-                        entry["freshness"] = json!(if f.current { "Current" } else { "Stale" });
-                        Some(entry)
-                    })
-                    .collect();
-                if entries.is_empty() {
-                    return None;
-                }
-                let doc = json!({
-                    "metadata": {"name": group, "creationTimestamp": null},
-                    "versions": entries,
-                });
-                Some((doc, group_priority(&versions)))
-            })
-            .collect()
-    }
-}
-
-impl Remotes {
-    /// The highest `groupPriorityMinimum` among the APIServices (local or remote) of
-    /// `group`.
-    fn stored_group_priority(&self, group: &str) -> Option<i64> {
-        let known = self.known.lock().ok()?;
-        known
-            .objects
-            .values()
-            .filter(|o| o.pointer("/spec/group").and_then(Value::as_str) == Some(group))
-            .filter_map(|o| {
-                o.pointer("/spec/groupPriorityMinimum")
-                    .and_then(Value::as_i64)
-            })
-            .max()
-    }
-
-    /// `local` (groups in `/apis` order, each named at `name_at`) with the `remote`
-    /// groups placed by priority as kube-aggregator orders them: higher
-    /// `groupPriorityMinimum` first, then by name.
-    pub(crate) fn merge_groups(
-        &self,
-        mut local: Vec<Value>,
-        name_at: &str,
-        mut remote: Vec<(Value, i64)>,
-    ) -> Vec<Value> {
-        let name_of = |g: &Value| {
-            g.pointer(name_at)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
-        remote.sort_by(|(a, pa), (b, pb)| pb.cmp(pa).then_with(|| name_of(a).cmp(&name_of(b))));
-        let priorities: Vec<Option<i64>> = local
-            .iter()
-            .map(|g| self.stored_group_priority(&name_of(g)))
-            .collect();
-        let mut keyed: Vec<(Option<i64>, Value)> =
-            priorities.into_iter().zip(local.drain(..)).collect();
-        for (group, priority) in remote {
-            let name = name_of(&group);
-            let at = keyed
-                .iter()
-                .position(|(p, g)| match p {
-                    Some(p) => *p < priority || (*p == priority && name_of(g) > name),
-                    None => false,
-                })
-                .unwrap_or(keyed.len());
-            keyed.insert(at, (Some(priority), group));
-        }
-        keyed.into_iter().map(|(_, g)| g).collect()
-    }
-}
-
-impl Remotes {
     /// The OpenAPI v3 index entries (`apis/<group>/<version>` → its server-relative URL)
     /// of the remote group-versions that serve one.
     pub(crate) fn openapi_v3_paths(&self) -> serde_json::Map<String, Value> {
@@ -164,52 +50,15 @@ impl Remotes {
     /// The OpenAPI v2 documents of the remote servers.
     pub(crate) fn openapi_v2_documents(&self) -> Vec<Arc<Value>> {
         let fetched = self.fetched.read().map(|f| f.clone()).unwrap_or_default();
-        fetched.values().filter_map(|f| f.v2.clone()).collect()
+        let mut documents: Vec<Arc<Value>> = Vec::new();
+        // A server's document is shared by its group-versions: merged once.
+        for d in fetched.values().filter_map(|f| f.v2.clone()) {
+            if !documents.iter().any(|known| Arc::ptr_eq(known, &d)) {
+                documents.push(d);
+            }
+        }
+        documents
     }
-}
-
-/// Targets by group, each group's versions by priority.
-fn by_group(targets: &[Arc<Target>]) -> BTreeMap<String, Vec<Arc<Target>>> {
-    let mut groups: BTreeMap<String, Vec<Arc<Target>>> = BTreeMap::new();
-    for t in targets {
-        groups.entry(t.group.clone()).or_default().push(t.clone());
-    }
-    groups
-        .into_iter()
-        .map(|(g, v)| (g, sorted_versions(v)))
-        .collect()
-}
-
-/// Versions by `versionPriority` (highest first), then by Kubernetes version order.
-fn sorted_versions(mut versions: Vec<Arc<Target>>) -> Vec<Arc<Target>> {
-    versions.sort_by(|a, b| {
-        b.version_priority
-            .cmp(&a.version_priority)
-            .then_with(|| kas_server::discovery::compare_versions(&a.version, &b.version))
-    });
-    versions
-}
-
-fn group_priority(versions: &[Arc<Target>]) -> i64 {
-    versions
-        .iter()
-        .map(|t| t.group_priority_minimum)
-        .max()
-        .unwrap_or(0)
-}
-
-/// An APIGroup of `versions` (sorted), the first preferred.
-fn api_group(versions: &[Arc<Target>]) -> Value {
-    let gv = |t: &Target| json!({"groupVersion": format!("{}/{}", t.group, t.version), "version": t.version});
-    let name = versions
-        .first()
-        .map(|t| t.group.clone())
-        .unwrap_or_default();
-    json!({
-        "name": name,
-        "versions": versions.iter().map(|t| gv(t)).collect::<Vec<_>>(),
-        "preferredVersion": versions.first().map(|t| gv(t)).unwrap_or(Value::Null),
-    })
 }
 
 impl Front {
@@ -225,41 +74,51 @@ impl Front {
 pub(crate) async fn run(front: Arc<Front>) {
     let remotes = front.remotes.clone();
     remotes.synced().await;
+    let mut servers: BTreeMap<ServiceRef, Server> = BTreeMap::new();
     loop {
         let changed = remotes.changed.notified();
         tokio::pin!(changed);
         changed.as_mut().enable();
-        let targets = remotes.targets();
-        let fetches = targets.iter().map(|t| fetch(&front, t));
+        let mut by_server: BTreeMap<ServiceRef, Vec<Arc<Target>>> = BTreeMap::new();
+        for t in remotes.targets() {
+            by_server.entry(t.service.clone()).or_default().push(t);
+        }
+        let fetches = by_server
+            .iter()
+            .map(|(service, targets)| fetch_server(&front, targets, servers.get(service)));
         let results = futures_util::future::join_all(fetches).await;
-        let mut next = BTreeMap::new();
         let before = remotes
             .fetched
             .read()
             .map(|f| f.clone())
             .unwrap_or_default();
-        for (t, result) in targets.iter().zip(results) {
-            let key = format!("{}/{}", t.group, t.version);
-            match result {
-                Ok(fetched) => {
-                    next.insert(key, fetched);
-                }
-                Err(e) => {
-                    tracing::debug!(apiservice = %t.name, error = %e, "remote discovery not fetched");
-                    if let Some(old) = before.get(&key) {
-                        next.insert(
-                            key,
-                            Fetched {
+        let mut next = BTreeMap::new();
+        let mut asked = BTreeMap::new();
+        for ((service, targets), (server, per_target)) in by_server.iter().zip(results) {
+            if let Some(server) = server {
+                asked.insert(service.clone(), server);
+            }
+            for (t, result) in targets.iter().zip(per_target) {
+                let key = format!("{}/{}", t.group, t.version);
+                match result {
+                    Ok(fetched) => {
+                        next.insert(key, fetched);
+                    }
+                    Err(e) => {
+                        tracing::debug!(apiservice = %t.name, error = %e, "remote discovery not fetched");
+                        if let Some(old) = before.get(&key) {
+                            let stale = Fetched {
                                 current: false,
                                 ..old.clone()
-                            },
-                        );
+                            };
+                            next.insert(key, stale);
+                        }
                     }
                 }
             }
         }
-        let differs = next != before;
-        if differs {
+        servers = asked;
+        if next != before {
             if let Ok(mut f) = remotes.fetched.write() {
                 *f = next;
             }
@@ -272,53 +131,168 @@ pub(crate) async fn run(front: Arc<Front>) {
     }
 }
 
-/// Fetches `/apis/<group>/<version>` of `t` (its aggregated entry) and, when served,
-/// its OpenAPI v3 index entry and v2 document.
-async fn fetch(front: &Front, t: &Target) -> Result<Fetched, String> {
-    if !t.available {
-        return Err("not available".into());
-    }
-    let list = get_json(front, t, &format!("/apis/{}/{}", t.group, t.version)).await?;
-    let v3_entry = match get_json(front, t, "/openapi/v3").await {
-        Ok(index) => index
-            .pointer(&format!("/paths/apis~1{}~1{}", t.group, t.version))
-            .cloned(),
-        Err(_) => None,
+/// What a remote server last answered for its aggregated discovery: each
+/// `group/version`'s entry, and the ETag that came with it.
+#[derive(Debug, Clone, Default)]
+struct Server {
+    etag: Option<HeaderValue>,
+    versions: BTreeMap<String, Value>,
+}
+
+/// Fetches the discovery of `targets`, the group-versions of one server (`last` is what
+/// it answered before), with the server's OpenAPI v3 index entries and v2 document:
+/// what the server answered for its aggregated discovery (None when it offers none or
+/// could not be asked) and each target's result.
+async fn fetch_server(
+    front: &Front,
+    targets: &[Arc<Target>],
+    last: Option<&Server>,
+) -> (Option<Server>, Vec<Result<Fetched, String>>) {
+    let Some(first) = targets.first() else {
+        return (None, Vec::new());
     };
-    let v2 = get_json(front, t, "/openapi/v2")
+    let server = match aggregated(front, first, last).await {
+        Ok(server) => server,
+        Err(e) => return (None, targets.iter().map(|_| Err(e.clone())).collect()),
+    };
+    let v3_index = get_json(front, first, "/openapi/v3").await.ok();
+    let v2 = get_json(front, first, "/openapi/v2")
         .await
         .ok()
         .filter(|d| d.get("paths").is_some_and(Value::is_object))
         .map(Arc::new);
-    Ok(Fetched {
-        entry: aggregated_entry(&t.group, &t.version, &list),
-        v3_entry,
-        v2,
-        current: true,
-    })
+    let mut results = Vec::with_capacity(targets.len());
+    for t in targets {
+        let gv = format!("{}/{}", t.group, t.version);
+        let entry = match &server {
+            // A server that answered without this group-version: listed, no resources.
+            Some(s) => Ok(s
+                .versions
+                .get(&gv)
+                .cloned()
+                .unwrap_or_else(|| json!({"version": t.version}))),
+            None => get_json(front, t, &format!("/apis/{gv}"))
+                .await
+                .map(|list| aggregated_entry(&t.group, &t.version, &list)),
+        };
+        results.push(entry.map(|entry| {
+            Fetched {
+                entry,
+                v3_entry: v3_index
+                    .as_ref()
+                    .and_then(|i| i.pointer(&format!("/paths/apis~1{}~1{}", t.group, t.version)))
+                    .cloned(),
+                v2: v2.clone(),
+                current: true,
+            }
+        }));
+    }
+    (server, results)
+}
+
+/// The server's aggregated discovery (`/apis`, v2) as of now (`last` again when it
+/// answers 304); None when it offers none, an error when it could not be asked or
+/// answered 503 (upstream falls back to the legacy documents for any other answer).
+async fn aggregated(
+    front: &Front,
+    t: &Target,
+    last: Option<&Server>,
+) -> Result<Option<Server>, String> {
+    let etag = last.and_then(|s| s.etag.clone());
+    let (status, headers, body) = get(front, t, "/apis", AGGREGATED_V2, etag).await?;
+    match status {
+        http::StatusCode::NOT_MODIFIED if last.is_some() => Ok(last.cloned()),
+        http::StatusCode::SERVICE_UNAVAILABLE => Err(format!(
+            "service {}/{} returned non-success response code: 503",
+            t.service.namespace, t.service.name
+        )),
+        http::StatusCode::OK if is_aggregated_v2(&headers) => {
+            let list: Value = serde_json::from_slice(&body).map_err(|e| e.to_string())?;
+            let mut versions = BTreeMap::new();
+            for group in list
+                .get("items")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let name = group.pointer("/metadata/name").and_then(Value::as_str);
+                let entries = group.get("versions").and_then(Value::as_array);
+                for v in entries.into_iter().flatten() {
+                    if let (Some(g), Some(version)) =
+                        (name, v.get("version").and_then(Value::as_str))
+                    {
+                        versions.insert(format!("{g}/{version}"), v.clone());
+                    }
+                }
+            }
+            let etag = headers.get(http::header::ETAG).cloned();
+            Ok(Some(Server { etag, versions }))
+        }
+        _ => Ok(None),
+    }
+}
+
+/// What the aggregator asks a remote server's `/apis` for (client-go's `AcceptV2`).
+const AGGREGATED_V2: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
+
+/// Whether a response is an APIGroupDiscoveryList v2 (its parameters in any order).
+fn is_aggregated_v2(headers: &http::HeaderMap) -> bool {
+    let Some(ct) = headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let mut parts = ct.split(';').map(str::trim);
+    if !parts
+        .next()
+        .is_some_and(|m| m.eq_ignore_ascii_case("application/json"))
+    {
+        return false;
+    }
+    let params: Vec<(&str, &str)> = parts.filter_map(|p| p.split_once('=')).collect();
+    ["g=apidiscovery.k8s.io", "v=v2", "as=APIGroupDiscoveryList"]
+        .iter()
+        .filter_map(|want| want.split_once('='))
+        .all(|want| params.contains(&want))
 }
 
 /// GETs `path` of `t`'s server as `system:kube-aggregator`, JSON.
 async fn get_json(front: &Front, t: &Target, path: &str) -> Result<Value, String> {
+    let (status, _, body) = get(front, t, path, "application/json", None).await?;
+    if !status.is_success() {
+        return Err(format!("bad status from {path}: {}", status.as_u16()));
+    }
+    serde_json::from_slice::<Value>(&body).map_err(|e| e.to_string())
+}
+
+/// GETs `path` of `t`'s server as `system:kube-aggregator`, accepting `accept`, with
+/// `If-None-Match: etag` when given; the whole answer, bounded in size and time.
+async fn get(
+    front: &Front,
+    t: &Target,
+    path: &str,
+    accept: &'static str,
+    etag: Option<HeaderValue>,
+) -> Result<(http::StatusCode, http::HeaderMap, bytes::Bytes), String> {
     let client = t.client.as_ref().map_err(Clone::clone)?;
     let address = front.resolve(&t.service)?;
     let url = format!("https://{address}{path}");
     let mut req = super::aggregator_get(&url)?;
-    req.headers_mut().insert(
-        http::header::ACCEPT,
-        HeaderValue::from_static("application/json"),
-    );
+    let headers = req.headers_mut();
+    headers.insert(http::header::ACCEPT, HeaderValue::from_static(accept));
+    if let Some(etag) = etag {
+        headers.insert(http::header::IF_NONE_MATCH, etag);
+    }
     let get = async {
         let resp = client.request(req).await.map_err(|e| e.to_string())?;
-        if !resp.status().is_success() {
-            return Err(format!("bad status from {url}: {}", resp.status().as_u16()));
-        }
-        let body = Limited::new(resp.into_body(), MAX_DOCUMENT)
+        let (parts, body) = resp.into_parts();
+        let body = Limited::new(body, MAX_DOCUMENT)
             .collect()
             .await
             .map_err(|e| e.to_string())?
             .to_bytes();
-        serde_json::from_slice::<Value>(&body).map_err(|e| e.to_string())
+        Ok((parts.status, parts.headers, body))
     };
     tokio::time::timeout(FETCH_TIMEOUT, get)
         .await
@@ -377,63 +351,6 @@ pub(crate) fn aggregated_entry(group: &str, version: &str, list: &Value) -> Valu
 mod tests {
     use super::*;
 
-    fn apiservice(name: &str, priority: i64, version_priority: i64, remote: bool) -> Value {
-        let (version, group) = name.split_once('.').unwrap_or((name, ""));
-        let mut spec = json!({"group": group, "version": version,
-                              "groupPriorityMinimum": priority, "versionPriority": version_priority});
-        if remote {
-            spec["service"] = json!({"namespace": "ns", "name": group, "port": 443});
-            spec["insecureSkipTLSVerify"] = json!(true);
-        }
-        json!({"metadata": {"name": name}, "spec": spec})
-    }
-
-    #[test]
-    fn remote_groups_take_their_place_by_priority() {
-        let remotes = Remotes::fixed(vec![
-            apiservice("v1.", 18000, 1, false),
-            apiservice("v1.apps", 17800, 15, false),
-            apiservice("v1.batch", 17400, 15, false),
-            apiservice("v1.high.example.com", 17500, 15, true),
-            apiservice("v1alpha1.wardle.example.com", 1000, 15, true),
-            apiservice("v1beta1.wardle.example.com", 1000, 20, true),
-            apiservice("v1.aardvark.example.com", 1000, 15, true),
-            apiservice("v1.stable.example.com", 1000, 100, false),
-        ]);
-        let local: Vec<Value> = ["apps", "batch", "stable.example.com"]
-            .iter()
-            .map(|g| json!({"name": g}))
-            .collect();
-        let remote = remotes.legacy_groups(&|g| g == "apps" || g == "batch");
-        let merged = remotes.merge_groups(local, "/name", remote);
-        let names: Vec<&str> = merged.iter().filter_map(|g| g["name"].as_str()).collect();
-        // The stored priorities decide, then the names.
-        assert_eq!(
-            names,
-            [
-                "apps",
-                "high.example.com",
-                "batch",
-                "aardvark.example.com",
-                "stable.example.com",
-                "wardle.example.com"
-            ]
-        );
-        let wardle = remotes.group_document("wardle.example.com").expect("group");
-        assert_eq!(wardle["kind"], "APIGroup");
-        assert_eq!(wardle["preferredVersion"]["version"], "v1beta1");
-        assert_eq!(wardle["versions"][1]["version"], "v1alpha1");
-        assert!(remotes.group_document("apps").is_none());
-        let target = remotes
-            .target_for("/apis/wardle.example.com/v1alpha1/namespaces/x/flunders")
-            .expect("a remote target");
-        assert_eq!(target.name, "v1alpha1.wardle.example.com");
-        assert!(remotes.target_for("/apis/apps/v1/deployments").is_none());
-        assert!(remotes
-            .target_for("/openapi/v3/apis/wardle.example.com/v1beta1")
-            .is_some());
-    }
-
     #[test]
     fn legacy_resource_lists_become_aggregated_entries() {
         let list = json!({"kind": "APIResourceList", "groupVersion": "wardle.example.com/v1alpha1", "resources": [
@@ -453,5 +370,29 @@ mod tests {
         assert_eq!(r[0]["subresources"][0]["subresource"], "status");
         assert_eq!(r[1]["scope"], "Cluster");
         assert_eq!(r[1]["responseKind"]["kind"], "Fischer");
+    }
+
+    #[test]
+    fn aggregated_answers_are_known_by_their_type() {
+        let with = |ct: &str| {
+            let mut h = http::HeaderMap::new();
+            h.insert(
+                http::header::CONTENT_TYPE,
+                HeaderValue::from_str(ct).expect("header"),
+            );
+            is_aggregated_v2(&h)
+        };
+        assert!(with(AGGREGATED_V2));
+        assert!(with(
+            "application/json; as=APIGroupDiscoveryList; v=v2; g=apidiscovery.k8s.io"
+        ));
+        assert!(!with("application/json"));
+        assert!(!with(
+            "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList"
+        ));
+        assert!(!with(
+            "application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+        ));
+        assert!(!is_aggregated_v2(&http::HeaderMap::new()));
     }
 }

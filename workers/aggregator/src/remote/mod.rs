@@ -8,10 +8,12 @@
 
 pub(crate) mod available;
 pub(crate) mod discovery;
+pub(crate) mod groups;
 pub(crate) mod proxy;
 mod resolve;
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use hyper_rustls::{FixedServerNameResolver, HttpsConnector};
@@ -51,7 +53,7 @@ impl RemoteClient {
 }
 
 /// `spec.service` of an APIService.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub(crate) struct ServiceRef {
     pub(crate) namespace: String,
     pub(crate) name: String,
@@ -103,6 +105,8 @@ pub(crate) struct Remotes {
     pub(crate) changed: Notify,
     /// The aggregated discovery of each remote `group/version` fetched so far.
     pub(crate) fetched: RwLock<BTreeMap<String, discovery::Fetched>>,
+    /// Counts changes of the APIServices (see [`Remotes::generation`]).
+    generation: AtomicU64,
 }
 
 impl std::fmt::Debug for Remotes {
@@ -125,6 +129,7 @@ impl Remotes {
             synced,
             changed: Notify::new(),
             fetched: RwLock::default(),
+            generation: AtomicU64::new(0),
         });
         follow::start(&remotes, config, tx, Arc::default());
         remotes
@@ -141,6 +146,7 @@ impl Remotes {
             synced,
             changed: Notify::new(),
             fetched: RwLock::default(),
+            generation: AtomicU64::new(0),
         };
         let listed = objects
             .into_iter()
@@ -212,6 +218,7 @@ impl Remotes {
         if let Ok(mut t) = self.targets.write() {
             *t = targets;
         }
+        self.generation.fetch_add(1, Ordering::Relaxed);
         self.changed.notify_waiters();
     }
 
