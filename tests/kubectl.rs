@@ -659,6 +659,8 @@ mod node;
 mod oidc;
 #[path = "kubectl/pod_logs.rs"]
 mod pod_logs;
+#[path = "kubectl/proxy.rs"]
+mod proxy;
 #[path = "security/rbac.rs"]
 mod rbac;
 #[path = "kubectl/server_side_apply.rs"]

@@ -62,6 +62,16 @@ impl HttpsServer {
         Some(HttpsServer::serve(listener, &[], |_| handler))
     }
 
+    /// [`HttpsServer::start`] on `ip` (port chosen by the kernel).
+    pub async fn start_on_ip<H, F>(ip: std::net::IpAddr, handler: H) -> HttpsServer
+    where
+        H: Fn(Request<Incoming>) -> F + Send + Sync + 'static,
+        F: Future<Output = Answer> + Send + 'static,
+    {
+        let listener = tokio::net::TcpListener::bind((ip, 0)).await.expect("bind");
+        HttpsServer::serve(listener, &[], |_| handler)
+    }
+
     /// [`HttpsServer::start_with`], the serving certificate also naming `dns_names`.
     pub async fn start_named<H, F>(
         dns_names: &[&str],

@@ -56,6 +56,17 @@ impl Kubelets {
     /// `host:port` of `node`'s kubelet, or upstream's error when it has no address of a
     /// preferred type.
     pub(crate) fn address(&self, node: &Value) -> Result<String, Status> {
+        let (host, port) = self.host_and_port(node)?;
+        Ok(if host.contains(':') {
+            format!("[{host}]:{port}")
+        } else {
+            format!("{host}:{port}")
+        })
+    }
+
+    /// The host and port of `node`'s kubelet: its first address of a preferred type and
+    /// the port its status reports (else upstream's default).
+    pub(crate) fn host_and_port(&self, node: &Value) -> Result<(String, i64), Status> {
         let addresses: Vec<(&str, &str)> = node
             .pointer("/status/addresses")
             .and_then(Value::as_array)
@@ -91,11 +102,7 @@ impl Kubelets {
             .and_then(Value::as_i64)
             .filter(|p| *p > 0)
             .unwrap_or(DEFAULT_PORT);
-        Ok(if host.contains(':') {
-            format!("[{host}]:{port}")
-        } else {
-            format!("{host}:{port}")
-        })
+        Ok((host.to_owned(), port))
     }
 
     /// The client to use: the unverified one when the request asks to skip verifying

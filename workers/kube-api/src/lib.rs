@@ -15,6 +15,9 @@ mod defaults;
 mod eviction;
 mod kubelet;
 mod pod_connect;
+mod proxy;
+mod proxy_forward;
+mod proxy_rewrite;
 mod rbac_reconcile;
 pub mod resources;
 mod role_aggregation;
@@ -355,7 +358,8 @@ fn hooks_install(stores: &mut [RestStore], control: &Control) -> auth::Authorize
     for s in stores.iter_mut() {
         let r = s.resource();
         let wants = r.verbs == kas_server::rest::Verbs::CreateOnly
-            || (r.group.is_empty() && matches!(r.plural, "serviceaccounts" | "pods"))
+            || (r.group.is_empty()
+                && matches!(r.plural, "serviceaccounts" | "pods" | "services" | "nodes"))
             || (r.group == "certificates.k8s.io" && r.plural == "certificatesigningrequests");
         if r.verbs == kas_server::rest::Verbs::ReadOnly {
             let computed = component_status::ComponentStatuses::new(s.storage().clone());

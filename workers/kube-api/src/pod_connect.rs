@@ -293,7 +293,7 @@ pub(crate) struct Connect {
 /// The client's headers as the kubelet gets them: not its credentials or identity (the
 /// API server speaks for itself with its client certificate), no hop-by-hop headers but
 /// an upgrade's own.
-fn forwarded(headers: &HeaderMap, upgrade: bool) -> HeaderMap {
+pub(crate) fn forwarded(headers: &HeaderMap, upgrade: bool) -> HeaderMap {
     let mut out = HeaderMap::with_capacity(headers.len());
     for (name, value) in headers {
         let n = name.as_str();

@@ -176,7 +176,7 @@ pub const RESOURCES: &[Resource] = &[
     .cluster()
     .key_path("minions")
     .short(&["no"])
-    .subresources(&["status"])
+    .subresources(&["proxy", "status"])
     .fields(&["spec.unschedulable"])
     .columns(col::NODE),
     r(
@@ -222,6 +222,7 @@ pub const RESOURCES: &[Resource] = &[
             "exec",
             "log",
             "portforward",
+            "proxy",
             "resize",
             "status",
         ])
@@ -315,7 +316,7 @@ pub const RESOURCES: &[Resource] = &[
     .key_path("services/specs")
     .short(&["svc"])
     .categories(ALL)
-    .subresources(&["status"])
+    .subresources(&["proxy", "status"])
     .fields(&["spec.clusterIP", "spec.type"])
     .columns(col::SERVICE),
     // admissionregistration.k8s.io/v1

@@ -19,8 +19,10 @@ pub(crate) struct ApiHooks {
     /// `--enable-bootstrap-token-auth`.
     bootstrap_tokens: bool,
     authz: Authorizer,
-    /// The client of kubelets (pods' log, exec, attach, portforward).
+    /// The client of kubelets (pods' log, exec, attach, portforward; nodes' proxy).
     kubelets: Option<crate::kubelet::Kubelets>,
+    /// The client of pods, services and nodes' other ports (the proxy subresources).
+    proxy: Option<kas_server::outbound::StreamClient>,
     stores: OnceLock<Vec<RestStore>>,
 }
 
@@ -42,6 +44,13 @@ impl ApiHooks {
                 Ok(k) => Some(k),
                 Err(e) => {
                     tracing::warn!(error = %e, "the kubelet client cannot be made: pods' logs and exec are unavailable");
+                    None
+                }
+            },
+            proxy: match crate::proxy::client() {
+                Ok(c) => Some(c),
+                Err(e) => {
+                    tracing::warn!(error = %e, "the proxy client cannot be made: the proxy subresources are unavailable");
                     None
                 }
             },
@@ -255,6 +264,53 @@ impl ApiHooks {
     }
 }
 
+impl ApiHooks {
+    /// pods/proxy, services/proxy and nodes/proxy: the request carried to where the
+    /// named object leads.
+    async fn connect_proxy(
+        &self,
+        plural: &str,
+        ctx: &RequestContext,
+        req: http::Request<kas_server::body::Body>,
+    ) -> Result<http::Response<kas_server::body::Body>, Status> {
+        let (ns, id) = (ctx.info.namespace.as_str(), ctx.info.name.as_str());
+        let proxy = self
+            .proxy
+            .as_ref()
+            .ok_or_else(|| Status::internal("the proxy client is not configured"))?;
+        let (location, client, segments) = match plural {
+            "pods" => (
+                crate::proxy::pod(self.store("pods")?, ns, id).await?,
+                proxy,
+                7,
+            ),
+            "services" => {
+                let stores = crate::proxy::ServiceStores {
+                    services: self.store("services")?,
+                    endpoints: self.store("endpoints")?,
+                    pods: self.store("pods")?,
+                };
+                (crate::proxy::service(&stores, ns, id).await?, proxy, 7)
+            }
+            "nodes" => {
+                let kubelets = self
+                    .kubelets
+                    .as_ref()
+                    .ok_or_else(|| Status::internal("the kubelet client is not configured"))?;
+                let location = crate::proxy::node(self.store("nodes")?, kubelets, id).await?;
+                let client = if location.kubelet {
+                    kubelets.client(false)
+                } else {
+                    proxy
+                };
+                (location, client, 5)
+            }
+            _ => return Err(Status::path_not_found()),
+        };
+        crate::proxy_forward::forward(client, &location, segments, req).await
+    }
+}
+
 impl Hooks for ApiHooks {
     fn validate_subresource(
         &self,
@@ -295,13 +351,17 @@ impl Hooks for ApiHooks {
     fn connect<'a>(
         &'a self,
         store: &'a RestStore,
-        _ctx: &'a RequestContext,
+        ctx: &'a RequestContext,
         sub: &'a str,
         parent: Value,
         req: http::Request<kas_server::body::Body>,
     ) -> HookFuture<'a, Result<http::Response<kas_server::body::Body>, Status>> {
         Box::pin(async move {
-            match store.resource().plural {
+            let plural = store.resource().plural;
+            if sub == "proxy" {
+                return self.connect_proxy(plural, ctx, req).await;
+            }
+            match plural {
                 "pods" => {
                     let mut req = req;
                     let upgrade = kas_server::upgrade::is_upgrade(req.headers())

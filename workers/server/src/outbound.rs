@@ -1,13 +1,11 @@
-//! An HTTPS client for GETs whose answer is streamed back to the client as it comes (a
-//! kubelet's container logs), with the TLS settings of a kubeconfig-like
-//! [`WebhookClientConfig`]; failures worded as Go's `net/http` words them
-//! (`Get "https://…": dial tcp …: connect: connection refused`).
+//! An HTTP(S) client for requests whose answer is streamed back to the client as it comes
+//! (a kubelet's container logs, a proxied request to a pod, service or node), with the
+//! TLS settings of a kubeconfig-like [`WebhookClientConfig`]; failures worded as Go's
+//! `net/http` words them (`Get "https://…": dial tcp …: connect: connection refused`).
 
 use std::time::Duration;
 
-use bytes::Bytes;
 use http::{HeaderMap, Method, Request, Response, Uri};
-use http_body_util::Full;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
@@ -16,9 +14,9 @@ use kas_proto::WebhookClientConfig;
 use crate::body::{self, Body};
 use crate::webhook::{cause_for, tls_config};
 
-type Https = Client<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>;
+type Https = Client<hyper_rustls::HttpsConnector<HttpConnector>, Body>;
 
-/// A pooled HTTPS client (HTTP/1.1, as kubelets' streaming endpoints are served).
+/// A pooled HTTP(S) client (HTTP/1.1, as kubelets' streaming endpoints are served).
 #[derive(Clone)]
 pub struct StreamClient {
     client: Https,
@@ -33,7 +31,7 @@ impl StreamClient {
         http.set_nodelay(true);
         let connector = hyper_rustls::HttpsConnectorBuilder::new()
             .with_tls_config(tls)
-            .https_only()
+            .https_or_http()
             .enable_http1()
             .wrap_connector(http);
         let client = Client::builder(TokioExecutor::new())
@@ -57,9 +55,28 @@ impl StreamClient {
         headers: HeaderMap,
         timeout: Duration,
     ) -> Result<Response<Body>, String> {
+        self.send_body(method, url, headers, body::empty(), timeout)
+            .await
+    }
+
+    /// Sends a request with `headers` and `body` (streamed); as [`StreamClient::send`].
+    pub async fn send_body(
+        &self,
+        method: Method,
+        url: &str,
+        headers: HeaderMap,
+        body: Body,
+        timeout: Duration,
+    ) -> Result<Response<Body>, String> {
+        // Go's net/http names its methods so in errors ("Get", "Post", else as sent).
         let verb = match method.as_str() {
             "GET" => "Get".to_owned(),
             "POST" => "Post".to_owned(),
+            "PUT" => "Put".to_owned(),
+            "PATCH" => "Patch".to_owned(),
+            "DELETE" => "Delete".to_owned(),
+            "HEAD" => "Head".to_owned(),
+            "OPTIONS" => "Options".to_owned(),
             m => m.to_owned(),
         };
         let failed = |cause: String| format!("{verb} {url:?}: {cause}");
@@ -67,7 +84,7 @@ impl StreamClient {
         let mut req = Request::builder()
             .method(method)
             .uri(uri.clone())
-            .body(Full::new(Bytes::new()))
+            .body(body)
             .map_err(|e| failed(e.to_string()))?;
         *req.headers_mut() = headers;
         let resp = match tokio::time::timeout(timeout, self.client.request(req)).await {

@@ -60,7 +60,8 @@ pub trait Hooks: Send + Sync {
     }
 
     /// A connect subresource (`log`, `exec`, `attach`, `portforward`, `proxy`) of
-    /// `parent`: the request as it came, answered (streamed) by the hook.
+    /// `parent` (Null for `proxy`, whose name the hook parses and reads): the request as
+    /// it came, answered (streamed) by the hook.
     fn connect<'a>(
         &'a self,
         _store: &'a RestStore,

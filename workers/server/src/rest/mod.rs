@@ -400,7 +400,16 @@ impl RestStore {
             let Some(hooks) = self.hooks.clone() else {
                 return Err(Status::path_not_found());
             };
-            let parent = self.read_object(ns, name).await?;
+            // Connecters refuse dry runs (upstream's ConnectResource); log is a getter.
+            if sub != "log" && query.get("dryRun").is_some() {
+                return Err(Status::new(Reason::BadRequest, "dryRun is not supported"));
+            }
+            // A proxy's name may carry a scheme and port (`https:web:8443`): the hook
+            // reads the object it names.
+            let parent = match sub.as_str() {
+                "proxy" => Value::Null,
+                _ => self.read_object(ns, name).await?,
+            };
             return hooks.connect(self, ctx, &sub, parent, req).await;
         }
         if self.resource.verbs == Verbs::CreateOnly && verb != "create" {

@@ -479,6 +479,16 @@ fn subresource_shape(
         "exec" => ("PodExecOptions", &["create", "get"], None, None),
         "attach" => ("PodAttachOptions", &["create", "get"], None, None),
         "portforward" => ("PodPortForwardOptions", &["create", "get"], None, None),
+        "proxy" => (
+            match r.kind {
+                "Node" => "NodeProxyOptions",
+                "Service" => "ServiceProxyOptions",
+                _ => "PodProxyOptions",
+            },
+            &["create", "delete", "get", "patch", "update"],
+            None,
+            None,
+        ),
         _ => (r.kind, &["get"], None, None),
     }
 }
