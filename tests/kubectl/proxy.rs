@@ -195,6 +195,7 @@ async fn pods_proxy_carries_requests_to_the_pod() {
         format!("{PODS}/web/proxy/hello/there")
     );
     assert!(echo["headers"].get("authorization").is_none(), "{echo}");
+    assert_eq!(echo["headers"]["x-forwarded-for"], "127.0.0.1");
 
     // A body, another method, an explicit scheme and port; CORS headers are dropped.
     let r = send(

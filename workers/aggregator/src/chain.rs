@@ -305,6 +305,10 @@ async fn authenticated(
         ));
     });
 
+    if info.subresource == "proxy" {
+        // The proxied server learns who asked, as Go's reverse proxy tells it.
+        forwarded_for(req.headers_mut(), conn.peer.ip());
+    }
     let ctx = RequestContext {
         user,
         audit_id,
@@ -338,6 +342,24 @@ const REFUSAL_DRAIN_TIME: std::time::Duration = std::time::Duration::from_secs(1
 /// A refusal given before the request body was read: the body is read and dropped first
 /// (up to 1 MiB, for up to a second), so that an HTTP/2 client that is still sending sees
 /// the answer, not its stream reset.
+/// Appends `peer` to the request's `X-Forwarded-For` chain (Go's ReverseProxy joins
+/// the earlier values with ", ").
+fn forwarded_for(headers: &mut http::HeaderMap, peer: std::net::IpAddr) {
+    let prior: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .collect();
+    let chain = if prior.is_empty() {
+        peer.to_string()
+    } else {
+        format!("{}, {peer}", prior.join(", "))
+    };
+    if let Ok(v) = http::HeaderValue::from_str(&chain) {
+        headers.insert("x-forwarded-for", v);
+    }
+}
+
 async fn refuse(mut body: Body, resp: Response<Body>) -> Response<Body> {
     use http_body_util::BodyExt;
     if hyper::body::Body::is_end_stream(&body) {
