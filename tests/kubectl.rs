@@ -667,6 +667,8 @@ mod rbac;
 mod server_side_apply;
 #[path = "security/service_accounts.rs"]
 mod service_accounts;
+#[path = "kubectl/status_writes.rs"]
+mod status_writes;
 mod storage_format;
 #[path = "security/token_review.rs"]
 mod token_review;

@@ -39,13 +39,24 @@ impl Fields<'_> {
     fn reset_fields(&self, sub: &str, obj: &Value) -> Set {
         match sub {
             "" if self.resource.status_split() => Set::of([Path::fields(&["status"])]),
-            "status" => Set::of(
-                obj.as_object()
+            "status" => {
+                // The metadata the type's status strategy takes from the client is owned
+                // through `status` (upstream's GetResetFields name the rest).
+                let from_client = super::subresource_write::status_metadata(self.resource);
+                let whole_metadata = from_client.is_empty();
+                let top = obj
+                    .as_object()
                     .into_iter()
                     .flat_map(|m| m.keys())
                     .filter(|k| !matches!(k.as_str(), "status" | "apiVersion" | "kind"))
-                    .map(|k| Path::fields(&[k])),
-            ),
+                    .filter(|k| whole_metadata || k.as_str() != "metadata")
+                    .map(|k| Path::fields(&[k]));
+                let kept = ["labels", "annotations", "finalizers", "ownerReferences"]
+                    .into_iter()
+                    .filter(|k| !whole_metadata && !from_client.contains(k))
+                    .map(|k| Path::fields(&["metadata", k]));
+                Set::of(top.chain(kept))
+            }
             _ => Set::new(),
         }
     }

@@ -1,12 +1,48 @@
 //! What a write through each subresource takes from the body sent, the rest staying as
-//! stored: `status` the status, `finalize` a namespace's spec.finalizers, `approval` a
-//! CSR's conditions, `ephemeralcontainers` a pod's ephemeral containers, `resize` its
-//! containers' resources; the object itself everything but a split-off status.
+//! stored: `status` the status (and, for the built-in types whose status strategy lets
+//! it, the labels, annotations, finalizers and owner references), `finalize` a
+//! namespace's spec.finalizers, `approval` a CSR's conditions, `ephemeralcontainers` a
+//! pod's ephemeral containers, `resize` its containers' resources; the object itself
+//! everything but a split-off status.
 
 use serde_json::{json, Value};
 
-/// The object a write of `obj` through `sub` stores over `cur`.
-pub(super) fn written_through(sub: &str, cur: &Value, obj: Value, status_split: bool) -> Value {
+use super::resource::Resource;
+
+/// The metadata a `/status` write takes from the client's object, as each type's status
+/// strategy in kube-apiserver 1.33 lets it: the classic types reset only their spec (pods
+/// also their owner references, deployments their labels); the newer ones reset their
+/// metadata (ResetObjectMetaForStatus), flow control all of it, custom resources the
+/// whole object but the status. CustomResourceDefinitions let metadata through (their
+/// reset compares the new object with itself, upstream issue 137681).
+pub(super) fn status_metadata(r: &Resource) -> &'static [&'static str] {
+    const ALL: &[&str] = &["labels", "annotations", "finalizers", "ownerReferences"];
+    match (r.group, r.plural) {
+        ("", "pods") => &["labels", "annotations", "finalizers"],
+        ("apps", "deployments") => &["annotations", "finalizers", "ownerReferences"],
+        (
+            "",
+            "nodes"
+            | "services"
+            | "namespaces"
+            | "persistentvolumes"
+            | "persistentvolumeclaims"
+            | "replicationcontrollers"
+            | "resourcequotas",
+        )
+        | ("apps", "replicasets" | "statefulsets" | "daemonsets")
+        | ("batch", "jobs" | "cronjobs")
+        | ("autoscaling", "horizontalpodautoscalers")
+        | ("policy", "poddisruptionbudgets")
+        | ("certificates.k8s.io", "certificatesigningrequests")
+        | ("networking.k8s.io", "ingresses")
+        | ("apiextensions.k8s.io", "customresourcedefinitions") => ALL,
+        _ => &[],
+    }
+}
+
+/// The object a write of `obj` through `sub` of `resource` stores over `cur`.
+pub(super) fn written_through(sub: &str, cur: &Value, obj: Value, resource: &Resource) -> Value {
     match sub {
         "status" => {
             let mut merged = cur.clone();
@@ -15,6 +51,22 @@ pub(super) fn written_through(sub: &str, cur: &Value, obj: Value, status_split: 
                 None => {
                     if let Some(o) = merged.as_object_mut() {
                         o.remove("status");
+                    }
+                }
+            }
+            let from_client = status_metadata(resource);
+            if let (false, Some(m)) = (
+                from_client.is_empty(),
+                super::meta::metadata_mut(&mut merged),
+            ) {
+                for k in from_client {
+                    match obj.pointer(&format!("/metadata/{k}")) {
+                        Some(v) => {
+                            m.insert((*k).into(), v.clone());
+                        }
+                        None => {
+                            m.remove(*k);
+                        }
                     }
                 }
             }
@@ -51,7 +103,7 @@ pub(super) fn written_through(sub: &str, cur: &Value, obj: Value, status_split: 
         }
         _ => {
             let mut obj = obj;
-            if status_split {
+            if resource.status_split() {
                 if let Some(o) = obj.as_object_mut() {
                     match cur.get("status") {
                         Some(s) => {

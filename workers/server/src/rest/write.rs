@@ -466,8 +466,7 @@ impl RestStore {
         } else {
             None
         };
-        let mut obj =
-            super::subresource_write::written_through(sub, &cur, obj, self.resource.status_split());
+        let mut obj = super::subresource_write::written_through(sub, &cur, obj, &self.resource);
         if let (Some(fields), Some(m)) = (applied_fields, meta::metadata_mut(&mut obj)) {
             match fields {
                 Some(f) => m.insert("managedFields".into(), f),
