@@ -77,3 +77,36 @@ impl SaTokens {
             .map(|r| r.review)
     }
 }
+
+/// The proxy subresources' parsers: an object name as `scheme:name:port`.
+pub fn proxy_name(id: &str) -> Option<(String, String, String)> {
+    crate::proxy::split_id(id).map(|(s, n, p)| (s.to_owned(), n.to_owned(), p.to_owned()))
+}
+
+/// The backend path of a decoded request path whose first `segments` segments lead to
+/// `proxy`, what stands before it, and the backend path escaped.
+pub fn proxy_paths(path: &str, segments: usize) -> (String, String, String) {
+    let backend = crate::proxy_forward::backend_path(path, segments);
+    let prepend = crate::proxy_forward::path_prepend(path, &backend);
+    let escaped = crate::proxy_forward::escape_path(&backend);
+    (backend, prepend, escaped)
+}
+
+/// A backend's `Location` (or link) as the proxy rewrites it, under `prefix`, for a
+/// backend at `backend_host`.
+pub fn proxy_rewrite_url(prefix: &str, backend_host: &str, value: &str) -> Option<String> {
+    crate::proxy_rewrite::Rewriter {
+        prefix: prefix.to_owned(),
+        backend_host: backend_host.to_owned(),
+    }
+    .url(value)
+}
+
+/// A backend's HTML page (in `encoding`) as the proxy rewrites it.
+pub fn proxy_rewrite_html(prefix: &str, page: &[u8], encoding: &str) -> Option<Vec<u8>> {
+    crate::proxy_rewrite::Rewriter {
+        prefix: prefix.to_owned(),
+        backend_host: "10.0.0.5:8080".to_owned(),
+    }
+    .html(page, encoding)
+}

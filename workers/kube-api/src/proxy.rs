@@ -41,7 +41,7 @@ pub(crate) struct Location {
 /// `scheme:name:port` split as utilnet.SplitSchemeNamePort: one part is the name, two
 /// are name and port, three scheme, name and port; the name must not be empty and the
 /// scheme must be `http`, `https` or none.
-fn split_id(id: &str) -> Option<(&str, &str, &str)> {
+pub(crate) fn split_id(id: &str) -> Option<(&str, &str, &str)> {
     let parts: Vec<&str> = id.split(':').collect();
     let (scheme, name, port) = match parts.as_slice() {
         [name] => ("", *name, ""),

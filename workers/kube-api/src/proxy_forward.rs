@@ -218,7 +218,7 @@ async fn rewritten(resp: Response<Body>, rewriter: &Rewriter) -> Result<Response
 /// `proxy` segment, with a leading slash, cleaned as Go's path.Join, a trailing slash
 /// kept (upstream's ProxyOptions.Path through JoinPreservingTrailingSlash); empty for
 /// the proxy root without its slash.
-fn backend_path(incoming: &str, prefix_segments: usize) -> String {
+pub(crate) fn backend_path(incoming: &str, prefix_segments: usize) -> String {
     let segments: Vec<&str> = incoming.trim_matches('/').split('/').collect();
     let rest = segments
         .get(prefix_segments..)
@@ -243,7 +243,7 @@ fn backend_path(incoming: &str, prefix_segments: usize) -> String {
 }
 
 /// What stands before the backend path in the incoming path (upstream's PathPrepend).
-fn path_prepend(incoming: &str, backend_path: &str) -> String {
+pub(crate) fn path_prepend(incoming: &str, backend_path: &str) -> String {
     let mut suffix = backend_path.to_owned();
     if incoming.ends_with('/') && !suffix.ends_with('/') {
         suffix.push('/');
@@ -256,7 +256,7 @@ fn path_prepend(incoming: &str, backend_path: &str) -> String {
 
 /// A path escaped as Go's url.URL.EscapedPath escapes one it built: letters, digits,
 /// `-_.~` and `$&+,/:;=@` stay, everything else is `%XX`.
-fn escape_path(path: &str) -> String {
+pub(crate) fn escape_path(path: &str) -> String {
     let mut out = String::with_capacity(path.len());
     for b in path.bytes() {
         if b.is_ascii_alphanumeric() || b"-_.~$&+,/:;=@".contains(&b) {
