@@ -257,15 +257,7 @@ pub(crate) fn path_prepend(incoming: &str, backend_path: &str) -> String {
 /// A path escaped as Go's url.URL.EscapedPath escapes one it built: letters, digits,
 /// `-_.~` and `$&+,/:;=@` stay, everything else is `%XX`.
 pub(crate) fn escape_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~$&+,/:;=@".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    kas_server::health::percent_escape(path, b"-_.~$&+,/:;=@")
 }
 
 #[cfg(test)]

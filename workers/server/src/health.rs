@@ -139,6 +139,20 @@ fn parse_query(query: Option<&str>) -> (bool, BTreeSet<String>) {
     (verbose, excluded)
 }
 
+/// `s` with every byte but ASCII letters, digits and those in `keep` written `%XX`
+/// (the escaping of Go's url and client-go helpers, each with its own `keep`).
+pub fn percent_escape(s: &str, keep: &[u8]) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// Decodes `%XX` escapes and `+` in a query value.
 pub fn percent_decode(s: &str) -> String {
     decode(s, true)

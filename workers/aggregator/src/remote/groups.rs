@@ -51,12 +51,7 @@ impl Remotes {
             });
         }
         for versions in groups.values_mut() {
-            versions.sort_by(|a, b| {
-                by_priority(
-                    (&a.version, a.version_priority),
-                    (&b.version, b.version_priority),
-                )
-            });
+            sort_versions(versions, |r| (&r.version, r.version_priority));
         }
         groups
     }
@@ -83,7 +78,10 @@ impl Remotes {
                 None => {
                     let versions: Vec<String> =
                         registered.iter().map(|r| r.version.clone()).collect();
-                    others.push((api_group(&group, &versions), group_priority(&registered)));
+                    others.push((
+                        api_group(&group, &versions),
+                        group_priority(&registered, |r| r.group_priority_minimum),
+                    ));
                 }
             }
         }
@@ -145,7 +143,7 @@ impl Remotes {
                         "metadata": {"name": group, "creationTimestamp": null},
                         "versions": entries,
                     });
-                    others.push((doc, group_priority_of_targets(&targets)));
+                    others.push((doc, group_priority(&targets, |t| t.group_priority_minimum)));
                 }
             }
         }
@@ -270,30 +268,19 @@ pub(crate) fn by_group(targets: &[Arc<Target>]) -> BTreeMap<String, Vec<Arc<Targ
         groups.entry(t.group.clone()).or_default().push(t.clone());
     }
     for versions in groups.values_mut() {
-        versions.sort_by(|a, b| {
-            by_priority(
-                (&a.version, a.version_priority),
-                (&b.version, b.version_priority),
-            )
-        });
+        sort_versions(versions, |t| (&t.version, t.version_priority));
     }
     groups
 }
 
-fn group_priority(registered: &[Registered]) -> i64 {
-    registered
-        .iter()
-        .map(|r| r.group_priority_minimum)
-        .max()
-        .unwrap_or(0)
+/// `versions` by priority, each given as (version, versionPriority) by `key`.
+fn sort_versions<T>(versions: &mut [T], key: impl Fn(&T) -> (&str, i64)) {
+    versions.sort_by(|a, b| by_priority(key(a), key(b)));
 }
 
-fn group_priority_of_targets(targets: &[Arc<Target>]) -> i64 {
-    targets
-        .iter()
-        .map(|t| t.group_priority_minimum)
-        .max()
-        .unwrap_or(0)
+/// The highest `groupPriorityMinimum` of a group's versions, each given by `of`.
+fn group_priority<T>(versions: &[T], of: impl Fn(&T) -> i64) -> i64 {
+    versions.iter().map(of).max().unwrap_or(0)
 }
 
 /// An APIGroup of `versions` (in order), the first preferred.

@@ -227,16 +227,7 @@ fn set_user_headers(headers: &mut HeaderMap, user: &UserInfo, with_uid: bool) {
 /// An extra key as a header name carries it: bytes legal in a header name stay (but
 /// `%`), every other byte is `%XX` (client-go's `headerKeyEscape`).
 fn escape_key(key: &str) -> String {
-    let mut out = String::with_capacity(key.len());
-    for b in key.bytes() {
-        let legal = b.is_ascii_alphanumeric() || b"!#$&'*+-.^_`|~".contains(&b);
-        if legal {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    kas_server::health::percent_escape(key, b"!#$&'*+-.^_`|~")
 }
 
 #[cfg(test)]
