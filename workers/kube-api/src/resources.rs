@@ -581,6 +581,7 @@ pub const RESOURCES: &[Resource] = &[
         "CertificateSigningRequest",
         "io.k8s.api.certificates.v1.CertificateSigningRequest",
     )
+    .strategy(kas_server::rest::no_defaults, validation::csr)
     .cluster()
     .short(&["csr"])
     .subresources(&["approval", "status"])

@@ -319,9 +319,20 @@ impl Hooks for ApiHooks {
         old: &Value,
     ) -> Option<Vec<kas_server::status::StatusCause>> {
         match sub {
+            "status" | "approval" if obj["kind"] == "CertificateSigningRequest" => {
+                Some(crate::validation::csr_subresource(sub, obj, old))
+            }
             "ephemeralcontainers" => Some(crate::validation::pod_ephemeral(obj, old)),
             "resize" => Some(crate::validation::pod_resize(obj, old)),
             _ => None,
+        }
+    }
+
+    /// A CertificateSigningRequest's update keeps what upstream's csr strategies keep.
+    fn prepare_update(&self, store: &RestStore, sub: &str, obj: &mut Value, old: &Value) {
+        if store.resource().plural == "certificatesigningrequests" {
+            let now = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
+            crate::validation::csr_prepare_update(sub, obj, old, &now);
         }
     }
 

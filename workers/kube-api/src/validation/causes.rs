@@ -74,6 +74,15 @@ pub(crate) fn not_supported(field: &str, value: &str, supported: &[&str]) -> Sta
     cause("FieldValueNotSupported", field, message)
 }
 
+/// `FieldValueTooLong`: "may not be more than N bytes".
+pub(crate) fn too_long(field: &str, n: usize) -> StatusCause {
+    cause(
+        "FieldValueTooLong",
+        field,
+        format!("Too long: may not be more than {n} bytes"),
+    )
+}
+
 /// `FieldValueDuplicate`.
 pub(crate) fn duplicate(field: &str, value: &str) -> StatusCause {
     cause(

@@ -32,6 +32,11 @@ pub trait Hooks: Send + Sync {
     /// strategies fill in at PrepareForCreate from the request (a CSR's requester).
     fn prepare_create(&self, _store: &RestStore, _obj: &mut Value, _opts: &WriteOptions) {}
 
+    /// An update (through `sub`, empty for the object itself) as it will be stored over
+    /// `old`, before validation: what upstream's strategies do at PrepareForUpdate
+    /// beyond taking the subresource's part (a CSR's condition timestamps).
+    fn prepare_update(&self, _store: &RestStore, _sub: &str, _obj: &mut Value, _old: &Value) {}
+
     /// The rules of a write through subresource `sub` (`ephemeralcontainers`, `resize`)
     /// when they are not the resource's own; `None` keeps the resource's.
     fn validate_subresource(

@@ -467,6 +467,9 @@ impl RestStore {
             None
         };
         let mut obj = super::subresource_write::written_through(sub, &cur, obj, &self.resource);
+        if let Some(h) = &self.hooks {
+            h.prepare_update(self, sub, &mut obj, &cur);
+        }
         if let (Some(fields), Some(m)) = (applied_fields, meta::metadata_mut(&mut obj)) {
             match fields {
                 Some(f) => m.insert("managedFields".into(), f),
