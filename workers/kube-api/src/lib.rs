@@ -364,6 +364,13 @@ fn hooks_install(stores: &mut [RestStore], control: &Control) -> auth::Authorize
         if r.verbs == kas_server::rest::Verbs::ReadOnly {
             let computed = component_status::ComponentStatuses::new(s.storage().clone());
             *s = s.clone().with_hooks(std::sync::Arc::new(computed));
+        } else if let (true, Some(own)) = (r.plural == "services", s.hooks().cloned()) {
+            // The allocator's hooks, and the proxy subresource of the API hooks.
+            let both = subresources::ConnectVia {
+                own,
+                connect: hooks.clone(),
+            };
+            *s = s.clone().with_hooks(std::sync::Arc::new(both));
         } else if wants {
             *s = s.clone().with_hooks(hooks.clone());
         } else if auth::escalation_guards(r.group, r.plural) {

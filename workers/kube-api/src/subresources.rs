@@ -311,6 +311,87 @@ impl ApiHooks {
     }
 }
 
+/// A resource's own hooks, its connect subresources answered by the API hooks (Services:
+/// the IP and port allocator, and `services/proxy`).
+pub(crate) struct ConnectVia {
+    pub(crate) own: Arc<dyn Hooks>,
+    pub(crate) connect: Arc<ApiHooks>,
+}
+
+impl Hooks for ConnectVia {
+    fn before_create<'a>(
+        &'a self,
+        store: &'a RestStore,
+        obj: &'a mut Value,
+        opts: &'a WriteOptions,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        self.own.before_create(store, obj, opts)
+    }
+
+    fn before_update<'a>(
+        &'a self,
+        store: &'a RestStore,
+        obj: &'a mut Value,
+        old: &'a Value,
+        opts: &'a WriteOptions,
+    ) -> HookFuture<'a, Result<(), Status>> {
+        self.own.before_update(store, obj, old, opts)
+    }
+
+    fn after_delete<'a>(&'a self, store: &'a RestStore, obj: &'a Value) -> HookFuture<'a, ()> {
+        self.own.after_delete(store, obj)
+    }
+
+    fn prepare_create(&self, store: &RestStore, obj: &mut Value, opts: &WriteOptions) {
+        self.own.prepare_create(store, obj, opts)
+    }
+
+    fn prepare_update(&self, store: &RestStore, sub: &str, obj: &mut Value, old: &Value) {
+        self.own.prepare_update(store, sub, obj, old)
+    }
+
+    fn validate_subresource(
+        &self,
+        sub: &str,
+        obj: &Value,
+        old: &Value,
+    ) -> Option<Vec<kas_server::status::StatusCause>> {
+        self.own.validate_subresource(sub, obj, old)
+    }
+
+    fn computed<'a>(
+        &'a self,
+        store: &'a RestStore,
+        name: Option<&'a str>,
+    ) -> HookFuture<'a, Result<Vec<Value>, Status>> {
+        self.own.computed(store, name)
+    }
+
+    fn subresource_create<'a>(
+        &'a self,
+        store: &'a RestStore,
+        ctx: &'a RequestContext,
+        sub: &'a str,
+        parent: Value,
+        body: Value,
+        opts: &'a WriteOptions,
+    ) -> HookFuture<'a, Result<Value, Status>> {
+        self.own
+            .subresource_create(store, ctx, sub, parent, body, opts)
+    }
+
+    fn connect<'a>(
+        &'a self,
+        store: &'a RestStore,
+        ctx: &'a RequestContext,
+        sub: &'a str,
+        parent: Value,
+        req: http::Request<kas_server::body::Body>,
+    ) -> HookFuture<'a, Result<http::Response<kas_server::body::Body>, Status>> {
+        self.connect.connect(store, ctx, sub, parent, req)
+    }
+}
+
 impl Hooks for ApiHooks {
     fn validate_subresource(
         &self,

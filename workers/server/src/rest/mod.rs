@@ -296,6 +296,11 @@ impl RestStore {
         self
     }
 
+    /// The hooks given with [`RestStore::with_hooks`], if any.
+    pub fn hooks(&self) -> Option<&Arc<dyn Hooks>> {
+        self.hooks.as_ref()
+    }
+
     /// The same store, its clients' writes passing `chain` (admission).
     pub fn with_admission(mut self, chain: Arc<crate::admission::Chain>) -> RestStore {
         self.admission = Some(chain);
