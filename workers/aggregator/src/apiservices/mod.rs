@@ -8,6 +8,7 @@ mod admission;
 mod autoregister;
 mod priorities;
 mod resource;
+pub(crate) use resource::AUTOMANAGED;
 mod validation;
 
 use std::sync::{Arc, OnceLock};

@@ -25,6 +25,17 @@ pub(crate) struct Registered {
     pub(crate) version: String,
     pub(crate) group_priority_minimum: i64,
     pub(crate) version_priority: i64,
+    /// Written by this server for what a back end serves (automanaged, no service): it
+    /// stands for the back end's own listing, which discovery follows directly (so a
+    /// deleted custom resource version leaves at once, not when its APIService goes).
+    pub(crate) mirrored: bool,
+}
+
+impl Registered {
+    /// Whether discovery lists this version beside the back ends' `served` ones.
+    fn shown(&self, served: &[String]) -> bool {
+        !self.mirrored || served.contains(&self.version)
+    }
 }
 
 impl Remotes {
@@ -43,11 +54,17 @@ impl Remotes {
             if group.is_empty() || group == OWN_GROUP || version.is_empty() {
                 continue;
             }
+            let automanaged = object
+                .pointer("/metadata/labels")
+                .and_then(|l| l.get(crate::apiservices::AUTOMANAGED))
+                .is_some();
+            let local = spec("service").is_none_or(Value::is_null);
             groups.entry(group.clone()).or_default().push(Registered {
                 group,
                 version,
                 group_priority_minimum: int("groupPriorityMinimum"),
                 version_priority: int("versionPriority"),
+                mirrored: automanaged && local,
             });
         }
         for versions in groups.values_mut() {
@@ -71,11 +88,20 @@ impl Remotes {
             match local.iter_mut().find(|g| g["name"] == group.as_str()) {
                 Some(g) => {
                     let served = versions_of(g, "/versions");
-                    if registered.iter().any(|r| !served.contains(&r.version)) {
-                        *g = api_group(&group, &listed_versions(&registered, &served));
+                    let shown: Vec<Registered> = registered
+                        .into_iter()
+                        .filter(|r| r.shown(&served))
+                        .collect();
+                    if shown.iter().any(|r| !served.contains(&r.version)) {
+                        *g = api_group(&group, &listed_versions(&shown, &served));
                     }
                 }
                 None => {
+                    let registered: Vec<Registered> =
+                        registered.into_iter().filter(|r| r.shown(&[])).collect();
+                    if registered.is_empty() {
+                        continue;
+                    }
                     let versions: Vec<String> =
                         registered.iter().map(|r| r.version.clone()).collect();
                     others.push((
@@ -92,8 +118,13 @@ impl Remotes {
     /// (serving `served`) do not, answered from the APIServices as kube-aggregator's group
     /// handler does; None leaves it to the back end that serves the group.
     pub(crate) fn group_document(&self, group: &str, served: &[String]) -> Option<Value> {
-        let registered = self.registered_groups().remove(group)?;
-        if !served.is_empty() && registered.iter().all(|r| served.contains(&r.version)) {
+        let registered: Vec<Registered> = self
+            .registered_groups()
+            .remove(group)?
+            .into_iter()
+            .filter(|r| r.shown(served))
+            .collect();
+        if registered.iter().all(|r| served.contains(&r.version)) {
             return None;
         }
         let mut doc = json!({"kind": "APIGroup", "apiVersion": "v1"});
@@ -334,6 +365,13 @@ mod tests {
             apiservice("v1.stable.example.com", 1000, 100, false),
             // A local APIService of a group nobody serves is listed all the same.
             apiservice("v1.nobody.example.com", 900, 15, false),
+            // One this server wrote for a custom resource version no longer served is not.
+            {
+                let mut a = apiservice("v1.gone.example.com", 1000, 100, false);
+                a["metadata"]["labels"] =
+                    json!({"kube-aggregator.kubernetes.io/automanaged": "true"});
+                a
+            },
         ]);
         let local = vec![
             local_group("apps", &["v1"]),
@@ -369,6 +407,7 @@ mod tests {
             "nobody.example.com/v1"
         );
         assert!(remotes.group_document("unknown.example.com", &[]).is_none());
+        assert!(remotes.group_document("gone.example.com", &[]).is_none());
         let target = remotes
             .target_for("/apis/wardle.example.com/v1alpha1/namespaces/x/flunders")
             .expect("a remote target");
