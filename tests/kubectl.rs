@@ -672,6 +672,8 @@ mod status_writes;
 mod storage_format;
 #[path = "security/token_review.rs"]
 mod token_review;
+#[path = "kubectl/validation_walk.rs"]
+mod validation_walk;
 #[path = "security/webhook.rs"]
 mod webhook;
 #[path = "kubectl/wire.rs"]

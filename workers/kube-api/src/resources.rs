@@ -189,7 +189,7 @@ pub const RESOURCES: &[Resource] = &[
     )
     .strategy(
         defaults::persistent_volume_claim_defaults,
-        kas_server::rest::no_validation,
+        validation::persistent_volume_claim,
     )
     .short(&["pvc"])
     .subresources(&["status"])
@@ -737,6 +737,10 @@ pub const RESOURCES: &[Resource] = &[
         "PodDisruptionBudget",
         "io.k8s.api.policy.v1.PodDisruptionBudget",
     )
+    .strategy(
+        kas_server::rest::no_defaults,
+        validation::pod_disruption_budget,
+    )
     .short(&["pdb"])
     .subresources(&["status"])
     .generation()
@@ -750,7 +754,7 @@ pub const RESOURCES: &[Resource] = &[
         "ClusterRoleBinding",
         "io.k8s.api.rbac.v1.ClusterRoleBinding",
     )
-    .strategy(defaults::binding_defaults, kas_server::rest::no_validation)
+    .strategy(defaults::binding_defaults, validation::cluster_role_binding)
     .names(NameRule::PathSegment)
     .cluster()
     .columns(col::ROLE_BINDING),
@@ -762,6 +766,7 @@ pub const RESOURCES: &[Resource] = &[
         "ClusterRole",
         "io.k8s.api.rbac.v1.ClusterRole",
     )
+    .strategy(kas_server::rest::no_defaults, validation::cluster_role)
     .names(NameRule::PathSegment)
     .cluster(),
     r(
@@ -772,7 +777,7 @@ pub const RESOURCES: &[Resource] = &[
         "RoleBinding",
         "io.k8s.api.rbac.v1.RoleBinding",
     )
-    .strategy(defaults::binding_defaults, kas_server::rest::no_validation)
+    .strategy(defaults::binding_defaults, validation::role_binding)
     .names(NameRule::PathSegment)
     .columns(col::ROLE_BINDING),
     r(
@@ -783,6 +788,7 @@ pub const RESOURCES: &[Resource] = &[
         "Role",
         "io.k8s.api.rbac.v1.Role",
     )
+    .strategy(kas_server::rest::no_defaults, validation::role)
     .names(NameRule::PathSegment),
     // scheduling.k8s.io/v1
     r(
@@ -795,7 +801,7 @@ pub const RESOURCES: &[Resource] = &[
     )
     .strategy(
         defaults::priority_class_defaults,
-        kas_server::rest::no_validation,
+        validation::priority_class,
     )
     .cluster()
     .short(&["pc"])
@@ -839,10 +845,7 @@ pub const RESOURCES: &[Resource] = &[
         "StorageClass",
         "io.k8s.api.storage.v1.StorageClass",
     )
-    .strategy(
-        defaults::storage_class_defaults,
-        kas_server::rest::no_validation,
-    )
+    .strategy(defaults::storage_class_defaults, validation::storage_class)
     .cluster()
     .short(&["sc"])
     .columns(col::STORAGE_CLASS),

@@ -8,6 +8,7 @@ mod causes;
 mod core_v1;
 mod cron;
 mod csr;
+mod disruption;
 mod endpoints;
 mod flowcontrol;
 mod pod;
@@ -16,15 +17,18 @@ mod pod_update;
 mod policies;
 mod priority_levels;
 mod quantity;
+mod rbac;
 mod selector;
 mod service;
 mod statefulset;
+mod storage;
 mod webhooks;
 
 pub(crate) use apps::{daemonset, deployment, replicaset};
 pub(crate) use batch::{cronjob, job};
 pub(crate) use core_v1::{namespace, secret, serviceaccount};
 pub(crate) use csr::{csr, csr_subresource, prepare_update as csr_prepare_update};
+pub(crate) use disruption::{pod_disruption_budget, priority_class};
 pub(crate) use endpoints::{endpoints, endpointslice, event, event_v1};
 pub(crate) use flowcontrol::flowschema;
 pub(crate) use pod::pod;
@@ -35,8 +39,10 @@ pub(crate) use policies::{
 };
 pub(crate) use priority_levels::priority_level;
 pub(crate) use quantity::parse as parse_quantity;
+pub(crate) use rbac::{cluster_role, cluster_role_binding, role, role_binding};
 pub(crate) use service::service;
 pub(crate) use statefulset::statefulset;
+pub(crate) use storage::{persistent_volume_claim, storage_class};
 pub(crate) use webhooks::{
     mutating_webhook_defaults, mutating_webhooks, validating_webhook_defaults, validating_webhooks,
 };

@@ -1,0 +1,114 @@
+//! Types that accepted anything now refuse what kube-apiserver 1.33 refuses (issue 17's
+//! validation walk): RBAC roles and bindings (a binding's roleRef never changes),
+//! PersistentVolumeClaims, PodDisruptionBudgets, PriorityClasses and StorageClasses, each
+//! with upstream's field causes as kubectl prints them.
+
+use crate::harness::kubectl::Kubectl;
+use crate::harness::Server;
+
+/// `kubectl <args>` with `input` on stdin, which must fail; its error output.
+fn refused(k: &Kubectl, args: &[&str], input: &str) -> String {
+    let out = k.run_stdin(args, input);
+    assert!(!out.status.success(), "accepted: {args:?}\n{input}");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn has(err: &str, lines: &[&str]) {
+    for line in lines {
+        assert!(err.contains(line), "missing {line:?} in:\n{err}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_objects_of_newly_validated_types_are_refused() {
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let create = ["create", "-f", "-"];
+
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: pvc}\nspec: {accessModes: [ReadWriteSometimes]}\n",
+    );
+    has(
+        &err,
+        &[
+            "The PersistentVolumeClaim \"pvc\" is invalid",
+            "spec.accessModes: Unsupported value: \"ReadWriteSometimes\": supported values: \"ReadOnlyMany\", \"ReadWriteMany\", \"ReadWriteOnce\", \"ReadWriteOncePod\"",
+            "spec.resources[storage]: Required value",
+        ],
+    );
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb}\nspec: {maxUnavailable: 150%}\n",
+    );
+    has(&err, &["spec.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:\"150%\"}: must not be greater than 100%"]);
+    let err = refused(
+        &k,
+        &["create", "priorityclass", "huge", "--value=2000000000"],
+        "",
+    );
+    has(
+        &err,
+        &["value: Forbidden: maximum allowed value of a user defined priority is 1000000000"],
+    );
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: sc}\nprovisioner: \"\"\nreclaimPolicy: Sometimes\n",
+    );
+    has(
+        &err,
+        &[
+            "provisioner: Required value",
+            "reclaimPolicy: Unsupported value: \"Sometimes\": supported values: \"Delete\", \"Retain\"",
+        ],
+    );
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata: {name: r}\nrules: [{resources: [pods]}]\n",
+    );
+    has(
+        &err,
+        &[
+            "rules[0].verbs: Required value: verbs must contain at least one value",
+            "rules[0].apiGroups: Required value: resource rules must supply at least one api group",
+        ],
+    );
+
+    // A binding keeps its role: kubectl apply of another roleRef is refused.
+    k.ok(&[
+        "create",
+        "rolebinding",
+        "rb",
+        "--clusterrole=view",
+        "--user=ann",
+    ]);
+    let err = refused(
+        &k,
+        &["apply", "-f", "-"],
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: rb, namespace: default}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}\nsubjects: [{kind: User, name: ann, apiGroup: rbac.authorization.k8s.io}]\n",
+    );
+    has(
+        &err,
+        &["roleRef: Invalid value: rbac.RoleRef{APIGroup:\"rbac.authorization.k8s.io\", Kind:\"ClusterRole\", Name:\"edit\"}: cannot change roleRef"],
+    );
+    // kubectl auth reconcile replaces such a binding, as it does against kube-apiserver.
+    k.ok_stdin(
+        &["auth", "reconcile", "-f", "-", "--remove-extra-subjects"],
+        "apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: rb, namespace: default}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}\nsubjects: [{kind: User, name: ann, apiGroup: rbac.authorization.k8s.io}]\n",
+    );
+    let role = k.ok(&["get", "rolebinding", "rb", "-o", "jsonpath={.roleRef.name}"]);
+    assert_eq!(role, "edit");
+
+    // Valid objects of these types still go in, and the server's own (bootstrap roles
+    // and bindings, system priority classes) are there.
+    k.ok_stdin(
+        &create,
+        "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: ok}\nspec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n",
+    );
+    k.ok(&["get", "clusterrole", "admin", "cluster-admin"]);
+    k.ok(&["get", "priorityclass", "system-node-critical"]);
+}
