@@ -74,13 +74,26 @@ async fn defaults_and_restrictions() {
         &PVC.replace("name: data", "name: fixed")
             .replace("spec:\n", "spec:\n  storageClassName: standard\n"),
     );
-    let err = k.fails(&[
+    // An unbound claim's spec does not change (validation), a bound one grows only where
+    // its class allows (admission).
+    let resize = [
         "patch",
         "pvc",
         "fixed",
         "-p",
         r#"{"spec":{"resources":{"requests":{"storage":"2Gi"}}}}"#,
+    ];
+    let err = k.fails(&resize);
+    assert!(err.contains("spec: Forbidden: spec is immutable after creation except resources.requests and volumeAttributesClassName for bound claims"), "{err}");
+    k.ok(&[
+        "patch",
+        "pvc",
+        "fixed",
+        "--subresource=status",
+        "-p",
+        r#"{"status":{"phase":"Bound"}}"#,
     ]);
+    let err = k.fails(&resize);
     assert!(
         err.contains("only dynamically provisioned pvc can be resized and the storageclass that provisions the pvc must support resize"),
         "{err}"

@@ -1,7 +1,7 @@
 //! Types that accepted anything now refuse what kube-apiserver 1.33 refuses (issue 17's
 //! validation walk): RBAC roles and bindings (a binding's roleRef never changes),
-//! PersistentVolumeClaims, PodDisruptionBudgets, PriorityClasses and StorageClasses, each
-//! with upstream's field causes as kubectl prints them.
+//! PersistentVolumeClaims, PodDisruptionBudgets, PriorityClasses, StorageClasses and
+//! NetworkPolicies, each with upstream's field causes as kubectl prints them.
 
 use crate::harness::kubectl::Kubectl;
 use crate::harness::Server;
@@ -75,6 +75,19 @@ async fn invalid_objects_of_newly_validated_types_are_refused() {
         &[
             "rules[0].verbs: Required value: verbs must contain at least one value",
             "rules[0].apiGroups: Required value: resource rules must supply at least one api group",
+        ],
+    );
+
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata: {name: np}\nspec:\n  podSelector: {}\n  ingress: [{from: [{}], ports: [{protocol: ICMP, port: 80}]}]\n",
+    );
+    has(
+        &err,
+        &[
+            "spec.ingress[0].ports[0].protocol: Unsupported value: \"ICMP\": supported values: \"TCP\", \"UDP\", \"SCTP\"",
+            "spec.ingress[0].from[0]: Required value: must specify a peer",
         ],
     );
 

@@ -197,6 +197,11 @@ impl Plugin for PersistentVolumeClaimResize {
             if !grows {
                 return Ok(());
             }
+            if old.pointer("/status/phase").and_then(Value::as_str) != Some("Bound") {
+                return Err(
+                    req.forbidden(pvc, "Only bound persistent volume claims can be expanded")
+                );
+            }
             let class = pvc
                 .pointer("/spec/storageClassName")
                 .and_then(Value::as_str)

@@ -703,7 +703,7 @@ pub const RESOURCES: &[Resource] = &[
     )
     .strategy(
         defaults::network_policy_defaults,
-        kas_server::rest::no_validation,
+        validation::network_policy,
     )
     .short(&["netpol"])
     .generation()
