@@ -349,6 +349,15 @@ pub(crate) fn go_string_map(m: Option<&Map<String, Value>>) -> String {
     format!("map[string]string{{{}}}", body.join(", "))
 }
 
+/// Causes as `field: message` lines (what the Status message joins), for tests.
+#[cfg(test)]
+pub(crate) fn messages(causes: &[StatusCause]) -> Vec<String> {
+    causes
+        .iter()
+        .map(|c| format!("{}: {}", c.field, c.message))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! Tests of the CertificateSigningRequest rules and update preparation.
 
+use super::super::causes::messages;
 use super::*;
 use serde_json::json;
 
@@ -17,13 +18,6 @@ fn csr_object(pem: &str) -> Value {
     let b64 = base64::engine::general_purpose::STANDARD.encode(pem);
     json!({"metadata": {"name": "c"}, "spec": {"request": b64,
         "signerName": "example.com/signer", "usages": ["client auth"]}})
-}
-
-fn messages(causes: &[StatusCause]) -> Vec<String> {
-    causes
-        .iter()
-        .map(|c| format!("{}: {}", c.field, c.message))
-        .collect()
 }
 
 #[test]

@@ -161,15 +161,9 @@ pub(crate) fn priority_class(o: &Value, old: Option<&Value>) -> Vec<StatusCause>
 
 #[cfg(test)]
 mod tests {
+    use super::super::causes::messages;
     use super::*;
     use serde_json::json;
-
-    fn messages(causes: &[StatusCause]) -> Vec<String> {
-        causes
-            .iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect()
-    }
 
     #[test]
     fn budgets_set_one_bound_in_range() {

@@ -179,15 +179,9 @@ fn same_family(a: IpAddr, b: IpAddr) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use super::super::causes::messages;
     use super::*;
     use serde_json::json;
-
-    fn messages(causes: &[StatusCause]) -> Vec<String> {
-        causes
-            .iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect()
-    }
 
     #[test]
     fn ports_peers_blocks_and_types() {

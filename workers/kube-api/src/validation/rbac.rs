@@ -191,15 +191,9 @@ pub(crate) fn cluster_role_binding(o: &Value, old: Option<&Value>) -> Vec<Status
 
 #[cfg(test)]
 mod tests {
+    use super::super::causes::messages;
     use super::*;
     use serde_json::json;
-
-    fn messages(causes: &[StatusCause]) -> Vec<String> {
-        causes
-            .iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect()
-    }
 
     #[test]
     fn rules_need_verbs_groups_and_resources() {

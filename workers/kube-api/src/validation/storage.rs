@@ -280,15 +280,9 @@ pub(crate) fn storage_class(o: &Value, old: Option<&Value>) -> Vec<StatusCause> 
 
 #[cfg(test)]
 mod tests {
+    use super::super::causes::messages;
     use super::*;
     use serde_json::json;
-
-    fn messages(causes: &[StatusCause]) -> Vec<String> {
-        causes
-            .iter()
-            .map(|c| format!("{}: {}", c.field, c.message))
-            .collect()
-    }
 
     #[test]
     fn claims_ask_for_modes_and_storage_and_keep_their_spec() {
