@@ -1,7 +1,8 @@
 //! Types that accepted anything now refuse what kube-apiserver 1.33 refuses (issue 17's
 //! validation walk): RBAC roles and bindings (a binding's roleRef never changes),
-//! PersistentVolumeClaims, PodDisruptionBudgets, PriorityClasses, StorageClasses and
-//! NetworkPolicies, each with upstream's field causes as kubectl prints them.
+//! PersistentVolumeClaims, PodDisruptionBudgets, PriorityClasses, StorageClasses,
+//! NetworkPolicies and HorizontalPodAutoscalers, each with upstream's field causes as
+//! kubectl prints them.
 
 use crate::harness::kubectl::Kubectl;
 use crate::harness::Server;
@@ -89,6 +90,16 @@ async fn invalid_objects_of_newly_validated_types_are_refused() {
             "spec.ingress[0].ports[0].protocol: Unsupported value: \"ICMP\": supported values: \"TCP\", \"UDP\", \"SCTP\"",
             "spec.ingress[0].from[0]: Required value: must specify a peer",
         ],
+    );
+
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: autoscaling/v2\nkind: HorizontalPodAutoscaler\nmetadata: {name: web}\nspec:\n  scaleTargetRef: {apiVersion: apps/v1, kind: Deployment, name: web}\n  minReplicas: 3\n  maxReplicas: 2\n",
+    );
+    has(
+        &err,
+        &["spec.maxReplicas: Invalid value: 2: must be greater than or equal to `minReplicas`"],
     );
 
     // A binding keeps its role: kubectl apply of another roleRef is refused.

@@ -518,7 +518,7 @@ pub const RESOURCES: &[Resource] = &[
         "HorizontalPodAutoscaler",
         "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler",
     )
-    .strategy(defaults::hpa_v2_defaults, kas_server::rest::no_validation)
+    .strategy(defaults::hpa_v2_defaults, validation::hpa_v2)
     .short(&["hpa"])
     .categories(ALL)
     .subresources(&["status"])
@@ -532,7 +532,7 @@ pub const RESOURCES: &[Resource] = &[
         "HorizontalPodAutoscaler",
         "io.k8s.api.autoscaling.v1.HorizontalPodAutoscaler",
     )
-    .strategy(defaults::hpa_v1_defaults, kas_server::rest::no_validation)
+    .strategy(defaults::hpa_v1_defaults, validation::hpa_v1)
     .short(&["hpa"])
     .categories(ALL)
     .subresources(&["status"])

@@ -11,6 +11,7 @@ mod csr;
 mod disruption;
 mod endpoints;
 mod flowcontrol;
+mod hpa;
 mod network_policy;
 mod pod;
 mod pod_subresources;
@@ -32,6 +33,7 @@ pub(crate) use csr::{csr, csr_subresource, prepare_update as csr_prepare_update}
 pub(crate) use disruption::{pod_disruption_budget, priority_class};
 pub(crate) use endpoints::{endpoints, endpointslice, event, event_v1};
 pub(crate) use flowcontrol::flowschema;
+pub(crate) use hpa::{hpa_v1, hpa_v2};
 pub(crate) use network_policy::network_policy;
 pub(crate) use pod::pod;
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
