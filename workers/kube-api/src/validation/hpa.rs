@@ -4,6 +4,7 @@
 //! target, and the scaling behavior's policies. HPAScaleToZero is off (minReplicas 0 only
 //! when the stored object already had it).
 
+use kas_server::rest::path_segment_msgs;
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
@@ -27,19 +28,6 @@ const SOURCES: [(&str, &str); 5] = [
     ("resource", "Resource"),
     ("containerResource", "ContainerResource"),
 ];
-
-/// Why a name may not be a path segment (upstream's ValidatePathSegmentName).
-fn path_segment_msgs(name: &str) -> Vec<String> {
-    match name {
-        "." => vec!["may not be '.'".into()],
-        ".." => vec!["may not be '..'".into()],
-        _ => ["/", "%"]
-            .iter()
-            .filter(|c| name.contains(*c))
-            .map(|c| format!("may not contain '{c}'"))
-            .collect(),
-    }
-}
 
 /// An autoscaling/v2 HorizontalPodAutoscaler.
 pub(crate) fn hpa_v2(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {

@@ -5,6 +5,7 @@
 //! Groups (that group) or ServiceAccounts (the core group, a DNS subdomain name, a
 //! namespace in a ClusterRoleBinding); and a binding's roleRef never changes.
 
+use kas_server::rest::path_segment_msgs;
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
@@ -14,19 +15,6 @@ use super::causes::{
 use super::selector::selector_rules;
 
 const GROUP: &str = "rbac.authorization.k8s.io";
-
-/// Why a name may not be a path segment (upstream's ValidatePathSegmentName).
-fn path_segment_msgs(name: &str) -> Vec<String> {
-    match name {
-        "." => vec!["may not be '.'".into()],
-        ".." => vec!["may not be '..'".into()],
-        _ => ["/", "%"]
-            .iter()
-            .filter(|c| name.contains(*c))
-            .map(|c| format!("may not contain '{c}'"))
-            .collect(),
-    }
-}
 
 /// Go's `%#v` of a `[]string`.
 fn go_strings(items: &[Value]) -> String {

@@ -87,6 +87,19 @@ pub fn required(field: &str, why: &str) -> StatusCause {
     }
 }
 
+/// Why `name` may not be a path segment (upstream's ValidatePathSegmentName): `.`
+/// and `..` are refused, `/` and `%` anywhere.
+pub fn path_segment_msgs(name: &str) -> Vec<String> {
+    if name == "." || name == ".." {
+        return vec![format!("may not be '{name}'")];
+    }
+    ["/", "%"]
+        .iter()
+        .filter(|c| name.contains(*c))
+        .map(|c| format!("may not contain '{c}'"))
+        .collect()
+}
+
 /// A `FieldValueForbidden` cause.
 pub fn forbidden(field: &str, why: &str) -> StatusCause {
     StatusCause {
@@ -165,13 +178,8 @@ pub(crate) fn validate_name(object: &Value, rule: NameRule) -> Vec<StatusCause> 
             }
         }
         NameRule::PathSegment => {
-            if name == "." || name == ".." {
-                out.push(invalid_value(f, name, &format!("may not be '{name}'")));
-            }
-            for bad in ["/", "%"] {
-                if name.contains(bad) {
-                    out.push(invalid_value(f, name, &format!("may not contain '{bad}'")));
-                }
+            for m in path_segment_msgs(name) {
+                out.push(invalid_value(f, name, &m));
             }
         }
     }
