@@ -645,6 +645,7 @@ mod encryption;
 mod ephemeral;
 #[path = "kubectl/eviction.rs"]
 mod eviction;
+mod fidelity;
 #[path = "kubectl/field_selectors.rs"]
 mod field_selectors;
 #[path = "kubectl/flowcontrol/mod.rs"]

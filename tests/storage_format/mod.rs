@@ -340,6 +340,18 @@ async fn objects_written_here_are_upstream_protobuf_in_storage_versions_and_crs_
     assert_eq!(ev.message.as_deref(), Some("scaled to 2"));
     assert_eq!(ev.reporting_component.as_deref(), Some("example.com/ctl"));
 
+    // IPAddresses (here the `kubernetes` Service's, the allocator's) are stored as
+    // networking.k8s.io/v1beta1, as 1.33 stores them, and served as v1.
+    let ips = get_json(&k, &["ipaddresses"]);
+    let ip = &ips["items"][0];
+    assert_eq!(ip["apiVersion"], "networking.k8s.io/v1");
+    let name = ip["metadata"]["name"].as_str().expect("an IPAddress");
+    let (av, kind, _) = open_envelope(&raw(&etcd, &format!("/registry/ipaddresses/{name}")));
+    assert_eq!(
+        (av.as_str(), kind.as_str()),
+        ("networking.k8s.io/v1beta1", "IPAddress")
+    );
+
     // The CRD itself is built-in (protobuf); its custom resources are JSON.
     k.ok_stdin(&["create", "-f", "-"], CRD);
     let (_, kind, _) = open_envelope(&raw(

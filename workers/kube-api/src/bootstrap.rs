@@ -50,7 +50,7 @@ impl Stores {
     fn namespaced(&self) -> impl Iterator<Item = &RestStore> {
         self.all.iter().filter(|s| {
             let r = s.resource();
-            r.namespaced && r.verbs == kas_server::rest::Verbs::All && r.conversion.is_none()
+            r.namespaced && r.verbs.stored() && r.conversion.is_none()
         })
     }
 }

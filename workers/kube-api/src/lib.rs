@@ -78,7 +78,7 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     let mut stores = Stores::default();
     for r in RESOURCES {
         let store = RestStore::new(*r, storage.clone(), config.min_request_timeout);
-        let store = if r.verbs == kas_server::rest::Verbs::All {
+        let store = if r.verbs.stored() {
             store.with_cache()
         } else {
             store

@@ -159,6 +159,7 @@ pub const RESOURCES: &[Resource] = &[
     )
     .names(NameRule::Label)
     .strategy(namespace_defaults, validation::namespace)
+    .no_collection_delete()
     .cluster()
     .short(&["ns"])
     .subresources(&["finalize", "status"])
@@ -249,7 +250,8 @@ pub const RESOURCES: &[Resource] = &[
     .strategy(
         defaults::pod_template_defaults,
         kas_server::rest::no_validation,
-    ),
+    )
+    .columns(col::POD_TEMPLATE),
     r(
         CORE,
         "v1",
@@ -279,7 +281,8 @@ pub const RESOURCES: &[Resource] = &[
         "io.k8s.api.core.v1.ResourceQuota",
     )
     .short(&["quota"])
-    .subresources(&["status"]),
+    .subresources(&["status"])
+    .columns(col::RESOURCE_QUOTA),
     r(
         CORE,
         "v1",
@@ -334,7 +337,8 @@ pub const RESOURCES: &[Resource] = &[
     )
     .cluster()
     .categories(API_EXT)
-    .generation(),
+    .generation()
+    .columns(col::WEBHOOK_CONFIGURATION),
     r(
         "admissionregistration.k8s.io",
         "v1",
@@ -347,7 +351,8 @@ pub const RESOURCES: &[Resource] = &[
     .cluster()
     .categories(API_EXT)
     .subresources(&["status"])
-    .generation(),
+    .generation()
+    .columns(col::VALIDATING_ADMISSION_POLICY),
     r(
         "admissionregistration.k8s.io",
         "v1",
@@ -362,7 +367,8 @@ pub const RESOURCES: &[Resource] = &[
     )
     .cluster()
     .categories(API_EXT)
-    .generation(),
+    .generation()
+    .columns(col::VALIDATING_ADMISSION_POLICY_BINDING),
     r(
         "admissionregistration.k8s.io",
         "v1",
@@ -377,7 +383,8 @@ pub const RESOURCES: &[Resource] = &[
     )
     .cluster()
     .categories(API_EXT)
-    .generation(),
+    .generation()
+    .columns(col::WEBHOOK_CONFIGURATION),
     // apps/v1
     r(
         "apps",
@@ -623,7 +630,8 @@ pub const RESOURCES: &[Resource] = &[
         storage_api_version: "v1",
         to_storage: conversions::event_to_core,
         from_storage: conversions::event_from_core,
-    }),
+    })
+    .columns(col::EVENT_V1),
     // flowcontrol.apiserver.k8s.io/v1
     r(
         "flowcontrol.apiserver.k8s.io",
@@ -692,7 +700,10 @@ pub const RESOURCES: &[Resource] = &[
         "io.k8s.api.networking.v1.IPAddress",
     )
     .cluster()
-    .short(&["ip"]),
+    .short(&["ip"])
+    // Stored as v1beta1, as kube-apiserver 1.33 stores it (the same schema).
+    .storage_version("v1beta1")
+    .columns(col::IP_ADDRESS),
     r(
         "networking.k8s.io",
         "v1",
@@ -717,7 +728,9 @@ pub const RESOURCES: &[Resource] = &[
         "io.k8s.api.networking.v1.ServiceCIDR",
     )
     .cluster()
-    .subresources(&["status"]),
+    .subresources(&["status"])
+    .storage_version("v1beta1")
+    .columns(col::SERVICE_CIDR),
     // node.k8s.io/v1
     r(
         "node.k8s.io",
@@ -727,7 +740,8 @@ pub const RESOURCES: &[Resource] = &[
         "RuntimeClass",
         "io.k8s.api.node.v1.RuntimeClass",
     )
-    .cluster(),
+    .cluster()
+    .columns(col::RUNTIME_CLASS),
     // policy/v1
     r(
         "policy",
@@ -819,7 +833,8 @@ pub const RESOURCES: &[Resource] = &[
         defaults::csi_driver_defaults,
         kas_server::rest::no_validation,
     )
-    .cluster(),
+    .cluster()
+    .columns(col::CSI_DRIVER),
     r(
         "storage.k8s.io",
         "v1",
@@ -828,7 +843,8 @@ pub const RESOURCES: &[Resource] = &[
         "CSINode",
         "io.k8s.api.storage.v1.CSINode",
     )
-    .cluster(),
+    .cluster()
+    .columns(col::CSI_NODE),
     r(
         "storage.k8s.io",
         "v1",
@@ -858,7 +874,8 @@ pub const RESOURCES: &[Resource] = &[
         "io.k8s.api.storage.v1.VolumeAttachment",
     )
     .cluster()
-    .subresources(&["status"]),
+    .subresources(&["status"])
+    .columns(col::VOLUME_ATTACHMENT),
 ];
 
 /// The API groups served, in upstream's discovery order, with their versions
@@ -910,9 +927,8 @@ mod tests {
     /// in etcd, as upstream stores them).
     #[test]
     fn every_key_path_names_its_resource_for_encryption() {
-        use kas_server::rest::Verbs;
         use kas_server::storage::encryption::resources::of_key_path;
-        for r in RESOURCES.iter().filter(|r| r.verbs == Verbs::All) {
+        for r in RESOURCES.iter().filter(|r| r.verbs.stored()) {
             let key = format!("{}/ns/name", r.key_path);
             let gr = of_key_path(&key);
             let group = match r.group {

@@ -65,7 +65,7 @@ impl Allocator {
     /// Holds `ip` for `svc`; false if someone else holds it.
     async fn claim_ip(&self, ip: IpAddr, svc: &Value) -> Result<bool, Status> {
         let obj = json!({
-            "apiVersion": "networking.k8s.io/v1",
+            "apiVersion": self.ipaddresses.resource().storage_api_version(),
             "kind": "IPAddress",
             "metadata": {
                 "name": ip.to_string(),

@@ -472,6 +472,15 @@ impl RestStore {
                 opts.dry_run |= dry_run_in(body.as_ref());
                 self.delete(ns, name, body, &opts, &query).await
             }
+            ("", Method::DELETE, "deletecollection")
+                if self.resource.verbs == Verbs::AllButCollectionDelete =>
+            {
+                // No route for it upstream: go-restful's generic 405.
+                Err(Status::new(
+                    Reason::MethodNotAllowed,
+                    "the server does not allow this method on the requested resource",
+                ))
+            }
             ("", Method::DELETE, "deletecollection") => {
                 let mut opts = opts()?;
                 let body = decode::delete_options(req).await?;

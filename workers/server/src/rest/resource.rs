@@ -51,6 +51,9 @@ pub enum NameRule {
 pub enum Verbs {
     /// create, delete, deletecollection, get, list, patch, update, watch.
     All,
+    /// All but deletecollection (namespaces: upstream's namespace storage deletes one
+    /// namespace at a time, through its finalization).
+    AllButCollectionDelete,
     /// Only create: the review APIs and bindings, whose objects are never stored.
     CreateOnly,
     /// Only get and list, of objects computed on each read (componentstatuses).
@@ -58,6 +61,11 @@ pub enum Verbs {
 }
 
 impl Verbs {
+    /// Whether the resource's objects are stored (the read and write verbs).
+    pub fn stored(self) -> bool {
+        matches!(self, Verbs::All | Verbs::AllButCollectionDelete)
+    }
+
     /// The verbs as discovery lists them.
     pub fn names(self) -> &'static [&'static str] {
         match self {
@@ -70,6 +78,9 @@ impl Verbs {
                 "patch",
                 "update",
                 "watch",
+            ],
+            Verbs::AllButCollectionDelete => &[
+                "create", "delete", "get", "list", "patch", "update", "watch",
             ],
             Verbs::CreateOnly => &["create"],
             Verbs::ReadOnly => &["get", "list"],
@@ -278,6 +289,12 @@ impl Resource {
         self
     }
 
+    /// Every verb but deletecollection.
+    pub const fn no_collection_delete(mut self) -> Resource {
+        self.verbs = Verbs::AllButCollectionDelete;
+        self
+    }
+
     /// Only get and list, of objects the hooks compute.
     pub const fn read_only(mut self) -> Resource {
         self.verbs = Verbs::ReadOnly;
@@ -356,7 +373,7 @@ impl Resource {
     /// create-only review APIs, the computed componentstatuses).
     pub fn storage_version_hash(&self) -> Option<String> {
         use base64::Engine;
-        if self.verbs != Verbs::All {
+        if !self.verbs.stored() {
             return None;
         }
         let gv = self.storage_api_version();

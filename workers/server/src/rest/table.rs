@@ -55,7 +55,16 @@ pub(crate) fn table(
     include: Include,
     list_meta: Option<Value>,
 ) -> Value {
-    let mut columns = vec![column_json("Name", "string", "name", NAME_DESCRIPTION, 0)];
+    // Printers place the name column first, except those that place it themselves
+    // (upstream's event printer puts it last, `-o wide` only).
+    let own_name = resource
+        .columns
+        .iter()
+        .any(|c| c.name == "Name" && c.format == "name");
+    let mut columns = Vec::new();
+    if dynamic.is_some() || !own_name {
+        columns.push(column_json("Name", "string", "name", NAME_DESCRIPTION, 0));
+    }
     if let Some(dynamic) = dynamic {
         columns.extend(
             dynamic
@@ -85,8 +94,10 @@ pub(crate) fn table(
     let rows: Vec<Value> = ordered
         .into_iter()
         .map(|obj| {
-            let name = obj.pointer("/metadata/name").cloned().unwrap_or(json!(""));
-            let mut cells = vec![name];
+            let mut cells = Vec::new();
+            if dynamic.is_some() || !own_name {
+                cells.push(obj.pointer("/metadata/name").cloned().unwrap_or(json!("")));
+            }
             if let Some(dynamic) = dynamic {
                 // Date cells show the age, as kubectl prints them for custom resources.
                 cells.extend(dynamic.iter().map(|c| match c.kind.as_str() {
