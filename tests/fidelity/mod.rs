@@ -6,6 +6,7 @@
 
 mod discovery;
 mod tables;
+mod updates;
 
 /// The rows of a tab-separated expectation file, without its header line.
 fn rows(tsv: &str) -> Vec<Vec<&str>> {

@@ -108,6 +108,7 @@ pub const RESOURCES: &[Resource] = &[
         "Endpoints",
         "io.k8s.api.core.v1.Endpoints",
     )
+    .create_on_update()
     .strategy(defaults::endpoints_defaults, validation::endpoints)
     .key_path("services/endpoints")
     .short(&["ep"])
@@ -120,6 +121,7 @@ pub const RESOURCES: &[Resource] = &[
         "Event",
         "io.k8s.api.core.v1.Event",
     )
+    .create_on_update()
     .strategy(kas_server::rest::no_defaults, validation::event)
     .short(&["ev"])
     .fields(&[
@@ -144,6 +146,7 @@ pub const RESOURCES: &[Resource] = &[
         "LimitRange",
         "io.k8s.api.core.v1.LimitRange",
     )
+    .create_on_update()
     .strategy(
         defaults::limit_range_defaults,
         kas_server::rest::no_validation,
@@ -314,6 +317,7 @@ pub const RESOURCES: &[Resource] = &[
         "Service",
         "io.k8s.api.core.v1.Service",
     )
+    .create_on_update()
     .names(NameRule::Dns1035)
     .strategy(defaults::service_defaults, validation::service)
     .key_path("services/specs")
@@ -331,6 +335,7 @@ pub const RESOURCES: &[Resource] = &[
         "MutatingWebhookConfiguration",
         "io.k8s.api.admissionregistration.v1.MutatingWebhookConfiguration",
     )
+    .conditional_updates()
     .strategy(
         validation::mutating_webhook_defaults,
         validation::mutating_webhooks,
@@ -347,6 +352,7 @@ pub const RESOURCES: &[Resource] = &[
         "ValidatingAdmissionPolicy",
         "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicy",
     )
+    .conditional_updates()
     .strategy(validation::policy_defaults, validation::admission_policy)
     .cluster()
     .categories(API_EXT)
@@ -361,6 +367,7 @@ pub const RESOURCES: &[Resource] = &[
         "ValidatingAdmissionPolicyBinding",
         "io.k8s.api.admissionregistration.v1.ValidatingAdmissionPolicyBinding",
     )
+    .conditional_updates()
     .strategy(
         validation::binding_defaults,
         validation::admission_policy_binding,
@@ -377,6 +384,7 @@ pub const RESOURCES: &[Resource] = &[
         "ValidatingWebhookConfiguration",
         "io.k8s.api.admissionregistration.v1.ValidatingWebhookConfiguration",
     )
+    .conditional_updates()
     .strategy(
         validation::validating_webhook_defaults,
         validation::validating_webhooks,
@@ -603,6 +611,8 @@ pub const RESOURCES: &[Resource] = &[
         "Lease",
         "io.k8s.api.coordination.v1.Lease",
     )
+    .conditional_updates()
+    .create_on_update()
     .columns(col::LEASE),
     // discovery.k8s.io/v1
     r(
@@ -624,6 +634,7 @@ pub const RESOURCES: &[Resource] = &[
         "Event",
         "io.k8s.api.events.v1.Event",
     )
+    .create_on_update()
     .strategy(kas_server::rest::no_defaults, validation::event_v1)
     .short(&["ev"])
     .converted(Conversion {
@@ -740,6 +751,8 @@ pub const RESOURCES: &[Resource] = &[
         "RuntimeClass",
         "io.k8s.api.node.v1.RuntimeClass",
     )
+    .conditional_updates()
+    .create_on_update()
     .cluster()
     .columns(col::RUNTIME_CLASS),
     // policy/v1
@@ -751,6 +764,7 @@ pub const RESOURCES: &[Resource] = &[
         "PodDisruptionBudget",
         "io.k8s.api.policy.v1.PodDisruptionBudget",
     )
+    .conditional_updates()
     .strategy(
         kas_server::rest::no_defaults,
         validation::pod_disruption_budget,
@@ -768,6 +782,7 @@ pub const RESOURCES: &[Resource] = &[
         "ClusterRoleBinding",
         "io.k8s.api.rbac.v1.ClusterRoleBinding",
     )
+    .create_on_update()
     .strategy(defaults::binding_defaults, validation::cluster_role_binding)
     .names(NameRule::PathSegment)
     .cluster()
@@ -780,6 +795,7 @@ pub const RESOURCES: &[Resource] = &[
         "ClusterRole",
         "io.k8s.api.rbac.v1.ClusterRole",
     )
+    .create_on_update()
     .strategy(kas_server::rest::no_defaults, validation::cluster_role)
     .names(NameRule::PathSegment)
     .cluster(),
@@ -791,6 +807,7 @@ pub const RESOURCES: &[Resource] = &[
         "RoleBinding",
         "io.k8s.api.rbac.v1.RoleBinding",
     )
+    .create_on_update()
     .strategy(defaults::binding_defaults, validation::role_binding)
     .names(NameRule::PathSegment)
     .columns(col::ROLE_BINDING),
@@ -802,6 +819,7 @@ pub const RESOURCES: &[Resource] = &[
         "Role",
         "io.k8s.api.rbac.v1.Role",
     )
+    .create_on_update()
     .strategy(kas_server::rest::no_defaults, validation::role)
     .names(NameRule::PathSegment),
     // scheduling.k8s.io/v1
@@ -829,6 +847,7 @@ pub const RESOURCES: &[Resource] = &[
         "CSIDriver",
         "io.k8s.api.storage.v1.CSIDriver",
     )
+    .conditional_updates()
     .strategy(
         defaults::csi_driver_defaults,
         kas_server::rest::no_validation,
@@ -843,6 +862,7 @@ pub const RESOURCES: &[Resource] = &[
         "CSINode",
         "io.k8s.api.storage.v1.CSINode",
     )
+    .conditional_updates()
     .cluster()
     .columns(col::CSI_NODE),
     r(
@@ -852,7 +872,8 @@ pub const RESOURCES: &[Resource] = &[
         "csistoragecapacity",
         "CSIStorageCapacity",
         "io.k8s.api.storage.v1.CSIStorageCapacity",
-    ),
+    )
+    .conditional_updates(),
     r(
         "storage.k8s.io",
         "v1",
@@ -873,6 +894,7 @@ pub const RESOURCES: &[Resource] = &[
         "VolumeAttachment",
         "io.k8s.api.storage.v1.VolumeAttachment",
     )
+    .conditional_updates()
     .cluster()
     .subresources(&["status"])
     .columns(col::VOLUME_ATTACHMENT),

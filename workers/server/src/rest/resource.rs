@@ -148,6 +148,11 @@ pub struct Resource {
     pub definition: &'static str,
     /// Whether `metadata.generation` is kept (1 on create, +1 on each spec change).
     pub generation: bool,
+    /// Whether a PUT of a missing object creates it (upstream's `AllowCreateOnUpdate`).
+    pub create_on_update: bool,
+    /// Whether a PUT without a resourceVersion overwrites what is stored (upstream's
+    /// `AllowUnconditionalUpdate`); when false it is a 422.
+    pub unconditional_update: bool,
     /// The resource's defaulting.
     pub defaults: Defaults,
     /// The resource's own validation rules.
@@ -201,6 +206,8 @@ impl Resource {
             extra_fields: &[],
             definition: "",
             generation: false,
+            create_on_update: false,
+            unconditional_update: true,
             defaults: no_defaults,
             validate: no_validation,
             columns: &[],
@@ -286,6 +293,18 @@ impl Resource {
     /// Only create.
     pub const fn create_only(mut self) -> Resource {
         self.verbs = Verbs::CreateOnly;
+        self
+    }
+
+    /// A PUT of a missing object creates it.
+    pub const fn create_on_update(mut self) -> Resource {
+        self.create_on_update = true;
+        self
+    }
+
+    /// A PUT must name the resourceVersion it replaces.
+    pub const fn conditional_updates(mut self) -> Resource {
+        self.unconditional_update = false;
         self
     }
 

@@ -402,12 +402,42 @@ impl RestStore {
             .filter(|s| !s.is_empty() && *s != "0")
             .map(parse_rv)
             .transpose()?;
-        if expected.is_none()
-            && !self
+        let conditional_only = !self.resource.unconditional_update
+            || !self
                 .strategy
                 .as_ref()
-                .is_none_or(|s| s.allow_unconditional_update())
+                .is_none_or(|s| s.allow_unconditional_update());
+        // Whether the object exists comes first: a missing one is created (the types
+        // that allow it) or a 404, before the resourceVersion is looked at.
+        if sub.is_empty()
+            && (self.resource.create_on_update || expected.is_none() && conditional_only)
         {
+            let key = self.key(ns, name);
+            if self
+                .storage
+                .get(&key, ReadVersion::Latest)
+                .await
+                .map_err(|e| storage_status(&self.resource, &e, name))?
+                .is_none()
+            {
+                if !self.resource.create_on_update {
+                    return Err(Status::not_found(
+                        self.resource.group,
+                        self.resource.plural,
+                        name,
+                    ));
+                }
+                if let Some(m) = meta::metadata_mut(&mut obj) {
+                    m.remove("resourceVersion");
+                }
+                let out = self.create_object(ns, obj, opts).await?;
+                return Ok(with_warnings(
+                    json_response(StatusCode::CREATED, &out),
+                    &body.warnings,
+                ));
+            }
+        }
+        if expected.is_none() && conditional_only {
             let cause = crate::status::StatusCause {
                 reason: "FieldValueInvalid".into(),
                 message: "Invalid value: 0x0: must be specified for an update".into(),
