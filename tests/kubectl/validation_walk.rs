@@ -136,3 +136,115 @@ async fn invalid_objects_of_newly_validated_types_are_refused() {
     k.ok(&["get", "clusterrole", "admin", "cluster-admin"]);
     k.ok(&["get", "priorityclass", "system-node-critical"]);
 }
+
+/// The second part of the walk: Ingresses and IngressClasses, LimitRanges,
+/// ResourceQuotas, ReplicationControllers, PodTemplates, Leases and RuntimeClasses.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_validated() {
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let create = ["create", "-f", "-"];
+
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: ing}\nspec:\n  rules:\n  - host: 10.0.0.1\n    http:\n      paths:\n      - {path: /a//b, pathType: Prefix, backend: {service: {name: web, port: {number: 80}}}}\n",
+    );
+    has(
+        &err,
+        &[
+            "The Ingress \"ing\" is invalid",
+            "spec.rules[0].host: Invalid value: \"10.0.0.1\": must be a DNS name, not an IP address",
+            "spec.rules[0].http.paths[0].path: Invalid value: \"/a//b\": must not contain '//'",
+        ],
+    );
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: networking.k8s.io/v1\nkind: IngressClass\nmetadata: {name: ic}\nspec: {controller: nope}\n",
+    );
+    has(&err, &["spec.controller: Invalid value: \"nope\": must be a domain-prefixed path (such as \"acme.io/foo\")"]);
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: LimitRange\nmetadata: {name: lr}\nspec:\n  limits:\n  - {type: Container, min: {cpu: \"2\"}, max: {cpu: \"1\"}}\n",
+    );
+    has(
+        &err,
+        &[
+            "spec.limits[0].min[cpu]: Invalid value: resource.Quantity{",
+            "min value 2 is greater than max value 1",
+        ],
+    );
+    let err = refused(
+        &k,
+        &["create", "quota", "q", "--hard=pods=1.5,storage=1"],
+        "",
+    );
+    has(
+        &err,
+        &[
+            "spec.hard[pods]: Invalid value: resource.Quantity{",
+            "must be an integer",
+            "spec.hard[storage]: Invalid value: \"storage\": must be a standard resource for quota",
+        ],
+    );
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: ReplicationController\nmetadata: {name: rc}\nspec:\n  selector: {app: b}\n  template:\n    metadata: {labels: {app: a}}\n    spec: {restartPolicy: OnFailure, containers: [{name: c, image: nginx}]}\n",
+    );
+    has(
+        &err,
+        &[
+            "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"a\"}: `selector` does not match template `labels`",
+            "spec.template.spec.restartPolicy: Unsupported value: \"OnFailure\": supported values: \"Always\"",
+        ],
+    );
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: PodTemplate\nmetadata: {name: pt}\ntemplate:\n  spec: {containers: []}\n",
+    );
+    has(&err, &["template.spec.containers: Required value"]);
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: l}\nspec: {leaseDurationSeconds: 0}\n",
+    );
+    has(
+        &err,
+        &["spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"],
+    );
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: rc}\nhandler: a.b\n",
+    );
+    has(
+        &err,
+        &["handler: Invalid value: \"a.b\": must not contain dots"],
+    );
+
+    // A valid RuntimeClass's handler is fixed once set.
+    k.ok_stdin(
+        &create,
+        "apiVersion: node.k8s.io/v1\nkind: RuntimeClass\nmetadata: {name: runc}\nhandler: runc\n",
+    );
+    let err = refused(
+        &k,
+        &[
+            "patch",
+            "runtimeclass",
+            "runc",
+            "--type=merge",
+            "-p",
+            "{\"handler\":\"crun\"}",
+        ],
+        "",
+    );
+    has(
+        &err,
+        &["handler: Invalid value: \"crun\": field is immutable"],
+    );
+}

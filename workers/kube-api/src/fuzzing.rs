@@ -110,3 +110,19 @@ pub fn proxy_rewrite_html(prefix: &str, page: &[u8], encoding: &str) -> Option<V
     }
     .html(page, encoding)
 }
+
+/// Every built-in resource's defaulting and validation over `obj`, as a create and as an
+/// update of `old` (defaulted too). Validation answers with causes, whatever the object:
+/// a panic here is a finding.
+pub fn validate_builtin(obj: &Value, old: &Value) -> usize {
+    let mut causes = 0;
+    for r in crate::resources::RESOURCES {
+        let mut new = obj.clone();
+        (r.defaults)(&mut new);
+        let mut before = old.clone();
+        (r.defaults)(&mut before);
+        causes += (r.validate)(&new, None).len();
+        causes += (r.validate)(&new, Some(&before)).len();
+    }
+    causes
+}

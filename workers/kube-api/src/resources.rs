@@ -147,10 +147,7 @@ pub const RESOURCES: &[Resource] = &[
         "io.k8s.api.core.v1.LimitRange",
     )
     .create_on_update()
-    .strategy(
-        defaults::limit_range_defaults,
-        kas_server::rest::no_validation,
-    )
+    .strategy(defaults::limit_range_defaults, validation::limit_range)
     .short(&["limits"]),
     r(
         CORE,
@@ -252,7 +249,7 @@ pub const RESOURCES: &[Resource] = &[
     )
     .strategy(
         defaults::pod_template_defaults,
-        kas_server::rest::no_validation,
+        validation::pod_template_object,
     )
     .columns(col::POD_TEMPLATE),
     r(
@@ -265,7 +262,7 @@ pub const RESOURCES: &[Resource] = &[
     )
     .strategy(
         defaults::replication_controller_defaults,
-        kas_server::rest::no_validation,
+        validation::replication_controller,
     )
     .key_path("controllers")
     .short(&["rc"])
@@ -283,6 +280,7 @@ pub const RESOURCES: &[Resource] = &[
         "ResourceQuota",
         "io.k8s.api.core.v1.ResourceQuota",
     )
+    .strategy(kas_server::rest::no_defaults, validation::resource_quota)
     .short(&["quota"])
     .subresources(&["status"])
     .columns(col::RESOURCE_QUOTA),
@@ -611,6 +609,7 @@ pub const RESOURCES: &[Resource] = &[
         "Lease",
         "io.k8s.api.coordination.v1.Lease",
     )
+    .strategy(kas_server::rest::no_defaults, validation::lease)
     .conditional_updates()
     .create_on_update()
     .columns(col::LEASE),
@@ -683,10 +682,7 @@ pub const RESOURCES: &[Resource] = &[
         "IngressClass",
         "io.k8s.api.networking.v1.IngressClass",
     )
-    .strategy(
-        defaults::ingress_class_defaults,
-        kas_server::rest::no_validation,
-    )
+    .strategy(defaults::ingress_class_defaults, validation::ingress_class)
     .cluster()
     .columns(col::INGRESS_CLASS),
     r(
@@ -697,6 +693,7 @@ pub const RESOURCES: &[Resource] = &[
         "Ingress",
         "io.k8s.api.networking.v1.Ingress",
     )
+    .strategy(kas_server::rest::no_defaults, validation::ingress)
     .key_path("ingress")
     .short(&["ing"])
     .subresources(&["status"])
@@ -751,6 +748,7 @@ pub const RESOURCES: &[Resource] = &[
         "RuntimeClass",
         "io.k8s.api.node.v1.RuntimeClass",
     )
+    .strategy(kas_server::rest::no_defaults, validation::runtime_class)
     .conditional_updates()
     .create_on_update()
     .cluster()

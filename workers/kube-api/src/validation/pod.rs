@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::causes::{
     arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
     invalid_int, invalid_shown, labels, not_found, not_supported, port_name_msgs, port_num,
-    range_msg, required, s, show, NEGATIVE_MSG,
+    qualified_name_msgs, range_msg, required, s, show, NEGATIVE_MSG,
 };
 use super::pod_update::pod_update;
 use super::quantity::{self, QUANTITY_MSG};
@@ -358,18 +358,34 @@ pub(crate) fn pod_spec(spec: Option<&Value>, path: &str) -> Vec<StatusCause> {
     out
 }
 
-/// A pod template at `path` (`spec.template`): required, and its spec a valid pod spec.
+/// A pod template at `path` (`spec.template`): required; its labels and annotation keys
+/// valid, its spec a valid pod spec without ephemeral containers.
 pub(crate) fn pod_template(template: Option<&Value>, path: &str) -> Vec<StatusCause> {
     match template.filter(|t| t.is_object()) {
         None => vec![required(path, "")],
         Some(t) => {
+            // The template's metadata is inline upstream: its fields sit at `path`.
             let meta = t.get("metadata");
             let mut out = labels(
                 meta.and_then(|m| m.get("labels"))
                     .and_then(Value::as_object),
-                &format!("{path}.metadata.labels"),
+                &format!("{path}.labels"),
             );
-            out.extend(pod_spec(t.get("spec"), &format!("{path}.spec")));
+            let annotations = meta
+                .and_then(|m| m.get("annotations"))
+                .and_then(Value::as_object);
+            for key in annotations.into_iter().flatten().map(|(k, _)| k) {
+                let msgs = qualified_name_msgs(&key.to_lowercase());
+                out.extend(each_invalid(&format!("{path}.annotations"), key, msgs));
+            }
+            let spec = t.get("spec");
+            out.extend(pod_spec(spec, &format!("{path}.spec")));
+            if spec.is_some_and(|s| !arr(s, "ephemeralContainers").is_empty()) {
+                out.push(forbidden(
+                    &format!("{path}.spec.ephemeralContainers"),
+                    "ephemeral containers not allowed in pod template",
+                ));
+            }
             out
         }
     }
