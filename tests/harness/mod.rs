@@ -728,13 +728,35 @@ pub fn free_port() -> u16 {
         .expect("free port")
 }
 
+/// A free port below the kernel's ephemeral range (`ip_local_port_range` starts at
+/// 32768 by default), for a server started later than clients that already dial it: a
+/// port from the ephemeral range may meanwhile become the source port of one of those
+/// clients' connection attempts (a TCP self-connect), and the server could not bind it.
+fn free_port_outside_ephemeral_range() -> u16 {
+    use std::hash::{BuildHasher, Hasher};
+    for _ in 0..1000 {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u32(std::process::id());
+        let port = 20000 + (h.finish() % 12000) as u16;
+        if std::net::TcpListener::bind(("127.0.0.1", port)).is_ok() {
+            return port;
+        }
+    }
+    free_port()
+}
+
 impl Etcd {
     /// Ports and a data dir, not started yet.
     pub fn new() -> Etcd {
+        let client_port = free_port_outside_ephemeral_range();
+        let mut peer_port = free_port_outside_ephemeral_range();
+        while peer_port == client_port {
+            peer_port = free_port_outside_ephemeral_range();
+        }
         Etcd {
             dir: tempfile::tempdir().expect("tempdir"),
-            client_port: free_port(),
-            peer_port: free_port(),
+            client_port,
+            peer_port,
             child: None,
         }
     }

@@ -239,3 +239,62 @@ async fn autoscaling_and_policy_types_are_defaulted() {
         (&json!({}), &json!({}), &json!("*"))
     );
 }
+
+/// Resource lists are rounded up to thousandths (`SetDefaults_ResourceList`,
+/// pkg/apis/core/v1/defaults.go): container resources, limit ranges, quotas, volumes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resource_quantities_are_rounded_up_to_milli() {
+    let server = Server::builder().start().await;
+    let pod = create(
+        &server,
+        "/api/v1/namespaces/default/pods",
+        json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p"},
+            "spec": {"containers": [{"name": "c", "image": "x",
+                "resources": {"requests": {"cpu": "0.0001", "memory": "100Mi"}, "limits": {"cpu": "1500u"}}}]}}),
+    )
+    .await;
+    let res = &pod["spec"]["containers"][0]["resources"];
+    assert_eq!(res["requests"]["cpu"], "1m");
+    assert_eq!(res["requests"]["memory"], "100Mi");
+    assert_eq!(res["limits"]["cpu"], "2m");
+    let lr = create(
+        &server,
+        "/api/v1/namespaces/default/limitranges",
+        json!({"apiVersion": "v1", "kind": "LimitRange", "metadata": {"name": "l"},
+            "spec": {"limits": [{"type": "Container", "max": {"cpu": "100u"}}]}}),
+    )
+    .await;
+    assert_eq!(lr["spec"]["limits"][0]["max"]["cpu"], "1m");
+    assert_eq!(lr["spec"]["limits"][0]["default"]["cpu"], "1m");
+    let q = create(
+        &server,
+        "/api/v1/namespaces/default/resourcequotas",
+        json!({"apiVersion": "v1", "kind": "ResourceQuota", "metadata": {"name": "q"},
+            "spec": {"hard": {"requests.cpu": "10u", "pods": "4"}}}),
+    )
+    .await;
+    assert_eq!(q["spec"]["hard"]["requests.cpu"], "1m");
+    assert_eq!(q["spec"]["hard"]["pods"], "4");
+
+    // A load balancer's ingress IP is a VIP unless its status says otherwise
+    // (SetDefaults_Service, LoadBalancerIPMode).
+    create(
+        &server,
+        "/api/v1/namespaces/default/services",
+        json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "lb"},
+            "spec": {"type": "LoadBalancer", "ports": [{"port": 80}]}}),
+    )
+    .await;
+    let r = server
+        .send_json(
+            Method::PATCH,
+            "/api/v1/namespaces/default/services/lb/status",
+            "application/merge-patch+json",
+            &json!({"status": {"loadBalancer": {"ingress": [{"ip": "192.0.2.1"}, {"hostname": "lb.example.com"}]}}}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let ingress = &r.json()["status"]["loadBalancer"]["ingress"];
+    assert_eq!(ingress[0]["ipMode"], "VIP");
+    assert!(ingress[1].get("ipMode").is_none());
+}

@@ -280,7 +280,10 @@ pub const RESOURCES: &[Resource] = &[
         "ResourceQuota",
         "io.k8s.api.core.v1.ResourceQuota",
     )
-    .strategy(kas_server::rest::no_defaults, validation::resource_quota)
+    .strategy(
+        defaults::resource_quota_defaults,
+        validation::resource_quota,
+    )
     .short(&["quota"])
     .subresources(&["status"])
     .columns(col::RESOURCE_QUOTA),

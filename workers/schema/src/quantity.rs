@@ -167,6 +167,20 @@ impl Quantity {
         div_ceil(self.nanos, NANO)
     }
 
+    /// Rounded to thousandths, away from zero (upstream's `RoundUp(Milli)`, which its
+    /// v1 defaulting applies to every resource list).
+    pub fn round_up_milli(self) -> Quantity {
+        const MILLI: i128 = 1_000_000;
+        let rest = self.nanos % MILLI;
+        if rest == 0 {
+            return self;
+        }
+        Quantity {
+            nanos: self.nanos - rest + MILLI * self.nanos.signum(),
+            format: self.format,
+        }
+    }
+
     /// The value in thousandths, rounded up (upstream's `MilliValue()`).
     pub fn milli_value(self) -> i128 {
         div_ceil(self.nanos, 1_000_000)
@@ -315,6 +329,18 @@ mod tests {
         assert_eq!((q("1Gi") + q("1Gi")).to_string(), "2Gi");
         assert_eq!(Quantity::of(&serde_json::json!(2)), Some(q("2")));
         assert_eq!(Quantity::zero(Format::DecimalSI).to_string(), "0");
+    }
+
+    #[test]
+    fn rounds_up_to_milli() {
+        let r = |s: &str| q(s).round_up_milli().to_string();
+        assert_eq!(r("100u"), "1m");
+        assert_eq!(r("1500u"), "2m");
+        assert_eq!(r("0.0001"), "1m");
+        assert_eq!(r("-1500u"), "-2m");
+        assert_eq!(r("999999999n"), "1");
+        assert_eq!(r("250m"), "250m");
+        assert_eq!(r("1Gi"), "1Gi");
     }
 
     #[test]

@@ -91,6 +91,25 @@ pub(crate) fn service_defaults(obj: &mut Value) {
     if ty == "LoadBalancer" {
         entry(spec, "allocateLoadBalancerNodePorts", json!(true));
     }
+    // A load balancer's ingress IPs are virtual unless said otherwise (LoadBalancerIPMode,
+    // GA in 1.32).
+    if ty == "LoadBalancer" {
+        if let Some(ingress) = obj
+            .pointer_mut("/status/loadBalancer/ingress")
+            .and_then(Value::as_array_mut)
+        {
+            for ing in ingress.iter_mut().filter(|i| {
+                i.get("ip")
+                    .and_then(Value::as_str)
+                    .is_some_and(|ip| !ip.is_empty())
+            }) {
+                entry(ing, "ipMode", json!("VIP"));
+            }
+        }
+    }
+    let Some(spec) = obj.get_mut("spec") else {
+        return;
+    };
     if ty != "ExternalName" {
         set(spec, "internalTrafficPolicy", json!("Cluster"));
         let headless = spec.get("clusterIP").and_then(Value::as_str) == Some("None");
@@ -171,6 +190,9 @@ pub(crate) fn node_defaults(obj: &mut Value) {
     let Some(status) = obj.get_mut("status").filter(|s| s.is_object()) else {
         return;
     };
+    for list in ["capacity", "allocatable"] {
+        super::resource_list(status.get_mut(list));
+    }
     let capacity = status.get("capacity").and_then(Value::as_object).cloned();
     if let Some(capacity) = capacity.filter(|c| !c.is_empty()).map(Value::Object) {
         entry(status, "allocatable", capacity);
@@ -203,6 +225,24 @@ pub(crate) fn limit_range_defaults(obj: &mut Value) {
         fill(item, "default", "max");
         fill(item, "defaultRequest", "default");
         fill(item, "defaultRequest", "min");
+    }
+    for item in each(spec, "limits") {
+        for list in [
+            "max",
+            "min",
+            "default",
+            "defaultRequest",
+            "maxLimitRequestRatio",
+        ] {
+            super::resource_list(item.get_mut(list));
+        }
+    }
+}
+
+/// core/v1 ResourceQuota: its quantities rounded up to thousandths.
+pub(crate) fn resource_quota_defaults(obj: &mut Value) {
+    for p in ["/spec/hard", "/status/hard", "/status/used"] {
+        super::resource_list(obj.pointer_mut(p));
     }
 }
 

@@ -15,7 +15,7 @@ pub(crate) use cluster::{
 };
 pub(crate) use core_v1::{
     base64_decode, endpoints_defaults, endpointslice_defaults, limit_range_defaults,
-    namespace_defaults, node_defaults, secret_defaults, service_defaults,
+    namespace_defaults, node_defaults, resource_quota_defaults, secret_defaults, service_defaults,
 };
 pub(crate) use flowcontrol::{flowschema_defaults, priority_level_defaults};
 pub(crate) use volumes::{
@@ -105,6 +105,9 @@ fn container(c: &mut Value) {
     set(c, "imagePullPolicy", json!(pull_policy(&image)));
     set(c, "terminationMessagePath", json!("/dev/termination-log"));
     set(c, "terminationMessagePolicy", json!("File"));
+    for list in ["limits", "requests"] {
+        resource_list(c.pointer_mut(&format!("/resources/{list}")));
+    }
     for port in each(c, "ports") {
         set(port, "protocol", json!("TCP"));
     }
@@ -146,6 +149,22 @@ fn host_network_ports(spec: &mut Value) {
     }
 }
 
+/// Every quantity of the resource list at `list` rounded up to thousandths, as upstream's
+/// `SetDefaults_ResourceList` does (`100u` becomes `1m`).
+pub(crate) fn resource_list(list: Option<&mut Value>) {
+    let Some(list) = list.and_then(Value::as_object_mut) else {
+        return;
+    };
+    for v in list.values_mut() {
+        if let Some(q) = kas_schema::quantity::Quantity::of(v) {
+            let rounded = q.round_up_milli();
+            if rounded != q {
+                *v = json!(rounded.to_string());
+            }
+        }
+    }
+}
+
 /// Defaults of a pod spec (also the spec of every pod template).
 pub(crate) fn pod_spec_defaults(spec: &mut Value) {
     if !spec.is_object() {
@@ -164,6 +183,7 @@ pub(crate) fn pod_spec_defaults(spec: &mut Value) {
     for v in each(spec, "volumes") {
         volumes::volume(v);
     }
+    resource_list(spec.get_mut("overhead"));
 }
 
 /// Defaults of the pod template at `template` (its spec, when it has one).

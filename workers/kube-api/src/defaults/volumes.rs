@@ -89,6 +89,9 @@ pub(crate) fn volume(v: &mut Value) {
 /// A PersistentVolumeClaim's spec (also in templates): volume mode Filesystem.
 pub(crate) fn claim_spec(spec: &mut Value) {
     entry(spec, "volumeMode", json!("Filesystem"));
+    for list in ["limits", "requests"] {
+        super::resource_list(spec.pointer_mut(&format!("/resources/{list}")));
+    }
 }
 
 /// core/v1 PersistentVolume: reclaim policy Retain, volume mode Filesystem, the legacy
@@ -97,6 +100,7 @@ pub(crate) fn claim_spec(spec: &mut Value) {
 pub(crate) fn persistent_volume_defaults(obj: &mut Value) {
     if let Some(spec) = entry(obj, "spec", json!({})).filter(|s| s.is_object()) {
         set(spec, "persistentVolumeReclaimPolicy", json!("Retain"));
+        super::resource_list(spec.get_mut("capacity"));
         entry(spec, "volumeMode", json!("Filesystem"));
         shared_sources(spec);
     }
@@ -124,6 +128,9 @@ pub(crate) fn persistent_volume_claim_defaults(obj: &mut Value) {
     }
     if let Some(status) = entry(obj, "status", json!({})).filter(|s| s.is_object()) {
         set(status, "phase", json!("Pending"));
+        for list in ["capacity", "allocatedResources"] {
+            super::resource_list(status.get_mut(list));
+        }
     }
 }
 
