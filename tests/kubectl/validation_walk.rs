@@ -248,3 +248,54 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
         &["handler: Invalid value: \"crun\": field is immutable"],
     );
 }
+
+/// The third part of the walk: the CSI types, VolumeAttachments, ControllerRevisions,
+/// IPAddresses (named by a canonical IP) and ServiceCIDRs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn csi_attachment_revision_and_service_ip_types_are_validated() {
+    let server = Server::builder().start().await;
+    let k = Kubectl::new(&server);
+    let create = ["create", "-f", "-"];
+
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: storage.k8s.io/v1\nkind: CSIDriver\nmetadata: {name: d.example.com}\nspec: {fsGroupPolicy: Sometimes}\n",
+    );
+    has(&err, &["spec.fsGroupPolicy: Unsupported value: \"Sometimes\": supported values: \"File\", \"None\", \"ReadWriteOnceWithFSType\""]);
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: storage.k8s.io/v1\nkind: VolumeAttachment\nmetadata: {name: va}\nspec: {attacher: d.example.com, source: {}, nodeName: n1}\n",
+    );
+    has(&err, &["spec.source: Required value: must specify exactly one of inlineVolumeSpec and persistentVolumeName"]);
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: apps/v1\nkind: ControllerRevision\nmetadata: {name: cr}\nrevision: -1\n",
+    );
+    has(
+        &err,
+        &[
+            "revision: Invalid value: -1: must be greater than or equal to 0",
+            "data: Required value: data is mandatory",
+        ],
+    );
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: networking.k8s.io/v1\nkind: IPAddress\nmetadata: {name: \"2001:DB8::1\"}\nspec: {parentRef: {resource: services, name: web, namespace: default}}\n",
+    );
+    has(&err, &["metadata.name: Invalid value: \"2001:DB8::1\": must be in canonical form (\"2001:db8::1\")"]);
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata: {name: sc}\nspec: {cidrs: [10.0.0.1/24]}\n",
+    );
+    has(&err, &["spec.cidrs[0]: Invalid value: \"10.0.0.1/24\": must not have bits set beyond the prefix length"]);
+    // An IPv6 IPAddress in canonical form is a valid name.
+    k.ok_stdin(
+        &create,
+        "apiVersion: networking.k8s.io/v1\nkind: IPAddress\nmetadata: {name: \"2001:db8::1\"}\nspec: {parentRef: {resource: services, name: web, namespace: default}}\n",
+    );
+}

@@ -403,6 +403,10 @@ pub const RESOURCES: &[Resource] = &[
         "ControllerRevision",
         "io.k8s.api.apps.v1.ControllerRevision",
     )
+    .strategy(
+        kas_server::rest::no_defaults,
+        validation::controller_revision,
+    )
     .columns(col::CONTROLLER_REVISION),
     r(
         "apps",
@@ -710,7 +714,9 @@ pub const RESOURCES: &[Resource] = &[
         "IPAddress",
         "io.k8s.api.networking.v1.IPAddress",
     )
+    .strategy(kas_server::rest::no_defaults, validation::ip_address)
     .cluster()
+    .names(NameRule::Ip)
     .short(&["ip"])
     // Stored as v1beta1, as kube-apiserver 1.33 stores it (the same schema).
     .storage_version("v1beta1")
@@ -738,6 +744,7 @@ pub const RESOURCES: &[Resource] = &[
         "ServiceCIDR",
         "io.k8s.api.networking.v1.ServiceCIDR",
     )
+    .strategy(kas_server::rest::no_defaults, validation::service_cidr)
     .cluster()
     .subresources(&["status"])
     .storage_version("v1beta1")
@@ -849,10 +856,7 @@ pub const RESOURCES: &[Resource] = &[
         "io.k8s.api.storage.v1.CSIDriver",
     )
     .conditional_updates()
-    .strategy(
-        defaults::csi_driver_defaults,
-        kas_server::rest::no_validation,
-    )
+    .strategy(defaults::csi_driver_defaults, validation::csi_driver)
     .cluster()
     .columns(col::CSI_DRIVER),
     r(
@@ -863,6 +867,7 @@ pub const RESOURCES: &[Resource] = &[
         "CSINode",
         "io.k8s.api.storage.v1.CSINode",
     )
+    .strategy(kas_server::rest::no_defaults, validation::csi_node)
     .conditional_updates()
     .cluster()
     .columns(col::CSI_NODE),
@@ -873,6 +878,10 @@ pub const RESOURCES: &[Resource] = &[
         "csistoragecapacity",
         "CSIStorageCapacity",
         "io.k8s.api.storage.v1.CSIStorageCapacity",
+    )
+    .strategy(
+        kas_server::rest::no_defaults,
+        validation::csi_storage_capacity,
     )
     .conditional_updates(),
     r(
@@ -895,6 +904,7 @@ pub const RESOURCES: &[Resource] = &[
         "VolumeAttachment",
         "io.k8s.api.storage.v1.VolumeAttachment",
     )
+    .strategy(kas_server::rest::no_defaults, validation::volume_attachment)
     .conditional_updates()
     .cluster()
     .subresources(&["status"])

@@ -5,8 +5,10 @@
 mod apps;
 mod batch;
 mod causes;
+mod controller_revision;
 mod core_v1;
 mod cron;
+mod csi;
 mod csr;
 mod disruption;
 mod endpoints;
@@ -28,13 +30,16 @@ mod replication;
 mod runtime_class;
 mod selector;
 mod service;
+mod service_ips;
 mod statefulset;
 mod storage;
 mod webhooks;
 
 pub(crate) use apps::{daemonset, deployment, replicaset};
 pub(crate) use batch::{cronjob, job};
+pub(crate) use controller_revision::controller_revision;
 pub(crate) use core_v1::{namespace, secret, serviceaccount};
+pub(crate) use csi::{csi_driver, csi_node, csi_storage_capacity, volume_attachment};
 pub(crate) use csr::{csr, csr_subresource, prepare_update as csr_prepare_update};
 pub(crate) use disruption::{pod_disruption_budget, priority_class};
 pub(crate) use endpoints::{endpoints, endpointslice, event, event_v1};
@@ -57,6 +62,7 @@ pub(crate) use rbac::{cluster_role, cluster_role_binding, role, role_binding};
 pub(crate) use replication::{pod_template_object, replication_controller};
 pub(crate) use runtime_class::runtime_class;
 pub(crate) use service::service;
+pub(crate) use service_ips::{ip_address, service_cidr};
 pub(crate) use statefulset::statefulset;
 pub(crate) use storage::{persistent_volume_claim, storage_class};
 pub(crate) use webhooks::{

@@ -182,6 +182,47 @@ pub(crate) fn validate_name(object: &Value, rule: NameRule) -> Vec<StatusCause> 
                 out.push(invalid_value(f, name, &m));
             }
         }
+        NameRule::Ip => {
+            for m in ip_msgs(name) {
+                out.push(invalid_value(f, name, &m));
+            }
+        }
+    }
+    out
+}
+
+/// Why `s` is not an IP address in strict, canonical form (apimachinery's
+/// `IsValidIP`): unparseable even leniently, leading zeros, IPv4-mapped IPv6, or not
+/// as the address prints.
+pub(crate) fn ip_msgs(s: &str) -> Vec<String> {
+    use std::net::{IpAddr, Ipv4Addr};
+    let lenient_v4 = || {
+        let parts: Vec<&str> = s.split('.').collect();
+        let octets: Vec<u8> = parts
+            .iter()
+            .filter(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+            .filter_map(|p| p.parse::<u8>().ok())
+            .collect();
+        match octets[..] {
+            [a, b, c, d] if parts.len() == 4 => Some(IpAddr::V4(Ipv4Addr::new(a, b, c, d))),
+            _ => None,
+        }
+    };
+    let strict = s.parse::<IpAddr>().ok();
+    let Some(ip) = strict.or_else(lenient_v4) else {
+        return vec!["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)".into()];
+    };
+    let mut out = Vec::new();
+    if strict.is_none() {
+        out.push("must not have leading 0s".into());
+    }
+    if let IpAddr::V6(v6) = ip {
+        if v6.to_ipv4_mapped().is_some() {
+            out.push("must not be an IPv4-mapped IPv6 address".into());
+        }
+    }
+    if out.is_empty() && ip.to_string() != s {
+        out.push(format!("must be in canonical form (\"{ip}\")"));
     }
     out
 }
@@ -204,6 +245,25 @@ pub fn now() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ip_names() {
+        assert!(ip_msgs("10.0.0.1").is_empty());
+        assert!(ip_msgs("2001:db8::1").is_empty());
+        assert_eq!(ip_msgs("010.0.0.1"), ["must not have leading 0s"]);
+        assert_eq!(
+            ip_msgs("::ffff:1.2.3.4"),
+            ["must not be an IPv4-mapped IPv6 address"]
+        );
+        assert_eq!(
+            ip_msgs("2001:DB8::1"),
+            ["must be in canonical form (\"2001:db8::1\")"]
+        );
+        assert_eq!(
+            ip_msgs("foo"),
+            ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
+        );
+    }
 
     #[test]
     fn names() {

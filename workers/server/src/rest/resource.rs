@@ -44,6 +44,8 @@ pub enum NameRule {
     Dns1035,
     /// Anything usable as a URL path segment (RBAC roles and bindings).
     PathSegment,
+    /// An IP address in canonical form (IPAddresses).
+    Ip,
 }
 
 /// Which verbs a resource serves.
