@@ -250,9 +250,9 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
 }
 
 /// The third part of the walk: the CSI types, VolumeAttachments, ControllerRevisions,
-/// IPAddresses (named by a canonical IP) and ServiceCIDRs.
+/// IPAddresses (named by a canonical IP), ServiceCIDRs and Nodes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn csi_attachment_revision_and_service_ip_types_are_validated() {
+async fn storage_network_and_node_types_are_validated() {
     let server = Server::builder().start().await;
     let k = Kubectl::new(&server);
     let create = ["create", "-f", "-"];
@@ -293,6 +293,29 @@ async fn csi_attachment_revision_and_service_ip_types_are_validated() {
         "apiVersion: networking.k8s.io/v1\nkind: ServiceCIDR\nmetadata: {name: sc}\nspec: {cidrs: [10.0.0.1/24]}\n",
     );
     has(&err, &["spec.cidrs[0]: Invalid value: \"10.0.0.1/24\": must not have bits set beyond the prefix length"]);
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nspec:\n  taints:\n  - {key: k, value: v, effect: NoSchedule}\n  - {key: k, value: w, effect: NoSchedule}\n",
+    );
+    has(&err, &["metadata.taints[1]: Duplicate value: core.Taint{Key:\"k\", Value:\"w\", Effect:\"NoSchedule\", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair"]);
+    k.ok_stdin(
+        &create,
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec: {providerID: \"aws://a\"}\n",
+    );
+    let err = refused(
+        &k,
+        &[
+            "patch",
+            "node",
+            "n2",
+            "--type=merge",
+            "-p",
+            "{\"spec\":{\"providerID\":\"aws://b\"}}",
+        ],
+        "",
+    );
+    has(&err, &["spec.providerID: Forbidden: node updates may not change providerID except from \"\" to valid"]);
     // An IPv6 IPAddress in canonical form is a valid name.
     k.ok_stdin(
         &create,

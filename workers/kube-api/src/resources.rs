@@ -173,7 +173,7 @@ pub const RESOURCES: &[Resource] = &[
         "Node",
         "io.k8s.api.core.v1.Node",
     )
-    .strategy(defaults::node_defaults, kas_server::rest::no_validation)
+    .strategy(defaults::node_defaults, validation::node)
     .cluster()
     .key_path("minions")
     .short(&["no"])

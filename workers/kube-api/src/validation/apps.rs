@@ -64,7 +64,7 @@ pub(super) fn template(spec: &Value, kind: &str, out: &mut Vec<StatusCause>) {
 }
 
 /// restartPolicy Always and no activeDeadlineSeconds (`kind` words that refusal).
-fn template_policies(spec: &Value, kind: &str, out: &mut Vec<StatusCause>) {
+pub(super) fn template_policies(spec: &Value, kind: &str, out: &mut Vec<StatusCause>) {
     let Some(tspec) = spec.pointer("/template/spec") else {
         return;
     };

@@ -18,6 +18,7 @@ mod ingress;
 mod lease;
 mod limits;
 mod network_policy;
+mod node;
 mod pod;
 mod pod_subresources;
 mod pod_update;
@@ -49,6 +50,7 @@ pub(crate) use ingress::{ingress, ingress_class};
 pub(crate) use lease::lease;
 pub(crate) use limits::limit_range;
 pub(crate) use network_policy::network_policy;
+pub(crate) use node::node;
 pub(crate) use pod::pod;
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
 pub(crate) use policies::{

@@ -7,10 +7,7 @@
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
-use super::causes::{
-    forbidden, go_string_map, invalid_int, invalid_shown, not_supported, obj, required,
-    NEGATIVE_MSG,
-};
+use super::causes::{go_string_map, invalid_int, invalid_shown, obj, required, NEGATIVE_MSG};
 use super::pod::pod_template;
 
 fn rc_spec(o: &Value) -> Vec<StatusCause> {
@@ -52,27 +49,7 @@ fn rc_spec(o: &Value) -> Vec<StatusCause> {
         }
     }
     out.extend(pod_template(Some(template), "spec.template"));
-    let pod = template.get("spec").cloned().unwrap_or(Value::Null);
-    let restart = pod
-        .get("restartPolicy")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    if restart != "Always" {
-        out.push(not_supported(
-            "spec.template.spec.restartPolicy",
-            restart,
-            &["Always"],
-        ));
-    }
-    if pod
-        .get("activeDeadlineSeconds")
-        .is_some_and(|v| !v.is_null())
-    {
-        out.push(forbidden(
-            "spec.template.spec.activeDeadlineSeconds",
-            "activeDeadlineSeconds in ReplicationController is not Supported",
-        ));
-    }
+    super::apps::template_policies(&spec, "ReplicationController", &mut out);
     out
 }
 

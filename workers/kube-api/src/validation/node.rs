@@ -1,0 +1,269 @@
+//! Nodes as kube-apiserver 1.33 validates them: taints of qualified keys, label values
+//! and known effects, unique by key and effect (upstream reports them under
+//! `metadata.taints`); capacity and allocatable quantities that are non-negative and
+//! whole where they count things; a positive swap capacity; pod CIDRs, one per family;
+//! and on update a podCIDR, providerID and externalID that only go from unset to set,
+//! and status addresses without duplicates. As upstream, an update validates the node
+//! as created and then as updated, so taint and resource causes appear twice.
+//!
+//! Not checked: the legacy taint and avoid-pods annotations, and the removed dynamic
+//! kubelet config (`spec.configSource`, `status.config`), which no client still sends.
+
+use std::collections::BTreeSet;
+
+use ipnet::IpNet;
+use kas_server::status::StatusCause;
+use serde_json::Value;
+
+use super::causes::{
+    arr, each_invalid, forbidden, invalid, invalid_int, invalid_shown, label_value_msgs,
+    not_supported, qualified_name_msgs, required, s, show,
+};
+use super::limits::quantity_value;
+
+const CIDR_MSG: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
+const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+/// `%#v` of a taint.
+fn go_taint(t: &Value) -> String {
+    let f = |k: &str| show(&Value::String(s(t, k).unwrap_or("").into()));
+    let added = if t.get("timeAdded").is_some_and(|v| !v.is_null()) {
+        "(*v1.Time)(0xc000000000)"
+    } else {
+        "(*v1.Time)(nil)"
+    };
+    format!(
+        "core.Taint{{Key:{}, Value:{}, Effect:{}, TimeAdded:{added}}}",
+        f("key"),
+        f("value"),
+        f("effect")
+    )
+}
+
+fn taints(list: &[Value], out: &mut Vec<StatusCause>) {
+    let mut seen = BTreeSet::new();
+    for (i, t) in list.iter().enumerate() {
+        let at = format!("metadata.taints[{i}]");
+        let key = s(t, "key").unwrap_or("");
+        out.extend(each_invalid(
+            &format!("{at}.key"),
+            key,
+            qualified_name_msgs(key),
+        ));
+        let value = s(t, "value").unwrap_or("");
+        let msgs = label_value_msgs(value);
+        if !msgs.is_empty() {
+            out.push(invalid(&format!("{at}.value"), value, &msgs.join(";")));
+        }
+        let effect = s(t, "effect").unwrap_or("");
+        if effect.is_empty() {
+            out.push(required(&format!("{at}.effect"), ""));
+        } else if !EFFECTS.contains(&effect) {
+            out.push(not_supported(&format!("{at}.effect"), effect, &EFFECTS));
+        }
+        if !seen.insert((effect, key)) {
+            out.push(StatusCause {
+                reason: "FieldValueDuplicate".into(),
+                message: format!(
+                    "Duplicate value: {}: taints must be unique by key and effect pair",
+                    go_taint(t)
+                ),
+                field: at,
+            });
+        }
+    }
+}
+
+fn resources(o: &Value, out: &mut Vec<StatusCause>) {
+    for list in ["capacity", "allocatable"] {
+        let Some(m) = o
+            .pointer(&format!("/status/{list}"))
+            .and_then(Value::as_object)
+        else {
+            continue;
+        };
+        let mut names: Vec<&String> = m.keys().collect();
+        names.sort();
+        for k in names {
+            out.extend(quantity_value(
+                k,
+                &m[k.as_str()],
+                &format!("status.{list}.{k}"),
+            ));
+        }
+    }
+}
+
+/// A CIDR read as leniently as upstream reads pod CIDRs (leading zeros allowed).
+fn sloppy_cidr(c: &str) -> Option<IpNet> {
+    c.parse().ok().or_else(|| {
+        let (ip, bits) = c.split_once('/')?;
+        let parts: Vec<String> = ip
+            .split('.')
+            .map(|p| p.trim_start_matches('0'))
+            .map(|p| {
+                if p.is_empty() {
+                    "0".to_owned()
+                } else {
+                    p.to_owned()
+                }
+            })
+            .collect();
+        let bits = bits.trim_start_matches('0');
+        let bits = if bits.is_empty() { "0" } else { bits };
+        format!("{}/{bits}", parts.join(".")).parse().ok()
+    })
+}
+
+fn pod_cidrs(o: &Value, out: &mut Vec<StatusCause>) {
+    let list = arr(o.get("spec").unwrap_or(&Value::Null), "podCIDRs");
+    let mut nets = Vec::new();
+    for (i, c) in list.iter().enumerate() {
+        let c = c.as_str().unwrap_or("");
+        match sloppy_cidr(c) {
+            Some(n) => nets.push(n),
+            None => out.push(invalid(&format!("spec.podCIDRs[{i}]"), c, CIDR_MSG)),
+        }
+    }
+    let dual = nets.len() == 2 && nets[0].addr().is_ipv4() != nets[1].addr().is_ipv4();
+    if list.len() > 1 && nets.len() == list.len() && (list.len() > 2 || !dual) {
+        let shown: Vec<String> = list.iter().map(show).collect();
+        out.push(invalid_shown(
+            "spec.podCIDRs",
+            &format!("[]string{{{}}}", shown.join(", ")),
+            "may specify no more than one CIDR for each IP family",
+        ));
+    }
+}
+
+/// The checks of a node as created.
+fn node_once(o: &Value, out: &mut Vec<StatusCause>) {
+    taints(arr(o.get("spec").unwrap_or(&Value::Null), "taints"), out);
+    resources(o, out);
+    if let Some(n) = o
+        .pointer("/status/nodeInfo/swap/capacity")
+        .and_then(Value::as_i64)
+    {
+        if n <= 0 {
+            out.push(invalid_int(
+                "metadata.nodeSwapStatus.capacity",
+                n,
+                "must be greater than zero",
+            ));
+        }
+    }
+    pod_cidrs(o, out);
+}
+
+/// A Node.
+pub(crate) fn node(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
+    let mut out = Vec::new();
+    node_once(o, &mut out);
+    let Some(old) = old else {
+        return out;
+    };
+    resources(o, &mut out);
+    let mut seen = BTreeSet::new();
+    for (i, a) in arr(o.get("status").unwrap_or(&Value::Null), "addresses")
+        .iter()
+        .enumerate()
+    {
+        let (t, addr) = (s(a, "type").unwrap_or(""), s(a, "address").unwrap_or(""));
+        if !seen.insert((t, addr)) {
+            out.push(StatusCause {
+                reason: "FieldValueDuplicate".into(),
+                message: format!(
+                    "Duplicate value: core.NodeAddress{{Type:{}, Address:{}}}",
+                    show(&Value::String(t.into())),
+                    show(&Value::String(addr.into()))
+                ),
+                field: format!("status.addresses[{i}]"),
+            });
+        }
+    }
+    let cidrs = |v: &Value| arr(v.get("spec").unwrap_or(&Value::Null), "podCIDRs").to_vec();
+    let (before, now) = (cidrs(old), cidrs(o));
+    if !before.is_empty() {
+        const MSG: &str = "node updates may not change podCIDR except from \"\" to valid";
+        if before.len() != now.len() {
+            out.push(forbidden("spec.podCIDRs", MSG));
+        } else {
+            for _ in before.iter().zip(&now).filter(|(a, b)| a != b) {
+                out.push(forbidden("spec.podCIDRs", MSG));
+            }
+        }
+    }
+    let text = |v: &Value, p: &str| {
+        v.pointer(p)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    let provider = text(old, "/spec/providerID");
+    if !provider.is_empty() && provider != text(o, "/spec/providerID") {
+        out.push(forbidden(
+            "spec.providerID",
+            "node updates may not change providerID except from \"\" to valid",
+        ));
+    }
+    taints(
+        arr(o.get("spec").unwrap_or(&Value::Null), "taints"),
+        &mut out,
+    );
+    if text(old, "/spec/externalID") != text(o, "/spec/externalID") {
+        out.push(forbidden("spec.externalID", "may not be updated"));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::validation::causes::messages;
+
+    #[test]
+    fn taints_resources_and_cidrs() {
+        let n = json!({"spec": {"taints": [
+            {"key": "k", "value": "v", "effect": "NoSchedule"},
+            {"key": "k", "value": "w", "effect": "NoSchedule"},
+            {"key": "bad key", "value": "bad value", "effect": ""},
+        ], "podCIDRs": ["10.0.0.0/24", "10.1.0.0/24"]},
+        "status": {"capacity": {"cpu": "-1", "pods": "1.5"}, "nodeInfo": {"swap": {"capacity": 0}}}});
+        let got = messages(&node(&n, None));
+        assert_eq!(got[0], "metadata.taints[1]: Duplicate value: core.Taint{Key:\"k\", Value:\"w\", Effect:\"NoSchedule\", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair");
+        assert!(got[1].starts_with(
+            "metadata.taints[2].key: Invalid value: \"bad key\": name part must consist of"
+        ));
+        assert!(got[2].starts_with(
+            "metadata.taints[2].value: Invalid value: \"bad value\": a valid label must be"
+        ));
+        assert_eq!(got[3..], [
+            "metadata.taints[2].effect: Required value".to_owned(),
+            "status.capacity.cpu: Invalid value: \"-1\": must be greater than or equal to 0".to_owned(),
+            format!("status.capacity.pods: Invalid value: {}: must be an integer", crate::validation::limits::go_quantity("1.5")),
+            "metadata.nodeSwapStatus.capacity: Invalid value: 0: must be greater than zero".to_owned(),
+            "spec.podCIDRs: Invalid value: []string{\"10.0.0.0/24\", \"10.1.0.0/24\"}: may specify no more than one CIDR for each IP family".to_owned(),
+        ]);
+    }
+
+    #[test]
+    fn updates_keep_cidrs_provider_and_external_id() {
+        let old = json!({"spec": {"podCIDRs": ["10.0.0.0/24"], "providerID": "aws://a", "externalID": "x"}});
+        assert!(node(&old, Some(&old)).is_empty());
+        let new = json!({"spec": {"podCIDRs": ["10.0.1.0/24"], "providerID": "aws://b"},
+            "status": {"addresses": [{"type": "InternalIP", "address": "10.0.0.1"}, {"type": "InternalIP", "address": "10.0.0.1"}]}});
+        assert_eq!(messages(&node(&new, Some(&old))), [
+            "status.addresses[1]: Duplicate value: core.NodeAddress{Type:\"InternalIP\", Address:\"10.0.0.1\"}",
+            "spec.podCIDRs: Forbidden: node updates may not change podCIDR except from \"\" to valid",
+            "spec.providerID: Forbidden: node updates may not change providerID except from \"\" to valid",
+            "spec.externalID: Forbidden: may not be updated",
+        ]);
+        let unset = json!({"spec": {}});
+        assert!(
+            node(&new.clone(), Some(&unset)).len() == 1,
+            "from unset, only the duplicate address"
+        );
+    }
+}
