@@ -250,7 +250,7 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
 }
 
 /// The third part of the walk: the CSI types, VolumeAttachments, ControllerRevisions,
-/// IPAddresses (named by a canonical IP), ServiceCIDRs and Nodes.
+/// IPAddresses (named by a canonical IP), ServiceCIDRs, Nodes and PersistentVolumes.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn storage_network_and_node_types_are_validated() {
     let server = Server::builder().start().await;
@@ -316,6 +316,32 @@ async fn storage_network_and_node_types_are_validated() {
         "",
     );
     has(&err, &["spec.providerID: Forbidden: node updates may not change providerID except from \"\" to valid"]);
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv1}\nspec:\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  local: {path: /mnt/disk}\n",
+    );
+    has(
+        &err,
+        &["spec.nodeAffinity: Required value: Local volume requires node affinity"],
+    );
+    k.ok_stdin(
+        &create,
+        "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv2}\nspec:\n  capacity: {storage: 1Gi}\n  accessModes: [ReadWriteOnce]\n  hostPath: {path: /data}\n",
+    );
+    let err = refused(
+        &k,
+        &[
+            "patch",
+            "pv",
+            "pv2",
+            "--type=merge",
+            "-p",
+            "{\"spec\":{\"hostPath\":{\"path\":\"/other\"}}}",
+        ],
+        "",
+    );
+    has(&err, &["spec.persistentvolumesource: Forbidden: spec.persistentvolumesource is immutable after creation"]);
     // An IPv6 IPAddress in canonical form is a valid name.
     k.ok_stdin(
         &create,

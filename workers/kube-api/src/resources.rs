@@ -205,7 +205,7 @@ pub const RESOURCES: &[Resource] = &[
     )
     .strategy(
         defaults::persistent_volume_defaults,
-        kas_server::rest::no_validation,
+        validation::persistent_volume,
     )
     .cluster()
     .short(&["pv"])

@@ -74,6 +74,19 @@ pub(crate) fn not_supported(field: &str, value: &str, supported: &[&str]) -> Sta
     cause("FieldValueNotSupported", field, message)
 }
 
+/// `FieldValueNotSupported` with an already printed bad value.
+pub(crate) fn not_supported_shown(field: &str, shown: &str, supported: &[&str]) -> StatusCause {
+    let list: Vec<String> = supported.iter().map(|s| quote(s)).collect();
+    cause(
+        "FieldValueNotSupported",
+        field,
+        format!(
+            "Unsupported value: {shown}: supported values: {}",
+            list.join(", ")
+        ),
+    )
+}
+
 /// `FieldValueTooLong`: "may not be more than N bytes".
 pub(crate) fn too_long(field: &str, n: usize) -> StatusCause {
     cause(

@@ -19,6 +19,7 @@ mod lease;
 mod limits;
 mod network_policy;
 mod node;
+mod persistent_volume;
 mod pod;
 mod pod_subresources;
 mod pod_update;
@@ -51,6 +52,7 @@ pub(crate) use lease::lease;
 pub(crate) use limits::limit_range;
 pub(crate) use network_policy::network_policy;
 pub(crate) use node::node;
+pub(crate) use persistent_volume::persistent_volume;
 pub(crate) use pod::pod;
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
 pub(crate) use policies::{

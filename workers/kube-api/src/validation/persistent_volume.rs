@@ -1,0 +1,747 @@
+//! PersistentVolumes as kube-apiserver 1.33 validates them: access modes, a positive
+//! `storage` capacity and nothing else, a known reclaim policy and volume mode, node
+//! affinity terms, exactly one volume source with that source's own rules (upstream's
+//! order; a second source is refused, flexVolume excepted, as upstream), mount options
+//! only for the sources that take them. On update the source, the volume mode and a set
+//! node affinity are fixed (but for beta → GA topology labels), and upstream validates
+//! the volume twice, so its causes appear twice here too.
+//!
+//! Not checked: the iSCSI IQN and initiator name formats.
+
+use kas_server::status::StatusCause;
+use serde_json::{Map, Value};
+
+use super::causes::{
+    arr, dns_label_msgs, dns_subdomain_msgs, each_invalid, forbidden, invalid, invalid_int,
+    invalid_shown, label_value_msgs, not_supported, not_supported_shown, qualified_name_msgs,
+    range_msg, required, s, IMMUTABLE_MSG,
+};
+use super::csi::driver_name;
+use super::limits::go_quantity;
+
+const ACCESS_MODES: [&str; 4] = [
+    "ReadOnlyMany",
+    "ReadWriteMany",
+    "ReadWriteOnce",
+    "ReadWriteOncePod",
+];
+/// The sources in upstream's order, with the path their Forbidden cause names.
+const SOURCES: [(&str, &str); 22] = [
+    ("hostPath", "hostPath"),
+    ("gcePersistentDisk", "gcePersistentDisk"),
+    ("awsElasticBlockStore", "awsElasticBlockStore"),
+    ("glusterfs", "glusterfs"),
+    ("flocker", "flocker"),
+    ("nfs", "nfs"),
+    ("rbd", "rbd"),
+    ("quobyte", "quobyte"),
+    ("cephfs", "cephFS"),
+    ("iscsi", "iscsi"),
+    ("cinder", "cinder"),
+    ("fc", "fc"),
+    ("flexVolume", "flexVolume"),
+    ("azureFile", "azureFile"),
+    ("vsphereVolume", "vsphereVolume"),
+    ("photonPersistentDisk", "photonPersistentDisk"),
+    ("portworxVolume", "portworxVolume"),
+    ("azureDisk", "azureDisk"),
+    ("scaleIO", "scaleIO"),
+    ("local", "local"),
+    ("storageos", "storageos"),
+    ("csi", "csi"),
+];
+const MOUNT_OPTION_SOURCES: [&str; 13] = [
+    "gcePersistentDisk",
+    "awsElasticBlockStore",
+    "glusterfs",
+    "nfs",
+    "rbd",
+    "quobyte",
+    "iscsi",
+    "cinder",
+    "cephfs",
+    "azureFile",
+    "vsphereVolume",
+    "azureDisk",
+    "photonPersistentDisk",
+];
+const MOUNT_OPTIONS_ANNOTATION: &str = "volume.beta.kubernetes.io/mount-options";
+
+fn text<'a>(v: &'a Value, key: &str) -> &'a str {
+    s(v, key).unwrap_or("")
+}
+
+fn need(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
+    if text(v, key).is_empty() {
+        out.push(required(&format!("{at}.{key}"), ""));
+    }
+}
+
+/// A host path: present and without a `..` element.
+fn local_path(v: &Value, at: &str, out: &mut Vec<StatusCause>) -> bool {
+    let path = text(v, "path");
+    if path.is_empty() {
+        out.push(required(&format!("{at}.path"), ""));
+        return false;
+    }
+    if path.split('/').any(|e| e == "..") {
+        out.push(invalid(
+            &format!("{at}.path"),
+            path,
+            "must not contain '..'",
+        ));
+    }
+    true
+}
+
+fn secret_ref(r: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    let name = text(r, "name");
+    if name.is_empty() {
+        out.push(required(&format!("{at}.name"), ""));
+    } else {
+        out.extend(each_invalid(
+            &format!("{at}.name"),
+            name,
+            dns_subdomain_msgs(name),
+        ));
+    }
+    let ns = text(r, "namespace");
+    if ns.is_empty() {
+        out.push(required(&format!("{at}.namespace"), ""));
+    } else {
+        out.extend(each_invalid(
+            &format!("{at}.namespace"),
+            ns,
+            dns_label_msgs(ns),
+        ));
+    }
+}
+
+fn partition(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    if let Some(p) = v.get("partition").and_then(Value::as_i64) {
+        if !(0..=255).contains(&p) {
+            out.push(invalid_int(
+                &format!("{at}.partition"),
+                p,
+                &range_msg(1, 255),
+            ));
+        }
+    }
+}
+
+fn lun(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    if let Some(l) = v.get("lun").and_then(Value::as_i64) {
+        if !(0..=255).contains(&l) {
+            out.push(invalid_int(&format!("{at}.lun"), l, &range_msg(0, 255)));
+        }
+    }
+}
+
+fn need_list(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
+    if arr(v, key).is_empty() {
+        out.push(required(&format!("{at}.{key}"), ""));
+    }
+}
+
+fn host_path(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    const TYPES: [&str; 8] = [
+        "",
+        "BlockDevice",
+        "CharDevice",
+        "Directory",
+        "DirectoryOrCreate",
+        "File",
+        "FileOrCreate",
+        "Socket",
+    ];
+    if local_path(v, at, out) {
+        let t = text(v, "type");
+        if !TYPES.contains(&t) {
+            out.push(not_supported(&format!("{at}.type"), t, &TYPES));
+        }
+    }
+}
+
+/// One volume source's own rules.
+fn source(name: &str, v: &Value, spec: &Value, out: &mut Vec<StatusCause>) {
+    let at = format!("spec.{name}");
+    match name {
+        "hostPath" => host_path(v, &at, out),
+        "nfs" => {
+            need(v, "server", &at, out);
+            let path = text(v, "path");
+            if path.is_empty() {
+                out.push(required(&format!("{at}.path"), ""));
+            }
+            if !path.starts_with('/') {
+                out.push(invalid(
+                    &format!("{at}.path"),
+                    path,
+                    "must be an absolute path",
+                ));
+            }
+        }
+        "local" => {
+            let placed = spec.get("nodeAffinity").is_some_and(|a| !a.is_null());
+            if local_path(v, &at, out) && !placed {
+                out.push(required(
+                    "spec.nodeAffinity",
+                    "Local volume requires node affinity",
+                ));
+            }
+        }
+        "csi" => {
+            out.extend(driver_name(text(v, "driver"), &format!("{at}.driver")));
+            need(v, "volumeHandle", &at, out);
+            for r in [
+                "controllerPublishSecretRef",
+                "controllerExpandSecretRef",
+                "nodePublishSecretRef",
+                "nodeExpandSecretRef",
+            ] {
+                if let Some(sr) = v.get(r).filter(|x| x.is_object()) {
+                    secret_ref(sr, &format!("{at}.{r}"), out);
+                }
+            }
+        }
+        "gcePersistentDisk" => {
+            need(v, "pdName", "spec.persistentDisk", out);
+            partition(v, "spec.persistentDisk", out);
+        }
+        "awsElasticBlockStore" => {
+            need(v, "volumeID", &at, out);
+            partition(v, &at, out);
+        }
+        "glusterfs" => {
+            need(v, "endpoints", &at, out);
+            need(v, "path", &at, out);
+            if let Some(ns) = v.get("endpointsNamespace").and_then(Value::as_str) {
+                let field = format!("{at}.endpointsNamespace");
+                if ns.is_empty() {
+                    out.push(invalid(
+                        &field,
+                        ns,
+                        "if the endpointnamespace is set, it must be a valid namespace name",
+                    ));
+                } else {
+                    out.extend(each_invalid(&field, ns, dns_label_msgs(ns)));
+                }
+            }
+        }
+        "flocker" => {
+            let (dn, du) = (text(v, "datasetName"), text(v, "datasetUUID"));
+            match (dn.is_empty(), du.is_empty()) {
+                (true, true) => out.push(required(
+                    &at,
+                    "one of datasetName and datasetUUID is required",
+                )),
+                (false, false) => out.push(invalid(
+                    &at,
+                    "resource",
+                    "datasetName and datasetUUID can not be specified simultaneously",
+                )),
+                _ => {}
+            }
+            if dn.contains('/') {
+                out.push(invalid(
+                    &format!("{at}.datasetName"),
+                    dn,
+                    "must not contain '/'",
+                ));
+            }
+        }
+        "rbd" => {
+            if arr(v, "monitors").is_empty() {
+                out.push(required(&format!("{at}.monitors"), ""));
+            }
+            need(v, "image", &at, out);
+        }
+        "cephfs" => need_list(v, "monitors", "spec.cephfs", out),
+        "quobyte" => {
+            const PAIRS: &str = "must be a host:port pair or multiple pairs separated by commas";
+            let registry = text(v, "registry");
+            if registry.is_empty() {
+                out.push(required(&format!("{at}.registry"), PAIRS));
+            } else if text(v, "tenant").len() >= 65 {
+                out.push(required(
+                    &format!("{at}.tenant"),
+                    "must be a UUID and may not exceed a length of 64 characters",
+                ));
+            } else {
+                for pair in registry.split(',') {
+                    let ok = pair
+                        .rsplit_once(':')
+                        .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
+                    if !ok {
+                        out.push(invalid(&format!("{at}.registry"), registry, PAIRS));
+                    }
+                }
+            }
+            need(v, "volume", &at, out);
+        }
+        "iscsi" => {
+            need(v, "targetPortal", &at, out);
+            need(v, "iqn", &at, out);
+            lun(v, &at, out);
+            let chap = v.get("chapAuthDiscovery").and_then(Value::as_bool) == Some(true)
+                || v.get("chapAuthSession").and_then(Value::as_bool) == Some(true);
+            match v.get("secretRef").filter(|r| r.is_object()) {
+                None if chap => out.push(required(&format!("{at}.secretRef"), "")),
+                Some(r) if text(r, "name").is_empty() => {
+                    out.push(required(&format!("{at}.secretRef.name"), ""))
+                }
+                _ => {}
+            }
+        }
+        "cinder" => {
+            need(v, "volumeID", &at, out);
+            if let Some(r) = v.get("secretRef").filter(|r| r.is_object()) {
+                need(r, "name", &format!("{at}.secretRef"), out);
+                need(r, "namespace", &format!("{at}.secretRef"), out);
+            }
+        }
+        "fc" => {
+            let wwns = arr(v, "targetWWNs");
+            match (wwns.is_empty(), arr(v, "wwids").is_empty()) {
+                (true, true) => out.push(required(
+                    &format!("{at}.targetWWNs"),
+                    "must specify either targetWWNs or wwids, but not both",
+                )),
+                (false, false) => {
+                    let shown: Vec<String> = wwns.iter().map(super::causes::show).collect();
+                    out.push(invalid_shown(
+                        &format!("{at}.targetWWNs"),
+                        &format!("[]string{{{}}}", shown.join(", ")),
+                        "targetWWNs and wwids can not be specified simultaneously",
+                    ));
+                }
+                (false, true) if v.get("lun").is_none_or(Value::is_null) => {
+                    out.push(required(
+                        &format!("{at}.lun"),
+                        "lun is required if targetWWNs is specified",
+                    ));
+                }
+                _ => {}
+            }
+            lun(v, &at, out);
+        }
+        "flexVolume" => {
+            need(v, "driver", &at, out);
+            let mut keys: Vec<&String> = v
+                .get("options")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            keys.sort();
+            for k in keys {
+                let domain = k.split('/').next().unwrap_or("").to_lowercase();
+                if domain.ends_with("kubernetes.io") || domain.ends_with("k8s.io") {
+                    out.push(invalid(
+                        &format!("{at}.options[{k}]"),
+                        k,
+                        "kubernetes.io and k8s.io namespaces are reserved",
+                    ));
+                }
+            }
+        }
+        "azureFile" => {
+            need(v, "secretName", &at, out);
+            need(v, "shareName", &at, out);
+            if v.get("secretNamespace").and_then(Value::as_str) == Some("") {
+                out.push(required(&format!("{at}.secretNamespace"), ""));
+            }
+        }
+        "vsphereVolume" => need(v, "volumePath", &at, out),
+        "photonPersistentDisk" => need(v, "pdID", &at, out),
+        "portworxVolume" => need(v, "volumeID", &at, out),
+        "azureDisk" => {
+            need(v, "diskName", &at, out);
+            need(v, "diskURI", &at, out);
+            if let Some(m) =
+                s(v, "cachingMode").filter(|m| !["None", "ReadOnly", "ReadWrite"].contains(m))
+            {
+                out.push(not_supported(
+                    &format!("{at}.cachingMode"),
+                    m,
+                    &["None", "ReadOnly", "ReadWrite"],
+                ));
+            }
+            let kind = s(v, "kind").unwrap_or("Shared");
+            if !["Dedicated", "Managed", "Shared"].contains(&kind) {
+                out.push(not_supported(
+                    &format!("{at}.kind"),
+                    kind,
+                    &["Dedicated", "Managed", "Shared"],
+                ));
+            }
+            let uri = text(v, "diskURI");
+            if kind == "Managed" && !uri.starts_with("/subscriptions/") {
+                out.push(not_supported(&format!("{at}.diskURI"), uri, &["/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"]));
+            } else if kind != "Managed" && !uri.starts_with("https://") {
+                out.push(not_supported(&format!("{at}.diskURI"), uri, &["https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"]));
+            }
+        }
+        "scaleIO" => {
+            for key in ["gateway", "system", "volumeName"] {
+                need(v, key, &at, out);
+            }
+        }
+        "storageos" => {
+            let name = text(v, "volumeName");
+            if name.is_empty() {
+                out.push(required(&format!("{at}.volumeName"), ""));
+            } else {
+                out.extend(each_invalid(
+                    &format!("{at}.volumeName"),
+                    name,
+                    dns_label_msgs(name),
+                ));
+            }
+            let ns = text(v, "volumeNamespace");
+            if !ns.is_empty() {
+                out.extend(each_invalid(
+                    &format!("{at}.volumeNamespace"),
+                    ns,
+                    dns_label_msgs(ns),
+                ));
+            }
+            if let Some(r) = v.get("secretRef").filter(|r| r.is_object()) {
+                need(r, "name", &format!("{at}.secretRef"), out);
+                need(r, "namespace", &format!("{at}.secretRef"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A node selector requirement list of a node affinity term.
+fn node_selector(required_terms: &Value, out: &mut Vec<StatusCause>) {
+    const AT: &str = "spec.nodeAffinity.required.nodeSelectorTerms";
+    let terms = arr(required_terms, "nodeSelectorTerms");
+    if terms.is_empty() {
+        out.push(required(AT, "must have at least one node selector term"));
+        return;
+    }
+    for (i, term) in terms.iter().enumerate() {
+        for (j, e) in arr(term, "matchExpressions").iter().enumerate() {
+            let p = format!("{AT}[{i}].matchExpressions[{j}]");
+            let values = arr(e, "values");
+            match text(e, "operator") {
+                "In" | "NotIn" if values.is_empty() => out.push(required(
+                    &format!("{p}.values"),
+                    "must be specified when `operator` is 'In' or 'NotIn'",
+                )),
+                "Exists" | "DoesNotExist" if !values.is_empty() => out.push(forbidden(
+                    &format!("{p}.values"),
+                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+                )),
+                "Gt" | "Lt" if values.len() != 1 => out.push(required(
+                    &format!("{p}.values"),
+                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
+                )),
+                "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
+                op => out.push(invalid(
+                    &format!("{p}.operator"),
+                    op,
+                    "not a valid selector operator",
+                )),
+            }
+            let key = text(e, "key");
+            out.extend(each_invalid(
+                &format!("{p}.key"),
+                key,
+                qualified_name_msgs(key),
+            ));
+            for (k, v) in values.iter().enumerate() {
+                let v = v.as_str().unwrap_or("");
+                out.extend(each_invalid(
+                    &format!("{p}.values[{k}]"),
+                    v,
+                    label_value_msgs(v),
+                ));
+            }
+        }
+        for (j, f) in arr(term, "matchFields").iter().enumerate() {
+            let p = format!("{AT}[{i}].matchFields[{j}]");
+            let values = arr(f, "values");
+            match text(f, "operator") {
+                "In" | "NotIn" if values.len() != 1 => out.push(required(&format!("{p}.values"), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector")),
+                "In" | "NotIn" => {}
+                op => out.push(invalid(&format!("{p}.operator"), op, "not a valid selector operator")),
+            }
+            let key = text(f, "key");
+            if key != "metadata.name" {
+                out.push(invalid(
+                    &format!("{p}.key"),
+                    key,
+                    "not a valid field selector key",
+                ));
+            } else {
+                for (k, v) in values.iter().enumerate() {
+                    let v = v.as_str().unwrap_or("");
+                    out.extend(each_invalid(
+                        &format!("{p}.values[{k}]"),
+                        v,
+                        dns_subdomain_msgs(v),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// `%#v` of a capacity list.
+fn go_resource_list(m: Option<&Map<String, Value>>) -> String {
+    let Some(m) = m else {
+        return "core.ResourceList(nil)".into();
+    };
+    let mut pairs: Vec<(&String, &Value)> = m.iter().collect();
+    pairs.sort_by(|a, b| a.0.cmp(b.0));
+    let body: Vec<String> = pairs
+        .iter()
+        .map(|(k, v)| {
+            format!(
+                "{}:{}",
+                super::causes::quote(k),
+                go_quantity(v.as_str().unwrap_or("0"))
+            )
+        })
+        .collect();
+    format!("core.ResourceList{{{}}}", body.join(", "))
+}
+
+fn volume_once(o: &Value, out: &mut Vec<StatusCause>) {
+    let spec = o.get("spec").cloned().unwrap_or(Value::Null);
+    let modes: Vec<&str> = arr(&spec, "accessModes")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    if modes.is_empty() {
+        out.push(required("spec.accessModes", ""));
+    }
+    let mut valid_others = false;
+    for m in &modes {
+        if !ACCESS_MODES.contains(m) {
+            out.push(not_supported("spec.accessModes", m, &ACCESS_MODES));
+        } else if *m != "ReadWriteOncePod" {
+            valid_others = true;
+        }
+    }
+    if modes.contains(&"ReadWriteOncePod") && valid_others {
+        out.push(forbidden(
+            "spec.accessModes",
+            "may not use ReadWriteOncePod with other access modes",
+        ));
+    }
+    let capacity = spec.get("capacity").and_then(Value::as_object);
+    if capacity.is_none_or(Map::is_empty) {
+        out.push(required("spec.capacity", ""));
+    }
+    if capacity.is_none_or(|c| c.len() != 1 || !c.contains_key("storage")) {
+        let shown = go_resource_list(capacity);
+        out.push(not_supported_shown("spec.capacity", &shown, &["storage"]));
+    }
+    let mut names: Vec<&String> = capacity.map(|c| c.keys().collect()).unwrap_or_default();
+    names.sort();
+    for k in names {
+        let v = &capacity.unwrap()[k.as_str()];
+        if let Some(q) = kas_schema::quantity::Quantity::of(v) {
+            let at = format!("spec.capacity[{k}]");
+            if q.value() < 0 {
+                out.push(invalid_shown(
+                    &at,
+                    &q.value().to_string(),
+                    "must be a valid resource quantity",
+                ));
+            }
+            if q.milli_value() <= 0 {
+                out.push(invalid(&at, &q.to_string(), "must be greater than zero"));
+            }
+        }
+    }
+    let reclaim = text(&spec, "persistentVolumeReclaimPolicy");
+    if !reclaim.is_empty() && !["Delete", "Recycle", "Retain"].contains(&reclaim) {
+        out.push(not_supported(
+            "spec.persistentVolumeReclaimPolicy",
+            reclaim,
+            &["Delete", "Recycle", "Retain"],
+        ));
+    }
+    if let Some(na) = spec.get("nodeAffinity").filter(|v| !v.is_null()) {
+        match na.get("required").filter(|v| !v.is_null()) {
+            None => out.push(required(
+                "spec.nodeAffinity.required",
+                "must specify required node constraints",
+            )),
+            Some(r) => node_selector(r, out),
+        }
+    }
+    let mut first: Option<&str> = None;
+    for (key, forbidden_path) in SOURCES {
+        let Some(v) = spec.get(key).filter(|v| !v.is_null()) else {
+            continue;
+        };
+        match first {
+            Some(_) if key != "flexVolume" => {
+                out.push(forbidden(
+                    &format!("spec.{forbidden_path}"),
+                    "may not specify more than 1 volume type",
+                ));
+            }
+            _ => {
+                first = first.or(Some(key));
+                source(key, v, &spec, out);
+            }
+        }
+    }
+    if first.is_none() {
+        out.push(required("spec", "must specify a volume type"));
+    }
+    if let Some(hp) = spec.pointer("/hostPath/path").and_then(Value::as_str) {
+        let cleaned: Vec<&str> = hp
+            .split('/')
+            .filter(|e| !e.is_empty() && *e != ".")
+            .collect();
+        if hp.starts_with('/') && cleaned.is_empty() && reclaim == "Recycle" {
+            out.push(forbidden(
+                "spec.persistentVolumeReclaimPolicy",
+                "may not be 'recycle' for a hostPath mount of '/'",
+            ));
+        }
+    }
+    let class = text(&spec, "storageClassName");
+    if !class.is_empty() {
+        out.extend(each_invalid(
+            "spec.storageClassName",
+            class,
+            dns_subdomain_msgs(class),
+        ));
+    }
+    if let Some(m) = s(&spec, "volumeMode").filter(|m| !["Block", "Filesystem"].contains(m)) {
+        out.push(not_supported(
+            "spec.volumeMode",
+            m,
+            &["Block", "Filesystem"],
+        ));
+    }
+    let annotated = o
+        .pointer("/metadata/annotations")
+        .and_then(|a| a.get(MOUNT_OPTIONS_ANNOTATION))
+        .is_some();
+    if annotated && first.is_none_or(|f| !MOUNT_OPTION_SOURCES.contains(&f)) {
+        out.push(forbidden(
+            &format!("metadata.annotations.{MOUNT_OPTIONS_ANNOTATION}"),
+            "may not specify mount options for this volume type",
+        ));
+    }
+}
+
+/// The node affinity with upstream's beta topology labels renamed to their GA names.
+fn ga_labels(v: Option<&Value>) -> Option<Value> {
+    let mut v = v.filter(|v| !v.is_null())?.clone();
+    const RENAMES: [(&str, &str); 5] = [
+        (
+            "failure-domain.beta.kubernetes.io/zone",
+            "topology.kubernetes.io/zone",
+        ),
+        (
+            "failure-domain.beta.kubernetes.io/region",
+            "topology.kubernetes.io/region",
+        ),
+        ("beta.kubernetes.io/os", "kubernetes.io/os"),
+        ("beta.kubernetes.io/arch", "kubernetes.io/arch"),
+        (
+            "beta.kubernetes.io/instance-type",
+            "node.kubernetes.io/instance-type",
+        ),
+    ];
+    if let Some(terms) = v
+        .pointer_mut("/required/nodeSelectorTerms")
+        .and_then(Value::as_array_mut)
+    {
+        for e in terms
+            .iter_mut()
+            .filter_map(|t| t.get_mut("matchExpressions"))
+            .filter_map(Value::as_array_mut)
+            .flatten()
+        {
+            if let Some(k) = e.get("key").and_then(Value::as_str) {
+                if let Some((_, ga)) = RENAMES.iter().find(|(beta, _)| *beta == k) {
+                    e["key"] = Value::String((*ga).to_owned());
+                }
+            }
+        }
+    }
+    Some(v)
+}
+
+/// A PersistentVolume.
+pub(crate) fn persistent_volume(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
+    let mut out = Vec::new();
+    volume_once(o, &mut out);
+    let Some(old) = old else {
+        return out;
+    };
+    volume_once(o, &mut out);
+    let (now, before) = (
+        o.get("spec").cloned().unwrap_or(Value::Null),
+        old.get("spec").cloned().unwrap_or(Value::Null),
+    );
+    let sources = |spec: &Value| -> Vec<(String, Value)> {
+        SOURCES
+            .iter()
+            .filter_map(|(k, _)| {
+                spec.get(*k)
+                    .filter(|v| !v.is_null())
+                    .map(|v| ((*k).to_owned(), v.clone()))
+            })
+            .collect()
+    };
+    let (mut a, b) = (sources(&now), sources(&before));
+    // Adding an expansion secret to a CSI source is allowed.
+    if let (Some((_, csi_now)), Some((_, csi_before))) = (
+        a.iter_mut().find(|(k, _)| k == "csi"),
+        b.iter().find(|(k, _)| k == "csi"),
+    ) {
+        if csi_before
+            .get("controllerExpandSecretRef")
+            .is_none_or(Value::is_null)
+        {
+            if let Some(m) = csi_now.as_object_mut() {
+                m.remove("controllerExpandSecretRef");
+            }
+        }
+    }
+    if a != b {
+        out.push(forbidden(
+            "spec.persistentvolumesource",
+            "spec.persistentvolumesource is immutable after creation",
+        ));
+    }
+    if now.get("volumeMode") != before.get("volumeMode") {
+        out.push(invalid(
+            "volumeMode",
+            text(&now, "volumeMode"),
+            IMMUTABLE_MSG,
+        ));
+    }
+    if before.get("nodeAffinity").is_some_and(|v| !v.is_null())
+        && ga_labels(now.get("nodeAffinity")) != ga_labels(before.get("nodeAffinity"))
+    {
+        let shown = if now.get("nodeAffinity").is_some_and(|v| !v.is_null()) {
+            "core.VolumeNodeAffinity{Required:(*core.NodeSelector)(0xc000000000)}"
+        } else {
+            "\"null\""
+        };
+        out.push(invalid_shown(
+            "nodeAffinity",
+            shown,
+            "field is immutable, except for updating from beta label to GA",
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+#[path = "persistent_volume_tests.rs"]
+mod tests;
