@@ -25,6 +25,7 @@ mod pod_subresources;
 mod pod_update;
 mod policies;
 mod priority_levels;
+mod pv_sources;
 mod quantity;
 mod quota;
 mod rbac;

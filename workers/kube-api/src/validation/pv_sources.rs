@@ -1,0 +1,360 @@
+//! The volume sources of a PersistentVolume as kube-apiserver 1.33 validates each:
+//! the fields each needs, paths without `..`, partitions and LUNs in range, secret
+//! references that name something, and the few formats upstream checks (NFS paths,
+//! Quobyte registries, Azure disk URIs, reserved flexVolume option domains).
+
+use kas_server::status::StatusCause;
+use serde_json::Value;
+
+use super::causes::{
+    arr, dns_label_msgs, dns_subdomain_msgs, each_invalid, invalid, invalid_int, invalid_shown,
+    not_supported, range_msg, required, s,
+};
+use super::csi::driver_name;
+
+pub(super) fn text<'a>(v: &'a Value, key: &str) -> &'a str {
+    s(v, key).unwrap_or("")
+}
+
+fn need(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
+    if text(v, key).is_empty() {
+        out.push(required(&format!("{at}.{key}"), ""));
+    }
+}
+
+/// A host path: present and without a `..` element.
+fn local_path(v: &Value, at: &str, out: &mut Vec<StatusCause>) -> bool {
+    let path = text(v, "path");
+    if path.is_empty() {
+        out.push(required(&format!("{at}.path"), ""));
+        return false;
+    }
+    if path.split('/').any(|e| e == "..") {
+        out.push(invalid(
+            &format!("{at}.path"),
+            path,
+            "must not contain '..'",
+        ));
+    }
+    true
+}
+
+fn secret_ref(r: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    let name = text(r, "name");
+    if name.is_empty() {
+        out.push(required(&format!("{at}.name"), ""));
+    } else {
+        out.extend(each_invalid(
+            &format!("{at}.name"),
+            name,
+            dns_subdomain_msgs(name),
+        ));
+    }
+    let ns = text(r, "namespace");
+    if ns.is_empty() {
+        out.push(required(&format!("{at}.namespace"), ""));
+    } else {
+        out.extend(each_invalid(
+            &format!("{at}.namespace"),
+            ns,
+            dns_label_msgs(ns),
+        ));
+    }
+}
+
+fn partition(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    if let Some(p) = v.get("partition").and_then(Value::as_i64) {
+        if !(0..=255).contains(&p) {
+            out.push(invalid_int(
+                &format!("{at}.partition"),
+                p,
+                &range_msg(1, 255),
+            ));
+        }
+    }
+}
+
+fn lun(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    if let Some(l) = v.get("lun").and_then(Value::as_i64) {
+        if !(0..=255).contains(&l) {
+            out.push(invalid_int(&format!("{at}.lun"), l, &range_msg(0, 255)));
+        }
+    }
+}
+
+fn need_list(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
+    if arr(v, key).is_empty() {
+        out.push(required(&format!("{at}.{key}"), ""));
+    }
+}
+
+fn host_path(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    const TYPES: [&str; 8] = [
+        "",
+        "BlockDevice",
+        "CharDevice",
+        "Directory",
+        "DirectoryOrCreate",
+        "File",
+        "FileOrCreate",
+        "Socket",
+    ];
+    if local_path(v, at, out) {
+        let t = text(v, "type");
+        if !TYPES.contains(&t) {
+            out.push(not_supported(&format!("{at}.type"), t, &TYPES));
+        }
+    }
+}
+
+/// One volume source's own rules.
+pub(super) fn source(name: &str, v: &Value, spec: &Value, out: &mut Vec<StatusCause>) {
+    let at = format!("spec.{name}");
+    match name {
+        "hostPath" => host_path(v, &at, out),
+        "nfs" => {
+            need(v, "server", &at, out);
+            let path = text(v, "path");
+            if path.is_empty() {
+                out.push(required(&format!("{at}.path"), ""));
+            }
+            if !path.starts_with('/') {
+                out.push(invalid(
+                    &format!("{at}.path"),
+                    path,
+                    "must be an absolute path",
+                ));
+            }
+        }
+        "local" => {
+            let placed = spec.get("nodeAffinity").is_some_and(|a| !a.is_null());
+            if local_path(v, &at, out) && !placed {
+                out.push(required(
+                    "spec.nodeAffinity",
+                    "Local volume requires node affinity",
+                ));
+            }
+        }
+        "csi" => {
+            out.extend(driver_name(text(v, "driver"), &format!("{at}.driver")));
+            need(v, "volumeHandle", &at, out);
+            for r in [
+                "controllerPublishSecretRef",
+                "controllerExpandSecretRef",
+                "nodePublishSecretRef",
+                "nodeExpandSecretRef",
+            ] {
+                if let Some(sr) = v.get(r).filter(|x| x.is_object()) {
+                    secret_ref(sr, &format!("{at}.{r}"), out);
+                }
+            }
+        }
+        "gcePersistentDisk" => {
+            need(v, "pdName", "spec.persistentDisk", out);
+            partition(v, "spec.persistentDisk", out);
+        }
+        "awsElasticBlockStore" => {
+            need(v, "volumeID", &at, out);
+            partition(v, &at, out);
+        }
+        "glusterfs" => {
+            need(v, "endpoints", &at, out);
+            need(v, "path", &at, out);
+            if let Some(ns) = v.get("endpointsNamespace").and_then(Value::as_str) {
+                let field = format!("{at}.endpointsNamespace");
+                if ns.is_empty() {
+                    out.push(invalid(
+                        &field,
+                        ns,
+                        "if the endpointnamespace is set, it must be a valid namespace name",
+                    ));
+                } else {
+                    out.extend(each_invalid(&field, ns, dns_label_msgs(ns)));
+                }
+            }
+        }
+        "flocker" => {
+            let (dn, du) = (text(v, "datasetName"), text(v, "datasetUUID"));
+            match (dn.is_empty(), du.is_empty()) {
+                (true, true) => out.push(required(
+                    &at,
+                    "one of datasetName and datasetUUID is required",
+                )),
+                (false, false) => out.push(invalid(
+                    &at,
+                    "resource",
+                    "datasetName and datasetUUID can not be specified simultaneously",
+                )),
+                _ => {}
+            }
+            if dn.contains('/') {
+                out.push(invalid(
+                    &format!("{at}.datasetName"),
+                    dn,
+                    "must not contain '/'",
+                ));
+            }
+        }
+        "rbd" => {
+            if arr(v, "monitors").is_empty() {
+                out.push(required(&format!("{at}.monitors"), ""));
+            }
+            need(v, "image", &at, out);
+        }
+        "cephfs" => need_list(v, "monitors", "spec.cephfs", out),
+        "quobyte" => {
+            const PAIRS: &str = "must be a host:port pair or multiple pairs separated by commas";
+            let registry = text(v, "registry");
+            if registry.is_empty() {
+                out.push(required(&format!("{at}.registry"), PAIRS));
+            } else if text(v, "tenant").len() >= 65 {
+                out.push(required(
+                    &format!("{at}.tenant"),
+                    "must be a UUID and may not exceed a length of 64 characters",
+                ));
+            } else {
+                for pair in registry.split(',') {
+                    let ok = pair
+                        .rsplit_once(':')
+                        .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
+                    if !ok {
+                        out.push(invalid(&format!("{at}.registry"), registry, PAIRS));
+                    }
+                }
+            }
+            need(v, "volume", &at, out);
+        }
+        "iscsi" => {
+            need(v, "targetPortal", &at, out);
+            need(v, "iqn", &at, out);
+            lun(v, &at, out);
+            let chap = v.get("chapAuthDiscovery").and_then(Value::as_bool) == Some(true)
+                || v.get("chapAuthSession").and_then(Value::as_bool) == Some(true);
+            match v.get("secretRef").filter(|r| r.is_object()) {
+                None if chap => out.push(required(&format!("{at}.secretRef"), "")),
+                Some(r) if text(r, "name").is_empty() => {
+                    out.push(required(&format!("{at}.secretRef.name"), ""))
+                }
+                _ => {}
+            }
+        }
+        "cinder" => {
+            need(v, "volumeID", &at, out);
+            if let Some(r) = v.get("secretRef").filter(|r| r.is_object()) {
+                need(r, "name", &format!("{at}.secretRef"), out);
+                need(r, "namespace", &format!("{at}.secretRef"), out);
+            }
+        }
+        "fc" => {
+            let wwns = arr(v, "targetWWNs");
+            match (wwns.is_empty(), arr(v, "wwids").is_empty()) {
+                (true, true) => out.push(required(
+                    &format!("{at}.targetWWNs"),
+                    "must specify either targetWWNs or wwids, but not both",
+                )),
+                (false, false) => {
+                    let shown: Vec<String> = wwns.iter().map(super::causes::show).collect();
+                    out.push(invalid_shown(
+                        &format!("{at}.targetWWNs"),
+                        &format!("[]string{{{}}}", shown.join(", ")),
+                        "targetWWNs and wwids can not be specified simultaneously",
+                    ));
+                }
+                (false, true) if v.get("lun").is_none_or(Value::is_null) => {
+                    out.push(required(
+                        &format!("{at}.lun"),
+                        "lun is required if targetWWNs is specified",
+                    ));
+                }
+                _ => {}
+            }
+            lun(v, &at, out);
+        }
+        "flexVolume" => {
+            need(v, "driver", &at, out);
+            let mut keys: Vec<&String> = v
+                .get("options")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            keys.sort();
+            for k in keys {
+                let domain = k.split('/').next().unwrap_or("").to_lowercase();
+                if domain.ends_with("kubernetes.io") || domain.ends_with("k8s.io") {
+                    out.push(invalid(
+                        &format!("{at}.options[{k}]"),
+                        k,
+                        "kubernetes.io and k8s.io namespaces are reserved",
+                    ));
+                }
+            }
+        }
+        "azureFile" => {
+            need(v, "secretName", &at, out);
+            need(v, "shareName", &at, out);
+            if v.get("secretNamespace").and_then(Value::as_str) == Some("") {
+                out.push(required(&format!("{at}.secretNamespace"), ""));
+            }
+        }
+        "vsphereVolume" => need(v, "volumePath", &at, out),
+        "photonPersistentDisk" => need(v, "pdID", &at, out),
+        "portworxVolume" => need(v, "volumeID", &at, out),
+        "azureDisk" => {
+            need(v, "diskName", &at, out);
+            need(v, "diskURI", &at, out);
+            if let Some(m) =
+                s(v, "cachingMode").filter(|m| !["None", "ReadOnly", "ReadWrite"].contains(m))
+            {
+                out.push(not_supported(
+                    &format!("{at}.cachingMode"),
+                    m,
+                    &["None", "ReadOnly", "ReadWrite"],
+                ));
+            }
+            let kind = s(v, "kind").unwrap_or("Shared");
+            if !["Dedicated", "Managed", "Shared"].contains(&kind) {
+                out.push(not_supported(
+                    &format!("{at}.kind"),
+                    kind,
+                    &["Dedicated", "Managed", "Shared"],
+                ));
+            }
+            let uri = text(v, "diskURI");
+            if kind == "Managed" && !uri.starts_with("/subscriptions/") {
+                out.push(not_supported(&format!("{at}.diskURI"), uri, &["/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"]));
+            } else if kind != "Managed" && !uri.starts_with("https://") {
+                out.push(not_supported(&format!("{at}.diskURI"), uri, &["https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"]));
+            }
+        }
+        "scaleIO" => {
+            for key in ["gateway", "system", "volumeName"] {
+                need(v, key, &at, out);
+            }
+        }
+        "storageos" => {
+            let name = text(v, "volumeName");
+            if name.is_empty() {
+                out.push(required(&format!("{at}.volumeName"), ""));
+            } else {
+                out.extend(each_invalid(
+                    &format!("{at}.volumeName"),
+                    name,
+                    dns_label_msgs(name),
+                ));
+            }
+            let ns = text(v, "volumeNamespace");
+            if !ns.is_empty() {
+                out.extend(each_invalid(
+                    &format!("{at}.volumeNamespace"),
+                    ns,
+                    dns_label_msgs(ns),
+                ));
+            }
+            if let Some(r) = v.get("secretRef").filter(|r| r.is_object()) {
+                need(r, "name", &format!("{at}.secretRef"), out);
+                need(r, "namespace", &format!("{at}.secretRef"), out);
+            }
+        }
+        _ => {}
+    }
+}
