@@ -10,6 +10,8 @@ pub(crate) use kas_server::rest::forbidden;
 pub(crate) const NEGATIVE_MSG: &str = "must be greater than or equal to 0";
 /// Upstream's message for changing a field that may not change.
 pub(crate) const IMMUTABLE_MSG: &str = "field is immutable";
+/// Upstream's message for a value that is not a CIDR.
+pub(crate) const CIDR_MSG: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 
 fn cause(reason: &str, field: &str, message: String) -> StatusCause {
     StatusCause {
@@ -85,6 +87,25 @@ pub(crate) fn not_supported_shown(field: &str, shown: &str, supported: &[&str]) 
             list.join(", ")
         ),
     )
+}
+
+/// A string list as Go's `%#v` prints a `[]<ty>`: `[]string{"a", "b"}`.
+pub(crate) fn go_list(ty: &str, items: &[Value]) -> String {
+    let shown: Vec<String> = items.iter().map(show).collect();
+    format!("[]{ty}{{{}}}", shown.join(", "))
+}
+
+/// [`go_list`] of a `[]string`.
+pub(crate) fn go_strings(items: &[Value]) -> String {
+    go_list("string", items)
+}
+
+/// [`go_list`] of a list that may be absent: `[]<ty>(nil)` then.
+pub(crate) fn go_list_or_nil(ty: &str, v: Option<&Value>) -> String {
+    match v.and_then(Value::as_array) {
+        None => format!("[]{ty}(nil)"),
+        Some(items) => go_list(ty, items),
+    }
 }
 
 /// `FieldValueTooLong`: "may not be more than N bytes".

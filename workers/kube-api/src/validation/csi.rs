@@ -13,9 +13,9 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, dns_subdomain_msgs, duplicate, each_invalid, forbidden, go_string_map, invalid,
-    invalid_int, invalid_shown, not_supported, qualified_name_msgs, required, s, show, too_long,
-    IMMUTABLE_MSG, NEGATIVE_MSG,
+    arr, dns_subdomain_msgs, duplicate, each_invalid, forbidden, go_list_or_nil, go_string_map,
+    invalid, invalid_int, invalid_shown, not_supported, qualified_name_msgs, quote, required, s,
+    show, too_long, IMMUTABLE_MSG, NEGATIVE_MSG,
 };
 use super::limits::quantity_value;
 use super::selector::selector_rules;
@@ -36,17 +36,6 @@ pub(crate) fn driver_name(name: &str, at: &str) -> Vec<StatusCause> {
         dns_subdomain_msgs(&name.to_lowercase()),
     ));
     out
-}
-
-/// `%#v` of a string list of a named Go type (`[]storage.VolumeLifecycleMode{"Persistent"}`).
-fn go_list(ty: &str, v: Option<&Value>) -> String {
-    match v.and_then(Value::as_array) {
-        None => format!("[]{ty}(nil)"),
-        Some(a) => format!(
-            "[]{ty}{{{}}}",
-            a.iter().map(show).collect::<Vec<_>>().join(", ")
-        ),
-    }
 }
 
 /// A CSIDriver; attachRequired and the lifecycle modes fixed once set.
@@ -119,7 +108,7 @@ pub(crate) fn csi_driver(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
             out.push(invalid_shown("spec.attachedRequired", &v, IMMUTABLE_MSG));
         }
         if before.get("volumeLifecycleModes") != spec.get("volumeLifecycleModes") {
-            let shown = go_list(
+            let shown = go_list_or_nil(
                 "storage.VolumeLifecycleMode",
                 spec.get("volumeLifecycleModes"),
             );
@@ -182,7 +171,7 @@ fn csi_node_once(o: &Value) -> Vec<StatusCause> {
 
 /// `%#v` of a CSINode driver, as its immutability cause prints it.
 fn go_csi_node_driver(d: &Value) -> String {
-    let keys = go_list("string", d.get("topologyKeys"));
+    let keys = go_list_or_nil("string", d.get("topologyKeys"));
     let allocatable = if d.get("allocatable").is_some_and(|a| !a.is_null()) {
         "(*storage.VolumeNodeResources)(0xc000000000)"
     } else {
@@ -190,8 +179,8 @@ fn go_csi_node_driver(d: &Value) -> String {
     };
     format!(
         "storage.CSINodeDriver{{Name:{}, NodeID:{}, TopologyKeys:{keys}, Allocatable:{allocatable}}}",
-        show(&Value::String(s(d, "name").unwrap_or("").into())),
-        show(&Value::String(s(d, "nodeID").unwrap_or("").into())),
+        quote(s(d, "name").unwrap_or("")),
+        quote(s(d, "nodeID").unwrap_or("")),
     )
 }
 
@@ -229,9 +218,9 @@ fn go_label_selector(sel: &Value) -> String {
                 .map(|e| {
                     format!(
                         "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{}}}",
-                        show(&Value::String(s(e, "key").unwrap_or("").into())),
-                        show(&Value::String(s(e, "operator").unwrap_or("").into())),
-                        go_list("string", e.get("values")),
+                        quote(s(e, "key").unwrap_or("")),
+                        quote(s(e, "operator").unwrap_or("")),
+                        go_list_or_nil("string", e.get("values")),
                     )
                 })
                 .collect();
@@ -383,7 +372,7 @@ fn go_attachment_spec(spec: &Value) -> String {
     } else {
         "(*core.PersistentVolumeSpec)(nil)"
     };
-    let text = |k: &str| show(&Value::String(s(spec, k).unwrap_or("").into()));
+    let text = |k: &str| quote(s(spec, k).unwrap_or(""));
     format!(
         "storage.VolumeAttachmentSpec{{Attacher:{}, Source:storage.VolumeAttachmentSource{{PersistentVolumeName:{pv}, InlineVolumeSpec:{inline}}}, NodeName:{}}}",
         text("attacher"),

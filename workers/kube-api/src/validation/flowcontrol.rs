@@ -10,8 +10,9 @@ use kas_server::status::StatusCause;
 use serde_json::{json, Value};
 
 use super::causes::{
-    arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
-    invalid_int, invalid_shown, not_supported, quote, required, s, show,
+    arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, go_strings,
+    invalid, invalid_int, invalid_shown, not_supported, not_supported_shown, quote, required, s,
+    show,
 };
 use kas_server::flowcontrol_objects::{mandatory_spec, specs_equal};
 
@@ -30,28 +31,6 @@ const VERBS: &[&str] = &[
     "watch",
 ];
 const NS_INTRO: &str = "each member of this list must be '*' or a DNS-1123 label; ";
-
-/// A string list as Go's `%#v` prints a `[]string`.
-pub(super) fn go_strings(items: &[Value]) -> String {
-    let quoted: Vec<String> = items
-        .iter()
-        .map(|v| v.as_str().map_or_else(|| show(v), quote))
-        .collect();
-    format!("[]string{{{}}}", quoted.join(", "))
-}
-
-/// `FieldValueNotSupported` with an already printed bad value.
-pub(super) fn not_supported_shown(field: &str, shown: &str, supported: &[&str]) -> StatusCause {
-    let list: Vec<String> = supported.iter().map(|s| quote(s)).collect();
-    StatusCause {
-        reason: "FieldValueNotSupported".into(),
-        message: format!(
-            "Unsupported value: {shown}: supported values: {}",
-            list.join(", ")
-        ),
-        field: field.into(),
-    }
-}
 
 /// The integer at `obj[key]` (0 when absent, as a Go zero value).
 pub(super) fn int(obj: &Value, key: &str) -> i64 {

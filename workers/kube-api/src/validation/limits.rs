@@ -177,15 +177,10 @@ pub(crate) fn go_quantity(q: &str) -> String {
     )
 }
 
-/// A quantity's text and value (a bare JSON number read as its text).
-fn q(v: &Value) -> Option<(String, f64)> {
-    quantity::of(v)
-}
-
 /// A quantity that must not be negative, and whole for integer resources.
 pub(crate) fn quantity_value(name: &str, v: &Value, at: &str) -> Vec<StatusCause> {
     let mut out = Vec::new();
-    let Some((text, n)) = q(v) else {
+    let Some((text, n)) = quantity::of(v) else {
         return out;
     };
     if n < 0.0 {
@@ -202,7 +197,7 @@ fn quantities<'a>(item: &'a Value, key: &str) -> BTreeMap<&'a str, (String, f64)
         .and_then(Value::as_object)
         .into_iter()
         .flatten()
-        .filter_map(|(k, v)| q(v).map(|q| (k.as_str(), q)))
+        .filter_map(|(k, v)| quantity::of(v).map(|q| (k.as_str(), q)))
         .collect()
 }
 

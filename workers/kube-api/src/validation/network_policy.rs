@@ -12,11 +12,9 @@ use serde_json::Value;
 
 use super::causes::{
     arr, forbidden, invalid, invalid_int, invalid_shown, not_supported, port_name_msgs, range_msg,
-    required, s,
+    required, s, CIDR_MSG,
 };
 use super::selector::selector_rules;
-
-const CIDR_MSG: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 
 /// A NetworkPolicy (the same spec rules on create and update).
 pub(crate) fn network_policy(o: &Value, _old: Option<&Value>) -> Vec<StatusCause> {

@@ -16,17 +16,16 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, each_invalid, forbidden, invalid, invalid_int, invalid_shown, label_value_msgs,
-    not_supported, qualified_name_msgs, required, s, show,
+    arr, each_invalid, forbidden, go_strings, invalid, invalid_int, invalid_shown,
+    label_value_msgs, not_supported, qualified_name_msgs, quote, required, s, CIDR_MSG,
 };
 use super::limits::quantity_value;
 
-const CIDR_MSG: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
 /// `%#v` of a taint.
 fn go_taint(t: &Value) -> String {
-    let f = |k: &str| show(&Value::String(s(t, k).unwrap_or("").into()));
+    let f = |k: &str| quote(s(t, k).unwrap_or(""));
     let added = if t.get("timeAdded").is_some_and(|v| !v.is_null()) {
         "(*v1.Time)(0xc000000000)"
     } else {
@@ -127,10 +126,9 @@ fn pod_cidrs(o: &Value, out: &mut Vec<StatusCause>) {
     }
     let dual = nets.len() == 2 && nets[0].addr().is_ipv4() != nets[1].addr().is_ipv4();
     if list.len() > 1 && nets.len() == list.len() && (list.len() > 2 || !dual) {
-        let shown: Vec<String> = list.iter().map(show).collect();
         out.push(invalid_shown(
             "spec.podCIDRs",
-            &format!("[]string{{{}}}", shown.join(", ")),
+            &go_strings(list),
             "may specify no more than one CIDR for each IP family",
         ));
     }
@@ -174,8 +172,8 @@ pub(crate) fn node(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
                 reason: "FieldValueDuplicate".into(),
                 message: format!(
                     "Duplicate value: core.NodeAddress{{Type:{}, Address:{}}}",
-                    show(&Value::String(t.into())),
-                    show(&Value::String(addr.into()))
+                    quote(t),
+                    quote(addr)
                 ),
                 field: format!("status.addresses[{i}]"),
             });

@@ -253,10 +253,9 @@ pub(super) fn source(name: &str, v: &Value, spec: &Value, out: &mut Vec<StatusCa
                     "must specify either targetWWNs or wwids, but not both",
                 )),
                 (false, false) => {
-                    let shown: Vec<String> = wwns.iter().map(super::causes::show).collect();
                     out.push(invalid_shown(
                         &format!("{at}.targetWWNs"),
-                        &format!("[]string{{{}}}", shown.join(", ")),
+                        &super::causes::go_strings(wwns),
                         "targetWWNs and wwids can not be specified simultaneously",
                     ));
                 }

@@ -8,7 +8,9 @@ use std::collections::BTreeSet;
 use kas_server::status::StatusCause;
 use serde_json::{Map, Value};
 
-use super::causes::{arr, invalid, invalid_shown, required, s, show, IMMUTABLE_MSG};
+use super::causes::{
+    arr, go_list_or_nil, go_strings, invalid, invalid_shown, required, s, show, IMMUTABLE_MSG,
+};
 use super::limits::{is_standard_for_quota, quantity_value, resource_name, QUOTA_SCOPES};
 
 /// The quota resources a scope may apply to (`None`: any).
@@ -54,17 +56,6 @@ fn conflicting(scopes: &BTreeSet<&str>) -> usize {
     .count()
 }
 
-/// `%#v` of a scope list: `[]core.ResourceQuotaScope{"BestEffort"}` (nil when absent).
-fn go_scopes(v: Option<&Value>) -> String {
-    match v.and_then(Value::as_array) {
-        None => "[]core.ResourceQuotaScope(nil)".into(),
-        Some(a) => {
-            let items: Vec<String> = a.iter().map(show).collect();
-            format!("[]core.ResourceQuotaScope{{{}}}", items.join(", "))
-        }
-    }
-}
-
 /// A ResourceQuota: its hard limits, scopes and scope selector; the scopes fixed once set.
 pub(crate) fn resource_quota(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
     let mut out = Vec::new();
@@ -91,7 +82,7 @@ pub(crate) fn resource_quota(o: &Value, old: Option<&Value>) -> Vec<StatusCause>
         .filter_map(Value::as_str)
         .collect();
     if !scopes.is_empty() {
-        let shown = go_scopes(scopes_value);
+        let shown = go_list_or_nil("core.ResourceQuotaScope", scopes_value);
         for scope in &scopes {
             if !QUOTA_SCOPES.contains(scope) {
                 out.push(invalid_shown("spec.scopes", &shown, "unsupported scope"));
@@ -124,7 +115,7 @@ pub(crate) fn resource_quota(o: &Value, old: Option<&Value>) -> Vec<StatusCause>
         if set(o) != set(old) {
             out.push(invalid_shown(
                 "spec.scopes",
-                &go_scopes(scopes_value),
+                &go_list_or_nil("core.ResourceQuotaScope", scopes_value),
                 IMMUTABLE_MSG,
             ));
         }
@@ -137,10 +128,7 @@ fn go_scope_selector(sel: &Value) -> String {
     let reqs: Vec<String> = arr(sel, "matchExpressions")
         .iter()
         .map(|e| {
-            let values = match e.get("values").and_then(Value::as_array) {
-                None => "[]string(nil)".to_owned(),
-                Some(v) => format!("[]string{{{}}}", v.iter().map(show).collect::<Vec<_>>().join(", ")),
-            };
+            let values = go_list_or_nil("string", e.get("values"));
             format!(
                 "core.ScopedResourceSelectorRequirement{{ScopeName:{}, Operator:{}, Values:{values}}}",
                 show(e.get("scopeName").unwrap_or(&Value::String(String::new()))),
@@ -198,10 +186,9 @@ fn scope_selector(sel: &Value, hard: &[&str], scopes: Option<&Value>, out: &mut 
             )),
             "In" | "NotIn" => {}
             "Exists" | "DoesNotExist" if !values.is_empty() => {
-                let shown: Vec<String> = values.iter().map(show).collect();
                 out.push(invalid_shown(
                     &format!("{AT}.values"),
-                    &format!("[]string{{{}}}", shown.join(", ")),
+                    &go_strings(values),
                     "must be no value when `operator` is 'Exist' or 'DoesNotExist' for scope selector",
                 ));
             }
@@ -214,7 +201,11 @@ fn scope_selector(sel: &Value, hard: &[&str], scopes: Option<&Value>, out: &mut 
         }
     }
     for _ in 0..conflicting(&names) {
-        out.push(invalid_shown(AT, &go_scopes(scopes), "conflicting scopes"));
+        out.push(invalid_shown(
+            AT,
+            &go_list_or_nil("core.ResourceQuotaScope", scopes),
+            "conflicting scopes",
+        ));
     }
 }
 

@@ -10,20 +10,11 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, dns_subdomain_msgs, each_invalid, invalid_shown, not_supported, required, s,
+    arr, dns_subdomain_msgs, each_invalid, go_strings, invalid_shown, not_supported, required, s,
 };
 use super::selector::selector_rules;
 
 const GROUP: &str = "rbac.authorization.k8s.io";
-
-/// Go's `%#v` of a `[]string`.
-fn go_strings(items: &[Value]) -> String {
-    let quoted: Vec<String> = items
-        .iter()
-        .map(|v| super::causes::quote(v.as_str().unwrap_or("")))
-        .collect();
-    format!("[]string{{{}}}", quoted.join(", "))
-}
 
 fn rules(o: &Value, namespaced: bool) -> Vec<StatusCause> {
     let mut causes = Vec::new();

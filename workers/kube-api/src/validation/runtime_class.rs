@@ -10,13 +10,13 @@ use serde_json::Value;
 
 use super::causes::{
     arr, dns_label_msgs, each_invalid, invalid, invalid_shown, label_value_msgs, labels,
-    not_supported, qualified_name_msgs, s, show, IMMUTABLE_MSG,
+    not_supported, qualified_name_msgs, quote, s, IMMUTABLE_MSG,
 };
 use super::limits::{container_resource_name, quantity_value};
 
 /// `%#v` of a toleration's list key (TolerationSeconds left nil, as upstream builds it).
 fn go_toleration(t: &Value) -> String {
-    let f = |k: &str| show(&Value::String(s(t, k).unwrap_or("").to_owned()));
+    let f = |k: &str| quote(s(t, k).unwrap_or(""));
     format!(
         "core.Toleration{{Key:{}, Operator:{}, Value:{}, Effect:{}, TolerationSeconds:(*int64)(nil)}}",
         f("key"),

@@ -9,14 +9,13 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, dns_subdomain_msgs, each_invalid, invalid, invalid_shown, required, s, show, IMMUTABLE_MSG,
+    arr, dns_subdomain_msgs, each_invalid, go_list_or_nil, go_strings, invalid, invalid_shown,
+    quote, required, s, CIDR_MSG, IMMUTABLE_MSG,
 };
-
-const CIDR_MSG: &str = "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 
 /// `%#v` of a ParentReference.
 fn go_parent_ref(p: &Value) -> String {
-    let f = |k: &str| show(&Value::String(s(p, k).unwrap_or("").into()));
+    let f = |k: &str| quote(s(p, k).unwrap_or(""));
     format!(
         "networking.ParentReference{{Group:{}, Resource:{}, Namespace:{}, Name:{}}}",
         f("group"),
@@ -112,14 +111,6 @@ fn cidr_msgs(cidr: &str) -> Vec<String> {
     Vec::new()
 }
 
-/// `%#v` of a string list.
-fn go_strings(list: &[Value]) -> String {
-    format!(
-        "[]string{{{}}}",
-        list.iter().map(show).collect::<Vec<_>>().join(", ")
-    )
-}
-
 /// The rules of a ServiceCIDR's spec.
 fn cidrs(list: &[Value], out: &mut Vec<StatusCause>) {
     const AT: &str = "spec.cidrs";
@@ -176,11 +167,7 @@ pub(crate) fn service_cidr(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
             cidrs(now, &mut out);
         }
         _ => {
-            let shown = o
-                .pointer("/spec/cidrs")
-                .and_then(Value::as_array)
-                .map(|l| go_strings(l))
-                .unwrap_or_else(|| "[]string(nil)".into());
+            let shown = go_list_or_nil("string", o.pointer("/spec/cidrs"));
             out.push(invalid_shown("spec.cidrs", &shown, IMMUTABLE_MSG));
         }
     }

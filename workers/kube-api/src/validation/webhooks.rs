@@ -11,8 +11,8 @@ use kas_server::status::StatusCause;
 use serde_json::{json, Value};
 
 use super::causes::{
-    arr, dns1035_msgs, dns_subdomain_msgs, duplicate, each_invalid, invalid, invalid_int,
-    invalid_shown, not_supported, qualified_name_msgs, quote, required, s,
+    arr, dns1035_msgs, dns_subdomain_msgs, duplicate, each_invalid, go_strings, invalid,
+    invalid_int, invalid_shown, not_supported, qualified_name_msgs, required, s,
 };
 use super::selector::selector_rules;
 
@@ -66,15 +66,6 @@ fn webhook_defaults(obj: &mut Value, mutating: bool) {
             }
         }
     }
-}
-
-/// A list as Go's `%#v` prints a `[]string`.
-fn go_list(items: &[Value]) -> String {
-    let quoted: Vec<String> = items
-        .iter()
-        .map(|v| quote(v.as_str().unwrap_or("")))
-        .collect();
-    format!("[]string{{{}}}", quoted.join(", "))
 }
 
 fn strs(v: &Value, key: &str) -> Vec<String> {
@@ -233,7 +224,7 @@ pub(super) fn rule(r: &Value, path: &str, out: &mut Vec<StatusCause>) {
     if has_wildcard_among_others(&ops) {
         out.push(invalid_shown(
             &f("operations"),
-            &go_list(arr(r, "operations")),
+            &go_strings(arr(r, "operations")),
             "if '*' is present, must not specify other operations",
         ));
     }
@@ -253,7 +244,7 @@ pub(super) fn rule(r: &Value, path: &str, out: &mut Vec<StatusCause>) {
     if has_wildcard_among_others(&groups) {
         out.push(invalid_shown(
             &f("apiGroups"),
-            &go_list(arr(r, "apiGroups")),
+            &go_strings(arr(r, "apiGroups")),
             "if '*' is present, must not specify other API groups",
         ));
     }
@@ -264,7 +255,7 @@ pub(super) fn rule(r: &Value, path: &str, out: &mut Vec<StatusCause>) {
     if has_wildcard_among_others(&versions) {
         out.push(invalid_shown(
             &f("apiVersions"),
-            &go_list(arr(r, "apiVersions")),
+            &go_strings(arr(r, "apiVersions")),
             "if '*' is present, must not specify other API versions",
         ));
     }
@@ -322,7 +313,7 @@ fn resources(r: &Value, path: &str, out: &mut Vec<StatusCause>) {
             sub_wild_res.insert(sub);
         }
     }
-    let shown = go_list(arr(r, "resources"));
+    let shown = go_strings(arr(r, "resources"));
     if list.len() > 1 && double {
         out.push(invalid_shown(
             path,
@@ -365,7 +356,7 @@ fn review_versions(h: &Value, path: &str, opts: &Options, out: &mut Vec<StatusCa
     if opts.known_review_version && !known {
         out.push(invalid_shown(
             path,
-            &go_list(arr(h, "admissionReviewVersions")),
+            &go_strings(arr(h, "admissionReviewVersions")),
             &format!(
                 "must include at least one of {}",
                 REVIEW_VERSIONS.join(", ")
