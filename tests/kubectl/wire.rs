@@ -369,3 +369,192 @@ async fn openapi_v3_has_every_served_group_version() {
     );
     assert!(stdout.contains("FIELD: scope <string>"), "{stdout}");
 }
+
+/// kubectl's typed commands (`create deployment`, `run`) send protobuf, where a Go client
+/// writes every field it holds by value, at its zero when unset. Upstream decodes into its
+/// Go structs, where an `omitempty` scalar's zero is unset: none of them is stored, served
+/// or owned in managedFields. A JSON body's explicit zeros go the same way; a pointer's
+/// zero (`automountServiceAccountToken: false`) stays.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn omitempty_zeros_are_not_stored_from_protobuf_or_json() {
+    let server = Server::builder().start().await;
+    let k = crate::Kubectl::new(&server);
+    k.ok(&["create", "deployment", "web", "--image=nginx"]);
+    k.ok(&["run", "p1", "--image=nginx"]);
+    let d = server
+        .get("/apis/apps/v1/namespaces/default/deployments/web")
+        .await
+        .json();
+    let template = &d["spec"]["template"];
+    assert_eq!(
+        template["metadata"],
+        json!({"creationTimestamp": null, "labels": {"app": "web"}}),
+        "{d}"
+    );
+    let c = template["spec"]["containers"][0].as_object().unwrap();
+    for zero in ["stdin", "stdinOnce", "tty", "workingDir"] {
+        assert!(!c.contains_key(zero), "{zero} stored: {d}");
+    }
+    for zero in ["hostNetwork", "hostPID", "hostIPC", "nodeName", "hostname"] {
+        assert!(template["spec"].get(zero).is_none(), "{zero} stored: {d}");
+    }
+    assert!(d["spec"].get("paused").is_none(), "{d}");
+    let owned = d["metadata"]["managedFields"][0]["fieldsV1"].to_string();
+    for zero in [
+        "f:stdin",
+        "f:tty",
+        "f:hostNetwork",
+        "f:paused",
+        "f:generation",
+    ] {
+        assert!(!owned.contains(zero), "{zero} owned: {owned}");
+    }
+    let p = server
+        .get("/api/v1/namespaces/default/pods/p1")
+        .await
+        .json();
+    assert!(p["spec"].get("hostNetwork").is_none(), "{p}");
+    assert!(p["spec"]["containers"][0].get("stdin").is_none(), "{p}");
+
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p2"},
+        "spec": {"hostNetwork": false, "automountServiceAccountToken": false,
+            "containers": [{"name": "c", "image": "nginx", "tty": false}]}});
+    let r = req(
+        &server,
+        Method::POST,
+        "/api/v1/namespaces/default/pods",
+        "",
+        pod.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let p = r.json();
+    assert!(p["spec"].get("hostNetwork").is_none(), "{p}");
+    assert!(p["spec"]["containers"][0].get("tty").is_none(), "{p}");
+    assert_eq!(p["spec"]["automountServiceAccountToken"], false, "{p}");
+}
+
+/// Built-in objects are written in their Go structs' field order (`kind`, `apiVersion`,
+/// `metadata`, then the type's fields as declared), in every answer and with `pretty`; a
+/// typed list's items carry no kind or apiVersion (upstream's TypeMeta is empty there,
+/// kubernetes/kubernetes#3030); custom resources, unstructured maps upstream, have sorted
+/// keys, their lists too (`apiVersion`, `items`, `kind`, `metadata`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn json_is_written_in_upstreams_field_order() {
+    let server = Server::builder().start().await;
+    let k = crate::Kubectl::new(&server);
+    let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "o1",
+        "labels": {"z": "1", "a": "2"}},
+        "spec": {"restartPolicy": "Never", "containers": [{"image": "i", "name": "c"}],
+            "initContainers": [{"name": "init", "image": "i"}]}});
+    let r = req(
+        &server,
+        Method::POST,
+        "/api/v1/namespaces/default/pods",
+        "",
+        pod.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let order = |text: &str, keys: &[&str]| {
+        let at: Vec<usize> = keys
+            .iter()
+            .map(|k| {
+                text.find(k)
+                    .unwrap_or_else(|| panic!("{k} missing: {text}"))
+            })
+            .collect();
+        assert!(
+            at.windows(2).all(|w| w[0] < w[1]),
+            "order of {keys:?}: {text}"
+        );
+    };
+    let pod_keys = [
+        r#"{"kind":"Pod","apiVersion":"v1","metadata":{"name":"o1","namespace":"default","uid":"#,
+        r#""labels":{"a":"2","z":"1"}"#,
+        r#""spec":{"volumes":"#,
+        r#""initContainers":[{"name":"init","image":"i","#,
+        r#""containers":[{"name":"c","image":"i","#,
+        r#""restartPolicy":"Never""#,
+        r#""status":{"#,
+    ];
+    order(&r.text(), &pod_keys);
+    let one = "/api/v1/namespaces/default/pods/o1";
+    order(&server.get(one).await.text(), &pod_keys);
+    let pretty = server.get(&format!("{one}?pretty=true")).await.text();
+    assert!(
+        pretty.starts_with("{\n  \"kind\": \"Pod\",\n  \"apiVersion\": \"v1\",\n  \"metadata\": {\n    \"name\": \"o1\",\n"),
+        "{pretty}"
+    );
+
+    let list = server.get("/api/v1/namespaces/default/pods").await.text();
+    assert!(
+        list.starts_with(r#"{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"#),
+        "{list}"
+    );
+    assert!(
+        list.contains(r#""items":[{"metadata":{"name":"o1","#),
+        "{list}"
+    );
+    let limited = server
+        .get("/api/v1/namespaces/default/pods?limit=1&resourceVersion=0")
+        .await
+        .json();
+    assert!(limited["items"][0].get("kind").is_none(), "{limited}");
+    let events = server
+        .get("/api/v1/namespaces/default/pods?watch=1&timeoutSeconds=1")
+        .await
+        .text();
+    assert!(
+        events.starts_with(
+            r#"{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"o1","#
+        ),
+        "{events}"
+    );
+
+    k.ok_stdin(&["apply", "-f", "-"], ROUTES);
+    k.wait_established("routes.example.com");
+    k.ok_stdin(
+        &["apply", "-f", "-"],
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Route\",\"metadata\":{\"name\":\"r1\",\"namespace\":\"default\"},\"spec\":{\"z\":1,\"a\":2}}",
+    );
+    let cr = server
+        .get("/apis/example.com/v1/namespaces/default/routes/r1")
+        .await
+        .text();
+    assert!(
+        cr.starts_with(r#"{"apiVersion":"example.com/v1","kind":"Route","metadata":{"#),
+        "{cr}"
+    );
+    order(&cr, &[r#""a":2"#, r#""z":1"#]);
+    let crs = server
+        .get("/apis/example.com/v1/namespaces/default/routes")
+        .await
+        .text();
+    assert!(
+        crs.starts_with(r#"{"apiVersion":"example.com/v1","items":[{"apiVersion":"example.com/v1","kind":"Route","#),
+        "{crs}"
+    );
+    order(
+        &crs,
+        &[r#""items":["#, r#"],"kind":"RouteList","metadata":{"#],
+    );
+}
+
+const ROUTES: &str = r#"
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: routes.example.com}
+spec:
+  group: example.com
+  scope: Namespaced
+  names: {plural: routes, singular: route, kind: Route}
+  versions:
+  - name: v1
+    served: true
+    storage: true
+    schema:
+      openAPIV3Schema:
+        type: object
+        x-kubernetes-preserve-unknown-fields: true
+"#;

@@ -15,6 +15,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_AUDITANNOTATION: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("valueExpression", 2, K::Single(E::Scalar(S::String)), false)
@@ -28,6 +29,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_EXPRESSIONWARNING: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("fieldRef", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("warning", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -40,6 +42,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MATCHCONDITION: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -52,6 +55,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MATCHRESOURCES: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "namespaceSelector",
@@ -97,6 +101,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOK: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 3, 8, 4, 10, 5, 6, 7, 9, 11],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -175,9 +180,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOKCONFIGURATI
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -209,9 +215,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_MUTATINGWEBHOOKCONFIGURATI
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -237,6 +244,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_NAMEDRULEWITHOPERATIONS: T
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("resourceNames", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -259,9 +267,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_PARAMKIND: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -271,9 +280,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_PARAMREF: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "selector",
             3,
@@ -297,6 +307,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_RULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 3, 4, 5, 0, 1],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -316,6 +327,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_RULEWITHOPERATIONS: TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("operations", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -336,6 +348,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_SERVICEREFERENCE: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -350,6 +363,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_TYPECHECKING: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "expressionWarnings",
         1,
@@ -372,9 +386,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICY:
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3, 4],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -414,9 +429,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -447,9 +463,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -476,8 +493,9 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYB
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "paramRef",
             2,
@@ -508,9 +526,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYL
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -537,6 +556,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYS
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new(
                 "paramKind",
@@ -597,13 +617,15 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGADMISSIONPOLICYS
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new(
                 "observedGeneration",
                 1,
                 K::Single(E::Scalar(S::Int64)),
                 true,
-            ),
+            )
+            .omits_zero(),
             FieldDef::new(
                 "typeChecking",
                 2,
@@ -628,6 +650,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOK: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 3, 8, 4, 9, 5, 6, 7, 10],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -700,9 +723,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOKCONFIGURA
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -734,9 +758,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATINGWEBHOOKCONFIGURA
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -762,16 +787,18 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VALIDATION: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "messageExpression",
             4,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
     ],
 };
 
@@ -781,6 +808,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_VARIABLE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -793,6 +821,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1_WEBHOOKCLIENTCONFIG: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 0, 1],
     fields: &[
         FieldDef::new(
             "service",
@@ -813,12 +842,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_APPLYCONFIGURATION: 
     gvk: None,
     format: F::Object,
     struct_type: None,
-    fields: &[FieldDef::new(
-        "expression",
-        1,
-        K::Single(E::Scalar(S::String)),
-        true,
-    )],
+    go_order: &[],
+    fields: &[FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), true).omits_zero()],
 };
 
 pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_JSONPATCH: TypeDef = TypeDef {
@@ -827,12 +852,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_JSONPATCH: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
-    fields: &[FieldDef::new(
-        "expression",
-        1,
-        K::Single(E::Scalar(S::String)),
-        true,
-    )],
+    go_order: &[],
+    fields: &[FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), true).omits_zero()],
 };
 
 pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MATCHCONDITION: TypeDef = TypeDef {
@@ -841,6 +862,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MATCHCONDITION: Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -853,6 +875,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MATCHRESOURCES: Type
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "namespaceSelector",
@@ -903,9 +926,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -936,9 +960,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -969,9 +994,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -998,8 +1024,9 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "paramRef",
             2,
@@ -1030,9 +1057,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -1059,6 +1087,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new(
                 "paramKind",
@@ -1110,7 +1139,8 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATINGADMISSIONPOL
                 7,
                 K::Single(E::Scalar(S::String)),
                 true,
-            ),
+            )
+            .omits_zero(),
         ],
     };
 
@@ -1120,6 +1150,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_MUTATION: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("patchType", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -1148,6 +1179,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_NAMEDRULEWITHOPERATI
         gvk: None,
         format: F::Object,
         struct_type: Some("atomic"),
+        go_order: &[],
         fields: &[
             FieldDef::new("resourceNames", 1, K::List(E::Scalar(S::String)), true)
                 .list(Some("atomic"), &[]),
@@ -1170,9 +1202,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_PARAMKIND: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -1182,9 +1215,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_PARAMREF: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "selector",
             3,
@@ -1208,6 +1242,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1ALPHA1_VARIABLE: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1220,6 +1255,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_AUDITANNOTATION: Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("valueExpression", 2, K::Single(E::Scalar(S::String)), false)
@@ -1233,6 +1269,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_EXPRESSIONWARNING: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("fieldRef", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("warning", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1245,6 +1282,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_MATCHCONDITION: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1257,6 +1295,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_MATCHRESOURCES: TypeD
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "namespaceSelector",
@@ -1303,6 +1342,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_NAMEDRULEWITHOPERATIO
         gvk: None,
         format: F::Object,
         struct_type: Some("atomic"),
+        go_order: &[],
         fields: &[
             FieldDef::new("resourceNames", 1, K::List(E::Scalar(S::String)), true)
                 .list(Some("atomic"), &[]),
@@ -1325,9 +1365,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_PARAMKIND: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -1337,9 +1378,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_PARAMREF: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "selector",
             3,
@@ -1363,6 +1405,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_TYPECHECKING: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "expressionWarnings",
         1,
@@ -1385,9 +1428,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3, 4],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -1427,9 +1471,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -1460,9 +1505,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -1489,8 +1535,9 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("policyName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "paramRef",
             2,
@@ -1523,9 +1570,10 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -1552,6 +1600,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new(
                 "paramKind",
@@ -1618,13 +1667,15 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATINGADMISSIONPO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "observedGeneration",
             1,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "typeChecking",
             2,
@@ -1649,16 +1700,18 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VALIDATION: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "messageExpression",
             4,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
     ],
 };
 
@@ -1668,6 +1721,7 @@ pub(crate) static IO_K8S_API_ADMISSIONREGISTRATION_V1BETA1_VARIABLE: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expression", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1684,9 +1738,10 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERY: TypeDef = TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -1714,9 +1769,10 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIGROUPDISCOVERYLIST: TypeDef = Ty
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -1740,6 +1796,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIRESOURCEDISCOVERY: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("resource", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -1781,6 +1838,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APISUBRESOURCEDISCOVERY: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("subresource", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -1812,6 +1870,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIVERSIONDISCOVERY: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("version", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -1821,7 +1880,7 @@ pub(crate) static IO_K8S_API_APIDISCOVERY_V2_APIVERSIONDISCOVERY: TypeDef = Type
             true,
         )
         .list(Some("map"), &["resource"]),
-        FieldDef::new("freshness", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("freshness", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -1831,9 +1890,10 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_SERVERSTORAGEVERSION: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("apiServerID", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("encodingVersion", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiServerID", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("encodingVersion", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("decodableVersions", 3, K::List(E::Scalar(S::String)), true)
             .list(Some("set"), &[]),
         FieldDef::new("servedVersions", 4, K::List(E::Scalar(S::String)), true)
@@ -1851,9 +1911,10 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSION: TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -1889,6 +1950,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONCONDITION:
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -1897,7 +1959,8 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONCONDITION:
                 3,
                 K::Single(E::Scalar(S::Int64)),
                 true,
-            ),
+            )
+            .omits_zero(),
             FieldDef::new(
                 "lastTransitionTime",
                 4,
@@ -1906,7 +1969,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONCONDITION:
             )
             .zero(Z::Null),
             FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-            FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), false),
+            FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), false).omits_zero(),
         ],
     };
 
@@ -1920,9 +1983,10 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONLIST: Type
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -1948,6 +2012,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONSPEC: Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -1957,6 +2022,7 @@ pub(crate) static IO_K8S_API_APISERVERINTERNAL_V1ALPHA1_STORAGEVERSIONSTATUS: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "storageVersions",
@@ -1995,9 +2061,10 @@ pub(crate) static IO_K8S_API_APPS_V1_CONTROLLERREVISION: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2026,9 +2093,10 @@ pub(crate) static IO_K8S_API_APPS_V1_CONTROLLERREVISIONLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2056,9 +2124,10 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSET: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2089,6 +2158,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -2099,8 +2169,8 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETCONDITION: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -2114,9 +2184,10 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2140,6 +2211,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "selector",
@@ -2164,7 +2236,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETSPEC: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Object),
-        FieldDef::new("minReadySeconds", 4, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("minReadySeconds", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new(
             "revisionHistoryLimit",
             6,
@@ -2180,6 +2252,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "currentNumberScheduled",
@@ -2208,15 +2281,17 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETSTATUS: TypeDef = TypeDef {
             5,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "updatedNumberScheduled",
             6,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
-        FieldDef::new("numberAvailable", 7, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("numberUnavailable", 8, K::Single(E::Scalar(S::Int32)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("numberAvailable", 7, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("numberUnavailable", 8, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new("collisionCount", 9, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "conditions",
@@ -2235,8 +2310,9 @@ pub(crate) static IO_K8S_API_APPS_V1_DAEMONSETUPDATESTRATEGY: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "rollingUpdate",
             2,
@@ -2256,9 +2332,10 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENT: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2289,11 +2366,12 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 4, 5, 2, 3],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "lastUpdateTime",
             6,
@@ -2321,9 +2399,10 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2347,6 +2426,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -2373,14 +2453,14 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSPEC: TypeDef = TypeDef {
         )
         .patch(Some("retainKeys"), None)
         .zero(Z::Object),
-        FieldDef::new("minReadySeconds", 5, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("minReadySeconds", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new(
             "revisionHistoryLimit",
             6,
             K::Single(E::Scalar(S::Int32)),
             true,
         ),
-        FieldDef::new("paused", 7, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("paused", 7, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "progressDeadlineSeconds",
             9,
@@ -2396,22 +2476,25 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 6, 3, 4, 8, 5, 7],
     fields: &[
         FieldDef::new(
             "observedGeneration",
             1,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
-        FieldDef::new("replicas", 2, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("updatedReplicas", 3, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("availableReplicas", 4, K::Single(E::Scalar(S::Int32)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("replicas", 2, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("updatedReplicas", 3, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("availableReplicas", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new(
             "unavailableReplicas",
             5,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "conditions",
             6,
@@ -2420,7 +2503,7 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSTATUS: TypeDef = TypeDef {
         )
         .patch(Some("merge"), Some("type"))
         .list(Some("map"), &["type"]),
-        FieldDef::new("readyReplicas", 7, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("readyReplicas", 7, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new("collisionCount", 8, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "terminatingReplicas",
@@ -2437,8 +2520,9 @@ pub(crate) static IO_K8S_API_APPS_V1_DEPLOYMENTSTRATEGY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "rollingUpdate",
             2,
@@ -2458,9 +2542,10 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASET: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2491,6 +2576,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -2501,8 +2587,8 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETCONDITION: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -2516,9 +2602,10 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2542,6 +2629,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 3, 1, 2],
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -2560,7 +2648,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETSPEC: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Object),
-        FieldDef::new("minReadySeconds", 4, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("minReadySeconds", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
     ],
 };
 
@@ -2570,6 +2658,7 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 3, 4, 6, 2, 5],
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -2577,15 +2666,17 @@ pub(crate) static IO_K8S_API_APPS_V1_REPLICASETSTATUS: TypeDef = TypeDef {
             2,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "observedGeneration",
             3,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
-        FieldDef::new("readyReplicas", 4, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("availableReplicas", 5, K::Single(E::Scalar(S::Int32)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("readyReplicas", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("availableReplicas", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new(
             "conditions",
             6,
@@ -2609,6 +2700,7 @@ pub(crate) static IO_K8S_API_APPS_V1_ROLLINGUPDATEDAEMONSET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "maxUnavailable",
@@ -2631,6 +2723,7 @@ pub(crate) static IO_K8S_API_APPS_V1_ROLLINGUPDATEDEPLOYMENT: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "maxUnavailable",
@@ -2653,6 +2746,7 @@ pub(crate) static IO_K8S_API_APPS_V1_ROLLINGUPDATESTATEFULSETSTRATEGY: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("partition", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -2674,9 +2768,10 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSET: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2707,6 +2802,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -2717,8 +2813,8 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETCONDITION: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -2732,9 +2828,10 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2758,6 +2855,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETORDINALS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("start", 1, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number)],
 };
 
@@ -2768,9 +2866,10 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETPERSISTENTVOLUMECLAIMRETENTIONPO
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
-            FieldDef::new("whenDeleted", 1, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("whenScaled", 2, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("whenDeleted", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("whenScaled", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         ],
     };
 
@@ -2780,6 +2879,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
@@ -2811,7 +2911,8 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSPEC: TypeDef = TypeDef {
             6,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "updateStrategy",
             7,
@@ -2825,7 +2926,7 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSPEC: TypeDef = TypeDef {
             K::Single(E::Scalar(S::Int32)),
             true,
         ),
-        FieldDef::new("minReadySeconds", 9, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("minReadySeconds", 9, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new(
             "persistentVolumeClaimRetentionPolicy",
             10,
@@ -2849,19 +2950,21 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "observedGeneration",
             1,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new("replicas", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
-        FieldDef::new("readyReplicas", 3, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("currentReplicas", 4, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("updatedReplicas", 5, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("currentRevision", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("updateRevision", 7, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("readyReplicas", 3, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("currentReplicas", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("updatedReplicas", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("currentRevision", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("updateRevision", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("collisionCount", 9, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "conditions",
@@ -2887,8 +2990,9 @@ pub(crate) static IO_K8S_API_APPS_V1_STATEFULSETUPDATESTRATEGY: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "rollingUpdate",
             2,
@@ -2906,11 +3010,12 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_BOUNDOBJECTREFERENCE: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("apiVersion", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("uid", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("apiVersion", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("uid", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -2924,9 +3029,10 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_SELFSUBJECTREVIEW: TypeDef = Type
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -2952,6 +3058,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_SELFSUBJECTREVIEWSTATUS: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "userInfo",
         1,
@@ -2971,9 +3078,10 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUEST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3004,6 +3112,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSPEC: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 2, 1],
     fields: &[
         FieldDef::new("audiences", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -3027,6 +3136,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREQUESTSTATUS: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("token", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -3049,9 +3159,10 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEW: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3082,8 +3193,9 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEWSPEC: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("token", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("token", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("audiences", 2, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
     ],
@@ -3095,8 +3207,9 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEWSTATUS: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 3, 2],
     fields: &[
-        FieldDef::new("authenticated", 1, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("authenticated", 1, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "user",
             2,
@@ -3104,7 +3217,7 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_TOKENREVIEWSTATUS: TypeDef = Type
             true,
         )
         .zero(Z::Object),
-        FieldDef::new("error", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("error", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("audiences", 4, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
     ],
@@ -3116,9 +3229,10 @@ pub(crate) static IO_K8S_API_AUTHENTICATION_V1_USERINFO: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("username", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("uid", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("username", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("uid", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("groups", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("extra", 4, K::Map(E::StringList), true),
     ],
@@ -3130,8 +3244,9 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_FIELDSELECTORATTRIBUTES: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("rawSelector", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("rawSelector", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "requirements",
             2,
@@ -3150,8 +3265,9 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_LABELSELECTORATTRIBUTES: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("rawSelector", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("rawSelector", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "requirements",
             2,
@@ -3174,9 +3290,10 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_LOCALSUBJECTACCESSREVIEW: TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3211,9 +3328,10 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_NONRESOURCEATTRIBUTES: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("verb", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("verb", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -3223,6 +3341,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_NONRESOURCERULE: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -3238,14 +3357,15 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_RESOURCEATTRIBUTES: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("verb", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("group", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("version", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resource", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("subresource", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 7, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("verb", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("group", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("version", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("resource", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("subresource", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("name", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "fieldSelector",
             8,
@@ -3271,6 +3391,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_RESOURCERULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -3294,9 +3415,10 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTACCESSREVIEW: TypeDef =
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3331,6 +3453,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTACCESSREVIEWSPEC: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "resourceAttributes",
@@ -3359,9 +3482,10 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTRULESREVIEW: TypeDef = 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3396,12 +3520,8 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SELFSUBJECTRULESREVIEWSPEC: TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
-    fields: &[FieldDef::new(
-        "namespace",
-        1,
-        K::Single(E::Scalar(S::String)),
-        true,
-    )],
+    go_order: &[],
+    fields: &[FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), true).omits_zero()],
 };
 
 pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEW: TypeDef = TypeDef {
@@ -3414,9 +3534,10 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEW: TypeDef = Typ
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3451,6 +3572,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSPEC: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "resourceAttributes",
@@ -3466,10 +3588,10 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSPEC: TypeDef =
             )),
             true,
         ),
-        FieldDef::new("user", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("user", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("groups", 4, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("extra", 5, K::Map(E::StringList), true),
-        FieldDef::new("uid", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("uid", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -3479,11 +3601,12 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTACCESSREVIEWSTATUS: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 3, 1, 2],
     fields: &[
         FieldDef::new("allowed", 1, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
-        FieldDef::new("reason", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("evaluationError", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("denied", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("reason", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("evaluationError", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("denied", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -3493,6 +3616,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTRULESREVIEWSTATUS: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "resourceRules",
@@ -3511,7 +3635,7 @@ pub(crate) static IO_K8S_API_AUTHORIZATION_V1_SUBJECTRULESREVIEWSTATUS: TypeDef 
         .list(Some("atomic"), &[])
         .zero(Z::Null),
         FieldDef::new("incomplete", 3, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
-        FieldDef::new("evaluationError", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("evaluationError", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -3521,10 +3645,11 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_CROSSVERSIONOBJECTREFERENCE: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("apiVersion", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -3538,9 +3663,10 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALER: TypeDef = T
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3579,9 +3705,10 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERLIST: TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3607,6 +3734,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERSPEC: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "scaleTargetRef",
@@ -3634,6 +3762,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_HORIZONTALPODAUTOSCALERSTATUS: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "observedGeneration",
@@ -3668,9 +3797,10 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3701,12 +3831,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
-    fields: &[FieldDef::new(
-        "replicas",
-        1,
-        K::Single(E::Scalar(S::Int32)),
-        true,
-    )],
+    go_order: &[],
+    fields: &[FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true).omits_zero()],
 };
 
 pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALESTATUS: TypeDef = TypeDef {
@@ -3715,9 +3841,10 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V1_SCALESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
-        FieldDef::new("selector", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("selector", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -3727,6 +3854,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CONTAINERRESOURCEMETRICSOURCE: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -3746,6 +3874,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CONTAINERRESOURCEMETRICSTATUS: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -3765,10 +3894,11 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_CROSSVERSIONOBJECTREFERENCE: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("apiVersion", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -3778,6 +3908,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_EXTERNALMETRICSOURCE: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metric",
@@ -3802,6 +3933,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_EXTERNALMETRICSTATUS: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metric",
@@ -3826,6 +3958,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HPASCALINGPOLICY: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
@@ -3839,6 +3972,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HPASCALINGRULES: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 0, 1, 3],
     fields: &[
         FieldDef::new("selectPolicy", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -3873,9 +4007,10 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALER: TypeDef = T
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3910,6 +4045,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERBEHAVIOR: Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "scaleUp",
@@ -3932,6 +4068,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERCONDITION: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -3942,8 +4079,8 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERCONDITION: Ty
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -3957,9 +4094,10 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERLIST: TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -3985,6 +4123,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSPEC: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "scaleTargetRef",
@@ -4021,6 +4160,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSTATUS: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "observedGeneration",
@@ -4034,7 +4174,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_HORIZONTALPODAUTOSCALERSTATUS: TypeD
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
         ),
-        FieldDef::new("currentReplicas", 3, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("currentReplicas", 3, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new("desiredReplicas", 4, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "currentMetrics",
@@ -4063,6 +4203,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICIDENTIFIER: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4082,6 +4223,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 3, 5, 4],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4125,6 +4267,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 3, 5, 4],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4168,6 +4311,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICTARGET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4197,6 +4341,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_METRICVALUESTATUS: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "value",
@@ -4225,6 +4370,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_OBJECTMETRICSOURCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "describedObject",
@@ -4258,6 +4404,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_OBJECTMETRICSTATUS: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metric",
@@ -4291,6 +4438,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_PODSMETRICSOURCE: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metric",
@@ -4315,6 +4463,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_PODSMETRICSTATUS: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metric",
@@ -4339,6 +4488,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_RESOURCEMETRICSOURCE: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4357,6 +4507,7 @@ pub(crate) static IO_K8S_API_AUTOSCALING_V2_RESOURCEMETRICSTATUS: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4379,9 +4530,10 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOB: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -4416,9 +4568,10 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -4442,6 +4595,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 7, 1, 2, 3, 4, 5, 6],
     fields: &[
         FieldDef::new("schedule", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4455,7 +4609,8 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBSPEC: TypeDef = TypeDef {
             3,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new("suspend", 4, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
             "jobTemplate",
@@ -4486,6 +4641,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_CRONJOBSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "active",
@@ -4519,9 +4675,10 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOB: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -4552,6 +4709,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -4569,8 +4727,8 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBCONDITION: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -4584,9 +4742,10 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -4610,6 +4769,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 10, 15, 6, 11, 12, 3, 4, 5, 7, 8, 9, 13, 14],
     fields: &[
         FieldDef::new("parallelism", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("completions", 2, K::Single(E::Scalar(S::Int32)), true),
@@ -4679,6 +4839,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 3, 4, 5, 10, 6, 9, 7, 8],
     fields: &[
         FieldDef::new(
             "conditions",
@@ -4700,10 +4861,10 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBSTATUS: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
         ),
-        FieldDef::new("active", 4, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("succeeded", 5, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("failed", 6, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("completedIndexes", 7, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("active", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("succeeded", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("failed", 6, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("completedIndexes", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "uncountedTerminatedPods",
             8,
@@ -4722,6 +4883,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_JOBTEMPLATESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metadata",
@@ -4746,6 +4908,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "rules",
         1,
@@ -4762,6 +4925,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYONEXITCODESREQUIREMENT: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("containerName", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -4777,6 +4941,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYONPODCONDITIONSPATTERN: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -4789,6 +4954,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_PODFAILUREPOLICYRULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("action", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -4817,6 +4983,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_SUCCESSPOLICY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "rules",
         1,
@@ -4833,6 +5000,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_SUCCESSPOLICYRULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("succeededIndexes", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("succeededCount", 2, K::Single(E::Scalar(S::Int32)), true),
@@ -4845,6 +5013,7 @@ pub(crate) static IO_K8S_API_BATCH_V1_UNCOUNTEDTERMINATEDPODS: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("succeeded", 1, K::List(E::Scalar(S::String)), true).list(Some("set"), &[]),
         FieldDef::new("failed", 2, K::List(E::Scalar(S::String)), true).list(Some("set"), &[]),
@@ -4861,9 +5030,10 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUEST: TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -4899,10 +5069,11 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTCONDITION:
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[0, 5, 1, 2, 3, 4],
         fields: &[
             FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-            FieldDef::new("reason", 2, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("reason", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "lastUpdateTime",
                 4,
@@ -4931,9 +5102,10 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTLIST: Type
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -4959,10 +5131,11 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTSPEC: Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 6, 7, 4, 1, 2, 3, 5],
     fields: &[
         FieldDef::new("request", 1, K::Single(E::Scalar(S::Bytes)), false).zero(Z::Null),
-        FieldDef::new("username", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("uid", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("username", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("uid", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("groups", 4, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("usages", 5, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("extra", 6, K::Map(E::StringList), true),
@@ -4977,6 +5150,7 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1_CERTIFICATESIGNINGREQUESTSTATUS: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "conditions",
@@ -5001,9 +5175,10 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLE: TypeDef =
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5033,9 +5208,10 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLELIST: TypeD
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5061,8 +5237,9 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1ALPHA1_CLUSTERTRUSTBUNDLESPEC: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("signerName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("signerName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("trustBundle", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
@@ -5077,9 +5254,10 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLE: TypeDef = 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5109,9 +5287,10 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLELIST: TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5137,8 +5316,9 @@ pub(crate) static IO_K8S_API_CERTIFICATES_V1BETA1_CLUSTERTRUSTBUNDLESPEC: TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("signerName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("signerName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("trustBundle", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
@@ -5153,9 +5333,10 @@ pub(crate) static IO_K8S_API_COORDINATION_V1_LEASE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5183,9 +5364,10 @@ pub(crate) static IO_K8S_API_COORDINATION_V1_LEASELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5209,6 +5391,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1_LEASESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("holderIdentity", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -5245,9 +5428,10 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATE: TypeDef = Typ
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5277,9 +5461,10 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATELIST: TypeDef =
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5303,6 +5488,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATESPEC: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("leaseName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -5319,8 +5505,8 @@ pub(crate) static IO_K8S_API_COORDINATION_V1ALPHA2_LEASECANDIDATESPEC: TypeDef =
         ),
         FieldDef::new("binaryVersion", 4, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
-        FieldDef::new("emulationVersion", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("strategy", 6, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("emulationVersion", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("strategy", 6, K::Single(E::Scalar(S::String)), false).omits_zero(),
     ],
 };
 
@@ -5334,9 +5520,10 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATE: TypeDef = Type
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5366,9 +5553,10 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATELIST: TypeDef = 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5392,6 +5580,7 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATESPEC: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("leaseName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -5408,8 +5597,8 @@ pub(crate) static IO_K8S_API_COORDINATION_V1BETA1_LEASECANDIDATESPEC: TypeDef = 
         ),
         FieldDef::new("binaryVersion", 4, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
-        FieldDef::new("emulationVersion", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("strategy", 6, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("emulationVersion", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("strategy", 6, K::Single(E::Scalar(S::String)), false).omits_zero(),
     ],
 };
 
@@ -5419,11 +5608,12 @@ pub(crate) static IO_K8S_API_CORE_V1_AWSELASTICBLOCKSTOREVOLUMESOURCE: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("partition", 3, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("partition", 3, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -5433,6 +5623,7 @@ pub(crate) static IO_K8S_API_CORE_V1_AFFINITY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "nodeAffinity",
@@ -5461,6 +5652,7 @@ pub(crate) static IO_K8S_API_CORE_V1_APPARMORPROFILE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("localhostProfile", 2, K::Single(E::Scalar(S::String)), true),
@@ -5473,6 +5665,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ATTACHEDVOLUME: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("devicePath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -5485,6 +5678,7 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREDISKVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("diskName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("diskURI", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -5501,10 +5695,11 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREFILEPERSISTENTVOLUMESOURCE: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("shareName", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("secretNamespace", 4, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
     ],
 };
@@ -5515,10 +5710,11 @@ pub(crate) static IO_K8S_API_CORE_V1_AZUREFILEVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("shareName", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -5532,9 +5728,10 @@ pub(crate) static IO_K8S_API_CORE_V1_BINDING: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5558,12 +5755,13 @@ pub(crate) static IO_K8S_API_CORE_V1_CSIPERSISTENTVOLUMESOURCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("volumeHandle", 2, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("fsType", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("fsType", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("volumeAttributes", 5, K::Map(E::Scalar(S::String)), true),
         FieldDef::new(
             "controllerPublishSecretRef",
@@ -5604,6 +5802,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CSIVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
@@ -5624,6 +5823,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CAPABILITIES: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("add", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("drop", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -5636,20 +5836,21 @@ pub(crate) static IO_K8S_API_CORE_V1_CEPHFSPERSISTENTVOLUMESOURCE: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
             .zero(Z::Null),
-        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("user", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("secretFile", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("user", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("secretFile", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             5,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SECRETREFERENCE)),
             true,
         ),
-        FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -5659,20 +5860,21 @@ pub(crate) static IO_K8S_API_CORE_V1_CEPHFSVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
             .zero(Z::Null),
-        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("user", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("secretFile", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("user", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("secretFile", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             5,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         ),
-        FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -5682,10 +5884,11 @@ pub(crate) static IO_K8S_API_CORE_V1_CINDERPERSISTENTVOLUMESOURCE: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             4,
@@ -5701,10 +5904,11 @@ pub(crate) static IO_K8S_API_CORE_V1_CINDERVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             4,
@@ -5720,6 +5924,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CLIENTIPCONFIG: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "timeoutSeconds",
         1,
@@ -5734,6 +5939,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CLUSTERTRUSTBUNDLEPROJECTION: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 4, 3],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("signerName", 2, K::Single(E::Scalar(S::String)), true),
@@ -5756,11 +5962,12 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("error", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("error", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -5774,9 +5981,10 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTSTATUS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5805,9 +6013,10 @@ pub(crate) static IO_K8S_API_CORE_V1_COMPONENTSTATUSLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5835,9 +6044,10 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAP: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 5, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5857,6 +6067,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPENVSOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -5876,6 +6087,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPKEYSELECTOR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -5900,9 +6112,10 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -5926,11 +6139,12 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPNODECONFIGSOURCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("uid", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resourceVersion", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("uid", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("resourceVersion", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "kubeletConfigKey",
             5,
@@ -5947,6 +6161,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPPROJECTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -5973,6 +6188,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONFIGMAPVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -6000,12 +6216,15 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[
+        0, 1, 2, 3, 4, 5, 18, 6, 7, 22, 23, 8, 20, 9, 10, 21, 11, 12, 19, 13, 14, 15, 16, 17,
+    ],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("command", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("args", 4, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
-        FieldDef::new("workingDir", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("workingDir", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "ports",
             6,
@@ -6060,17 +6279,18 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINER: TypeDef = TypeDef {
             13,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
-        FieldDef::new("imagePullPolicy", 14, K::Single(E::Scalar(S::String)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("imagePullPolicy", 14, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "securityContext",
             15,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SECURITYCONTEXT)),
             true,
         ),
-        FieldDef::new("stdin", 16, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("stdinOnce", 17, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("tty", 18, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("stdin", 16, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("stdinOnce", 17, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("tty", 18, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "envFrom",
             19,
@@ -6083,7 +6303,8 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINER: TypeDef = TypeDef {
             20,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "volumeDevices",
             21,
@@ -6115,11 +6336,12 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERIMAGE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("names", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[])
             .zero(Z::Null),
-        FieldDef::new("sizeBytes", 2, K::Single(E::Scalar(S::Int64)), true),
+        FieldDef::new("sizeBytes", 2, K::Single(E::Scalar(S::Int64)), true).omits_zero(),
     ],
 };
 
@@ -6129,12 +6351,13 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERPORT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("hostPort", 2, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("hostPort", 2, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new("containerPort", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
-        FieldDef::new("protocol", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("hostIP", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("protocol", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("hostIP", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -6144,6 +6367,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERRESIZEPOLICY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("resourceName", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -6158,6 +6382,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERRESTARTRULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -6179,6 +6404,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERRESTARTRULEONEXITCODES: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -6193,6 +6419,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "waiting",
@@ -6221,6 +6448,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATERUNNING: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "startedAt",
         1,
@@ -6236,11 +6464,12 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATETERMINATED: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("exitCode", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
-        FieldDef::new("signal", 2, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("signal", 2, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "startedAt",
             5,
@@ -6255,7 +6484,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATETERMINATED: TypeDef = TypeDef
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("containerID", 7, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("containerID", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -6265,9 +6494,10 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATEWAITING: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("reason", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -6277,6 +6507,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -6297,7 +6528,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERSTATUS: TypeDef = TypeDef {
         FieldDef::new("restartCount", 5, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("image", 6, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("imageID", 7, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("containerID", 8, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("containerID", 8, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("started", 9, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
             "allocatedResources",
@@ -6343,6 +6574,7 @@ pub(crate) static IO_K8S_API_CORE_V1_CONTAINERUSER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "linux",
         1,
@@ -6357,6 +6589,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DAEMONENDPOINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("Port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number)],
 };
 
@@ -6366,6 +6599,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DOWNWARDAPIPROJECTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "items",
         1,
@@ -6381,6 +6615,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DOWNWARDAPIVOLUMEFILE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -6405,6 +6640,7 @@ pub(crate) static IO_K8S_API_CORE_V1_DOWNWARDAPIVOLUMESOURCE: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "items",
@@ -6423,8 +6659,9 @@ pub(crate) static IO_K8S_API_CORE_V1_EMPTYDIRVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("medium", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("medium", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "sizeLimit",
             2,
@@ -6440,6 +6677,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTADDRESS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[0, 2, 3, 1],
     fields: &[
         FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -6448,7 +6686,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTADDRESS: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_OBJECTREFERENCE)),
             true,
         ),
-        FieldDef::new("hostname", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("hostname", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("nodeName", 4, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -6459,10 +6697,11 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTPORT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("port", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
-        FieldDef::new("protocol", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("protocol", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("appProtocol", 4, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -6473,6 +6712,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTSUBSET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "addresses",
@@ -6508,9 +6748,10 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -6538,9 +6779,10 @@ pub(crate) static IO_K8S_API_CORE_V1_ENDPOINTSLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -6564,8 +6806,9 @@ pub(crate) static IO_K8S_API_CORE_V1_ENVFROMSOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("prefix", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("prefix", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "configMapRef",
             2,
@@ -6587,9 +6830,10 @@ pub(crate) static IO_K8S_API_CORE_V1_ENVVAR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "valueFrom",
             3,
@@ -6605,6 +6849,7 @@ pub(crate) static IO_K8S_API_CORE_V1_ENVVARSOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "fieldRef",
@@ -6639,6 +6884,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -6653,7 +6899,8 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINER: TypeDef = TypeDef {
             2,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
     ],
 };
 
@@ -6663,14 +6910,18 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINERCOMMON: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[
+        2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 0,
+        1, 13,
+    ],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
-        FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("command", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("args", 4, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
-        FieldDef::new("workingDir", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("workingDir", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "ports",
             6,
@@ -6761,23 +7012,25 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALCONTAINERCOMMON: TypeDef = TypeDef
             13,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "terminationMessagePolicy",
             20,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
-        FieldDef::new("imagePullPolicy", 14, K::Single(E::Scalar(S::String)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("imagePullPolicy", 14, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "securityContext",
             15,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SECURITYCONTEXT)),
             true,
         ),
-        FieldDef::new("stdin", 16, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("stdinOnce", 17, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("tty", 18, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("stdin", 16, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("stdinOnce", 17, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("tty", 18, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -6787,6 +7040,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EPHEMERALVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "volumeClaimTemplate",
         1,
@@ -6807,9 +7061,10 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -6824,8 +7079,8 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
             false,
         )
         .zero(Z::Object),
-        FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "source",
             5,
@@ -6847,8 +7102,8 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("count", 8, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("type", 9, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("count", 8, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("type", 9, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "eventTime",
             10,
@@ -6862,7 +7117,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENT: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_EVENTSERIES)),
             true,
         ),
-        FieldDef::new("action", 12, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("action", 12, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "related",
             13,
@@ -6896,9 +7151,10 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENTLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -6922,8 +7178,9 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENTSERIES: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("count", 1, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("count", 1, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new(
             "lastObservedTime",
             2,
@@ -6940,9 +7197,10 @@ pub(crate) static IO_K8S_API_CORE_V1_EVENTSOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("component", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("host", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("component", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("host", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -6952,6 +7210,7 @@ pub(crate) static IO_K8S_API_CORE_V1_EXECACTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("command", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
@@ -6963,12 +7222,13 @@ pub(crate) static IO_K8S_API_CORE_V1_FCVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("targetWWNs", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
         FieldDef::new("lun", 2, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("wwids", 5, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
 };
@@ -6979,16 +7239,17 @@ pub(crate) static IO_K8S_API_CORE_V1_FLEXPERSISTENTVOLUMESOURCE: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SECRETREFERENCE)),
             true,
         ),
-        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("options", 5, K::Map(E::Scalar(S::String)), true),
     ],
 };
@@ -6999,16 +7260,17 @@ pub(crate) static IO_K8S_API_CORE_V1_FLEXVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             3,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         ),
-        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("options", 5, K::Map(E::Scalar(S::String)), true),
     ],
 };
@@ -7019,9 +7281,10 @@ pub(crate) static IO_K8S_API_CORE_V1_FLOCKERVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("datasetName", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("datasetUUID", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("datasetName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("datasetUUID", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -7031,11 +7294,12 @@ pub(crate) static IO_K8S_API_CORE_V1_GCEPERSISTENTDISKVOLUMESOURCE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("pdName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("partition", 3, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("partition", 3, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -7045,6 +7309,7 @@ pub(crate) static IO_K8S_API_CORE_V1_GRPCACTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("service", 2, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
@@ -7057,10 +7322,11 @@ pub(crate) static IO_K8S_API_CORE_V1_GITREPOVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("repository", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("revision", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("directory", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("revision", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("directory", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -7070,10 +7336,11 @@ pub(crate) static IO_K8S_API_CORE_V1_GLUSTERFSPERSISTENTVOLUMESOURCE: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("endpoints", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "endpointsNamespace",
             4,
@@ -7089,10 +7356,11 @@ pub(crate) static IO_K8S_API_CORE_V1_GLUSTERFSVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("endpoints", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -7102,8 +7370,9 @@ pub(crate) static IO_K8S_API_CORE_V1_HTTPGETACTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "port",
             2,
@@ -7111,8 +7380,8 @@ pub(crate) static IO_K8S_API_CORE_V1_HTTPGETACTION: TypeDef = TypeDef {
             false,
         )
         .zero(Z::Number),
-        FieldDef::new("host", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("scheme", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("host", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("scheme", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "httpHeaders",
             5,
@@ -7129,6 +7398,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HTTPHEADER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7141,6 +7411,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTALIAS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("hostnames", 2, K::List(E::Scalar(S::String)), true)
@@ -7154,6 +7425,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTIP: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -7163,6 +7435,7 @@ pub(crate) static IO_K8S_API_CORE_V1_HOSTPATHVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("type", 2, K::Single(E::Scalar(S::String)), true),
@@ -7175,23 +7448,24 @@ pub(crate) static IO_K8S_API_CORE_V1_ISCSIPERSISTENTVOLUMESOURCE: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 8, 10],
     fields: &[
         FieldDef::new("targetPortal", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
         FieldDef::new("iqn", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("lun", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
-        FieldDef::new("iscsiInterface", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("fsType", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("iscsiInterface", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("fsType", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("portals", 7, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
-        FieldDef::new("chapAuthDiscovery", 8, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("chapAuthDiscovery", 8, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             10,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SECRETREFERENCE)),
             true,
         ),
-        FieldDef::new("chapAuthSession", 11, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("chapAuthSession", 11, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("initiatorName", 12, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -7202,23 +7476,24 @@ pub(crate) static IO_K8S_API_CORE_V1_ISCSIVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 3, 4, 5, 6, 7, 9, 8, 10],
     fields: &[
         FieldDef::new("targetPortal", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
         FieldDef::new("iqn", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("lun", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
-        FieldDef::new("iscsiInterface", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("fsType", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("iscsiInterface", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("fsType", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 6, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("portals", 7, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
-        FieldDef::new("chapAuthDiscovery", 8, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("chapAuthDiscovery", 8, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             10,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         ),
-        FieldDef::new("chapAuthSession", 11, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("chapAuthSession", 11, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("initiatorName", 12, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -7229,9 +7504,10 @@ pub(crate) static IO_K8S_API_CORE_V1_IMAGEVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("reference", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("pullPolicy", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reference", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("pullPolicy", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -7241,6 +7517,7 @@ pub(crate) static IO_K8S_API_CORE_V1_KEYTOPATH: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7254,6 +7531,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIFECYCLE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "postStart",
@@ -7277,6 +7555,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIFECYCLEHANDLER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "exec",
@@ -7315,9 +7594,10 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -7341,6 +7621,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGEITEM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -7386,9 +7667,10 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -7412,6 +7694,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LIMITRANGESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "limits",
         1,
@@ -7428,6 +7711,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LINUXCONTAINERUSER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("uid", 1, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
         FieldDef::new("gid", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
@@ -7442,9 +7726,10 @@ pub(crate) static IO_K8S_API_CORE_V1_LOADBALANCERINGRESS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("hostname", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("hostname", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("ipMode", 3, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
             "ports",
@@ -7462,6 +7747,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LOADBALANCERSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "ingress",
         1,
@@ -7477,12 +7763,8 @@ pub(crate) static IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
-    fields: &[FieldDef::new(
-        "name",
-        1,
-        K::Single(E::Scalar(S::String)),
-        false,
-    )],
+    go_order: &[],
+    fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).omits_zero()],
 };
 
 pub(crate) static IO_K8S_API_CORE_V1_LOCALVOLUMESOURCE: TypeDef = TypeDef {
@@ -7491,6 +7773,7 @@ pub(crate) static IO_K8S_API_CORE_V1_LOCALVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
@@ -7503,13 +7786,15 @@ pub(crate) static IO_K8S_API_CORE_V1_MODIFYVOLUMESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "targetVolumeAttributesClassName",
             1,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
@@ -7520,10 +7805,11 @@ pub(crate) static IO_K8S_API_CORE_V1_NFSVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("server", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("path", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -7537,9 +7823,10 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -7570,6 +7857,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACECONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7580,8 +7868,8 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACECONDITION: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -7595,9 +7883,10 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -7621,6 +7910,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("finalizers", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -7633,8 +7923,9 @@ pub(crate) static IO_K8S_API_CORE_V1_NAMESPACESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "conditions",
             2,
@@ -7656,9 +7947,10 @@ pub(crate) static IO_K8S_API_CORE_V1_NODE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -7689,6 +7981,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEADDRESS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("address", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7701,6 +7994,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEAFFINITY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "requiredDuringSchedulingIgnoredDuringExecution",
@@ -7724,6 +8018,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7741,8 +8036,8 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONDITION: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -7752,6 +8047,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONFIGSOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "configMap",
         2,
@@ -7766,6 +8062,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONFIGSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "assigned",
@@ -7785,7 +8082,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODECONFIGSTATUS: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NODECONFIGSOURCE)),
             true,
         ),
-        FieldDef::new("error", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("error", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -7795,6 +8092,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEDAEMONENDPOINTS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "kubeletEndpoint",
         1,
@@ -7810,6 +8108,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODEFEATURES: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "supplementalGroupsPolicy",
         1,
@@ -7828,9 +8127,10 @@ pub(crate) static IO_K8S_API_CORE_V1_NODELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -7854,6 +8154,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODERUNTIMEHANDLER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
         FieldDef::new(
@@ -7871,6 +8172,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODERUNTIMEHANDLERFEATURES: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "recursiveReadOnlyMounts",
@@ -7888,6 +8190,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESELECTOR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[FieldDef::new(
         "nodeSelectorTerms",
         1,
@@ -7904,6 +8207,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESELECTORREQUIREMENT: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -7917,6 +8221,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESELECTORTERM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "matchExpressions",
@@ -7941,11 +8246,12 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 6, 2, 3, 4, 5, 1],
     fields: &[
-        FieldDef::new("podCIDR", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("externalID", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("providerID", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("unschedulable", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("podCIDR", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("externalID", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("providerID", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("unschedulable", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "taints",
             5,
@@ -7971,6 +8277,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "capacity",
@@ -7984,7 +8291,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESTATUS: TypeDef = TypeDef {
             K::Map(E::Message(&IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY)),
             true,
         ),
-        FieldDef::new("phase", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("phase", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "conditions",
             4,
@@ -8059,6 +8366,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESWAPSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "capacity",
         1,
@@ -8073,6 +8381,7 @@ pub(crate) static IO_K8S_API_CORE_V1_NODESYSTEMINFO: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("machineID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("systemUUID", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -8115,8 +8424,9 @@ pub(crate) static IO_K8S_API_CORE_V1_OBJECTFIELDSELECTOR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("fieldPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
@@ -8127,14 +8437,15 @@ pub(crate) static IO_K8S_API_CORE_V1_OBJECTREFERENCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("uid", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("apiVersion", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resourceVersion", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("fieldPath", 7, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("uid", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("apiVersion", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("resourceVersion", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("fieldPath", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -8148,9 +8459,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUME: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -8185,9 +8497,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIM: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -8218,6 +8531,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMCONDITION: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -8235,8 +8549,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMCONDITION: TypeDef = T
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -8250,9 +8564,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMLIST: TypeDef = TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -8276,6 +8591,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSPEC: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 3, 1, 2, 4, 5, 6, 7, 8],
     fields: &[
         FieldDef::new("accessModes", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -8286,7 +8602,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSPEC: TypeDef = TypeDe
             true,
         )
         .zero(Z::Object),
-        FieldDef::new("volumeName", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("volumeName", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "selector",
             4,
@@ -8324,8 +8640,9 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMSTATUS: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("accessModes", 2, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
         FieldDef::new(
@@ -8378,6 +8695,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMTEMPLATE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metadata",
@@ -8402,9 +8720,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMECLAIMVOLUMESOURCE: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("claimName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -8418,9 +8737,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -8444,6 +8764,9 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[
+        2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 0, 1,
+    ],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -8604,6 +8927,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "capacity",
@@ -8633,8 +8957,9 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESPEC: TypeDef = TypeDef {
             5,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
-        FieldDef::new("storageClassName", 6, K::Single(E::Scalar(S::String)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("storageClassName", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("mountOptions", 7, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
         FieldDef::new("volumeMode", 8, K::Single(E::Scalar(S::String)), true),
@@ -8659,10 +8984,11 @@ pub(crate) static IO_K8S_API_CORE_V1_PERSISTENTVOLUMESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("reason", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "lastPhaseTransitionTime",
             4,
@@ -8678,9 +9004,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PHOTONPERSISTENTDISKVOLUMESOURCE: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("pdID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -8694,9 +9021,10 @@ pub(crate) static IO_K8S_API_CORE_V1_POD: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -8727,6 +9055,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODAFFINITY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "requiredDuringSchedulingIgnoredDuringExecution",
@@ -8751,6 +9080,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODAFFINITYTERM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "labelSelector",
@@ -8784,6 +9114,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODANTIAFFINITY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "requiredDuringSchedulingIgnoredDuringExecution",
@@ -8808,6 +9139,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODCONDITION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 6, 1, 2, 3, 4, 5],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -8825,14 +9157,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PODCONDITION: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "observedGeneration",
             7,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
+        )
+        .omits_zero(),
     ],
 };
 
@@ -8842,6 +9175,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODDNSCONFIG: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("nameservers", 1, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
@@ -8862,8 +9196,9 @@ pub(crate) static IO_K8S_API_CORE_V1_PODDNSCONFIGOPTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -8874,6 +9209,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODIP: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -8887,9 +9223,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PODLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -8913,6 +9250,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODOS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -8922,6 +9260,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODREADINESSGATE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("conditionType", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -8934,6 +9273,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODRESOURCECLAIM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -8957,6 +9297,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODRESOURCECLAIMSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -8974,6 +9315,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSCHEDULINGGATE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -8983,6 +9325,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSECURITYCONTEXT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 7, 1, 5, 2, 3, 11, 4, 6, 8, 9, 10, 12],
     fields: &[
         FieldDef::new(
             "seLinuxOptions",
@@ -9050,6 +9393,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[
+        0, 19, 1, 33, 2, 3, 4, 5, 6, 7, 8, 20, 9, 10, 11, 12, 26, 13, 14, 15, 16, 17, 18, 21, 22,
+        23, 24, 25, 27, 28, 29, 30, 31, 32, 34, 35, 36, 37, 38, 39,
+    ],
     fields: &[
         FieldDef::new(
             "volumes",
@@ -9068,7 +9415,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSPEC: TypeDef = TypeDef {
         .patch(Some("merge"), Some("name"))
         .list(Some("map"), &["name"])
         .zero(Z::Null),
-        FieldDef::new("restartPolicy", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("restartPolicy", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "terminationGracePeriodSeconds",
             4,
@@ -9081,19 +9428,20 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSPEC: TypeDef = TypeDef {
             K::Single(E::Scalar(S::Int64)),
             true,
         ),
-        FieldDef::new("dnsPolicy", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("dnsPolicy", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("nodeSelector", 7, K::Map(E::Scalar(S::String)), true).map_type("atomic"),
         FieldDef::new(
             "serviceAccountName",
             8,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
-        FieldDef::new("serviceAccount", 9, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("nodeName", 10, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("hostNetwork", 11, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("hostPID", 12, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("hostIPC", 13, K::Single(E::Scalar(S::Bool)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("serviceAccount", 9, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("nodeName", 10, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("hostNetwork", 11, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("hostPID", 12, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("hostIPC", 13, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "securityContext",
             14,
@@ -9108,15 +9456,15 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSPEC: TypeDef = TypeDef {
         )
         .patch(Some("merge"), Some("name"))
         .list(Some("map"), &["name"]),
-        FieldDef::new("hostname", 16, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("subdomain", 17, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("hostname", 16, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("subdomain", 17, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "affinity",
             18,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_AFFINITY)),
             true,
         ),
-        FieldDef::new("schedulerName", 19, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("schedulerName", 19, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "initContainers",
             20,
@@ -9151,7 +9499,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSPEC: TypeDef = TypeDef {
             24,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new("priority", 25, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new(
             "dnsConfig",
@@ -9251,8 +9600,9 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[16, 0, 1, 2, 3, 10, 4, 15, 5, 11, 6, 9, 7, 8, 12, 13, 14],
     fields: &[
-        FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("phase", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "conditions",
             2,
@@ -9261,10 +9611,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSTATUS: TypeDef = TypeDef {
         )
         .patch(Some("merge"), Some("type"))
         .list(Some("map"), &["type"]),
-        FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("hostIP", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("podIP", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("hostIP", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("podIP", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "startTime",
             7,
@@ -9278,7 +9628,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSTATUS: TypeDef = TypeDef {
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("qosClass", 9, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("qosClass", 9, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "initContainerStatuses",
             10,
@@ -9291,7 +9641,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSTATUS: TypeDef = TypeDef {
             11,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "podIPs",
             12,
@@ -9307,7 +9658,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSTATUS: TypeDef = TypeDef {
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("resize", 14, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("resize", 14, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "resourceClaimStatuses",
             15,
@@ -9329,7 +9680,8 @@ pub(crate) static IO_K8S_API_CORE_V1_PODSTATUS: TypeDef = TypeDef {
             17,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
+        )
+        .omits_zero(),
     ],
 };
 
@@ -9343,9 +9695,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -9373,9 +9726,10 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -9399,6 +9753,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PODTEMPLATESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metadata",
@@ -9423,6 +9778,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PORTSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9436,10 +9792,11 @@ pub(crate) static IO_K8S_API_CORE_V1_PORTWORXVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("volumeID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -9449,6 +9806,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PREFERREDSCHEDULINGTERM: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("weight", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -9467,6 +9825,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PROBE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -9481,11 +9840,12 @@ pub(crate) static IO_K8S_API_CORE_V1_PROBE: TypeDef = TypeDef {
             2,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
-        FieldDef::new("timeoutSeconds", 3, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("periodSeconds", 4, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("successThreshold", 5, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("failureThreshold", 6, K::Single(E::Scalar(S::Int32)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("timeoutSeconds", 3, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("periodSeconds", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("successThreshold", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("failureThreshold", 6, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new(
             "terminationGracePeriodSeconds",
             7,
@@ -9501,6 +9861,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PROBEHANDLER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 3, 4, 5, 0, 1],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -9537,6 +9898,7 @@ pub(crate) static IO_K8S_API_CORE_V1_PROJECTEDVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "sources",
@@ -9556,13 +9918,14 @@ pub(crate) static IO_K8S_API_CORE_V1_QUOBYTEVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("registry", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("volume", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("user", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("group", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("tenant", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("user", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("group", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("tenant", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -9572,22 +9935,23 @@ pub(crate) static IO_K8S_API_CORE_V1_RBDPERSISTENTVOLUMESOURCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
             .zero(Z::Null),
         FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("pool", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("user", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("keyring", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("pool", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("user", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("keyring", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             7,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_SECRETREFERENCE)),
             true,
         ),
-        FieldDef::new("readOnly", 8, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 8, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -9597,22 +9961,23 @@ pub(crate) static IO_K8S_API_CORE_V1_RBDVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("monitors", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
             .zero(Z::Null),
         FieldDef::new("image", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("pool", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("user", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("keyring", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("pool", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("user", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("keyring", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             7,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_LOCALOBJECTREFERENCE)),
             true,
         ),
-        FieldDef::new("readOnly", 8, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 8, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -9626,9 +9991,10 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLER: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -9659,6 +10025,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERCONDITION: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9669,8 +10036,8 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERCONDITION: TypeDef = T
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -9684,9 +10051,10 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERLIST: TypeDef = TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -9710,6 +10078,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSPEC: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 3, 1, 2],
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), true),
         FieldDef::new("selector", 2, K::Map(E::Scalar(S::String)), true).map_type("atomic"),
@@ -9719,7 +10088,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSPEC: TypeDef = TypeDe
             K::Single(E::Message(&IO_K8S_API_CORE_V1_PODTEMPLATESPEC)),
             true,
         ),
-        FieldDef::new("minReadySeconds", 4, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("minReadySeconds", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
     ],
 };
 
@@ -9729,6 +10098,7 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSTATUS: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 3, 4, 2, 5],
     fields: &[
         FieldDef::new("replicas", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -9736,15 +10106,17 @@ pub(crate) static IO_K8S_API_CORE_V1_REPLICATIONCONTROLLERSTATUS: TypeDef = Type
             2,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "observedGeneration",
             3,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
-        FieldDef::new("readyReplicas", 4, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("availableReplicas", 5, K::Single(E::Scalar(S::Int32)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("readyReplicas", 4, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("availableReplicas", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new(
             "conditions",
             6,
@@ -9764,9 +10136,10 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCECLAIM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("request", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("request", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -9776,8 +10149,9 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEFIELDSELECTOR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("containerName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("containerName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "divisor",
@@ -9795,9 +10169,10 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEHEALTH: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("resourceID", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("health", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("health", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -9811,9 +10186,10 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTA: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -9848,9 +10224,10 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTALIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -9874,6 +10251,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTASPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "hard",
@@ -9897,6 +10275,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEQUOTASTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "hard",
@@ -9919,6 +10298,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCEREQUIREMENTS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "limits",
@@ -9948,6 +10328,7 @@ pub(crate) static IO_K8S_API_CORE_V1_RESOURCESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -9966,11 +10347,12 @@ pub(crate) static IO_K8S_API_CORE_V1_SELINUXOPTIONS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("user", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("role", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("type", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("level", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("user", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("role", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("type", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("level", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -9980,6 +10362,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SCALEIOPERSISTENTVOLUMESOURCE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("gateway", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("system", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -9990,13 +10373,13 @@ pub(crate) static IO_K8S_API_CORE_V1_SCALEIOPERSISTENTVOLUMESOURCE: TypeDef = Ty
             false,
         )
         .zero(Z::Null),
-        FieldDef::new("sslEnabled", 4, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("protectionDomain", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("storagePool", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("storageMode", 7, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("volumeName", 8, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("fsType", 9, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 10, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("sslEnabled", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("protectionDomain", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("storagePool", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("storageMode", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("volumeName", 8, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("fsType", 9, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 10, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -10006,6 +10389,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SCALEIOVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("gateway", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("system", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10016,13 +10400,13 @@ pub(crate) static IO_K8S_API_CORE_V1_SCALEIOVOLUMESOURCE: TypeDef = TypeDef {
             false,
         )
         .zero(Z::Null),
-        FieldDef::new("sslEnabled", 4, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("protectionDomain", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("storagePool", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("storageMode", 7, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("volumeName", 8, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("fsType", 9, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 10, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("sslEnabled", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("protectionDomain", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("storagePool", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("storageMode", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("volumeName", 8, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("fsType", 9, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 10, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -10032,6 +10416,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SCOPESELECTOR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[FieldDef::new(
         "matchExpressions",
         1,
@@ -10049,6 +10434,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SCOPEDRESOURCESELECTORREQUIREMENT: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("scopeName", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10062,6 +10448,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECCOMPPROFILE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("localhostProfile", 2, K::Single(E::Scalar(S::String)), true),
@@ -10078,9 +10465,10 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRET: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 6, 3, 5, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -10089,7 +10477,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRET: TypeDef = TypeDef {
         )
         .zero(Z::Object),
         FieldDef::new("data", 2, K::Map(E::Scalar(S::Bytes)), true),
-        FieldDef::new("type", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("type", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("stringData", 4, K::Map(E::Scalar(S::String)), true),
         FieldDef::new("immutable", 5, K::Single(E::Scalar(S::Bool)), true),
     ],
@@ -10101,6 +10489,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETENVSOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -10120,6 +10509,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETKEYSELECTOR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -10144,9 +10534,10 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -10170,6 +10561,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETPROJECTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "",
@@ -10196,9 +10588,10 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETREFERENCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("namespace", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -10208,8 +10601,9 @@ pub(crate) static IO_K8S_API_CORE_V1_SECRETVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("secretName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "items",
             2,
@@ -10228,6 +10622,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SECURITYCONTEXT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 9, 3, 7, 4, 5, 6, 8, 10, 11],
     fields: &[
         FieldDef::new(
             "capabilities",
@@ -10291,9 +10686,10 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -10328,9 +10724,10 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNT: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -10372,9 +10769,10 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNTLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -10398,8 +10796,9 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEACCOUNTTOKENPROJECTION: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("audience", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("audience", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("expirationSeconds", 2, K::Single(E::Scalar(S::Int64)), true),
         FieldDef::new("path", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -10415,9 +10814,10 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -10441,9 +10841,10 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEPORT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 5, 2, 3, 4],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("port", 3, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
             "targetPort",
@@ -10452,7 +10853,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICEPORT: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Number),
-        FieldDef::new("nodePort", 5, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("nodePort", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new("appProtocol", 6, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -10463,6 +10864,9 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[
+        0, 1, 2, 14, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 15, 13, 16, 17, 18, 19,
+    ],
     fields: &[
         FieldDef::new(
             "ports",
@@ -10473,12 +10877,12 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICESPEC: TypeDef = TypeDef {
         .patch(Some("merge"), Some("port"))
         .list(Some("map"), &["port", "protocol"]),
         FieldDef::new("selector", 2, K::Map(E::Scalar(S::String)), true).map_type("atomic"),
-        FieldDef::new("clusterIP", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("type", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("clusterIP", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("type", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("externalIPs", 5, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
-        FieldDef::new("sessionAffinity", 7, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("loadBalancerIP", 8, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("sessionAffinity", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("loadBalancerIP", 8, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "loadBalancerSourceRanges",
             9,
@@ -10486,25 +10890,28 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICESPEC: TypeDef = TypeDef {
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("externalName", 10, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("externalName", 10, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "externalTrafficPolicy",
             11,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "healthCheckNodePort",
             12,
             K::Single(E::Scalar(S::Int32)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "publishNotReadyAddresses",
             13,
             K::Single(E::Scalar(S::Bool)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "sessionAffinityConfig",
             14,
@@ -10549,6 +10956,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SERVICESTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "loadBalancer",
@@ -10574,6 +10982,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SESSIONAFFINITYCONFIG: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "clientIP",
         1,
@@ -10588,6 +10997,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SLEEPACTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("seconds", 1, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number)],
 };
 
@@ -10597,11 +11007,12 @@ pub(crate) static IO_K8S_API_CORE_V1_STORAGEOSPERSISTENTVOLUMESOURCE: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("volumeName", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("volumeNamespace", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("volumeName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("volumeNamespace", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             5,
@@ -10617,11 +11028,12 @@ pub(crate) static IO_K8S_API_CORE_V1_STORAGEOSVOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("volumeName", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("volumeNamespace", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("volumeName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("volumeNamespace", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("fsType", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("readOnly", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "secretRef",
             5,
@@ -10637,6 +11049,7 @@ pub(crate) static IO_K8S_API_CORE_V1_SYSCTL: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10649,6 +11062,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TCPSOCKETACTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "port",
@@ -10657,7 +11071,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TCPSOCKETACTION: TypeDef = TypeDef {
             false,
         )
         .zero(Z::Number),
-        FieldDef::new("host", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("host", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -10667,9 +11081,10 @@ pub(crate) static IO_K8S_API_CORE_V1_TAINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "timeAdded",
@@ -10686,11 +11101,12 @@ pub(crate) static IO_K8S_API_CORE_V1_TOLERATION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("value", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("effect", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("value", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("effect", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("tolerationSeconds", 5, K::Single(E::Scalar(S::Int64)), true),
     ],
 };
@@ -10701,6 +11117,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TOPOLOGYSELECTORLABELREQUIREMENT: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("values", 2, K::List(E::Scalar(S::String)), false)
@@ -10715,6 +11132,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TOPOLOGYSELECTORTERM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[FieldDef::new(
         "matchLabelExpressions",
         1,
@@ -10732,6 +11150,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TOPOLOGYSPREADCONSTRAINT: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("maxSkew", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("topologyKey", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10769,6 +11188,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TYPEDLOCALOBJECTREFERENCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10782,6 +11202,7 @@ pub(crate) static IO_K8S_API_CORE_V1_TYPEDOBJECTREFERENCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true).zero(Z::Null),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10796,6 +11217,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUME: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -10815,6 +11237,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEDEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("devicePath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -10827,13 +11250,14 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEMOUNT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 6, 2, 3, 4, 5],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 2, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("mountPath", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("subPath", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("subPath", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("mountPropagation", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("subPathExpr", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("subPathExpr", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "recursiveReadOnly",
             7,
@@ -10849,10 +11273,11 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEMOUNTSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("mountPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("readOnly", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "recursiveReadOnly",
             4,
@@ -10868,6 +11293,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMENODEAFFINITY: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "required",
         1,
@@ -10882,6 +11308,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMEPROJECTION: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "secret",
@@ -10924,6 +11351,7 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMERESOURCEREQUIREMENTS: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "limits",
@@ -10946,6 +11374,10 @@ pub(crate) static IO_K8S_API_CORE_V1_VOLUMESOURCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[
+        2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26,
+        27, 28, 29, 30, 31, 0, 1,
+    ],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -11148,16 +11580,18 @@ pub(crate) static IO_K8S_API_CORE_V1_VSPHEREVIRTUALDISKVOLUMESOURCE: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("volumePath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("fsType", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "storagePolicyName",
             3,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
-        FieldDef::new("storagePolicyID", 4, K::Single(E::Scalar(S::String)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("storagePolicyID", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -11167,6 +11601,7 @@ pub(crate) static IO_K8S_API_CORE_V1_WEIGHTEDPODAFFINITYTERM: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("weight", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -11185,6 +11620,7 @@ pub(crate) static IO_K8S_API_CORE_V1_WINDOWSSECURITYCONTEXTOPTIONS: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "gmsaCredentialSpecName",
@@ -11209,6 +11645,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("addresses", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("set"), &[])
@@ -11245,6 +11682,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTCONDITIONS: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("ready", 1, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("serving", 2, K::Single(E::Scalar(S::Bool)), true),
@@ -11258,6 +11696,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTHINTS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "forZones",
@@ -11282,6 +11721,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTPORT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), true),
@@ -11300,9 +11740,10 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTSLICE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 5, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -11340,9 +11781,10 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_ENDPOINTSLICELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -11366,6 +11808,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_FORNODE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -11375,6 +11818,7 @@ pub(crate) static IO_K8S_API_DISCOVERY_V1_FORZONE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -11388,9 +11832,10 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -11416,15 +11861,17 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
             4,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "reportingInstance",
             5,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
-        FieldDef::new("action", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("reason", 7, K::Single(E::Scalar(S::String)), true),
+        )
+        .omits_zero(),
+        FieldDef::new("action", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("reason", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "regarding",
             8,
@@ -11438,8 +11885,8 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
             K::Single(E::Message(&IO_K8S_API_CORE_V1_OBJECTREFERENCE)),
             true,
         ),
-        FieldDef::new("note", 10, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("type", 11, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("note", 10, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("type", 11, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "deprecatedSource",
             12,
@@ -11461,7 +11908,7 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENT: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("deprecatedCount", 15, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("deprecatedCount", 15, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
     ],
 };
 
@@ -11475,9 +11922,10 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENTLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -11501,6 +11949,7 @@ pub(crate) static IO_K8S_API_EVENTS_V1_EVENTSERIES: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("count", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new(
@@ -11519,6 +11968,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_EXEMPTPRIORITYLEVELCONFIGURATION: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "nominalConcurrencyShares",
@@ -11536,6 +11986,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWDISTINGUISHERMETHOD: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -11549,9 +12000,10 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMA: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -11582,9 +12034,10 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMACONDITION: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "lastTransitionTime",
             3,
@@ -11592,8 +12045,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMACONDITION: TypeDef = TypeD
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -11607,9 +12060,10 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMALIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -11633,6 +12087,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMASPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "priorityLevelConfiguration",
@@ -11676,6 +12131,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_FLOWSCHEMASTATUS: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "conditions",
         1,
@@ -11692,6 +12148,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_GROUPSUBJECT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -11701,6 +12158,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_LIMITRESPONSE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -11718,6 +12176,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_LIMITEDPRIORITYLEVELCONFIGURATION: T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "nominalConcurrencyShares",
@@ -11749,6 +12208,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_NONRESOURCEPOLICYRULE: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("set"), &[])
@@ -11765,6 +12225,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_POLICYRULESWITHSUBJECTS: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "subjects",
@@ -11801,9 +12262,10 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATION: TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -11839,9 +12301,10 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONCONDITION:
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
-            FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "lastTransitionTime",
                 3,
@@ -11849,8 +12312,8 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONCONDITION:
                 true,
             )
             .zero(Z::Null),
-            FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
         ],
     };
 
@@ -11864,9 +12327,10 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONLIST: Type
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -11893,6 +12357,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONREFERENCE:
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         ],
@@ -11904,6 +12369,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONSPEC: Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -11931,6 +12397,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_PRIORITYLEVELCONFIGURATIONSTATUS: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "conditions",
         1,
@@ -11949,6 +12416,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_QUEUINGCONFIGURATION: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("queues", 1, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number),
         FieldDef::new("handSize", 2, K::Single(E::Scalar(S::Int32)), true).zero(Z::Number),
@@ -11962,6 +12430,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_RESOURCEPOLICYRULE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("set"), &[])
@@ -11972,7 +12441,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_RESOURCEPOLICYRULE: TypeDef = TypeDe
         FieldDef::new("resources", 3, K::List(E::Scalar(S::String)), false)
             .list(Some("set"), &[])
             .zero(Z::Null),
-        FieldDef::new("clusterScope", 4, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("clusterScope", 4, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("namespaces", 5, K::List(E::Scalar(S::String)), true)
             .list(Some("set"), &[])
             .zero(Z::Null),
@@ -11985,6 +12454,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_SERVICEACCOUNTSUBJECT: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -11997,6 +12467,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_SUBJECT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -12026,6 +12497,7 @@ pub(crate) static IO_K8S_API_FLOWCONTROL_V1_USERSUBJECT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String(""))],
 };
 
@@ -12035,8 +12507,9 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_HTTPINGRESSPATH: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 2, 1],
     fields: &[
-        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("path", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "backend",
             2,
@@ -12054,6 +12527,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_HTTPINGRESSRULEVALUE: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "paths",
         1,
@@ -12074,9 +12548,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12104,9 +12579,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESSLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12130,6 +12606,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPADDRESSSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "parentRef",
         1,
@@ -12144,6 +12621,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_IPBLOCK: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("cidr", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("except", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -12160,9 +12638,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12193,6 +12672,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSBACKEND: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0],
     fields: &[
         FieldDef::new(
             "resource",
@@ -12219,9 +12699,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12249,9 +12730,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASSLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12275,6 +12757,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASSPARAMETERSREFERENCE: Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -12290,8 +12773,9 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSCLASSSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("controller", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("controller", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "parameters",
             2,
@@ -12313,9 +12797,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12339,9 +12824,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSLOADBALANCERINGRESS: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("hostname", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("ip", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("hostname", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "ports",
             4,
@@ -12358,6 +12844,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSLOADBALANCERSTATUS: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "ingress",
         1,
@@ -12375,6 +12862,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSPORTSTATUS: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("port", 1, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
         FieldDef::new("protocol", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -12388,8 +12876,9 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSRULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("host", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("host", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "",
             2,
@@ -12407,6 +12896,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSRULEVALUE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 0, 1],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -12425,6 +12915,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSSERVICEBACKEND: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -12443,6 +12934,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[3, 0, 1, 2],
     fields: &[
         FieldDef::new(
             "defaultBackend",
@@ -12474,6 +12966,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSSTATUS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "loadBalancer",
         1,
@@ -12491,9 +12984,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_INGRESSTLS: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("hosts", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
-        FieldDef::new("secretName", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("secretName", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -12507,9 +13001,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICY: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12533,6 +13028,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYEGRESSRULE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "ports",
@@ -12557,6 +13053,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYINGRESSRULE: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "ports",
@@ -12585,9 +13082,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYLIST: TypeDef = TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12611,6 +13109,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYPEER: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "podSelector",
@@ -12643,6 +13142,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYPORT: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("protocol", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -12661,6 +13161,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_NETWORKPOLICYSPEC: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "podSelector",
@@ -12700,11 +13201,12 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_PARENTREFERENCE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("namespace", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false).omits_zero(),
+        FieldDef::new("namespace", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false).omits_zero(),
     ],
 };
 
@@ -12714,9 +13216,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICEBACKENDPORT: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("number", 2, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("number", 2, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
     ],
 };
 
@@ -12730,9 +13233,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDR: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12767,9 +13271,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDRLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12793,6 +13298,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDRSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("cidrs", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
@@ -12804,6 +13310,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1_SERVICECIDRSTATUS: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "conditions",
         1,
@@ -12824,9 +13331,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_IPADDRESS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12854,9 +13362,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_IPADDRESSLIST: TypeDef = TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12880,6 +13389,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_IPADDRESSSPEC: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "parentRef",
         1,
@@ -12894,11 +13404,12 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_PARENTREFERENCE: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false),
-        FieldDef::new("namespace", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false),
+        FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("resource", 2, K::Single(E::Scalar(S::String)), false).omits_zero(),
+        FieldDef::new("namespace", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false).omits_zero(),
     ],
 };
 
@@ -12912,9 +13423,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDR: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12949,9 +13461,10 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRLIST: TypeDef = TypeD
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -12975,6 +13488,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRSPEC: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("cidrs", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
@@ -12986,6 +13500,7 @@ pub(crate) static IO_K8S_API_NETWORKING_V1BETA1_SERVICECIDRSTATUS: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "conditions",
         1,
@@ -13002,6 +13517,7 @@ pub(crate) static IO_K8S_API_NODE_V1_OVERHEAD: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "podFixed",
         1,
@@ -13020,9 +13536,10 @@ pub(crate) static IO_K8S_API_NODE_V1_RUNTIMECLASS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13056,9 +13573,10 @@ pub(crate) static IO_K8S_API_NODE_V1_RUNTIMECLASSLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13082,6 +13600,7 @@ pub(crate) static IO_K8S_API_NODE_V1_SCHEDULING: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("nodeSelector", 1, K::Map(E::Scalar(S::String)), true).map_type("atomic"),
         FieldDef::new(
@@ -13104,9 +13623,10 @@ pub(crate) static IO_K8S_API_POLICY_V1_EVICTION: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13135,9 +13655,10 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGET: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13172,9 +13693,10 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETLIST: TypeDef = TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13198,6 +13720,7 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETSPEC: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "minAvailable",
@@ -13235,13 +13758,15 @@ pub(crate) static IO_K8S_API_POLICY_V1_PODDISRUPTIONBUDGETSTATUS: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "observedGeneration",
             1,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "disruptedPods",
             2,
@@ -13275,6 +13800,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_AGGREGATIONRULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "clusterRoleSelectors",
         1,
@@ -13296,9 +13822,10 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13333,9 +13860,10 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLEBINDING: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13370,9 +13898,10 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLEBINDINGLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13400,9 +13929,10 @@ pub(crate) static IO_K8S_API_RBAC_V1_CLUSTERROLELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13426,6 +13956,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_POLICYRULE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("verbs", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
@@ -13451,9 +13982,10 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13482,9 +14014,10 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEBINDING: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13519,9 +14052,10 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEBINDINGLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13549,9 +14083,10 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -13575,6 +14110,7 @@ pub(crate) static IO_K8S_API_RBAC_V1_ROLEREF: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("kind", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -13588,11 +14124,12 @@ pub(crate) static IO_K8S_API_RBAC_V1_SUBJECT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("apiGroup", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiGroup", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("namespace", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("namespace", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -13602,6 +14139,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_ALLOCATEDDEVICESTATUS: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[3, 5, 2, 0, 1, 4],
     fields: &[
         FieldDef::new(
             "conditions",
@@ -13634,6 +14172,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_ALLOCATIONRESULT: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "devices",
@@ -13659,6 +14198,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_BASICDEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 2, 3, 4, 5, 0, 6],
     fields: &[
         FieldDef::new("allNodes", 0, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
@@ -13703,6 +14243,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_CELDEVICESELECTOR: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -13714,6 +14255,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_COUNTER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "value",
         0,
@@ -13729,6 +14271,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_COUNTERSET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0],
     fields: &[
         FieldDef::new(
             "counters",
@@ -13746,6 +14289,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0],
     fields: &[
         FieldDef::new(
             "basic",
@@ -13763,6 +14307,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEALLOCATIONCONFIGURATION: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 1, 0],
     fields: &[
         FieldDef::new(
             "opaque",
@@ -13783,6 +14328,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEALLOCATIONRESULT: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0],
     fields: &[
         FieldDef::new(
             "config",
@@ -13809,6 +14355,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEATTRIBUTE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
         FieldDef::new("bool", 0, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("int", 0, K::Single(E::Scalar(S::Int64)), true),
@@ -13823,6 +14370,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLAIM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 1, 0],
     fields: &[
         FieldDef::new(
             "config",
@@ -13854,6 +14402,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLAIMCONFIGURATION: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0],
     fields: &[
         FieldDef::new(
             "opaque",
@@ -13877,9 +14426,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             0,
@@ -13903,6 +14453,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASSCONFIGURATION: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "opaque",
         0,
@@ -13923,6 +14474,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASSLIST: TypeDef = TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -13932,6 +14484,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECLASSSPEC: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0],
     fields: &[
         FieldDef::new(
             "config",
@@ -13956,6 +14509,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECONSTRAINT: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0],
     fields: &[
         FieldDef::new("matchAttribute", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("requests", 0, K::List(E::Scalar(S::String)), true),
@@ -13968,6 +14522,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICECOUNTERCONSUMPTION: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("counterSet", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -13985,10 +14540,11 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEREQUEST: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[5, 3, 6, 1, 2, 0, 4, 7],
     fields: &[
         FieldDef::new("adminAccess", 0, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("allocationMode", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("count", 0, K::Single(E::Scalar(S::Int64)), true),
+        FieldDef::new("allocationMode", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("count", 0, K::Single(E::Scalar(S::Int64)), true).omits_zero(),
         FieldDef::new("deviceClassName", 0, K::Single(E::Scalar(S::String)), true)
             .zero(Z::String("")),
         FieldDef::new(
@@ -14019,6 +14575,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICEREQUESTALLOCATIONRESULT: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[4, 2, 3, 1, 0, 5],
     fields: &[
         FieldDef::new("adminAccess", 0, K::Single(E::Scalar(S::Bool)), true).zero(Z::Null),
         FieldDef::new("device", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14040,6 +14597,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICESELECTOR: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "cel",
         1,
@@ -14054,9 +14612,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICESUBREQUEST: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[3, 2, 4, 0, 1, 5],
     fields: &[
-        FieldDef::new("allocationMode", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("count", 0, K::Single(E::Scalar(S::Int64)), true),
+        FieldDef::new("allocationMode", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("count", 0, K::Single(E::Scalar(S::Int64)), true).omits_zero(),
         FieldDef::new("deviceClassName", 0, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
         FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14081,9 +14640,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "timeAdded",
@@ -14104,9 +14664,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULE: TypeDef = TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -14136,9 +14697,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULELIST: TypeDef = Ty
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -14162,6 +14724,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTRULESPEC: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "deviceSelector",
@@ -14187,6 +14750,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETAINTSELECTOR: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 2, 3, 4, 1],
     fields: &[
         FieldDef::new("deviceClassName", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -14207,12 +14771,13 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_DEVICETOLERATION: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 2, 4, 0, 3],
     fields: &[
-        FieldDef::new("effect", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("key", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("operator", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("effect", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("key", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("operator", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("tolerationSeconds", 0, K::Single(E::Scalar(S::Int64)), true),
-        FieldDef::new("value", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("value", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -14222,9 +14787,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_NETWORKDEVICEDATA: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 2, 0],
     fields: &[
-        FieldDef::new("hardwareAddress", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("interfaceName", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("hardwareAddress", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("interfaceName", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("ips", 0, K::List(E::Scalar(S::String)), true),
     ],
 };
@@ -14235,6 +14801,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_OPAQUEDEVICECONFIGURATION: TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14257,9 +14824,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIM: TypeDef = TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             0,
@@ -14292,8 +14860,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMCONSUMERREFERENCE: T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 2, 1, 3],
     fields: &[
-        FieldDef::new("apiGroup", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiGroup", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("resource", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("uid", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14310,6 +14879,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMLIST: TypeDef = Type
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -14319,6 +14889,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSPEC: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "devices",
         0,
@@ -14334,6 +14905,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMSTATUS: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 2, 1],
     fields: &[
         FieldDef::new(
             "allocation",
@@ -14370,9 +14942,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATE: TypeDef = 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             0,
@@ -14402,6 +14975,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATELIST: TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -14411,6 +14985,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCECLAIMTEMPLATESPEC: TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metadata",
@@ -14435,6 +15010,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCEPOOL: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2],
     fields: &[
         FieldDef::new("generation", 0, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
         FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14458,9 +15034,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICE: TypeDef = TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             0,
@@ -14488,6 +15065,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICELIST: TypeDef = Type
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -14497,8 +15075,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICESPEC: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 6, 3, 4, 0, 1, 5, 7],
     fields: &[
-        FieldDef::new("allNodes", 0, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("allNodes", 0, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "devices",
             0,
@@ -14507,7 +15086,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1ALPHA3_RESOURCESLICESPEC: TypeDef = Type
         )
         .zero(Z::Null),
         FieldDef::new("driver", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("nodeName", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("nodeName", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "nodeSelector",
             0,
@@ -14542,6 +15121,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_ALLOCATEDDEVICESTATUS: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("pool", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -14575,6 +15155,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_ALLOCATIONRESULT: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "devices",
@@ -14600,6 +15181,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_BASICDEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "attributes",
@@ -14646,6 +15228,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_CELDEVICESELECTOR: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -14657,6 +15240,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_COUNTER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "value",
         1,
@@ -14672,6 +15256,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_COUNTERSET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14689,6 +15274,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14706,6 +15292,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEALLOCATIONCONFIGURATION: Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("source", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("requests", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -14726,6 +15313,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEALLOCATIONRESULT: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "results",
@@ -14754,6 +15342,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEATTRIBUTE: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("int", 2, K::Single(E::Scalar(S::Int64)), true),
         FieldDef::new("bool", 3, K::Single(E::Scalar(S::Bool)), true),
@@ -14768,6 +15357,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECAPACITY: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "value",
         1,
@@ -14783,6 +15373,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLAIM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "requests",
@@ -14817,6 +15408,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLAIMCONFIGURATION: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("requests", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new(
@@ -14840,9 +15432,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -14866,6 +15459,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSCONFIGURATION: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "",
         1,
@@ -14886,9 +15480,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSLIST: TypeDef = TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -14912,6 +15507,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECLASSSPEC: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "selectors",
@@ -14938,6 +15534,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECONFIGURATION: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 0, 1],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -14958,6 +15555,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECONSTRAINT: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("requests", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("matchAttribute", 2, K::Single(E::Scalar(S::String)), true),
@@ -14970,6 +15568,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICECOUNTERCONSUMPTION: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("counterSet", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -14987,6 +15586,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEREQUEST: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), true)
@@ -14998,8 +15598,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEREQUEST: TypeDef = TypeDef {
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("allocationMode", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("count", 5, K::Single(E::Scalar(S::Int64)), true),
+        FieldDef::new("allocationMode", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("count", 5, K::Single(E::Scalar(S::Int64)), true).omits_zero(),
         FieldDef::new("adminAccess", 6, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
             "firstAvailable",
@@ -15024,6 +15624,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICEREQUESTALLOCATIONRESULT: Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("request", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("driver", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -15046,6 +15647,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICESELECTOR: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "cel",
         1,
@@ -15060,6 +15662,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICESUBREQUEST: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), false)
@@ -15071,8 +15674,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICESUBREQUEST: TypeDef = TypeDe
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("allocationMode", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("count", 5, K::Single(E::Scalar(S::Int64)), true),
+        FieldDef::new("allocationMode", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("count", 5, K::Single(E::Scalar(S::Int64)), true).omits_zero(),
         FieldDef::new(
             "tolerations",
             7,
@@ -15089,9 +15692,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICETAINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "timeAdded",
@@ -15108,11 +15712,12 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_DEVICETOLERATION: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("value", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("effect", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("value", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("effect", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("tolerationSeconds", 5, K::Single(E::Scalar(S::Int64)), true),
     ],
 };
@@ -15123,10 +15728,11 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_NETWORKDEVICEDATA: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("interfaceName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("interfaceName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("ips", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
-        FieldDef::new("hardwareAddress", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("hardwareAddress", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -15136,6 +15742,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_OPAQUEDEVICECONFIGURATION: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15158,9 +15765,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIM: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -15191,8 +15799,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMCONSUMERREFERENCE: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("resource", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("uid", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -15209,9 +15818,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMLIST: TypeDef = TypeD
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -15235,6 +15845,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSPEC: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "devices",
         1,
@@ -15250,6 +15861,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMSTATUS: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "allocation",
@@ -15289,9 +15901,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATE: TypeDef = T
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -15321,9 +15934,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATELIST: TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -15349,6 +15963,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCECLAIMTEMPLATESPEC: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metadata",
@@ -15373,6 +15988,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCEPOOL: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("generation", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
@@ -15396,9 +16012,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -15426,9 +16043,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICELIST: TypeDef = TypeD
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -15452,6 +16070,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICESPEC: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15461,14 +16080,14 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA1_RESOURCESLICESPEC: TypeDef = TypeD
             false,
         )
         .zero(Z::Object),
-        FieldDef::new("nodeName", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("nodeName", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "nodeSelector",
             4,
             K::Single(E::Message(&IO_K8S_API_CORE_V1_NODESELECTOR)),
             true,
         ),
-        FieldDef::new("allNodes", 5, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("allNodes", 5, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new(
             "devices",
             6,
@@ -15499,6 +16118,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_ALLOCATEDDEVICESTATUS: TypeDef = T
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("pool", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -15532,6 +16152,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_ALLOCATIONRESULT: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "devices",
@@ -15557,6 +16178,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_CELDEVICESELECTOR: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("expression", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -15568,6 +16190,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_COUNTER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "value",
         1,
@@ -15583,6 +16206,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_COUNTERSET: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15600,6 +16224,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICE: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15647,6 +16272,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEALLOCATIONCONFIGURATION: Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("source", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("requests", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
@@ -15667,6 +16293,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEALLOCATIONRESULT: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "results",
@@ -15695,6 +16322,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEATTRIBUTE: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("int", 2, K::Single(E::Scalar(S::Int64)), true),
         FieldDef::new("bool", 3, K::Single(E::Scalar(S::Bool)), true),
@@ -15709,6 +16337,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECAPACITY: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "value",
         1,
@@ -15724,6 +16353,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLAIM: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "requests",
@@ -15758,6 +16388,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLAIMCONFIGURATION: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("requests", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new(
@@ -15781,9 +16412,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -15807,6 +16439,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSCONFIGURATION: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "",
         1,
@@ -15827,9 +16460,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSLIST: TypeDef = TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -15853,6 +16487,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECLASSSPEC: TypeDef = TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "selectors",
@@ -15879,6 +16514,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECONFIGURATION: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 0, 1],
     fields: &[
         FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
@@ -15899,6 +16535,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECONSTRAINT: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("requests", 1, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("matchAttribute", 2, K::Single(E::Scalar(S::String)), true),
@@ -15911,6 +16548,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICECOUNTERCONSUMPTION: TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("counterSet", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15928,6 +16566,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEREQUEST: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -15952,6 +16591,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICEREQUESTALLOCATIONRESULT: Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("request", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("driver", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -15974,6 +16614,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICESELECTOR: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "cel",
         1,
@@ -15988,6 +16629,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICESUBREQUEST: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("deviceClassName", 2, K::Single(E::Scalar(S::String)), false)
@@ -15999,8 +16641,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICESUBREQUEST: TypeDef = TypeDe
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("allocationMode", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("count", 5, K::Single(E::Scalar(S::Int64)), true),
+        FieldDef::new("allocationMode", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("count", 5, K::Single(E::Scalar(S::Int64)), true).omits_zero(),
         FieldDef::new(
             "tolerations",
             6,
@@ -16017,9 +16659,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICETAINT: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("value", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("effect", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "timeAdded",
@@ -16036,11 +16679,12 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_DEVICETOLERATION: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("value", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("effect", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("value", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("effect", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("tolerationSeconds", 5, K::Single(E::Scalar(S::Int64)), true),
     ],
 };
@@ -16051,6 +16695,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_EXACTDEVICEREQUEST: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("deviceClassName", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -16061,8 +16706,8 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_EXACTDEVICEREQUEST: TypeDef = Type
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("allocationMode", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("count", 4, K::Single(E::Scalar(S::Int64)), true),
+        FieldDef::new("allocationMode", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("count", 4, K::Single(E::Scalar(S::Int64)), true).omits_zero(),
         FieldDef::new("adminAccess", 5, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new(
             "tolerations",
@@ -16080,10 +16725,11 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_NETWORKDEVICEDATA: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("interfaceName", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("interfaceName", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("ips", 2, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
-        FieldDef::new("hardwareAddress", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("hardwareAddress", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -16093,6 +16739,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_OPAQUEDEVICECONFIGURATION: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -16115,9 +16762,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIM: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16148,8 +16796,9 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMCONSUMERREFERENCE: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiGroup", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("resource", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("uid", 5, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -16166,9 +16815,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMLIST: TypeDef = TypeD
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16192,6 +16842,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSPEC: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "devices",
         1,
@@ -16207,6 +16858,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMSTATUS: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "allocation",
@@ -16246,9 +16898,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATE: TypeDef = T
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16278,9 +16931,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATELIST: TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16306,6 +16960,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCECLAIMTEMPLATESPEC: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "metadata",
@@ -16330,6 +16985,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCEPOOL: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("generation", 2, K::Single(E::Scalar(S::Int64)), false).zero(Z::Number),
@@ -16353,9 +17009,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16383,9 +17040,10 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICELIST: TypeDef = TypeD
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16409,6 +17067,7 @@ pub(crate) static IO_K8S_API_RESOURCE_V1BETA2_RESOURCESLICESPEC: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("driver", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -16460,9 +17119,10 @@ pub(crate) static IO_K8S_API_SCHEDULING_V1_PRIORITYCLASS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5, 6],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16471,8 +17131,8 @@ pub(crate) static IO_K8S_API_SCHEDULING_V1_PRIORITYCLASS: TypeDef = TypeDef {
         )
         .zero(Z::Object),
         FieldDef::new("value", 2, K::Single(E::Scalar(S::Int32)), false).zero(Z::Number),
-        FieldDef::new("globalDefault", 3, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("description", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("globalDefault", 3, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("description", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("preemptionPolicy", 5, K::Single(E::Scalar(S::String)), true),
     ],
 };
@@ -16487,9 +17147,10 @@ pub(crate) static IO_K8S_API_SCHEDULING_V1_PRIORITYCLASSLIST: TypeDef = TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16517,9 +17178,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSIDRIVER: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16547,9 +17209,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSIDRIVERLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16573,6 +17236,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSIDRIVERSPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("attachRequired", 1, K::Single(E::Scalar(S::Bool)), true),
         FieldDef::new("podInfoOnMount", 2, K::Single(E::Scalar(S::Bool)), true),
@@ -16613,9 +17277,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODE: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16639,6 +17304,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODEDRIVER: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("nodeID", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -16664,9 +17330,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODELIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16690,6 +17357,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSINODESPEC: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "drivers",
         1,
@@ -16711,9 +17379,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITY: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5, 6],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16761,9 +17430,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_CSISTORAGECAPACITYLIST: TypeDef = TypeDe
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16791,9 +17461,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_STORAGECLASS: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5, 6, 7, 8, 9],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16838,9 +17509,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_STORAGECLASSLIST: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16864,6 +17536,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_TOKENREQUEST: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("audience", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("expirationSeconds", 2, K::Single(E::Scalar(S::Int64)), true),
@@ -16880,9 +17553,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENT: TypeDef = TypeDef {
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16917,9 +17591,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTLIST: TypeDef = TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -16943,6 +17618,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSOURCE: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "persistentVolumeName",
@@ -16965,6 +17641,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSPEC: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("attacher", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
@@ -16984,6 +17661,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEATTACHMENTSTATUS: TypeDef = TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("attached", 1, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
         FieldDef::new("attachmentMetadata", 2, K::Map(E::Scalar(S::String)), true),
@@ -17008,6 +17686,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEERROR: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "time",
@@ -17016,7 +17695,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMEERROR: TypeDef = TypeDef {
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("errorCode", 3, K::Single(E::Scalar(S::Int32)), true),
     ],
 };
@@ -17027,6 +17706,7 @@ pub(crate) static IO_K8S_API_STORAGE_V1_VOLUMENODERESOURCES: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[FieldDef::new(
         "count",
         1,
@@ -17045,9 +17725,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1ALPHA1_VOLUMEATTRIBUTESCLASS: TypeDef = T
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -17070,9 +17751,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1ALPHA1_VOLUMEATTRIBUTESCLASSLIST: TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -17102,9 +17784,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1BETA1_VOLUMEATTRIBUTESCLASS: TypeDef = Ty
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -17127,9 +17810,10 @@ pub(crate) static IO_K8S_API_STORAGE_V1BETA1_VOLUMEATTRIBUTESCLASSLIST: TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -17155,10 +17839,11 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_GROUPVERSIONRESOURCE: Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 2, 1],
     fields: &[
-        FieldDef::new("group", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resource", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("version", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("group", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("resource", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("version", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -17168,6 +17853,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_MIGRATIONCONDITION: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[4, 3, 0, 2, 1],
     fields: &[
         FieldDef::new(
             "lastUpdateTime",
@@ -17176,8 +17862,8 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_MIGRATIONCONDITION: TypeD
             true,
         )
         .zero(Z::Null),
-        FieldDef::new("message", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("reason", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("message", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("reason", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("status", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -17193,9 +17879,10 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATION: 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             0,
@@ -17235,6 +17922,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONLI
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[],
     };
 
@@ -17245,8 +17933,9 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONSP
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0],
         fields: &[
-            FieldDef::new("continueToken", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("continueToken", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "resource",
                 0,
@@ -17266,6 +17955,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONST
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new(
                 "conditions",
@@ -17275,7 +17965,7 @@ pub(crate) static IO_K8S_API_STORAGEMIGRATION_V1ALPHA1_STORAGEVERSIONMIGRATIONST
                 )),
                 true,
             ),
-            FieldDef::new("resourceVersion", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("resourceVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         ],
     };
 
@@ -17285,12 +17975,13 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("type", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("format", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("description", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("priority", 5, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("format", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("description", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("priority", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
         FieldDef::new("jsonPath", 6, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
 };
@@ -17301,6 +17992,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("strategy", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("webhook", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_WEBHOOKCONVERSION)), true),
@@ -17313,9 +18005,10 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: Some(Gvk { group: "apiextensions.k8s.io", version: "v1", kind: "CustomResourceDefinition" }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("metadata", 1, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA)), false).zero(Z::Object),
         FieldDef::new("spec", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONSPEC)), false).zero(Z::Object),
         FieldDef::new("status", 3, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONSTATUS)), true).zero(Z::Object),
@@ -17328,12 +18021,13 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("lastTransitionTime", 3, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)), true).zero(Z::Null),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -17343,9 +18037,10 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: Some(Gvk { group: "apiextensions.k8s.io", version: "v1", kind: "CustomResourceDefinitionList" }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("metadata", 1, K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA)), true).zero(Z::Object),
         FieldDef::new("items", 2, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITION)), false).zero(Z::Null),
     ],
@@ -17357,12 +18052,13 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("plural", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("singular", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("singular", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("shortNames", 3, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("kind", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("listKind", 5, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("listKind", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("categories", 6, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
     ],
 };
@@ -17373,13 +18069,14 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("names", 3, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONNAMES)), false).zero(Z::Object),
         FieldDef::new("scope", 4, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("versions", 7, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONVERSION)), false).list(Some("atomic"), &[]).zero(Z::Null),
         FieldDef::new("conversion", 9, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCECONVERSION)), true),
-        FieldDef::new("preserveUnknownFields", 10, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("preserveUnknownFields", 10, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
     ],
 };
 
@@ -17389,6 +18086,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("conditions", 1, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONCONDITION)), true).list(Some("map"), &["type"]).zero(Z::Null),
         FieldDef::new("acceptedNames", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEDEFINITIONNAMES)), true).zero(Z::Object),
@@ -17402,6 +18100,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 6, 7, 3, 4, 5, 8],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("served", 2, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
@@ -17409,7 +18108,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
         FieldDef::new("schema", 4, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCEVALIDATION)), true),
         FieldDef::new("subresources", 5, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCESUBRESOURCES)), true),
         FieldDef::new("additionalPrinterColumns", 6, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCECOLUMNDEFINITION)), true).list(Some("atomic"), &[]),
-        FieldDef::new("deprecated", 7, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("deprecated", 7, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("deprecationWarning", 8, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("selectableFields", 9, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_SELECTABLEFIELD)), true).list(Some("atomic"), &[]),
     ],
@@ -17421,6 +18120,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("specReplicasPath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("statusReplicasPath", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17434,6 +18134,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -17443,6 +18144,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("status", 1, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCESUBRESOURCESTATUS)), true),
         FieldDef::new("scale", 2, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTOMRESOURCESUBRESOURCESCALE)), true),
@@ -17455,6 +18157,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_CUSTO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("openAPIV3Schema", 1, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONSCHEMAPROPS)), true),
     ],
@@ -17467,9 +18170,10 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_EXTER
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("description", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("url", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("description", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("url", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -17480,6 +18184,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSON:
         gvk: None,
         format: F::Json,
         struct_type: None,
+        go_order: &[],
         fields: &[],
     };
 
@@ -17489,25 +18194,26 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("id", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("$schema", 2, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("id", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("$schema", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("$ref", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("description", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("type", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("format", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("title", 7, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("description", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("type", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("format", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("title", 7, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("default", 8, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSON)), true),
         FieldDef::new("maximum", 9, K::Single(E::Scalar(S::Double)), true),
-        FieldDef::new("exclusiveMaximum", 10, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("exclusiveMaximum", 10, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("minimum", 11, K::Single(E::Scalar(S::Double)), true),
-        FieldDef::new("exclusiveMinimum", 12, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("exclusiveMinimum", 12, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("maxLength", 13, K::Single(E::Scalar(S::Int64)), true),
         FieldDef::new("minLength", 14, K::Single(E::Scalar(S::Int64)), true),
-        FieldDef::new("pattern", 15, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("pattern", 15, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("maxItems", 16, K::Single(E::Scalar(S::Int64)), true),
         FieldDef::new("minItems", 17, K::Single(E::Scalar(S::Int64)), true),
-        FieldDef::new("uniqueItems", 18, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("uniqueItems", 18, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("multipleOf", 19, K::Single(E::Scalar(S::Double)), true),
         FieldDef::new("enum", 20, K::List(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSON)), true).list(Some("atomic"), &[]),
         FieldDef::new("maxProperties", 21, K::Single(E::Scalar(S::Int64)), true),
@@ -17526,10 +18232,10 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
         FieldDef::new("definitions", 34, K::Map(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONSCHEMAPROPS)), true),
         FieldDef::new("externalDocs", 35, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_EXTERNALDOCUMENTATION)), true),
         FieldDef::new("example", 36, K::Single(E::Message(&IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSON)), true),
-        FieldDef::new("nullable", 37, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("nullable", 37, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("x-kubernetes-preserve-unknown-fields", 38, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("x-kubernetes-embedded-resource", 39, K::Single(E::Scalar(S::Bool)), true),
-        FieldDef::new("x-kubernetes-int-or-string", 40, K::Single(E::Scalar(S::Bool)), true),
+        FieldDef::new("x-kubernetes-embedded-resource", 39, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
+        FieldDef::new("x-kubernetes-int-or-string", 40, K::Single(E::Scalar(S::Bool)), true).omits_zero(),
         FieldDef::new("x-kubernetes-list-map-keys", 41, K::List(E::Scalar(S::String)), true).list(Some("atomic"), &[]),
         FieldDef::new("x-kubernetes-list-type", 42, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("x-kubernetes-map-type", 43, K::Single(E::Scalar(S::String)), true),
@@ -17543,6 +18249,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
     gvk: None,
     format: F::JsonSchemaPropsOrArray,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -17553,6 +18260,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
     gvk: None,
     format: F::JsonSchemaPropsOrBool,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -17562,6 +18270,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_JSONS
     gvk: None,
     format: F::JsonSchemaPropsOrStringArray,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -17572,6 +18281,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_SELEC
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("jsonPath", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -17584,6 +18294,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_SERVI
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17599,17 +18310,19 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_VALID
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new("rule", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-            FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "messageExpression",
                 3,
                 K::Single(E::Scalar(S::String)),
                 true,
-            ),
+            )
+            .omits_zero(),
             FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("fieldPath", 5, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("fieldPath", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new("optionalOldSelf", 6, K::Single(E::Scalar(S::Bool)), true),
         ],
     };
@@ -17621,6 +18334,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_WEBHO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[2, 0, 1],
     fields: &[
         FieldDef::new(
             "service",
@@ -17642,6 +18356,7 @@ pub(crate) static IO_K8S_APIEXTENSIONS_APISERVER_PKG_APIS_APIEXTENSIONS_V1_WEBHO
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "clientConfig",
@@ -17668,6 +18383,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_API_RESOURCE_QUANTITY: TypeDef = TypeD
     gvk: None,
     format: F::Quantity,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -17681,9 +18397,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUP: TypeDef = TypeD
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new(
             "versions",
@@ -17726,9 +18443,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIGROUPLIST: TypeDef = T
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "groups",
             1,
@@ -17746,6 +18464,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIRESOURCE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 5, 1, 7, 8, 2, 3, 4, 6, 9],
     fields: &[
         FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("namespaced", 2, K::Single(E::Scalar(S::Bool)), false).zero(Z::False),
@@ -17757,14 +18476,15 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIRESOURCE: TypeDef = Ty
             .zero(Z::String("")),
         FieldDef::new("categories", 7, K::List(E::Scalar(S::String)), true)
             .list(Some("atomic"), &[]),
-        FieldDef::new("group", 8, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("version", 9, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("group", 8, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("version", 9, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "storageVersionHash",
             10,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
     ],
 };
 
@@ -17778,9 +18498,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIRESOURCELIST: TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("groupVersion", 1, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
         FieldDef::new(
@@ -17806,9 +18527,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_APIVERSIONS: TypeDef = Ty
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("versions", 1, K::List(E::Scalar(S::String)), false)
             .list(Some("atomic"), &[])
             .zero(Z::Null),
@@ -17831,6 +18553,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_CONDITION: TypeDef = Type
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17839,7 +18562,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_CONDITION: TypeDef = Type
             3,
             K::Single(E::Scalar(S::Int64)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "lastTransitionTime",
             4,
@@ -17858,9 +18582,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_DELETEOPTIONS: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5, 6, 7],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "gracePeriodSeconds",
             1,
@@ -17899,6 +18624,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_FIELDSELECTORREQUIREMENT:
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false)
@@ -17914,6 +18640,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_FIELDSV1: TypeDef = TypeD
     gvk: None,
     format: F::FieldsV1,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -17924,6 +18651,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONFORDISCOVERY:
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new("groupVersion", 1, K::Single(E::Scalar(S::String)), false)
                 .zero(Z::String("")),
@@ -17937,6 +18665,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_GROUPVERSIONKIND: TypeDef
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("group", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("version", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -17950,6 +18679,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTOR: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[],
     fields: &[
         FieldDef::new("matchLabels", 1, K::Map(E::Scalar(S::String)), true),
         FieldDef::new(
@@ -17971,6 +18701,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LABELSELECTORREQUIREMENT:
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new("key", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("operator", 2, K::Single(E::Scalar(S::String)), false)
@@ -17986,10 +18717,11 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_LISTMETA: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("selfLink", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resourceVersion", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("continue", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("selfLink", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("resourceVersion", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("continue", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "remainingItemCount",
             4,
@@ -18005,24 +18737,25 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MANAGEDFIELDSENTRY: TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("manager", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("operation", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("apiVersion", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("manager", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("operation", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("apiVersion", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "time",
             4,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME)),
             true,
         ),
-        FieldDef::new("fieldsType", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("fieldsType", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "fieldsV1",
             7,
             K::Single(E::Message(&IO_K8S_APIMACHINERY_PKG_APIS_META_V1_FIELDSV1)),
             true,
         ),
-        FieldDef::new("subresource", 8, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("subresource", 8, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -18032,6 +18765,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_MICROTIME: TypeDef = Type
     gvk: None,
     format: F::MicroTime,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -18041,14 +18775,15 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OBJECTMETA: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("generateName", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("namespace", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("selfLink", 4, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("uid", 5, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("resourceVersion", 6, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("generation", 7, K::Single(E::Scalar(S::Int64)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("generateName", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("namespace", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("selfLink", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("uid", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("resourceVersion", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("generation", 7, K::Single(E::Scalar(S::Int64)), true).omits_zero(),
         FieldDef::new(
             "creationTimestamp",
             8,
@@ -18101,6 +18836,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_OWNERREFERENCE: TypeDef =
     gvk: None,
     format: F::Object,
     struct_type: Some("atomic"),
+    go_order: &[3, 0, 1, 2, 4, 5],
     fields: &[
         FieldDef::new("kind", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("name", 3, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -18121,9 +18857,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATA: Ty
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -18145,9 +18882,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PARTIALOBJECTMETADATALIST
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -18173,6 +18911,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PATCH: TypeDef = TypeDef 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -18182,6 +18921,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_PRECONDITIONS: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("uid", 1, K::Single(E::Scalar(S::String)), true),
         FieldDef::new("resourceVersion", 2, K::Single(E::Scalar(S::String)), true),
@@ -18195,6 +18935,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_SERVERADDRESSBYCLIENTCIDR
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new("clientCIDR", 1, K::Single(E::Scalar(S::String)), false)
                 .zero(Z::String("")),
@@ -18213,9 +18954,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUS: TypeDef = TypeDef
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4, 5, 6, 7],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             1,
@@ -18223,9 +18965,9 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUS: TypeDef = TypeDef
             false,
         )
         .zero(Z::Object),
-        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "details",
             5,
@@ -18234,7 +18976,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUS: TypeDef = TypeDef
             )),
             true,
         ),
-        FieldDef::new("code", 6, K::Single(E::Scalar(S::Int32)), true),
+        FieldDef::new("code", 6, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
     ],
 };
 
@@ -18244,10 +18986,11 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUSCAUSE: TypeDef = Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
-        FieldDef::new("reason", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("field", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("field", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -18257,10 +19000,11 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUSDETAILS: TypeDef = 
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[0, 1, 2, 5, 3, 4],
     fields: &[
-        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("group", 2, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 3, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("name", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("group", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "causes",
             4,
@@ -18270,8 +19014,8 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_STATUSDETAILS: TypeDef = 
             true,
         )
         .list(Some("atomic"), &[]),
-        FieldDef::new("retryAfterSeconds", 5, K::Single(E::Scalar(S::Int32)), true),
-        FieldDef::new("uid", 6, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("retryAfterSeconds", 5, K::Single(E::Scalar(S::Int32)), true).omits_zero(),
+        FieldDef::new("uid", 6, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -18285,9 +19029,10 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLE: TypeDef = TypeDef 
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2, 3, 4],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new(
             "metadata",
             0,
@@ -18320,6 +19065,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLECOLUMNDEFINITION: Ty
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("name", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -18339,10 +19085,11 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEOPTIONS: TypeDef = T
     }),
     format: F::Object,
     struct_type: None,
+    go_order: &[1, 0, 2],
     fields: &[
-        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("includeObject", 1, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("includeObject", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -18352,6 +19099,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROW: TypeDef = TypeD
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new(
             "cells",
@@ -18384,11 +19132,12 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TABLEROWCONDITION: TypeDe
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("status", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("reason", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("message", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("reason", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("message", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
     ],
 };
 
@@ -18398,6 +19147,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_TIME: TypeDef = TypeDef {
     gvk: None,
     format: F::Time,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -18407,6 +19157,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_APIS_META_V1_WATCHEVENT: TypeDef = Typ
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[],
     fields: &[
         FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), true).zero(Z::String("")),
         FieldDef::new(
@@ -18425,6 +19176,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_RUNTIME_RAWEXTENSION: TypeDef = TypeDe
     gvk: None,
     format: F::RawExtension,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -18434,6 +19186,7 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_UTIL_INTSTR_INTORSTRING: TypeDef = Typ
     gvk: None,
     format: F::IntOrString,
     struct_type: None,
+    go_order: &[],
     fields: &[],
 };
 
@@ -18443,11 +19196,12 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_VERSION_INFO: TypeDef = TypeDef {
     gvk: None,
     format: F::Object,
     struct_type: None,
+    go_order: &[8, 11, 2, 3, 9, 10, 6, 4, 5, 0, 7, 1, 12],
     fields: &[
         FieldDef::new("buildDate", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("compiler", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
-        FieldDef::new("emulationMajor", 0, K::Single(E::Scalar(S::String)), true),
-        FieldDef::new("emulationMinor", 0, K::Single(E::Scalar(S::String)), true),
+        FieldDef::new("emulationMajor", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+        FieldDef::new("emulationMinor", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
         FieldDef::new("gitCommit", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("gitTreeState", 0, K::Single(E::Scalar(S::String)), false)
             .zero(Z::String("")),
@@ -18459,13 +19213,15 @@ pub(crate) static IO_K8S_APIMACHINERY_PKG_VERSION_INFO: TypeDef = TypeDef {
             0,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new(
             "minCompatibilityMinor",
             0,
             K::Single(E::Scalar(S::String)),
             true,
-        ),
+        )
+        .omits_zero(),
         FieldDef::new("minor", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
         FieldDef::new("platform", 0, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
     ],
@@ -18482,9 +19238,10 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICE:
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3, 4],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -18520,6 +19277,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICEC
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new("type", 1, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
             FieldDef::new("status", 2, K::Single(E::Scalar(S::String)), false).zero(Z::String("")),
@@ -18530,8 +19288,8 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICEC
                 true,
             )
             .zero(Z::Null),
-            FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("reason", 4, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("message", 5, K::Single(E::Scalar(S::String)), true).omits_zero(),
         ],
     };
 
@@ -18546,9 +19304,10 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICEL
         }),
         format: F::Object,
         struct_type: None,
+        go_order: &[1, 0, 2, 3],
         fields: &[
-            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("apiVersion", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("kind", 0, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "metadata",
                 1,
@@ -18575,6 +19334,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICES
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
             FieldDef::new(
                 "service",
@@ -18584,14 +19344,15 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICES
                 )),
                 true,
             ),
-            FieldDef::new("group", 2, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("version", 3, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("group", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("version", 3, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new(
                 "insecureSkipTLSVerify",
                 4,
                 K::Single(E::Scalar(S::Bool)),
                 true,
-            ),
+            )
+            .omits_zero(),
             FieldDef::new("caBundle", 5, K::Single(E::Scalar(S::Bytes)), true)
                 .list(Some("atomic"), &[]),
             FieldDef::new(
@@ -18613,6 +19374,7 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_APISERVICES
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[FieldDef::new(
             "conditions",
             1,
@@ -18632,9 +19394,10 @@ pub(crate) static IO_K8S_KUBE_AGGREGATOR_PKG_APIS_APIREGISTRATION_V1_SERVICEREFE
         gvk: None,
         format: F::Object,
         struct_type: None,
+        go_order: &[],
         fields: &[
-            FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), true),
-            FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), true),
+            FieldDef::new("namespace", 1, K::Single(E::Scalar(S::String)), true).omits_zero(),
+            FieldDef::new("name", 2, K::Single(E::Scalar(S::String)), true).omits_zero(),
             FieldDef::new("port", 3, K::Single(E::Scalar(S::Int32)), true),
         ],
     };

@@ -178,9 +178,11 @@ impl Decoder {
             let result = self.field(field, value, &here);
             self.stack.pop();
             self.struct_name = saved;
+            // A zero Go cannot tell from unset (`omitempty` by value) is left out, as
+            // upstream's encoder leaves it out of what it stores and answers.
             match result? {
-                Some(v) => insert(out, field, v),
-                None => {
+                Some(v) if !field.drops(&v) => insert(out, field, v),
+                _ => {
                     out.remove(field.json);
                 }
             }

@@ -333,3 +333,20 @@ fn mutated_json_never_panics() {
         let _ = decode_json(&body[..n], deployment(), FieldValidation::Warn);
     }
 }
+
+/// Upstream decodes into its Go structs, where the zero of an `omitempty` scalar held by
+/// value is unset: a client's `hostNetwork: false` is not stored. A pointer's zero is kept.
+#[test]
+fn zero_of_value_fields_dropped_zero_of_pointers_kept() {
+    let def = crate::kind_def("", "v1", "Pod").expect("pod");
+    let body = br#"{"metadata":{"name":"p","generation":0},"spec":{"hostNetwork":false,
+        "nodeName":"","priority":0,"automountServiceAccountToken":false,
+        "containers":[{"name":"c","image":"i","stdin":false,"tty":true}]}}"#;
+    let out = decode_json(body, def, FieldValidation::Strict).expect("decode");
+    assert_eq!(
+        out.object,
+        json!({"metadata": {"name": "p"}, "spec": {"priority": 0,
+            "automountServiceAccountToken": false,
+            "containers": [{"name": "c", "image": "i", "tty": true}]}})
+    );
+}

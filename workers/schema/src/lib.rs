@@ -65,7 +65,9 @@
 //!   for the canonical JSON of a type).
 //! * [`fill_zero_fields`]: adds the fields kube-apiserver writes although nobody set them
 //!   (`"spec":{}`, `"creationTimestamp":null`, `"rules":null`), as Go's `encoding/json`
-//!   does on upstream's types.
+//!   does on upstream's types, and drops the zeros it leaves out (`"hostNetwork":false`).
+//! * [`to_json_vec`], [`InGoOrder`]: JSON in the field order of upstream's Go structs
+//!   (`kind`, `apiVersion`, `metadata`, then the type's fields as declared).
 //!
 //! [zero]: FieldDef#structfield.zero
 //! [map_type]: FieldDef#structfield.map_type
@@ -74,6 +76,7 @@
 
 mod formats;
 mod generated;
+mod go_json;
 mod json;
 mod protobuf;
 mod protobuf_encode;
@@ -82,6 +85,7 @@ mod raw;
 mod types;
 mod zero;
 
+pub use go_json::{to_json_pretty, to_json_vec, InGoOrder};
 pub use json::{decode_json, decode_value};
 pub use protobuf::{decode_protobuf, decode_protobuf_message, PROTOBUF_MAGIC};
 pub use protobuf_encode::{

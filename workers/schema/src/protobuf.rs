@@ -311,15 +311,11 @@ fn embedded(raw: &[u8]) -> Result<Option<Value>, DecodeError> {
         .map_err(|e| err(format!("embedded JSON: {e}")))
 }
 
-/// The fields of an object-typed message, with upstream's omissions where the wire allows
-/// telling them: lists and maps only appear non-empty, and an empty string (or bytes) of an
-/// optional field is left out (Go writes every non-pointer field, so `""` on the wire is
-/// mostly an unset `omitempty` string).
-///
-/// Zero numbers and `false` are kept: on the wire a pointer set to zero (`replicas: 0`,
-/// `automountServiceAccountToken: false`) looks like an unset non-pointer field, and the
-/// table does not know which fields are pointers; keeping them preserves meaning at the
-/// cost of a few zero fields upstream would leave out (`metadata.generation: 0`).
+/// The fields of an object-typed message, with upstream's omissions: lists and maps only
+/// appear non-empty, and the zero of a field Go holds by value with `omitempty`
+/// ([`FieldDef::omits_zero`]) is left out — Go writes every non-pointer field on the wire,
+/// so there a zero is an unset field. A pointer's zero (`replicas: 0`,
+/// `automountServiceAccountToken: false`, `storageClassName: ""`) is set, and kept.
 fn object(
     def: &'static TypeDef,
     fields: &[(u32, Wire<'_>)],
@@ -372,14 +368,7 @@ fn object(
             }
         }
     }
-    out.retain(|k, v| {
-        let Some(f) = def.field(k) else { return true };
-        let text = matches!(
-            f.kind,
-            FieldKind::Single(Elem::Scalar(Scalar::String | Scalar::Bytes))
-        );
-        !(text && f.optional && v.as_str() == Some(""))
-    });
+    out.retain(|k, v| def.field(k).is_none_or(|f| !f.drops(v)));
     Ok(out)
 }
 

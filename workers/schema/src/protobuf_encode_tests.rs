@@ -64,7 +64,7 @@ pub(super) fn pod() -> Value {
                 },
                 "livenessProbe": {
                     "httpGet": {"path": "/healthz", "port": "http", "scheme": "HTTP"},
-                    "initialDelaySeconds": 0,
+                    "initialDelaySeconds": 5,
                     "periodSeconds": 10,
                     "failureThreshold": 3,
                 },
@@ -127,7 +127,6 @@ fn workloads_and_services_round_trip() {
             "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxSurge": "25%", "maxUnavailable": 0}},
             "revisionHistoryLimit": 10,
             "progressDeadlineSeconds": 600,
-            "paused": false,
         },
         "status": {
             "observedGeneration": 2,
@@ -263,7 +262,7 @@ fn crd_with_nested_schema_round_trip() {
                 "name": "v1", "served": true, "storage": true,
                 "schema": {"openAPIV3Schema": schema},
                 "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas", "statusReplicasPath": ".status.replicas"}},
-                "additionalPrinterColumns": [{"name": "Replicas", "type": "integer", "jsonPath": ".spec.replicas", "priority": 0}],
+                "additionalPrinterColumns": [{"name": "Replicas", "type": "integer", "jsonPath": ".spec.replicas", "priority": 1}],
             }],
             "conversion": {"strategy": "None"},
         },
@@ -327,7 +326,7 @@ fn rbac_status_and_watch_event_round_trip() {
         "status": "Failure",
         "message": "pods \"x\" not found",
         "reason": "NotFound",
-        "details": {"name": "x", "kind": "pods", "causes": [{"reason": "FieldValueInvalid", "message": "bad", "field": "spec"}], "retryAfterSeconds": 0},
+        "details": {"name": "x", "kind": "pods", "causes": [{"reason": "FieldValueInvalid", "message": "bad", "field": "spec"}], "retryAfterSeconds": 3},
         "code": 404,
     }));
     // A watch event as a plain object: the embedded object is raw JSON.

@@ -85,8 +85,7 @@ fn config_map() {
             "metadata": {
                 "name": "cm",
                 "namespace": "default",
-                // Kept: a zero number may be a pointer set to zero.
-                "generation": 0,
+                // Dropped: `generation` is an `int64` with `omitempty` upstream.
                 "labels": {"app": "web"},
                 "creationTimestamp": "2024-01-02T03:04:05Z",
                 "managedFields": [{
@@ -239,6 +238,69 @@ fn pod_with_inline_fields_quantity_and_int_or_string() {
     assert_eq!(out["spec"]["terminationGracePeriodSeconds"], json!(30));
     assert_eq!(out["status"], json!({}));
     openapi_round_trip::<k8s_openapi::api::core::v1::Pod>(&out);
+}
+
+/// What a Go client's protobuf body carries for fields it never set: every non-pointer
+/// field, at its zero. Upstream decodes into its Go structs, where an `omitempty` scalar's
+/// zero is unset, and leaves those out of what it stores; a pointer's zero is a value.
+#[test]
+fn zero_of_value_fields_dropped_zero_of_pointers_kept() {
+    let spec = core::PodSpec {
+        containers: vec![core::Container {
+            name: s("c"),
+            image: s("nginx"),
+            stdin: Some(false),
+            tty: Some(false),
+            termination_message_path: s(""),
+            ..Default::default()
+        }],
+        host_network: Some(false),
+        host_ipc: Some(false),
+        node_name: s(""),
+        // Pointers upstream: their zero is set.
+        automount_service_account_token: Some(false),
+        priority: Some(0),
+        ..Default::default()
+    };
+    let pod = core::Pod {
+        metadata: Some(meta::ObjectMeta {
+            name: s("p"),
+            generation: Some(0),
+            ..Default::default()
+        }),
+        spec: Some(spec),
+        status: None,
+    };
+    let out = decode_protobuf(&envelope("v1", "Pod", pod.encode_to_vec())).expect("decode");
+    assert_eq!(out["metadata"], json!({"name": "p"}));
+    assert_eq!(
+        out["spec"],
+        json!({
+            "containers": [{"name": "c", "image": "nginx"}],
+            "automountServiceAccountToken": false,
+            "priority": 0,
+        })
+    );
+    let claim = core::PersistentVolumeClaim {
+        metadata: Some(meta::ObjectMeta {
+            name: s("c"),
+            ..Default::default()
+        }),
+        spec: Some(core::PersistentVolumeClaimSpec {
+            // `*string`: "" asks for no class, and must not become the default one.
+            storage_class_name: s(""),
+            volume_name: s(""),
+            ..Default::default()
+        }),
+        status: None,
+    };
+    let out = decode_protobuf(&envelope(
+        "v1",
+        "PersistentVolumeClaim",
+        claim.encode_to_vec(),
+    ))
+    .expect("decode");
+    assert_eq!(out["spec"], json!({"storageClassName": ""}));
 }
 
 #[test]

@@ -101,6 +101,10 @@ pub struct TypeDef {
     ///
     /// [inline]: FieldDef#structfield.inline
     pub fields: &'static [FieldDef],
+    /// The indices of [`TypeDef::fields`] (which are in protobuf tag order) in the order
+    /// upstream's Go struct declares them, the order of its JSON; empty when it is the
+    /// same. See [`TypeDef::fields_in_go_order`].
+    pub go_order: &'static [u8],
     /// `+structType` on the Go type (a type-level `+mapType` would count too; upstream has
     /// none): `atomic` or `granular`; `None` when unmarked, which means granular.
     /// Upstream's OpenAPI carries it as `x-kubernetes-map-type` on the type's definition,
@@ -167,6 +171,12 @@ pub struct FieldDef {
     /// What upstream writes when the field is absent; `None`: nothing (see
     /// [`crate::fill_zero_fields`]).
     pub zero: Option<Zero>,
+    /// A string, bool or number that upstream's Go struct holds by value with `omitempty`:
+    /// its zero (`""`, `false`, `0`) cannot be told from unset there, so decoding drops it
+    /// (`hostNetwork: false`, `metadata.generation: 0`), from JSON and protobuf bodies alike.
+    /// Pointer fields (`replicas`, `automountServiceAccountToken`,
+    /// `storageClassName`) keep their zero.
+    pub omits_zero: bool,
 }
 
 impl FieldDef {
@@ -184,7 +194,25 @@ impl FieldDef {
             list_map_keys: &[],
             map_type: None,
             zero: None,
+            omits_zero: false,
         }
+    }
+
+    pub(crate) const fn omits_zero(mut self) -> Self {
+        self.omits_zero = true;
+        self
+    }
+
+    /// Whether `v` is a value this field drops on decoding ([`FieldDef::omits_zero`]).
+    pub fn drops(&self, v: &serde_json::Value) -> bool {
+        use serde_json::Value;
+        self.omits_zero
+            && match v {
+                Value::Bool(b) => !b,
+                Value::String(s) => s.is_empty(),
+                Value::Number(n) => n.as_f64() == Some(0.0),
+                _ => false,
+            }
     }
 
     pub(crate) const fn zero(mut self, zero: Zero) -> Self {
@@ -276,6 +304,22 @@ impl TypeDef {
             }
         }
         None
+    }
+
+    /// The fields in the order upstream's Go struct declares them (inline fields not
+    /// looked through): the order of the JSON upstream writes.
+    pub fn fields_in_go_order(&self) -> impl Iterator<Item = &'static FieldDef> {
+        let fields: &'static [FieldDef] = self.fields;
+        let order: &'static [u8] = self.go_order;
+        let n = if order.is_empty() {
+            fields.len()
+        } else {
+            order.len()
+        };
+        (0..n).filter_map(move |i| match order.get(i) {
+            Some(&o) => fields.get(usize::from(o)),
+            None => fields.get(i),
+        })
     }
 
     /// The field with this protobuf tag (inline fields included, not looked through).

@@ -1,8 +1,10 @@
-//! The fields upstream writes although a client never sent them: kube-apiserver encodes
-//! objects with Go's `encoding/json`, which writes every struct field that is not a pointer
-//! (`omitempty` has no effect on structs) and every field without `omitempty` at its zero
-//! value. [`fill_zero_fields`] adds those to a JSON object, from
-//! [`FieldDef::zero`](FieldDef#structfield.zero).
+//! The fields upstream writes although a client never sent them, and the zeros it never
+//! writes although a client sent them: kube-apiserver encodes objects with Go's
+//! `encoding/json`, which writes every struct field that is not a pointer (`omitempty` has
+//! no effect on structs) and every field without `omitempty` at its zero value, and leaves
+//! out the zero of an `omitempty` field. [`fill_zero_fields`] adds the former to a JSON
+//! object, from [`FieldDef::zero`](FieldDef#structfield.zero), and drops the latter
+//! ([`FieldDef::omits_zero`]).
 
 use serde_json::{Map, Value};
 
@@ -18,8 +20,11 @@ use crate::types::{FieldDef, FieldKind, Format, TypeDef, Zero};
 ///   of maps of messages. Inline (embedded) structs add their fields to the same object; one
 ///   embedded by pointer only when one of its fields is there (Go writes none while it is
 ///   nil).
-/// * Present values are never changed or removed, `null` included: the input is expected
-///   in the canonical form of [`crate::decode_json`], where `null` means absent.
+/// * A present `false`, `0` or `""` of a field Go holds by value with `omitempty` is
+///   removed (`hostNetwork: false`, an HPA's `status.currentReplicas: 0` converted from
+///   `autoscaling/v1`), as the decoders drop it. Other present values are never changed
+///   or removed, `null` included: the input is expected in the canonical form of
+///   [`crate::decode_json`], where `null` means absent.
 /// * Types with their own JSON form (times, quantities, raw JSON, `JSONSchemaProps`'s
 ///   `…Or…` wrappers) are left as they are; `apiVersion` and `kind` are `omitempty` in Go
 ///   and never added.
@@ -48,6 +53,9 @@ fn fill_object(def: &TypeDef, obj: &mut Map<String, Value>) {
             continue;
         }
         match obj.get_mut(field.json) {
+            Some(present) if field.drops(present) => {
+                obj.remove(field.json);
+            }
             Some(present) => fill_present(field, present),
             None => {
                 if let Some(zero) = field.zero {

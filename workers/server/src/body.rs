@@ -45,10 +45,45 @@ const JOINED_FRAME: usize = 64 << 10;
 /// references to them and one frame, not a copy of the whole response, and other
 /// requests on the worker run between its frames. Its exact length is known up front.
 pub fn joined(head: Bytes, items: Vec<Bytes>, tail: Bytes) -> Body {
-    let items: std::collections::VecDeque<Bytes> =
-        items.into_iter().filter(|b| !b.is_empty()).collect();
+    joined_items(head, items.into_iter().map(Item::whole).collect(), tail)
+}
+
+/// One element of a [`joined_items`] list.
+pub struct Item {
+    /// Written before `bytes` (`{` for an object whose first fields were cut off).
+    open: &'static [u8],
+    bytes: Bytes,
+}
+
+impl Item {
+    /// An element written as it is.
+    pub fn whole(bytes: Bytes) -> Item {
+        Item { open: b"", bytes }
+    }
+
+    /// An object whose encoding starts with `prefix` (`{"kind":"Pod","apiVersion":"v1",`),
+    /// written without those fields; one that does not is written whole.
+    pub fn without_prefix(bytes: Bytes, prefix: &[u8]) -> Item {
+        if bytes.len() > prefix.len() && bytes.starts_with(prefix) {
+            return Item {
+                open: b"{",
+                bytes: bytes.slice(prefix.len()..),
+            };
+        }
+        Item::whole(bytes)
+    }
+
+    fn len(&self) -> usize {
+        self.open.len() + self.bytes.len()
+    }
+}
+
+/// [`joined`] of elements that may have their first fields cut off ([`Item`]).
+pub fn joined_items(head: Bytes, items: Vec<Item>, tail: Bytes) -> Body {
+    let items: std::collections::VecDeque<Item> =
+        items.into_iter().filter(|i| !i.bytes.is_empty()).collect();
     let commas = items.len().saturating_sub(1);
-    let len = head.len() + tail.len() + commas + items.iter().map(Bytes::len).sum::<usize>();
+    let len = head.len() + tail.len() + commas + items.iter().map(Item::len).sum::<usize>();
     Joined {
         head: Some(head),
         items,
@@ -61,7 +96,7 @@ pub fn joined(head: Bytes, items: Vec<Bytes>, tail: Bytes) -> Body {
 
 struct Joined {
     head: Option<Bytes>,
-    items: std::collections::VecDeque<Bytes>,
+    items: std::collections::VecDeque<Item>,
     /// No item sent yet (the next needs no comma).
     first: bool,
     tail: Option<Bytes>,
@@ -91,7 +126,8 @@ impl hyper::body::Body for Joined {
             if !std::mem::take(&mut this.first) {
                 frame.extend_from_slice(b",");
             }
-            frame.extend_from_slice(&item);
+            frame.extend_from_slice(item.open);
+            frame.extend_from_slice(&item.bytes);
         }
         if frame.is_empty() {
             return Poll::Ready(None);

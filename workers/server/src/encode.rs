@@ -110,9 +110,10 @@ impl Prepared {
     }
 }
 
-/// `value` as upstream's JSON encoder writes a document: compact, then a newline.
+/// `value` as upstream's JSON encoder writes a document: compact, a built-in kind's
+/// fields in its Go struct's order, then a newline.
 pub fn json_document(value: &Value) -> Vec<u8> {
-    let mut out = serde_json::to_vec(value).unwrap_or_default();
+    let mut out = kas_schema::to_json_vec(value);
     out.push(b'\n');
     out
 }
@@ -138,7 +139,7 @@ pub fn pretty(query: Option<&str>, user_agent: &str) -> bool {
 /// `resp` (JSON) indented as Go's `json.MarshalIndent(v, "", "  ")` writes it (no final
 /// newline); anything that is not a JSON document passes through.
 pub async fn indent(resp: Response<Body>) -> Response<Body> {
-    rewrite_json(resp, |v| serde_json::to_vec_pretty(v).ok(), None).await
+    rewrite_json(resp, |v| Some(kas_schema::to_json_pretty(v)), None).await
 }
 
 /// A JSON response's document rewritten by `write` (typed `media` when given); a

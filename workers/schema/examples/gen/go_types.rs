@@ -77,6 +77,18 @@ pub(crate) struct JsonField {
     pub(crate) json: String,
     /// What Go writes when the field is at its zero value; an error if that is unknown.
     pub(crate) zero: Result<Option<Zero>, String>,
+    /// A scalar held by value with `omitempty`: Go cannot tell its zero from unset, so a
+    /// decoded `false`, `0` or `""` is dropped on the way out.
+    pub(crate) omits_zero: bool,
+}
+
+/// A JSON field of a Go struct where `encoding/json` writes it: in declaration order, the
+/// fields of an embedded struct in the embedding field's place.
+#[derive(Clone, Debug)]
+pub(crate) struct Placed {
+    pub(crate) json: String,
+    /// The Go type name of the struct embedded in the outer one that the field comes from.
+    pub(crate) embedded: Option<String>,
 }
 
 /// The Go packages under one root, read on demand.
@@ -164,6 +176,27 @@ impl GoTypes {
         }
     }
 
+    /// Whether `ty` is a string, bool or number held by value (named types followed; the
+    /// structs with their own `MarshalJSON` are not: `omitempty` never drops a struct).
+    fn is_scalar(&mut self, ty: &GoType) -> bool {
+        match ty {
+            GoType::Builtin(b) => !matches!(b.as_str(), "error" | "any"),
+            GoType::Named { pkg, name } => {
+                if pkg == "time" && name == "Duration" {
+                    return true;
+                }
+                if CUSTOM.iter().any(|(p, n, _)| p == pkg && n == name) {
+                    return false;
+                }
+                match self.resolve(pkg, name) {
+                    Some((_, _, GoType::Struct(_))) | None => false,
+                    Some((_, _, decl)) => self.is_scalar(&decl),
+                }
+            }
+            _ => false,
+        }
+    }
+
     /// The JSON fields of struct `pkg.name` in Go's order, embedded structs flattened (the
     /// fields of an embedded pointer are written only when it is set: no zero).
     pub(crate) fn json_fields(&mut self, pkg: &str, name: &str) -> Result<Vec<JsonField>, String> {
@@ -173,7 +206,12 @@ impl GoTypes {
         for f in &fields {
             if let Some(json) = f.json_name() {
                 let zero = self.zero_of(&f.ty, f.omitempty());
-                out.push(JsonField { json, zero });
+                let omits_zero = f.omitempty() && self.is_scalar(&f.ty);
+                out.push(JsonField {
+                    json,
+                    zero,
+                    omits_zero,
+                });
             } else if f.name.is_none() && f.json.as_ref().is_none_or(|(n, _)| n.is_empty()) {
                 embedded.push(f.ty.clone());
             }
@@ -195,6 +233,43 @@ impl GoTypes {
                     f.zero = Ok(None);
                 }
                 out.push(f);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The JSON fields of struct `pkg.name` in the order `encoding/json` writes them:
+    /// declaration order, an embedded struct's fields in its place (a name seen before
+    /// is not repeated).
+    pub(crate) fn json_order(&mut self, pkg: &str, name: &str) -> Result<Vec<Placed>, String> {
+        let mut out: Vec<Placed> = Vec::new();
+        for f in self.struct_fields(pkg, name)? {
+            if let Some(json) = f.json_name() {
+                if !out.iter().any(|p| p.json == json) {
+                    out.push(Placed {
+                        json,
+                        embedded: None,
+                    });
+                }
+                continue;
+            }
+            if f.name.is_some() || f.json.as_ref().is_some_and(|(n, _)| !n.is_empty()) {
+                continue;
+            }
+            let target = match &f.ty {
+                GoType::Pointer(inner) => &**inner,
+                other => other,
+            };
+            let GoType::Named { pkg, name } = target else {
+                continue;
+            };
+            for p in self.json_order(pkg, name)? {
+                if !out.iter().any(|o| o.json == p.json) {
+                    out.push(Placed {
+                        json: p.json,
+                        embedded: Some(name.clone()),
+                    });
+                }
             }
         }
         Ok(out)

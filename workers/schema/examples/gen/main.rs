@@ -87,6 +87,7 @@ fn main() {
         go: go_types::GoTypes::new(go_root),
         go_fields: BTreeMap::new(),
         zero_fields: 0,
+        omits_zero_fields: 0,
         object_fields: 0,
     };
     for t in oa.iter().filter(|t| t.definition != "io.k8s.List") {
@@ -177,10 +178,11 @@ fn main() {
     }
     let go_structs = g.go_fields.values().filter(|f| f.is_ok()).count();
     eprintln!(
-        "Go structs found for {go_structs} of {} object types; {} of {} fields always written",
+        "Go structs found for {go_structs} of {} object types; {} of {} fields always written, {} without their zero",
         g.go_fields.len(),
         g.zero_fields,
-        g.object_fields
+        g.object_fields,
+        g.omits_zero_fields
     );
     eprintln!(
         "wrote {} types, {} kinds to {}",

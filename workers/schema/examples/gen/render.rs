@@ -101,6 +101,8 @@ pub(crate) struct Gen {
     pub(crate) go_fields: BTreeMap<String, Result<Vec<JsonField>, String>>,
     /// fields given a zero, and all fields of object types
     pub(crate) zero_fields: usize,
+    /// fields whose zero value Go drops (`omitempty` scalars held by value)
+    pub(crate) omits_zero_fields: usize,
     pub(crate) object_fields: usize,
 }
 
@@ -147,12 +149,20 @@ impl Gen {
             }
             (None, None) => Err("an embedded field of unknown type".into()),
         };
+        let omits_zero = json.is_some_and(|json| {
+            self.go_fields(def)
+                .is_ok_and(|fields| fields.iter().any(|f| f.json == json && f.omits_zero))
+        });
+        if omits_zero {
+            self.omits_zero_fields += 1;
+        }
+        let omits = if omits_zero { ".omits_zero()" } else { "" };
         match zero {
             Ok(Some(z)) => {
                 self.zero_fields += 1;
-                format!(".zero({})", z.render())
+                format!(".zero({}){omits}", z.render())
             }
-            Ok(None) => String::new(),
+            Ok(None) => omits.to_string(),
             // The lists and embedded types only protobuf has are given `apiVersion` and
             // `kind`, which their Go structs (and so their JSON) may lack.
             Err(_) if matches!(json, Some("apiVersion" | "kind")) => String::new(),
@@ -524,6 +534,32 @@ impl Gen {
         self.emit(def, &proto, gvk, lines, &inline_types);
     }
 
+    /// The indices of `lines` (the table's fields, in protobuf tag order) in the order
+    /// upstream's Go struct declares them, which is the order its JSON has: embedded
+    /// structs (inline fields) in their place; fields Go lacks last, by tag.
+    fn go_order(
+        &mut self,
+        def: &str,
+        lines: &[(u32, String, Option<String>)],
+        inline_types: &BTreeMap<u32, String>,
+    ) -> Vec<usize> {
+        let (pkg, name) = go_package(def);
+        let placed = self.go.json_order(&pkg, &name).unwrap_or_default();
+        let rank = |(tag, _, json): &(u32, String, Option<String>)| {
+            let at = match json {
+                Some(j) => placed.iter().position(|p| &p.json == j),
+                None => inline_types
+                    .get(tag)
+                    .and_then(|t| placed.iter().position(|p| p.embedded.as_ref() == Some(t))),
+            };
+            at.unwrap_or(usize::MAX)
+        };
+        let mut order: Vec<usize> = (0..lines.len()).collect();
+        order.sort_by_key(|&i| rank(&lines[i]));
+        assert!(lines.len() <= 256, "{def}: more fields than go_order holds");
+        order
+    }
+
     /// Writes the `static TypeDef` of `def` from its field lines (protobuf tag, line, JSON
     /// name or `None` for an inline field), adding each field's zero.
     pub(crate) fn emit(
@@ -558,6 +594,13 @@ impl Gen {
                 }
                 writeln!(s, "    struct_type: None,").expect("w");
             }
+        }
+        let order = self.go_order(def, &lines, inline_types);
+        if order.iter().enumerate().all(|(i, &o)| i == o) {
+            writeln!(s, "    go_order: &[],").expect("w");
+        } else {
+            let order: Vec<String> = order.iter().map(|i| i.to_string()).collect();
+            writeln!(s, "    go_order: &[{}],", order.join(", ")).expect("w");
         }
         if lines.is_empty() {
             writeln!(s, "    fields: &[],").expect("w");

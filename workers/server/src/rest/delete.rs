@@ -181,7 +181,7 @@ impl RestStore {
                 "kind": format!("{}List", self.resource.kind),
                 "apiVersion": self.resource.api_version(),
                 "metadata": {},
-                "items": deleted,
+                "items": self.list_items(deleted),
             }),
         ))
     }

@@ -64,13 +64,13 @@ fn equivalents_of(own: &Resource, all: &[Resource]) -> Vec<Resource> {
 /// A built-in object converted from `from` to `to` through the stored shape.
 fn through_storage(mut o: Value, from: &Resource, to: &Resource) -> Value {
     if let Some(c) = from.conversion {
-        (c.to_storage)(&mut o);
+        c.store_shape(&mut o);
     }
-    if let Some(c) = to.conversion {
-        (c.from_storage)(&mut o);
-    }
-    o["apiVersion"] = json!(to.api_version());
     o["kind"] = json!(to.kind);
+    match to.conversion {
+        Some(c) => c.version_shape(&mut o, &to.api_version()),
+        None => o["apiVersion"] = json!(to.api_version()),
+    }
     o
 }
 

@@ -229,9 +229,12 @@ impl RestStore {
     /// version's storage, with this version's apiVersion.
     pub(crate) fn present(&self, mut obj: Value) -> Value {
         if let Some(c) = self.resource.conversion {
-            (c.from_storage)(&mut obj);
+            if obj.is_object() {
+                c.version_shape(&mut obj, &self.resource.api_version());
+            }
+            return obj;
         }
-        if !self.resource.storage_version.is_empty() || self.resource.conversion.is_some() {
+        if !self.resource.storage_version.is_empty() {
             if let Some(o) = obj.as_object_mut() {
                 o.insert("apiVersion".into(), json!(self.resource.api_version()));
             }
@@ -246,8 +249,7 @@ impl RestStore {
         let encode = |o: &Value| self.storage.encode(key, o).map_err(Status::internal);
         if let Some(c) = self.resource.conversion {
             let mut o = obj.clone();
-            (c.to_storage)(&mut o);
-            o["apiVersion"] = json!(c.storage_api_version);
+            c.store_shape(&mut o);
             return encode(&o);
         }
         if self.resource.storage_version.is_empty() {
@@ -269,7 +271,10 @@ impl RestStore {
         o.encoded(|s| {
             serde_json::from_slice::<Value>(&s.value)
                 .ok()
-                .map(|v| bytes::Bytes::from(self.present(with_revision(v, s.revision)).to_string()))
+                .map(|v| {
+                    let shown = self.present(with_revision(v, s.revision));
+                    bytes::Bytes::from(kas_schema::to_json_vec(&shown))
+                })
                 .unwrap_or_default()
         })
     }

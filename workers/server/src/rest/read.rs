@@ -10,7 +10,7 @@ use super::{
     bad_request, json_response, parse_rv, parse_stored, storage_status, watch, with_revision,
     Query, Render, RestStore,
 };
-use crate::body::Body;
+use crate::body::{Body, Item};
 use crate::cache::Outcome;
 use crate::negotiate::Media;
 use crate::selectors::{self, FieldSelector, FieldSet, LabelSelector};
@@ -448,19 +448,40 @@ impl RestStore {
         if let Some(n) = page.remaining {
             metadata["remainingItemCount"] = json!(n);
         }
-        let mut head = Vec::with_capacity(256);
-        head.extend_from_slice(b"{\"kind\":");
-        head.extend_from_slice(
-            json!(format!("{}List", self.resource.kind))
-                .to_string()
-                .as_bytes(),
-        );
-        head.extend_from_slice(b",\"apiVersion\":");
-        head.extend_from_slice(json!(self.resource.api_version()).to_string().as_bytes());
-        head.extend_from_slice(b",\"metadata\":");
-        head.extend_from_slice(metadata.to_string().as_bytes());
-        head.extend_from_slice(b",\"items\":[");
-        let out = crate::body::joined(head.into(), items, bytes::Bytes::from_static(b"]}\n"));
+        let kind = json!(format!("{}List", self.resource.kind)).to_string();
+        let api_version = json!(self.resource.api_version()).to_string();
+        let (head, tail) = if self.resource.definition.is_empty() {
+            // A custom resource list is an unstructured map upstream: keys sorted.
+            (
+                format!("{{\"apiVersion\":{api_version},\"items\":["),
+                format!("],\"kind\":{kind},\"metadata\":{metadata}}}\n"),
+            )
+        } else {
+            // A typed list: its Go struct's order, ListMeta's too.
+            let list_meta = kas_schema::type_def("io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta")
+                .map(|def| serde_json::to_string(&kas_schema::InGoOrder::new(def, &metadata)))
+                .and_then(Result::ok)
+                .unwrap_or_else(|| metadata.to_string());
+            (
+                format!("{{\"kind\":{kind},\"apiVersion\":{api_version},\"metadata\":{list_meta},\"items\":["),
+                "]}\n".to_owned(),
+            )
+        };
+        // A typed list's items carry no kind and apiVersion upstream (their Go structs'
+        // TypeMeta is empty); the shared encodings start with them, and are cut there.
+        let items = if self.resource.definition.is_empty() {
+            items.into_iter().map(Item::whole).collect()
+        } else {
+            let prefix = format!(
+                "{{\"kind\":{},\"apiVersion\":{api_version},",
+                json!(self.resource.kind)
+            );
+            items
+                .into_iter()
+                .map(|i| Item::without_prefix(i, prefix.as_bytes()))
+                .collect()
+        };
+        let out = crate::body::joined_items(head.into(), items, tail.into());
         let mut resp = Response::new(out);
         resp.headers_mut()
             .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));

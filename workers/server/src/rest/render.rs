@@ -97,6 +97,21 @@ impl RestStore {
         }
     }
 
+    /// Objects as a typed list holds them: a built-in list's items carry no kind and
+    /// apiVersion upstream (their Go structs' TypeMeta is empty); a custom resource
+    /// list's items, unstructured maps, keep theirs.
+    pub(super) fn list_items(&self, mut items: Vec<Value>) -> Vec<Value> {
+        if !self.resource.definition.is_empty() {
+            for item in &mut items {
+                if let Some(o) = item.as_object_mut() {
+                    o.remove("kind");
+                    o.remove("apiVersion");
+                }
+            }
+        }
+        items
+    }
+
     /// A list of `items` with list `metadata`, as `render` asks.
     pub(super) fn list_rendered(
         &self,
@@ -109,7 +124,7 @@ impl RestStore {
                 "kind": format!("{}List", self.resource.kind),
                 "apiVersion": self.resource.api_version(),
                 "metadata": metadata,
-                "items": items,
+                "items": self.list_items(items),
             }),
             Render::Table { include } => table::table(
                 &self.resource,

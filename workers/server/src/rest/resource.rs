@@ -33,6 +33,32 @@ pub struct Conversion {
     pub from_storage: fn(&mut serde_json::Value),
 }
 
+impl Conversion {
+    /// `obj` of this version in the stored shape, with the storage version's apiVersion.
+    pub(crate) fn store_shape(&self, obj: &mut Value) {
+        (self.to_storage)(obj);
+        obj["apiVersion"] = json!(self.storage_api_version);
+        as_go_writes(obj);
+    }
+
+    /// A stored `obj` as version `api_version`, its own.
+    pub(crate) fn version_shape(&self, obj: &mut Value, api_version: &str) {
+        (self.from_storage)(obj);
+        obj["apiVersion"] = json!(api_version);
+        as_go_writes(obj);
+    }
+}
+
+/// A converted built-in object as its version's Go struct writes it: with that version's
+/// always-written zero fields and without its `omitempty` zeros (autoscaling/v1's
+/// `status.currentReplicas: 0` is unset in v2).
+fn as_go_writes(obj: &mut Value) {
+    let text = |f: &str| obj.get(f).and_then(Value::as_str).unwrap_or("");
+    if let Some(def) = kas_schema::kind_def_for_api_version(text("apiVersion"), text("kind")) {
+        kas_schema::fill_zero_fields(def, obj);
+    }
+}
+
 /// The rule a resource's names follow.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NameRule {

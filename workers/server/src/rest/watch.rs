@@ -60,11 +60,7 @@ fn frame(media: Media, kind: &str, object: &Value) -> Option<Bytes> {
             out.extend_from_slice(&event);
             Some(Bytes::from(out))
         }
-        Media::Json | Media::Yaml => {
-            let mut s = json!({"type": kind, "object": object}).to_string();
-            s.push('\n');
-            Some(Bytes::from(s))
-        }
+        Media::Json | Media::Yaml => Some(line_raw(kind, &kas_schema::to_json_vec(object))),
     }
 }
 

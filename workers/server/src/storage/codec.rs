@@ -195,13 +195,6 @@ fn from_protobuf(stored: &[u8]) -> Result<Value, String> {
     if let Some(def) = kind_def_for_api_version(&text("apiVersion"), &text("kind")) {
         fill_zero_fields(def, &mut obj);
     }
-    // Go writes every non-pointer field on the wire; `generation` is `omitempty` in JSON,
-    // and the decoder keeps zero numbers (it cannot tell pointers from non-pointers).
-    if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
-        if meta.get("generation").and_then(Value::as_i64) == Some(0) {
-            meta.remove("generation");
-        }
-    }
     Ok(obj)
 }
 
