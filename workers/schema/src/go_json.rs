@@ -78,6 +78,14 @@ struct FieldValue<'a> {
 impl Serialize for FieldValue<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match (self.field.kind, self.value) {
+            (FieldKind::Single(Elem::Message(def)), v) if def.format == Format::RawExtension => {
+                Embedded(v).serialize(s)
+            }
+            (FieldKind::List(Elem::Message(def)), Value::Array(items))
+                if def.format == Format::RawExtension =>
+            {
+                s.collect_seq(items.iter().map(Embedded))
+            }
             (FieldKind::Single(Elem::Message(def)), v) => InGoOrder::new(def, v).serialize(s),
             (FieldKind::List(Elem::Message(def)), Value::Array(items)) => {
                 s.collect_seq(items.iter().map(|v| InGoOrder::new(def, v)))
@@ -86,6 +94,19 @@ impl Serialize for FieldValue<'_> {
                 s.collect_map(entries.iter().map(|(k, v)| (k, InGoOrder::new(def, v))))
             }
             (_, v) => v.serialize(s),
+        }
+    }
+}
+
+/// An embedded object (`runtime.RawExtension`: a Table row's object, an admission
+/// review's): a built-in kind in its own order, anything else as it is.
+struct Embedded<'a>(&'a Value);
+
+impl Serialize for Embedded<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match def_of(self.0) {
+            Some(def) => InGoOrder::new(def, self.0).serialize(s),
+            None => self.0.serialize(s),
         }
     }
 }
@@ -150,6 +171,23 @@ mod tests {
                 r#""containers":[{"name":"c","image":"i","command":["x"],"#,
                 r#""livenessProbe":{"exec":{"command":["y"]},"periodSeconds":3}}],"#,
                 r#""restartPolicy":"Always"},"status":{"phase":"Pending"}}"#
+            )
+        );
+    }
+
+    #[test]
+    fn embedded_objects_are_written_in_their_kinds_order() {
+        let table = json!({"kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {},
+            "columnDefinitions": [], "rows": [{"cells": ["a"], "object": {
+                "metadata": {"namespace": "d", "name": "p"}, "kind": "PartialObjectMetadata",
+                "apiVersion": "meta.k8s.io/v1"}}]});
+        let def = crate::kind_def("meta.k8s.io", "v1", "Table").expect("table");
+        assert_eq!(
+            serde_json::to_string(&InGoOrder::new(def, &table)).expect("serialize"),
+            concat!(
+                r#"{"kind":"Table","apiVersion":"meta.k8s.io/v1","metadata":{},"columnDefinitions":[],"#,
+                r#""rows":[{"cells":["a"],"object":{"kind":"PartialObjectMetadata","#,
+                r#""apiVersion":"meta.k8s.io/v1","metadata":{"name":"p","namespace":"d"}}}]}"#
             )
         );
     }
