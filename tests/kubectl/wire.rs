@@ -512,6 +512,23 @@ async fn json_is_written_in_upstreams_field_order() {
         "{events}"
     );
 
+    // Discovery and /version (WriteRawJSON: indented, no final newline) in Go order.
+    let api = server.get("/api").await.text();
+    assert!(
+        api.starts_with(r#"{"kind":"APIVersions","versions":["v1"],"serverAddressByClientCIDRs":"#),
+        "{api}"
+    );
+    let v1 = server.get("/api/v1").await.text();
+    assert!(
+        v1.starts_with(r#"{"kind":"APIResourceList","groupVersion":"v1","resources":[{"name":"bindings","singularName":"binding","namespaced":true,"kind":"Binding","verbs":["create"]}"#),
+        "{v1}"
+    );
+    let version = server.get("/version").await.text();
+    assert!(
+        version.starts_with("{\n  \"major\": \"1\",\n  \"minor\": ") && version.ends_with("\n}"),
+        "{version:?}"
+    );
+
     k.ok_stdin(&["apply", "-f", "-"], ROUTES);
     k.wait_established("routes.example.com");
     k.ok_stdin(

@@ -369,8 +369,14 @@ fn version(git_version: &str) -> Value {
     })
 }
 
+/// `/version`'s answer as upstream writes it (`WriteRawJSON`): `version.Info` indented,
+/// in its Go struct's field order, without a final newline.
 fn json_response(v: &Value) -> Response<Body> {
-    let mut resp = Response::new(body::full(v.to_string()));
+    let text = match kas_schema::type_def("io.k8s.apimachinery.pkg.version.Info") {
+        Some(def) => serde_json::to_vec_pretty(&kas_schema::InGoOrder::new(def, v)),
+        None => serde_json::to_vec_pretty(v),
+    };
+    let mut resp = Response::new(body::full(text.unwrap_or_default()));
     resp.headers_mut()
         .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     resp
@@ -387,5 +393,21 @@ mod tests {
         assert_eq!(v["minor"], "33");
         assert_eq!(v["gitVersion"], "v1.33.0");
         assert_eq!(v["minCompatibilityMinor"], "32");
+    }
+
+    #[tokio::test]
+    async fn version_is_indented_in_go_order() {
+        use http_body_util::BodyExt;
+        let resp = json_response(&version("v1.33.0"));
+        let body = resp.into_body().collect().await.unwrap().to_bytes();
+        let text = String::from_utf8(body.to_vec()).unwrap();
+        assert!(
+            text.starts_with("{\n  \"major\": \"1\",\n  \"minor\": \"33\",\n  \"emulationMajor\""),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("\n}"),
+            "no final newline, as WriteRawJSON: {text:?}"
+        );
     }
 }

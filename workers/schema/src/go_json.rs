@@ -131,10 +131,12 @@ pub fn to_json_pretty(value: &Value) -> Vec<u8> {
     written.unwrap_or_default()
 }
 
-/// The type of a built-in object, by its `apiVersion` and `kind`.
+/// The type of a built-in object, by its `apiVersion` and `kind`; without an
+/// `apiVersion`, a core or `meta/v1` kind (the legacy discovery documents `APIVersions`
+/// and `/api/v1`'s `APIResourceList` have none).
 fn def_of(value: &Value) -> Option<&'static TypeDef> {
     let text = |f: &str| value.get(f).and_then(Value::as_str);
-    crate::kind_def_for_api_version(text("apiVersion")?, text("kind")?)
+    crate::kind_def_for_api_version(text("apiVersion").unwrap_or("v1"), text("kind")?)
 }
 
 #[cfg(test)]
