@@ -216,6 +216,17 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
         &err,
         &["spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"],
     );
+    // CoordinatedLeaderElection is off in 1.33: its fields are dropped, not refused.
+    let out = k.ok_stdin(
+        &["create", "-f", "-", "-o", "json"],
+        "apiVersion: coordination.k8s.io/v1\nkind: Lease\nmetadata: {name: l2}\nspec: {holderIdentity: a, strategy: Nope, preferredHolder: b}\n",
+    );
+    let lease: serde_json::Value = serde_json::from_str(&out).expect("lease");
+    assert_eq!(
+        lease["spec"],
+        serde_json::json!({"holderIdentity": "a"}),
+        "{out}"
+    );
     let err = refused(
         &k,
         &create,
@@ -347,4 +358,10 @@ async fn storage_network_and_node_types_are_validated() {
         &create,
         "apiVersion: networking.k8s.io/v1\nkind: IPAddress\nmetadata: {name: \"2001:db8::1\"}\nspec: {parentRef: {resource: services, name: web, namespace: default}}\n",
     );
+    // Their generateName is the name, as it is (upstream's generator for them).
+    let out = k.ok_stdin(
+        &["create", "-f", "-", "-o", "jsonpath={.metadata.name}"],
+        "apiVersion: networking.k8s.io/v1\nkind: IPAddress\nmetadata: {generateName: \"10.9.8.7\"}\nspec: {parentRef: {resource: services, name: web, namespace: default}}\n",
+    );
+    assert_eq!(out.trim(), "10.9.8.7");
 }

@@ -313,6 +313,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.coordination.v1.Lease",
     )
     .strategy(kas_server::rest::no_defaults, validation::lease)
+    .prepare(validation::lease_prepare)
     .conditional_updates()
     .create_on_update()
     .columns(col::LEASE),

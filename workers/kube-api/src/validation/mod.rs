@@ -49,7 +49,7 @@ pub(crate) use endpoints::{endpoints, endpointslice, event, event_v1};
 pub(crate) use flowcontrol::flowschema;
 pub(crate) use hpa::{hpa_v1, hpa_v2};
 pub(crate) use ingress::{ingress, ingress_class};
-pub(crate) use lease::lease;
+pub(crate) use lease::{lease, lease_prepare};
 pub(crate) use limits::limit_range;
 pub(crate) use network_policy::network_policy;
 pub(crate) use node::node;

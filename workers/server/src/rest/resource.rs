@@ -22,6 +22,14 @@ pub fn no_validation(_: &Value, _: Option<&Value>) -> Vec<StatusCause> {
 /// For resources with no defaults.
 pub fn no_defaults(_: &mut Value) {}
 
+/// What a resource's strategy clears from a new object (its PrepareForCreate, `old` None)
+/// or an update over `old` (PrepareForUpdate), beyond status: the fields of a gate that
+/// is off, kept only when the stored object already has them.
+pub type Prepare = fn(&mut Value, Option<&Value>);
+
+/// For resources whose strategy clears nothing.
+pub fn no_prepare(_: &mut Value, _: Option<&Value>) {}
+
 /// The conversion of a version stored in another version's shape.
 #[derive(Debug, Clone, Copy)]
 pub struct Conversion {
@@ -185,6 +193,8 @@ pub struct Resource {
     pub defaults: Defaults,
     /// The resource's own validation rules.
     pub validate: Validate,
+    /// What its strategy clears before validation ([`Prepare`]).
+    pub prepare: Prepare,
     /// What names must look like.
     pub names: NameRule,
     /// For a version served from another version's storage with no conversion (custom
@@ -238,6 +248,7 @@ impl Resource {
             unconditional_update: true,
             defaults: no_defaults,
             validate: no_validation,
+            prepare: no_prepare,
             columns: &[],
             row_order: None,
             names: NameRule::Subdomain,
@@ -370,6 +381,12 @@ impl Resource {
     pub const fn strategy(mut self, defaults: Defaults, validate: Validate) -> Resource {
         self.defaults = defaults;
         self.validate = validate;
+        self
+    }
+
+    /// What the strategy clears before validation ([`Prepare`]).
+    pub const fn prepare(mut self, prepare: Prepare) -> Resource {
+        self.prepare = prepare;
         self
     }
 

@@ -330,17 +330,27 @@ impl RestStore {
                 .record_update(None, &mut obj, &opts.manager, "", &now);
         }
         self.admit(target(&explicit_name), &mut obj, opts).await?;
+        (self.resource.prepare)(&mut obj, None);
         if let Some(h) = &self.hooks {
             h.prepare_create(self, &mut obj, opts);
         }
-        let attempts = if has_name { 1 } else { GENERATE_NAME_RETRIES };
+        // IPAddresses are named by their address: upstream's name generator for them
+        // takes generateName as it is.
+        let verbatim = self.resource.names == super::NameRule::Ip;
+        let attempts = if has_name || verbatim {
+            1
+        } else {
+            GENERATE_NAME_RETRIES
+        };
         for _ in 0..attempts {
             if let (false, Some(prefix)) = (has_name, &generate) {
+                let suffix = if verbatim {
+                    String::new()
+                } else {
+                    meta::random_suffix()
+                };
                 if let Some(m) = meta::metadata_mut(&mut obj) {
-                    m.insert(
-                        "name".into(),
-                        json!(format!("{prefix}{}", meta::random_suffix())),
-                    );
+                    m.insert("name".into(), json!(format!("{prefix}{suffix}")));
                 }
             }
             self.validate(&obj, None, "")?;
@@ -497,6 +507,9 @@ impl RestStore {
             None
         };
         let mut obj = super::subresource_write::written_through(sub, &cur, obj, &self.resource);
+        if sub.is_empty() {
+            (self.resource.prepare)(&mut obj, Some(&cur));
+        }
         if let Some(h) = &self.hooks {
             h.prepare_update(self, sub, &mut obj, &cur);
         }
