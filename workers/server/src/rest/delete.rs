@@ -5,7 +5,8 @@ use http::{Response, StatusCode};
 use serde_json::{json, Value};
 
 use super::admit::Target;
-use super::write::{pending_finalizers, str_at, WriteOptions};
+use super::write::{pending_finalizers, str_at};
+use super::WriteOptions;
 use super::{
     json_response, meta, parse_rv, parse_stored, storage_status, with_revision, Query, RestStore,
 };

@@ -72,6 +72,6 @@ pub fn list_query(query: &str) -> Result<(), Status> {
 /// The write options of a query (`dryRun`, `fieldValidation`, `fieldManager`).
 pub fn write_query(query: &str) -> Result<FieldValidation, Status> {
     let q = Query::parse(Some(query));
-    let opts = write::WriteOptions::from_query_params(&q, &http::HeaderMap::new())?;
+    let opts = super::WriteOptions::from_query_params(&q, &http::HeaderMap::new())?;
     Ok(opts.validation)
 }

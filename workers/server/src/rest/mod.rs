@@ -37,6 +37,7 @@ mod subresource_write;
 mod table;
 mod watch;
 mod write;
+mod write_options;
 mod yaml_depth;
 
 pub use hooks::{HookFuture, Hooks};
@@ -55,7 +56,7 @@ pub use strategy::{
     cell, json_path, set_path, ConvertFuture, Converter, DynColumn, ObjectStrategy, ScalePaths,
 };
 pub use table::age;
-pub use write::WriteOptions;
+pub use write_options::WriteOptions;
 
 use std::sync::Arc;
 

@@ -7,7 +7,8 @@ use serde_json::{json, Value};
 
 use super::decode::PatchType;
 use super::scale_fields::ScaleWrite;
-use super::write::{str_at, WriteOptions};
+use super::write::str_at;
+use super::WriteOptions;
 use super::{
     bad_request, json_response, meta, parse_rv, parse_stored, with_revision, with_warnings,
     RestStore,

@@ -1,7 +1,7 @@
 //! The write verbs create and update (of the object or a subresource: what each takes
-//! from the body is `subresource_write.rs`), the options every write takes, and the steps
-//! they share; patches, server-side apply and `scale` are in `patch.rs`, deletion in
-//! `delete.rs`, the resources' hooks in `hooks.rs`.
+//! from the body is `subresource_write.rs`) and the steps they share; the options every
+//! write takes are in `write_options.rs`, patches, server-side apply and `scale` in
+//! `patch.rs`, deletion in `delete.rs`, the resources' hooks in `hooks.rs`.
 //!
 //! Each write runs upstream's steps in order: decode, apiVersion/kind/namespace checks,
 //! the namespace lifecycle check, metadata the server owns (uid, creationTimestamp,
@@ -10,16 +10,15 @@
 //! update that changes nothing is not written. Deletion of an object with finalizers
 //! only marks it (deletionTimestamp); removing the last finalizer deletes it.
 
-use http::{HeaderMap, Response, StatusCode};
-use kas_proto::{RequestContext, UserInfo};
+use http::{Response, StatusCode};
+use kas_proto::RequestContext;
 use serde_json::{json, Value};
 
 use super::admit::Target;
 use super::decode::Decoded;
-use super::FieldValidation;
 use super::{
-    bad_request, json_response, managed, meta, parse_rv, parse_stored, storage_status,
-    with_revision, with_warnings, Query, RestStore,
+    bad_request, json_response, meta, parse_rv, parse_stored, storage_status, with_revision,
+    with_warnings, RestStore, WriteOptions,
 };
 use crate::admission::Operation;
 use crate::body::Body;
@@ -28,101 +27,6 @@ use crate::storage::{ReadVersion, StorageError};
 
 /// How often a create with generateName retries a name that was taken.
 const GENERATE_NAME_RETRIES: usize = 8;
-
-/// The options every write takes from its query and headers.
-#[derive(Debug, Clone)]
-pub struct WriteOptions {
-    /// `dryRun=All`.
-    pub dry_run: bool,
-    /// `fieldValidation`.
-    pub validation: FieldValidation,
-    /// `fieldManager`, or derived from the user agent.
-    pub manager: String,
-    /// Who asks; `None` for the server's own writes, which nothing restricts.
-    pub user: Option<UserInfo>,
-    /// Where admission leaves warnings for the response.
-    pub recorder: crate::admission::Recorder,
-    /// `force` (server-side apply only).
-    pub force: Option<bool>,
-    /// `fieldManager` was given (apply requires it).
-    pub manager_given: bool,
-    /// The write's managedFields are already settled (by server-side apply): the
-    /// create or update must not record the write again.
-    pub(crate) fields_recorded: bool,
-}
-
-impl WriteOptions {
-    /// Options for writes made by the server itself.
-    pub fn server(manager: &str) -> WriteOptions {
-        WriteOptions {
-            dry_run: false,
-            validation: FieldValidation::Ignore,
-            manager: manager.to_owned(),
-            user: None,
-            recorder: Default::default(),
-            force: None,
-            manager_given: true,
-            fields_recorded: false,
-        }
-    }
-
-    pub(super) fn from_query(
-        ctx: &RequestContext,
-        q: &Query,
-        headers: &HeaderMap,
-        recorder: &crate::admission::Recorder,
-    ) -> Result<WriteOptions, Status> {
-        Ok(WriteOptions {
-            user: Some(ctx.user.clone()),
-            recorder: recorder.clone(),
-            ..Self::from_query_params(q, headers)?
-        })
-    }
-
-    /// The options a write's query sets (`dryRun`, `fieldValidation`, `fieldManager`,
-    /// or the manager named by the user agent), for no user.
-    pub(super) fn from_query_params(
-        q: &Query,
-        headers: &HeaderMap,
-    ) -> Result<WriteOptions, Status> {
-        let dry_run = match q.get("dryRun") {
-            None => false,
-            Some("All") => true,
-            Some(other) => {
-                return Err(bad_request(format!(
-                    "Invalid dryRun value: {other:?}. Valid values are \"All\"."
-                )))
-            }
-        };
-        let validation = FieldValidation::parse(q.get("fieldValidation"))
-            .map_err(|e| bad_request(e.to_string()))?;
-        let manager = match q.get("fieldManager") {
-            Some(m) if m.chars().count() > 128 => {
-                return Err(bad_request(
-                    "fieldManager: Invalid value: must be no more than 128 characters",
-                ))
-            }
-            Some(m) => m.to_owned(),
-            None => managed::manager_from_user_agent(
-                headers
-                    .get(http::header::USER_AGENT)
-                    .and_then(|v| v.to_str().ok())
-                    .unwrap_or(""),
-            ),
-        };
-        let force = q.opt_flag("force");
-        Ok(WriteOptions {
-            dry_run,
-            validation,
-            manager,
-            user: None,
-            recorder: Default::default(),
-            force,
-            manager_given: q.get("fieldManager").is_some_and(|m| !m.is_empty()),
-            fields_recorded: false,
-        })
-    }
-}
 
 pub(super) fn str_at<'a>(v: &'a Value, pointer: &str) -> Option<&'a str> {
     v.pointer(pointer).and_then(Value::as_str)
