@@ -216,6 +216,12 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
         &err,
         &["spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"],
     );
+    // A namespace name with dots is one cause, as apimachinery's IsDNS1123Label says it.
+    let out = k.run(&["create", "namespace", "x.y"]);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).trim(),
+        "The Namespace \"x.y\" is invalid: metadata.name: Invalid value: \"x.y\": must not contain dots"
+    );
     // CoordinatedLeaderElection is off in 1.33: its fields are dropped, not refused.
     let out = k.ok_stdin(
         &["create", "-f", "-", "-o", "json"],

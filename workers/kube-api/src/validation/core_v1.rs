@@ -4,10 +4,7 @@
 use kas_server::status::StatusCause;
 use serde_json::{Map, Value};
 
-use super::causes::{
-    dns_label_msgs, dns_subdomain_msgs, each_invalid, forbidden, invalid, invalid_shown, obj,
-    required, s, IMMUTABLE_MSG,
-};
+use super::causes::{forbidden, invalid, invalid_shown, obj, required, s, IMMUTABLE_MSG};
 use super::{config_key_causes, MAX_DATA_BYTES};
 
 const SA_NAME_KEY: &str = "kubernetes.io/service-account.name";
@@ -109,17 +106,10 @@ pub(crate) fn secret(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
     out
 }
 
-/// core/v1 Namespace: the name is a DNS-1123 label. (Names that are not even a DNS
-/// subdomain are already reported by the store, once.)
-pub(crate) fn namespace(o: &Value, _old: Option<&Value>) -> Vec<StatusCause> {
-    let name = o
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("");
-    if name.is_empty() || !dns_subdomain_msgs(name).is_empty() {
-        return Vec::new();
-    }
-    each_invalid("metadata.name", name, dns_label_msgs(name))
+/// core/v1 Namespace: its name is a DNS-1123 label, which the store checks
+/// ([`NameRule::Label`](kas_server::rest::NameRule::Label)); nothing else.
+pub(crate) fn namespace(_o: &Value, _old: Option<&Value>) -> Vec<StatusCause> {
+    Vec::new()
 }
 
 /// core/v1 ServiceAccount: upstream checks only its metadata, which the store does.
@@ -230,15 +220,7 @@ mod tests {
 
     #[test]
     fn namespaces() {
-        assert!(namespace(&json!({"metadata": {"name": "kube-system"}}), None).is_empty());
-        assert_eq!(
-            pairs(&namespace(&json!({"metadata": {"name": "a.b"}}), None)),
-            vec![(
-                "metadata.name",
-                "Invalid value: \"a.b\": must not contain dots"
-            )]
-        );
-        assert!(namespace(&json!({"metadata": {"name": "A"}}), None).is_empty());
+        assert!(namespace(&json!({"metadata": {"name": "a.b"}}), None).is_empty());
         assert!(serviceaccount(&json!({}), None).is_empty());
     }
 }

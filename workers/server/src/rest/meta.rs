@@ -24,8 +24,12 @@ const SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lowe
 
 /// Whether `name` is a DNS-1123 subdomain (at most 253 characters).
 pub(crate) fn is_dns_subdomain(name: &str) -> bool {
+    name.len() <= 253 && subdomain_shape(name)
+}
+
+/// Whether `name` matches the DNS-1123 subdomain pattern, whatever its length.
+fn subdomain_shape(name: &str) -> bool {
     !name.is_empty()
-        && name.len() <= 253
         && name.split('.').all(|label| {
             !label.is_empty()
                 && label
@@ -169,10 +173,11 @@ pub(crate) fn validate_name(object: &Value, rule: NameRule) -> Vec<StatusCause> 
             let ok = is_label(name)
                 && (rule == NameRule::Label || name.as_bytes()[0].is_ascii_lowercase());
             if !ok {
-                let msg = if rule == NameRule::Label {
-                    LABEL_MSG
-                } else {
-                    DNS1035_MSG
+                // apimachinery's IsDNS1123Label: what would be a subdomain has dots.
+                let msg = match rule {
+                    NameRule::Label if subdomain_shape(name) => "must not contain dots",
+                    NameRule::Label => LABEL_MSG,
+                    _ => DNS1035_MSG,
                 };
                 out.push(invalid_value(f, name, msg));
             }
@@ -278,6 +283,26 @@ mod tests {
         let s = invalid("", "ConfigMap", "Bad_Name", causes);
         assert_eq!(s.code(), 422);
         assert!(s.message.starts_with("ConfigMap \"Bad_Name\" is invalid: metadata.name: Invalid value: \"Bad_Name\": a lowercase RFC 1123 subdomain"));
+        // A namespace name: apimachinery's IsDNS1123Label, one message per failure.
+        let label = |n: &str| -> Vec<String> {
+            validate_name(&json!({"metadata": {"name": n}}), NameRule::Label)
+                .into_iter()
+                .map(|c| c.message)
+                .collect()
+        };
+        assert_eq!(
+            label("x.y"),
+            ["Invalid value: \"x.y\": must not contain dots"]
+        );
+        assert!(label("X_y")[0].contains("a lowercase RFC 1123 label must consist"));
+        let long = format!("{}.b", "a".repeat(62));
+        assert_eq!(
+            label(&long),
+            [
+                format!("Invalid value: \"{long}\": must be no more than 63 characters"),
+                format!("Invalid value: \"{long}\": must not contain dots"),
+            ]
+        );
         let suffix = random_suffix();
         assert_eq!(suffix.len(), 5);
         assert!(now().ends_with('Z'));
