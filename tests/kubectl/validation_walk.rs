@@ -222,6 +222,18 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
         String::from_utf8_lossy(&out.stderr).trim(),
         "The Namespace \"x.y\" is invalid: metadata.name: Invalid value: \"x.y\": must not contain dots"
     );
+    // generateName is checked as a prefix, before the name made from it.
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: Bad_}\n",
+    );
+    let at = |f: &str| err.find(f).unwrap_or_else(|| panic!("{f} missing: {err}"));
+    assert!(
+        at("metadata.generateName: Invalid value: \"Bad_\": a lowercase RFC 1123 subdomain")
+            < at("metadata.name: Invalid value: \"Bad_"),
+        "{err}"
+    );
     // CoordinatedLeaderElection is off in 1.33: its fields are dropped, not refused.
     let out = k.ok_stdin(
         &["create", "-f", "-", "-o", "json"],

@@ -10,6 +10,16 @@ use crate::status::{Reason, Status, StatusCause, StatusDetails};
 /// Characters upstream's generateName suffix is drawn from (no vowels, no look-alikes).
 const SUFFIX_ALPHABET: &[u8] = b"bcdfghjklmnpqrstvwxz2456789";
 
+/// A name generated from `generateName`, as upstream's SimpleNameGenerator makes it:
+/// the prefix cut to 58 bytes (so the name fits in 63), then 5 random characters.
+pub(crate) fn generated_name(prefix: &str) -> String {
+    let mut end = prefix.len().min(58);
+    while !prefix.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}{}", &prefix[..end], random_suffix())
+}
+
 /// A 5-character random suffix for `generateName`.
 pub fn random_suffix() -> String {
     let bytes = uuid::Uuid::new_v4().into_bytes();
@@ -146,29 +156,58 @@ fn is_label(s: &str) -> bool {
         && !s.ends_with('-')
 }
 
-/// The validation every object gets: its name, by the resource's rule.
+/// The validation every object gets: its `generateName` (as a prefix) and its name, by
+/// the resource's rule, in upstream's order (ValidateObjectMetaAccessor).
 pub(crate) fn validate_name(object: &Value, rule: NameRule) -> Vec<StatusCause> {
-    let name = object
-        .pointer("/metadata/name")
-        .and_then(Value::as_str)
-        .unwrap_or("");
+    let text = |f: &str| {
+        object
+            .pointer(f)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+    };
+    let mut out = Vec::new();
+    let generate = text("/metadata/generateName");
+    if !generate.is_empty() {
+        for m in name_msgs(rule, generate, true) {
+            out.push(invalid_value("metadata.generateName", generate, &m));
+        }
+    }
+    let name = text("/metadata/name");
     if name.is_empty() {
-        return vec![required(
+        out.push(required(
             "metadata.name",
             "name or generateName is required",
-        )];
+        ));
+        return out;
     }
-    let f = "metadata.name";
+    for m in name_msgs(rule, name, false) {
+        out.push(invalid_value("metadata.name", name, &m));
+    }
+    out
+}
+
+/// Why `name` breaks `rule`; a `prefix` (a generateName) is checked as upstream's name
+/// functions check one: a trailing `-` masked (apimachinery's maskTrailingDash, which
+/// also drops the character before it), path segments only for `/` and `%`, IP
+/// addresses whole.
+fn name_msgs(rule: NameRule, name: &str, prefix: bool) -> Vec<String> {
+    let masked;
+    let name = if prefix && name.len() > 1 && name.ends_with('-') {
+        masked = format!("{}a", name.get(..name.len() - 2).unwrap_or_default());
+        masked.as_str()
+    } else {
+        name
+    };
     let mut out = Vec::new();
     match rule {
         NameRule::Subdomain => {
             if !is_dns_subdomain(name) {
-                out.push(invalid_value(f, name, SUBDOMAIN_MSG));
+                out.push(SUBDOMAIN_MSG.to_owned());
             }
         }
         NameRule::Label | NameRule::Dns1035 => {
             if name.len() > 63 {
-                out.push(invalid_value(f, name, "must be no more than 63 characters"));
+                out.push("must be no more than 63 characters".to_owned());
             }
             let ok = is_label(name)
                 && (rule == NameRule::Label || name.as_bytes()[0].is_ascii_lowercase());
@@ -179,19 +218,18 @@ pub(crate) fn validate_name(object: &Value, rule: NameRule) -> Vec<StatusCause> 
                     NameRule::Label => LABEL_MSG,
                     _ => DNS1035_MSG,
                 };
-                out.push(invalid_value(f, name, msg));
+                out.push(msg.to_owned());
             }
         }
-        NameRule::PathSegment => {
-            for m in path_segment_msgs(name) {
-                out.push(invalid_value(f, name, &m));
-            }
+        NameRule::PathSegment if prefix => {
+            out.extend(
+                path_segment_msgs(name)
+                    .into_iter()
+                    .filter(|m| m.contains("contain")),
+            );
         }
-        NameRule::Ip => {
-            for m in ip_msgs(name) {
-                out.push(invalid_value(f, name, &m));
-            }
-        }
+        NameRule::PathSegment => out.extend(path_segment_msgs(name)),
+        NameRule::Ip => out.extend(ip_msgs(name)),
     }
     out
 }
@@ -303,6 +341,38 @@ mod tests {
                 format!("Invalid value: \"{long}\": must not contain dots"),
             ]
         );
+        // generateName: checked as a prefix, before the generated name.
+        let causes = validate_name(
+            &json!({"metadata": {"generateName": "Web_-", "name": "Web_-x1z2q"}}),
+            NameRule::Subdomain,
+        );
+        let fields: Vec<(&str, &str)> = causes
+            .iter()
+            .map(|c| (c.field.as_str(), c.message.as_str()))
+            .collect();
+        assert_eq!(fields.len(), 2, "{fields:?}");
+        assert_eq!(fields[0].0, "metadata.generateName");
+        assert!(fields[0]
+            .1
+            .starts_with("Invalid value: \"Web_-\": a lowercase RFC 1123 subdomain"));
+        assert_eq!(fields[1].0, "metadata.name");
+        // A trailing dash is masked (with the character before it, as upstream does).
+        assert!(validate_name(
+            &json!({"metadata": {"generateName": "web-", "name": "web-x1z2q"}}),
+            NameRule::Label
+        )
+        .is_empty());
+        let segment = |g: &str| {
+            validate_name(
+                &json!({"metadata": {"generateName": g, "name": "ok"}}),
+                NameRule::PathSegment,
+            )
+        };
+        assert!(segment("..").is_empty());
+        assert_eq!(segment("a/").len(), 1);
+        let long = "a".repeat(70);
+        assert_eq!(generated_name(&long).len(), 63);
+        assert!(generated_name("web-").starts_with("web-"));
         let suffix = random_suffix();
         assert_eq!(suffix.len(), 5);
         assert!(now().ends_with('Z'));

@@ -248,13 +248,13 @@ impl RestStore {
         };
         for _ in 0..attempts {
             if let (false, Some(prefix)) = (has_name, &generate) {
-                let suffix = if verbatim {
-                    String::new()
+                let name = if verbatim {
+                    prefix.clone()
                 } else {
-                    meta::random_suffix()
+                    meta::generated_name(prefix)
                 };
                 if let Some(m) = meta::metadata_mut(&mut obj) {
-                    m.insert("name".into(), json!(format!("{prefix}{suffix}")));
+                    m.insert("name".into(), json!(name));
                 }
             }
             self.validate(&obj, None, "")?;
