@@ -330,8 +330,11 @@ async fn storage_network_and_node_types_are_validated() {
     has(&err, &["metadata.taints[1]: Duplicate value: core.Taint{Key:\"k\", Value:\"w\", Effect:\"NoSchedule\", TimeAdded:(*v1.Time)(nil)}: taints must be unique by key and effect pair"]);
     k.ok_stdin(
         &create,
-        "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec: {providerID: \"aws://a\"}\n",
+        "apiVersion: v1\nkind: Node\nmetadata: {name: n2}\nspec: {providerID: \"aws://a\", configSource: {configMap: {name: c, namespace: kube-system, kubeletConfigKey: k}}}\n",
     );
+    // The removed dynamic kubelet config is cleared, as upstream's node strategy does.
+    let spec = k.ok(&["get", "node", "n2", "-o", "jsonpath={.spec}"]);
+    assert!(!spec.contains("configSource"), "{spec}");
     let err = refused(
         &k,
         &[

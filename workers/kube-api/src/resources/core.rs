@@ -142,6 +142,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.core.v1.Node",
     )
     .strategy(defaults::node_defaults, validation::node)
+    .prepare(validation::node_prepare)
     .cluster()
     .key_path("minions")
     .short(&["no"])

@@ -52,7 +52,7 @@ pub(crate) use ingress::{ingress, ingress_class};
 pub(crate) use lease::{lease, lease_prepare};
 pub(crate) use limits::limit_range;
 pub(crate) use network_policy::network_policy;
-pub(crate) use node::node;
+pub(crate) use node::{node, node_prepare};
 pub(crate) use persistent_volume::persistent_volume;
 pub(crate) use pod::pod;
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};

@@ -6,8 +6,9 @@
 //! and status addresses without duplicates. As upstream, an update validates the node
 //! as created and then as updated, so taint and resource causes appear twice.
 //!
-//! Not checked: the legacy taint and avoid-pods annotations, and the removed dynamic
-//! kubelet config (`spec.configSource`, `status.config`), which no client still sends.
+//! The removed dynamic kubelet config (`spec.configSource`, `status.config`) is cleared
+//! as upstream's strategy clears it ([`node_prepare`]). Not checked: the legacy taint
+//! and avoid-pods annotations.
 
 use std::collections::BTreeSet;
 
@@ -22,6 +23,25 @@ use super::causes::{
 use super::limits::quantity_value;
 
 const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+
+/// Upstream's node strategy: the dynamic kubelet config is gone, so a new node's
+/// `spec.configSource` and `status.config` are cleared, and an update's
+/// `spec.configSource` unless the stored node still has one.
+pub(crate) fn node_prepare(o: &mut Value, old: Option<&Value>) {
+    let had = old
+        .and_then(|old| old.pointer("/spec/configSource"))
+        .is_some_and(|v| !v.is_null());
+    if !had {
+        if let Some(spec) = o.get_mut("spec").and_then(Value::as_object_mut) {
+            spec.remove("configSource");
+        }
+    }
+    if old.is_none() {
+        if let Some(status) = o.get_mut("status").and_then(Value::as_object_mut) {
+            status.remove("config");
+        }
+    }
+}
 
 /// `%#v` of a taint.
 fn go_taint(t: &Value) -> String {
@@ -263,5 +283,20 @@ mod tests {
             node(&new.clone(), Some(&unset)).len() == 1,
             "from unset, only the duplicate address"
         );
+    }
+
+    #[test]
+    fn removed_kubelet_config_is_cleared() {
+        let sent = serde_json::json!({"spec": {"configSource": {"configMap": {}}, "unschedulable": true},
+            "status": {"config": {"active": {}}, "phase": "Running"}});
+        let mut created = sent.clone();
+        node_prepare(&mut created, None);
+        assert_eq!(
+            created,
+            serde_json::json!({"spec": {"unschedulable": true}, "status": {"phase": "Running"}})
+        );
+        let mut kept = sent.clone();
+        node_prepare(&mut kept, Some(&sent));
+        assert_eq!(kept, sent);
     }
 }
