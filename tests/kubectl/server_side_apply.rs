@@ -242,7 +242,7 @@ async fn bad_apply_requests_get_upstreams_statuses() {
     assert_eq!(stored["spec"]["replicas"], 4);
 }
 
-const CRD: &str = r#"
+pub(crate) const CRD: &str = r#"
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:

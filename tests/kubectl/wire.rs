@@ -529,11 +529,11 @@ async fn json_is_written_in_upstreams_field_order() {
         "{version:?}"
     );
 
-    k.ok_stdin(&["apply", "-f", "-"], ROUTES);
+    k.ok_stdin(&["apply", "-f", "-"], crate::server_side_apply::CRD);
     k.wait_established("routes.example.com");
     k.ok_stdin(
         &["apply", "-f", "-"],
-        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Route\",\"metadata\":{\"name\":\"r1\",\"namespace\":\"default\"},\"spec\":{\"z\":1,\"a\":2}}",
+        "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Route\",\"metadata\":{\"name\":\"r1\",\"namespace\":\"default\"},\"spec\":{\"rules\":[{\"path\":\"/\",\"backend\":\"b\"}],\"host\":\"h\"}}",
     );
     let cr = server
         .get("/apis/example.com/v1/namespaces/default/routes/r1")
@@ -543,7 +543,10 @@ async fn json_is_written_in_upstreams_field_order() {
         cr.starts_with(r#"{"apiVersion":"example.com/v1","kind":"Route","metadata":{"#),
         "{cr}"
     );
-    order(&cr, &[r#""a":2"#, r#""z":1"#]);
+    order(
+        &cr,
+        &[r#""host":"h""#, r#""rules":[{"backend":"b","path":"/"}]"#],
+    );
     let crs = server
         .get("/apis/example.com/v1/namespaces/default/routes")
         .await
@@ -557,21 +560,3 @@ async fn json_is_written_in_upstreams_field_order() {
         &[r#""items":["#, r#"],"kind":"RouteList","metadata":{"#],
     );
 }
-
-const ROUTES: &str = r#"
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: routes.example.com}
-spec:
-  group: example.com
-  scope: Namespaced
-  names: {plural: routes, singular: route, kind: Route}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        x-kubernetes-preserve-unknown-fields: true
-"#;
