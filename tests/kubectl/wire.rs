@@ -560,3 +560,43 @@ async fn json_is_written_in_upstreams_field_order() {
         &[r#""items":["#, r#"],"kind":"RouteList","metadata":{"#],
     );
 }
+
+/// Strings are escaped as Go's encoder escapes them (`<`, `>`, `&` as `\u003c`, `\u003e`,
+/// `\u0026`), in objects and Status alike; a request path is read unescaped, as Go's
+/// `URL.Path` is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strings_are_escaped_and_paths_unescaped_as_go_does() {
+    let server = Server::builder().start().await;
+    let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "esc"},
+        "data": {"k": "a<b&c>d"}});
+    let r = req(
+        &server,
+        Method::POST,
+        "/api/v1/namespaces/default/configmaps",
+        "",
+        cm.to_string().as_bytes(),
+    )
+    .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    assert!(
+        r.text().contains(r#""k":"a\u003cb\u0026c\u003ed""#),
+        "{}",
+        r.text()
+    );
+    let got = server
+        .get("/api/v1/namespaces/default/configmaps/es%63")
+        .await;
+    assert_eq!(got.status, 200, "{}", got.text());
+    assert_eq!(got.json()["data"]["k"], "a<b&c>d");
+    let missing = server
+        .get("/api/v1/namespaces/default/configmaps/n%3Co")
+        .await;
+    assert_eq!(missing.status, 404);
+    assert!(
+        missing
+            .text()
+            .contains(r#""message":"configmaps \"n\u003co\" not found""#),
+        "{}",
+        missing.text()
+    );
+}

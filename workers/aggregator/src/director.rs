@@ -373,8 +373,8 @@ fn version(git_version: &str) -> Value {
 /// in its Go struct's field order, without a final newline.
 fn json_response(v: &Value) -> Response<Body> {
     let text = match kas_schema::type_def("io.k8s.apimachinery.pkg.version.Info") {
-        Some(def) => serde_json::to_vec_pretty(&kas_schema::InGoOrder::new(def, v)),
-        None => serde_json::to_vec_pretty(v),
+        Some(def) => kas_schema::go_json_pretty(&kas_schema::InGoOrder::new(def, v)),
+        None => kas_schema::go_json_pretty(v),
     };
     let mut resp = Response::new(body::full(text.unwrap_or_default()));
     resp.headers_mut()

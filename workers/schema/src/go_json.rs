@@ -10,6 +10,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
+use crate::go_escape::{go_json_pretty, go_json_vec};
 use crate::types::{Elem, FieldDef, FieldKind, Format, TypeDef};
 
 /// `value`, an object of type `def`, serialized in the Go struct's field order.
@@ -113,11 +114,12 @@ impl Serialize for Embedded<'_> {
 
 /// `value` as kube-apiserver's JSON encoder writes it, compact: a built-in kind (found by
 /// its `apiVersion` and `kind`) in its Go struct's field order, anything else (custom
-/// resources, which upstream holds as unstructured maps) with sorted keys.
+/// resources, which upstream holds as unstructured maps) with sorted keys; strings with
+/// Go's escapes ([`crate::go_json_vec`]).
 pub fn to_json_vec(value: &Value) -> Vec<u8> {
     let written = match def_of(value) {
-        Some(def) => serde_json::to_vec(&InGoOrder::new(def, value)),
-        None => serde_json::to_vec(value),
+        Some(def) => go_json_vec(&InGoOrder::new(def, value)),
+        None => go_json_vec(value),
     };
     written.unwrap_or_default()
 }
@@ -125,8 +127,8 @@ pub fn to_json_vec(value: &Value) -> Vec<u8> {
 /// [`to_json_vec`] indented as Go's `json.MarshalIndent(v, "", "  ")`.
 pub fn to_json_pretty(value: &Value) -> Vec<u8> {
     let written = match def_of(value) {
-        Some(def) => serde_json::to_vec_pretty(&InGoOrder::new(def, value)),
-        None => serde_json::to_vec_pretty(value),
+        Some(def) => go_json_pretty(&InGoOrder::new(def, value)),
+        None => go_json_pretty(value),
     };
     written.unwrap_or_default()
 }

@@ -67,7 +67,8 @@
 //!   (`"spec":{}`, `"creationTimestamp":null`, `"rules":null`), as Go's `encoding/json`
 //!   does on upstream's types, and drops the zeros it leaves out (`"hostNetwork":false`).
 //! * [`to_json_vec`], [`InGoOrder`]: JSON in the field order of upstream's Go structs
-//!   (`kind`, `apiVersion`, `metadata`, then the type's fields as declared).
+//!   (`kind`, `apiVersion`, `metadata`, then the type's fields as declared), with Go's
+//!   string escapes ([`go_json_vec`]: `<`, `>`, `&`, U+2028, U+2029 as `\u…`).
 //!
 //! [zero]: FieldDef#structfield.zero
 //! [map_type]: FieldDef#structfield.map_type
@@ -76,6 +77,7 @@
 
 mod formats;
 mod generated;
+mod go_escape;
 mod go_json;
 mod json;
 mod protobuf;
@@ -85,6 +87,7 @@ mod raw;
 mod types;
 mod zero;
 
+pub use go_escape::{go_json_pretty, go_json_vec};
 pub use go_json::{to_json_pretty, to_json_vec, InGoOrder};
 pub use json::{decode_json, decode_value};
 pub use protobuf::{decode_protobuf, decode_protobuf_message, PROTOBUF_MAGIC};

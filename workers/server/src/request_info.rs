@@ -12,9 +12,11 @@ const NAMESPACE_SUBRESOURCES: [&str; 2] = ["status", "finalize"];
 const LONG_RUNNING_SUBRESOURCES: [&str; 5] = ["proxy", "attach", "exec", "log", "portforward"];
 
 /// Builds the RequestInfo for `method` on `path` with `query`.
+/// The path is read unescaped, as Go's `URL.Path` is (`…/configmaps/es%63` names `esc`).
 pub fn parse(method: &Method, path: &str, query: Option<&str>) -> RequestInfo {
+    let path = crate::health::path_unescape(path);
     let mut info = RequestInfo {
-        path: path.to_owned(),
+        path: path.clone(),
         verb: method.as_str().to_ascii_lowercase(),
         ..Default::default()
     };
@@ -274,5 +276,16 @@ mod tests {
         assert!(!i.is_resource_request);
         assert_eq!(i.verb, "get");
         assert!(!is_mutating(&i));
+    }
+
+    #[test]
+    fn the_path_is_read_unescaped() {
+        let i = p(
+            Method::GET,
+            "/api/v1/namespaces/def%61ult/configmaps/n%3Co",
+            None,
+        );
+        assert_eq!((i.namespace.as_str(), i.name.as_str()), ("default", "n<o"));
+        assert_eq!(i.path, "/api/v1/namespaces/default/configmaps/n<o");
     }
 }

@@ -286,7 +286,7 @@ impl Status {
         };
         // A struct of strings and integers always serializes. Upstream's JSON encoder
         // ends every document with a newline.
-        let mut out = serde_json::to_vec(&wire).unwrap_or_default();
+        let mut out = kas_schema::go_json_vec(&wire).unwrap_or_default();
         out.push(b'\n');
         out
     }

@@ -459,8 +459,10 @@ impl RestStore {
         } else {
             // A typed list: its Go struct's order, ListMeta's too.
             let list_meta = kas_schema::type_def("io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta")
-                .map(|def| serde_json::to_string(&kas_schema::InGoOrder::new(def, &metadata)))
-                .and_then(Result::ok)
+                .and_then(|def| {
+                    kas_schema::go_json_vec(&kas_schema::InGoOrder::new(def, &metadata)).ok()
+                })
+                .and_then(|v| String::from_utf8(v).ok())
                 .unwrap_or_else(|| metadata.to_string());
             (
                 format!("{{\"kind\":{kind},\"apiVersion\":{api_version},\"metadata\":{list_meta},\"items\":["),
