@@ -135,6 +135,42 @@ async fn invalid_objects_of_newly_validated_types_are_refused() {
     );
     k.ok(&["get", "clusterrole", "admin", "cluster-admin"]);
     k.ok(&["get", "priorityclass", "system-node-critical"]);
+
+    // Data sources: the one given is copied to the other; a legacy source that is
+    // neither a claim nor a snapshot is dropped; two that disagree are refused.
+    let claim = |name: &str, sources: &str| {
+        format!("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {{name: {name}}}\nspec: {{accessModes: [ReadWriteOnce], resources: {{requests: {{storage: 1Gi}}}}, {sources}}}\n")
+    };
+    let out = k.ok_stdin(
+        &["create", "-f", "-", "-o", "json"],
+        &claim(
+            "clone",
+            "dataSource: {kind: PersistentVolumeClaim, name: ok}",
+        ),
+    );
+    let spec = serde_json::from_str::<serde_json::Value>(&out).expect("json")["spec"].clone();
+    assert_eq!(
+        spec["dataSourceRef"],
+        serde_json::json!({"kind": "PersistentVolumeClaim", "name": "ok"}),
+        "{out}"
+    );
+    let out = k.ok_stdin(
+        &["create", "-f", "-", "-o", "json"],
+        &claim(
+            "legacy",
+            "dataSource: {apiGroup: example.com, kind: Pop, name: p}",
+        ),
+    );
+    assert!(!out.contains("dataSource"), "{out}");
+    let err = refused(
+        &k,
+        &create,
+        &claim(
+            "differ",
+            "dataSource: {kind: PersistentVolumeClaim, name: a}, dataSourceRef: {kind: PersistentVolumeClaim, name: b}",
+        ),
+    );
+    has(&err, &["spec: Invalid value: field.Path{name:\"dataSource\", index:\"\", parent:(*field.Path)(0xc000000000)}: must match dataSourceRef"]);
 }
 
 /// The second part of the walk: Ingresses and IngressClasses, LimitRanges,

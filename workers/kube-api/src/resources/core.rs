@@ -161,6 +161,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         defaults::persistent_volume_claim_defaults,
         validation::persistent_volume_claim,
     )
+    .prepare(validation::claim_prepare)
     .short(&["pvc"])
     .subresources(&["status"])
     .columns(col::PVC),

@@ -5,6 +5,7 @@
 mod apps;
 mod batch;
 mod causes;
+mod claim_sources;
 mod controller_revision;
 mod core_v1;
 mod cron;
@@ -40,6 +41,7 @@ mod webhooks;
 
 pub(crate) use apps::{daemonset, deployment, replicaset};
 pub(crate) use batch::{cronjob, job};
+pub(crate) use claim_sources::claim_prepare;
 pub(crate) use controller_revision::controller_revision;
 pub(crate) use core_v1::{namespace, secret, serviceaccount};
 pub(crate) use csi::{csi_driver, csi_node, csi_storage_capacity, volume_attachment};

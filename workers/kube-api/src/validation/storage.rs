@@ -1,8 +1,9 @@
 //! PersistentVolumeClaims and StorageClasses as kube-apiserver 1.33 validates them: a
 //! claim asks for known access modes and some storage, names a valid class and volume
 //! mode, and keeps its spec once created (but a bound claim's storage request, and a
-//! volume name or class given for the first time); a class names a provisioner, bounded
-//! parameters, a known reclaim policy and binding mode, and keeps them.
+//! volume name or class given for the first time; data sources are `claim_sources.rs`'s);
+//! a class names a provisioner, bounded parameters, a known reclaim policy and binding
+//! mode, and keeps them.
 
 use kas_server::status::StatusCause;
 use serde_json::Value;
@@ -96,6 +97,7 @@ pub(crate) fn persistent_volume_claim(o: &Value, old: Option<&Value>) -> Vec<Sta
             ));
         }
     }
+    causes.extend(super::claim_sources::data_source_rules(&spec, old));
     if let Some(old) = old {
         causes.extend(claim_update(o, old));
     }
@@ -107,6 +109,11 @@ pub(crate) fn persistent_volume_claim(o: &Value, old: Option<&Value>) -> Vec<Sta
 fn claim_update(o: &Value, old: &Value) -> Vec<StatusCause> {
     let mut causes = Vec::new();
     let mut was = old.get("spec").cloned().unwrap_or(Value::Null);
+    // Upstream normalizes the stored claim's data sources too, so a claim saved before
+    // they were copied into each other still compares equal.
+    if let Some(m) = was.as_object_mut() {
+        super::claim_sources::normalize(m);
+    }
     let mut now = o.get("spec").cloned().unwrap_or(Value::Null);
     for first_time in ["volumeName", "storageClassName"] {
         let unset = was.get(first_time).is_none_or(|v| v.is_null() || v == "");
