@@ -243,7 +243,8 @@ fn volume_once(o: &Value, out: &mut Vec<StatusCause>) {
             }
             _ => {
                 first = first.or(Some(key));
-                source(key, v, &spec, out);
+                let pv = o.pointer("/metadata/name").and_then(Value::as_str);
+                source(key, v, &spec, pv.unwrap_or(""), out);
             }
         }
     }

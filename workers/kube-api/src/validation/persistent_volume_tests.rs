@@ -117,3 +117,38 @@ fn updates_fix_the_source_mode_and_affinity() {
         ]
     );
 }
+
+#[test]
+fn iscsi_names_follow_upstreams_formats() {
+    let volume = |iscsi: Value| {
+        pv(
+            json!({"capacity": {"storage": "1Gi"}, "accessModes": ["ReadWriteOnce"], "iscsi": iscsi}),
+        )
+    };
+    let good = volume(json!({"targetPortal": "10.0.0.1:3260", "lun": 0,
+        "iqn": "iqn.2001-04.com.example:storage.disk1", "initiatorName": "eui.0123456789ABCDEF"}));
+    assert!(
+        persistent_volume(&good, None).is_empty(),
+        "{:?}",
+        messages(&persistent_volume(&good, None))
+    );
+    let naa = volume(json!({"targetPortal": "p", "iqn": format!("naa.{}", "a".repeat(32))}));
+    assert!(persistent_volume(&naa, None).is_empty());
+    let bad = volume(
+        json!({"targetPortal": "x".repeat(61), "lun": 0, "iqn": "iqn.01-04.com:x",
+        "initiatorName": "foo"}),
+    );
+    assert_eq!(
+        messages(&persistent_volume(&bad, None)),
+        [
+            format!("spec.iscsi.targetportal: Invalid value: \"{}\": Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.", "x".repeat(61)),
+            "spec.iscsi.iqn: Invalid value: \"iqn.01-04.com:x\": must be valid format".to_owned(),
+            "spec.iscsi.initiatorname: Invalid value: \"foo\": must be valid format".to_owned(),
+        ]
+    );
+    let eui = volume(json!({"targetPortal": "p", "iqn": "eui.short"}));
+    assert_eq!(
+        messages(&persistent_volume(&eui, None)),
+        ["spec.iscsi.iqn: Invalid value: \"eui.short\": must be valid format"]
+    );
+}

@@ -1,9 +1,13 @@
 //! The volume sources of a PersistentVolume as kube-apiserver 1.33 validates each:
 //! the fields each needs, paths without `..`, partitions and LUNs in range, secret
 //! references that name something, and the few formats upstream checks (NFS paths,
-//! Quobyte registries, Azure disk URIs, reserved flexVolume option domains).
+//! Quobyte registries, Azure disk URIs, reserved flexVolume option domains, iSCSI
+//! qualified names).
+
+use std::sync::LazyLock;
 
 use kas_server::status::StatusCause;
+use regex::Regex;
 use serde_json::Value;
 
 use super::causes::{
@@ -108,7 +112,68 @@ fn host_path(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
 }
 
 /// One volume source's own rules.
-pub(super) fn source(name: &str, v: &Value, spec: &Value, out: &mut Vec<StatusCause>) {
+/// Upstream's iSCSI qualified name formats (core validation's `iscsiInitiator*Regex`):
+/// `iqn.YYYY-MM.<domain>:<name>` (not anchored at its start, as upstream's), `eui.` and
+/// 16, `naa.` and 32 alphanumerics.
+static IQN: LazyLock<[Regex; 3]> = LazyLock::new(|| {
+    [
+        r"iqn\.[0-9]{4}-[0-9]{2}\.([[:alnum:]\-.]+)(:[^,;*&$|\t\n\f\r ]+)$",
+        r"^eui.[[:alnum:]]{16}$",
+        r"^naa.[[:alnum:]]{32}$",
+    ]
+    .map(|re| Regex::new(re).expect("iSCSI name pattern"))
+});
+
+/// Why `name` is not an iSCSI qualified name (an `iqn`, `eui` or `naa` one).
+fn iscsi_name_msg(name: &str) -> Option<&'static str> {
+    let [iqn, eui, naa] = &*IQN;
+    let ok = match name.get(..3) {
+        Some("iqn") => iqn.is_match(name),
+        Some("eui") => eui.is_match(name),
+        Some("naa") => naa.is_match(name),
+        _ => return Some("must be valid format"),
+    };
+    (!ok).then_some("must be valid format")
+}
+
+/// An iSCSI persistent volume source, in upstream's order.
+fn iscsi(v: &Value, pv: &str, at: &str, out: &mut Vec<StatusCause>) {
+    need(v, "targetPortal", at, out);
+    let portal = text(v, "targetPortal");
+    let initiator = v.get("initiatorName").and_then(Value::as_str);
+    if initiator.is_some() && pv.len() + 1 + portal.len() > 64 {
+        out.push(invalid(
+            &format!("{at}.targetportal"),
+            portal,
+            "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.",
+        ));
+    }
+    let iqn = text(v, "iqn");
+    if iqn.is_empty() {
+        out.push(required(&format!("{at}.iqn"), ""));
+    } else if let Some(msg) = iscsi_name_msg(iqn) {
+        out.push(invalid(&format!("{at}.iqn"), iqn, msg));
+    }
+    lun(v, at, out);
+    let chap = v.get("chapAuthDiscovery").and_then(Value::as_bool) == Some(true)
+        || v.get("chapAuthSession").and_then(Value::as_bool) == Some(true);
+    match v.get("secretRef").filter(|r| r.is_object()) {
+        None if chap => out.push(required(&format!("{at}.secretRef"), "")),
+        Some(r) if text(r, "name").is_empty() => {
+            out.push(required(&format!("{at}.secretRef.name"), ""))
+        }
+        _ => {}
+    }
+    if let Some(msg) = initiator.and_then(iscsi_name_msg) {
+        out.push(invalid(
+            &format!("{at}.initiatorname"),
+            initiator.unwrap_or(""),
+            msg,
+        ));
+    }
+}
+
+pub(super) fn source(name: &str, v: &Value, spec: &Value, pv: &str, out: &mut Vec<StatusCause>) {
     let at = format!("spec.{name}");
     match name {
         "hostPath" => host_path(v, &at, out),
@@ -224,20 +289,7 @@ pub(super) fn source(name: &str, v: &Value, spec: &Value, out: &mut Vec<StatusCa
             }
             need(v, "volume", &at, out);
         }
-        "iscsi" => {
-            need(v, "targetPortal", &at, out);
-            need(v, "iqn", &at, out);
-            lun(v, &at, out);
-            let chap = v.get("chapAuthDiscovery").and_then(Value::as_bool) == Some(true)
-                || v.get("chapAuthSession").and_then(Value::as_bool) == Some(true);
-            match v.get("secretRef").filter(|r| r.is_object()) {
-                None if chap => out.push(required(&format!("{at}.secretRef"), "")),
-                Some(r) if text(r, "name").is_empty() => {
-                    out.push(required(&format!("{at}.secretRef.name"), ""))
-                }
-                _ => {}
-            }
-        }
+        "iscsi" => iscsi(v, pv, &at, out),
         "cinder" => {
             need(v, "volumeID", &at, out);
             if let Some(r) = v.get("secretRef").filter(|r| r.is_object()) {
