@@ -2,7 +2,8 @@
 //! its gated fields, as kube-apiserver 1.33's claim strategy and validation handle them
 //! (AnyVolumeDataSource on, CrossNamespaceVolumeDataSource and VolumeAttributesClass off):
 //!
-//! * [`claim_prepare`] (PrepareForCreate/Update): `volumeAttributesClassName` and a
+//! * [`claim_prepare`] (PrepareForCreate/Update; a status write drops only the
+//!   VolumeAttributesClass status fields): `volumeAttributesClassName` and a
 //!   `dataSourceRef` with a namespace are dropped unless the stored claim has them; a
 //!   legacy `dataSource` other than a claim or a VolumeSnapshot is dropped when no
 //!   `dataSourceRef` is given and the stored claim has no source (the old silent
@@ -35,8 +36,20 @@ fn namespace_of(r: &Value) -> &str {
     s(r, "namespace").unwrap_or("")
 }
 
-/// The claim strategy's PrepareForCreate (`old` None) and PrepareForUpdate.
-pub(crate) fn claim_prepare(o: &mut Value, old: Option<&Value>) {
+/// The claim strategy's PrepareForCreate (`old` None) and PrepareForUpdate; a status
+/// write keeps the stored spec as it is and drops the VolumeAttributesClass status
+/// fields the stored claim lacks.
+pub(crate) fn claim_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
+    if sub == "status" {
+        for field in ["currentVolumeAttributesClassName", "modifyVolumeStatus"] {
+            let had = set(old.and_then(|o| o.get("status")).and_then(|s| s.get(field)));
+            if let (false, Some(status)) = (had, o.get_mut("status").and_then(Value::as_object_mut))
+            {
+                status.remove(field);
+            }
+        }
+        return;
+    }
     let old_spec = old.and_then(|o| o.get("spec"));
     let had = |f: &str| set(old_spec.and_then(|s| s.get(f)));
     let (had_class, had_ref, had_source) = (
@@ -186,7 +199,7 @@ mod tests {
 
     fn prepared(spec: Value, old: Option<Value>) -> Value {
         let mut o = json!({ "spec": spec });
-        claim_prepare(&mut o, old.as_ref());
+        claim_prepare(&mut o, old.as_ref(), "");
         o["spec"].take()
     }
 
@@ -217,6 +230,18 @@ mod tests {
         assert_eq!(
             prepared(json!({"dataSourceRef": cross}), Some(old)),
             json!({"dataSourceRef": cross})
+        );
+    }
+
+    #[test]
+    fn status_writes_drop_only_gated_status_fields() {
+        let mut o = json!({"spec": {"dataSource": {"kind": "Pop", "name": "p"}},
+            "status": {"phase": "Bound", "modifyVolumeStatus": {"status": "Pending"}}});
+        let old = json!({"spec": {"dataSource": {"kind": "Pop", "name": "p"}}});
+        claim_prepare(&mut o, Some(&old), "status");
+        assert_eq!(
+            o,
+            json!({"spec": {"dataSource": {"kind": "Pop", "name": "p"}}, "status": {"phase": "Bound"}})
         );
     }
 

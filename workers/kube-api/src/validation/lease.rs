@@ -11,7 +11,7 @@ use super::causes::{invalid_int, NEGATIVE_MSG};
 /// Upstream's lease strategy with CoordinatedLeaderElection off: `spec.strategy` and
 /// `spec.preferredHolder` are dropped on create, and on update unless the stored lease
 /// already has them.
-pub(crate) fn lease_prepare(o: &mut Value, old: Option<&Value>) {
+pub(crate) fn lease_prepare(o: &mut Value, old: Option<&Value>, _sub: &str) {
     let Some(spec) = o.get_mut("spec").and_then(Value::as_object_mut) else {
         return;
     };
@@ -73,11 +73,11 @@ mod tests {
         let sent = json!({"spec": {"holderIdentity": "a", "strategy": "OldestEmulationVersion",
             "preferredHolder": "b"}});
         let mut created = sent.clone();
-        lease_prepare(&mut created, None);
+        lease_prepare(&mut created, None, "");
         assert_eq!(created, json!({"spec": {"holderIdentity": "a"}}));
         let old = json!({"spec": {"preferredHolder": "x"}});
         let mut updated = sent.clone();
-        lease_prepare(&mut updated, Some(&old));
+        lease_prepare(&mut updated, Some(&old), "");
         assert_eq!(
             updated,
             json!({"spec": {"holderIdentity": "a", "preferredHolder": "b"}})

@@ -24,21 +24,19 @@ use super::limits::quantity_value;
 
 const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
-/// Upstream's node strategy: the dynamic kubelet config is gone, so a new node's
-/// `spec.configSource` and `status.config` are cleared, and an update's
-/// `spec.configSource` unless the stored node still has one.
-pub(crate) fn node_prepare(o: &mut Value, old: Option<&Value>) {
-    let had = old
-        .and_then(|old| old.pointer("/spec/configSource"))
-        .is_some_and(|v| !v.is_null());
-    if !had {
-        if let Some(spec) = o.get_mut("spec").and_then(Value::as_object_mut) {
-            spec.remove("configSource");
-        }
-    }
-    if old.is_none() {
-        if let Some(status) = o.get_mut("status").and_then(Value::as_object_mut) {
-            status.remove("config");
+/// Upstream's node strategies: the dynamic kubelet config is gone, so `spec.configSource`
+/// and `status.config` are cleared unless the stored node still has them (a new node,
+/// an update, a status write).
+pub(crate) fn node_prepare(o: &mut Value, old: Option<&Value>, _sub: &str) {
+    for (part, field) in [("spec", "configSource"), ("status", "config")] {
+        let had = old
+            .and_then(|old| old.get(part))
+            .and_then(|p| p.get(field))
+            .is_some_and(|v| !v.is_null());
+        if !had {
+            if let Some(p) = o.get_mut(part).and_then(Value::as_object_mut) {
+                p.remove(field);
+            }
         }
     }
 }
@@ -290,13 +288,13 @@ mod tests {
         let sent = serde_json::json!({"spec": {"configSource": {"configMap": {}}, "unschedulable": true},
             "status": {"config": {"active": {}}, "phase": "Running"}});
         let mut created = sent.clone();
-        node_prepare(&mut created, None);
+        node_prepare(&mut created, None, "");
         assert_eq!(
             created,
             serde_json::json!({"spec": {"unschedulable": true}, "status": {"phase": "Running"}})
         );
         let mut kept = sent.clone();
-        node_prepare(&mut kept, Some(&sent));
+        node_prepare(&mut kept, Some(&sent), "status");
         assert_eq!(kept, sent);
     }
 }

@@ -22,13 +22,14 @@ pub fn no_validation(_: &Value, _: Option<&Value>) -> Vec<StatusCause> {
 /// For resources with no defaults.
 pub fn no_defaults(_: &mut Value) {}
 
-/// What a resource's strategy clears from a new object (its PrepareForCreate, `old` None)
-/// or an update over `old` (PrepareForUpdate), beyond status: the fields of a gate that
-/// is off, kept only when the stored object already has them.
-pub type Prepare = fn(&mut Value, Option<&Value>);
+/// What a resource's strategies clear from a new object (PrepareForCreate, `old` None) or
+/// from a write over `old` of the object (subresource `""`) or its `status`
+/// (PrepareForUpdate), beyond the status/spec split: the fields of a gate that is off,
+/// kept only when the stored object already has them.
+pub type Prepare = fn(&mut Value, Option<&Value>, &str);
 
 /// For resources whose strategy clears nothing.
-pub fn no_prepare(_: &mut Value, _: Option<&Value>) {}
+pub fn no_prepare(_: &mut Value, _: Option<&Value>, _: &str) {}
 
 /// The conversion of a version stored in another version's shape.
 #[derive(Debug, Clone, Copy)]

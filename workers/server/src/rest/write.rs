@@ -234,7 +234,7 @@ impl RestStore {
                 .record_update(None, &mut obj, &opts.manager, "", &now);
         }
         self.admit(target(&explicit_name), &mut obj, opts).await?;
-        (self.resource.prepare)(&mut obj, None);
+        (self.resource.prepare)(&mut obj, None, "");
         if let Some(h) = &self.hooks {
             h.prepare_create(self, &mut obj, opts);
         }
@@ -411,8 +411,8 @@ impl RestStore {
             None
         };
         let mut obj = super::subresource_write::written_through(sub, &cur, obj, &self.resource);
-        if sub.is_empty() {
-            (self.resource.prepare)(&mut obj, Some(&cur));
+        if matches!(sub, "" | "status") {
+            (self.resource.prepare)(&mut obj, Some(&cur), sub);
         }
         if let Some(h) = &self.hooks {
             h.prepare_update(self, sub, &mut obj, &cur);
