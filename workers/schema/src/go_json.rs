@@ -10,7 +10,7 @@
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 
-use crate::go_escape::{go_json_pretty, go_json_vec};
+use crate::go_format::{go_json_pretty, go_json_vec};
 use crate::types::{Elem, FieldDef, FieldKind, Format, TypeDef};
 
 /// `value`, an object of type `def`, serialized in the Go struct's field order.

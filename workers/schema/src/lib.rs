@@ -68,7 +68,8 @@
 //!   does on upstream's types, and drops the zeros it leaves out (`"hostNetwork":false`).
 //! * [`to_json_vec`], [`InGoOrder`]: JSON in the field order of upstream's Go structs
 //!   (`kind`, `apiVersion`, `metadata`, then the type's fields as declared), with Go's
-//!   string escapes ([`go_json_vec`]: `<`, `>`, `&`, U+2028, U+2029 as `\u…`).
+//!   string escapes and float forms ([`go_json_vec`]: `<`, `>`, `&`, U+2028, U+2029 as
+//!   `\u…`; `1.0` as `1`, `1e21` as `1e+21`).
 //!
 //! [zero]: FieldDef#structfield.zero
 //! [map_type]: FieldDef#structfield.map_type
@@ -77,7 +78,7 @@
 
 mod formats;
 mod generated;
-mod go_escape;
+mod go_format;
 mod go_json;
 mod json;
 mod protobuf;
@@ -87,7 +88,7 @@ mod raw;
 mod types;
 mod zero;
 
-pub use go_escape::{go_json_pretty, go_json_vec};
+pub use go_format::{go_json_pretty, go_json_vec};
 pub use go_json::{to_json_pretty, to_json_vec, InGoOrder};
 pub use json::{decode_json, decode_value};
 pub use protobuf::{decode_protobuf, decode_protobuf_message, PROTOBUF_MAGIC};

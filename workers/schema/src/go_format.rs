@@ -1,11 +1,17 @@
-//! Strings escaped as Go's `encoding/json` escapes them: kube-apiserver's encoder
-//! (`json.NewEncoder`, HTML escaping on) writes `<`, `>` and `&` as `\u003c`, `\u003e`,
-//! `\u0026`, and the line and paragraph separators U+2028 and U+2029 as `\u2028` and
-//! `\u2029`, where serde_json writes them as they are. Everything else (control
-//! characters, quotes, backslashes) is escaped alike by both.
+//! Strings and floating-point numbers as Go's `encoding/json` writes them:
+//!
+//! * kube-apiserver's encoder (`json.NewEncoder`, HTML escaping on) writes `<`, `>` and
+//!   `&` as `\u003c`, `\u003e`, `\u0026`, and the line and paragraph separators U+2028
+//!   and U+2029 as `\u2028` and `\u2029`, where serde_json writes them as they are;
+//!   everything else (control characters, quotes, backslashes) is escaped alike by both.
+//! * A float is written in the shortest form that reads back the same, as plain digits
+//!   (`3`, not serde_json's `3.0`; `100000000000000000000`, not `1e20`) unless its
+//!   magnitude is below 1e-6 or at least 1e21, then with an exponent (`1e+21`, `1.5e-7`).
+//!   Custom resources hold any JSON number, and upstream reads a non-integer one as a Go
+//!   float64, so `1.0` comes back as `1`.
 //!
 //! [`go_json_vec`] and [`go_json_pretty`] serialize any value with serde_json's compact or
-//! indented layout and Go's escapes.
+//! indented layout and Go's strings and floats.
 
 use std::io;
 
@@ -30,7 +36,23 @@ fn write<T: Serialize + ?Sized, F: Formatter>(value: &T, f: F) -> serde_json::Re
     Ok(out)
 }
 
-/// A formatter writing string contents with Go's extra escapes, the layout of `F`.
+/// `f` as Go's `encoding/json` writes a float64 (`floatEncoder`: `strconv` shortest 'f'
+/// form, 'e' form outside [1e-6, 1e21) with the exponent's sign and no leading zero).
+fn go_float(f: f64) -> String {
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        let e = format!("{f:e}");
+        return match e.split_once('e') {
+            Some((mantissa, exp)) if !exp.starts_with('-') => format!("{mantissa}e+{exp}"),
+            _ => e,
+        };
+    }
+    // Display is the shortest round-trip form in plain digits; `-0` as Go writes it.
+    format!("{f}")
+}
+
+/// A formatter writing string contents with Go's extra escapes and floats as Go does,
+/// the layout of `F`.
 struct GoEscapes<F>(F);
 
 /// Go's escape of `bytes[i..]` if it starts with a character Go escapes and serde_json
@@ -50,6 +72,14 @@ fn go_escape(bytes: &[u8], i: usize) -> Option<(&'static [u8], usize)> {
 }
 
 impl<F: Formatter> Formatter for GoEscapes<F> {
+    fn write_f64<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f64) -> io::Result<()> {
+        writer.write_all(go_float(value).as_bytes())
+    }
+
+    fn write_f32<W: ?Sized + io::Write>(&mut self, writer: &mut W, value: f32) -> io::Result<()> {
+        writer.write_all(go_float(f64::from(value)).as_bytes())
+    }
+
     fn write_string_fragment<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
@@ -117,6 +147,29 @@ impl<F: Formatter> Formatter for GoEscapes<F> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn floats_are_written_as_go_writes_them() {
+        let cases = [
+            (1.0, "1"),
+            (-2.5, "-2.5"),
+            (0.1, "0.1"),
+            (1e20, "100000000000000000000"),
+            (1e21, "1e+21"),
+            (1.5e300, "1.5e+300"),
+            (1e-6, "0.000001"),
+            (1.5e-7, "1.5e-7"),
+            (2e-10, "2e-10"),
+            (0.0, "0"),
+        ];
+        for (f, go) in cases {
+            assert_eq!(go_float(f), go, "{f}");
+            let written = String::from_utf8(go_json_vec(&json!([f])).unwrap()).unwrap();
+            assert_eq!(written, format!("[{go}]"));
+            let back: Vec<f64> = serde_json::from_str(&written).unwrap();
+            assert_eq!(back, [f]);
+        }
+    }
 
     #[test]
     fn html_characters_and_separators_are_escaped_as_go_does() {
