@@ -252,6 +252,21 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
         &err,
         &["spec.leaseDurationSeconds: Invalid value: 0: must be greater than 0"],
     );
+    // Pod volumes: each source's own rules, at upstream's paths; a faulty volume is not
+    // there for its mounts.
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: vols}\nspec:\n  containers: [{name: c, image: i, volumeMounts: [{name: h, mountPath: /h}]}]\n  volumes:\n  - {name: h, hostPath: {path: /x, type: Dir}}\n  - {name: s, secret: {secretName: s, items: [{key: k, path: ../up}]}}\n",
+    );
+    has(
+        &err,
+        &[
+            "spec.volumes[0].hostPath.type: Unsupported value: \"Dir\"",
+            "spec.volumes[1].secret.items[0].path: Invalid value: \"../up\": must not contain '..'",
+            "spec.containers[0].volumeMounts[0].name: Not found: \"h\"",
+        ],
+    );
     // A namespace name with dots is one cause, as apimachinery's IsDNS1123Label says it.
     let out = k.run(&["create", "namespace", "x.y"]);
     assert_eq!(

@@ -24,6 +24,7 @@ mod persistent_volume;
 mod pod;
 mod pod_subresources;
 mod pod_update;
+mod pod_volumes;
 mod policies;
 mod priority_levels;
 mod pv_sources;

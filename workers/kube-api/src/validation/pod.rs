@@ -14,91 +14,7 @@ use super::causes::{
 use super::pod_update::pod_update;
 use super::quantity::{self, QUANTITY_MSG};
 
-/// Volume sources in the order upstream looks at them.
-const VOLUME_SOURCES: &[&str] = &[
-    "hostPath",
-    "emptyDir",
-    "gitRepo",
-    "gcePersistentDisk",
-    "awsElasticBlockStore",
-    "secret",
-    "nfs",
-    "iscsi",
-    "glusterfs",
-    "flocker",
-    "persistentVolumeClaim",
-    "rbd",
-    "cinder",
-    "cephfs",
-    "quobyte",
-    "downwardAPI",
-    "fc",
-    "azureFile",
-    "vsphereVolume",
-    "photonPersistentDisk",
-    "portworxVolume",
-    "azureDisk",
-    "storageos",
-    "configMap",
-    "scaleIO",
-    "projected",
-    "csi",
-    "ephemeral",
-    "image",
-];
-
 const MAX_INT32: i64 = i32::MAX as i64;
-
-fn volumes(spec: &Value, path: &str, out: &mut Vec<StatusCause>) -> HashSet<String> {
-    let mut names = HashSet::new();
-    for (i, vol) in arr(spec, "volumes").iter().enumerate() {
-        let p = format!("{path}.volumes[{i}]");
-        let name = s(vol, "name").unwrap_or("");
-        if name.is_empty() {
-            out.push(required(&format!("{p}.name"), ""));
-        } else {
-            out.extend(each_invalid(
-                &format!("{p}.name"),
-                name,
-                dns_label_msgs(name),
-            ));
-            if !names.insert(name.to_owned()) {
-                out.push(duplicate(&format!("{p}.name"), name));
-            }
-        }
-        let mut count = 0;
-        for src in VOLUME_SOURCES {
-            let Some(v) = vol.get(*src).filter(|v| !v.is_null()) else {
-                continue;
-            };
-            count += 1;
-            if count > 1 {
-                out.push(forbidden(
-                    &format!("{p}.{src}"),
-                    "may not specify more than 1 volume type",
-                ));
-                continue;
-            }
-            let need = match *src {
-                "secret" => Some("secretName"),
-                "configMap" => Some("name"),
-                "hostPath" => Some("path"),
-                "persistentVolumeClaim" => Some("claimName"),
-                "nfs" => Some("server"),
-                _ => None,
-            };
-            if let Some(key) = need {
-                if s(v, key).unwrap_or("").is_empty() {
-                    out.push(required(&format!("{p}.{src}.{key}"), ""));
-                }
-            }
-        }
-        if count == 0 {
-            out.push(required(&p, "must specify a volume type"));
-        }
-    }
-    names
-}
 
 fn ports(c: &Value, p: &str, out: &mut Vec<StatusCause>) {
     let mut names = HashSet::new();
@@ -287,7 +203,7 @@ pub(crate) fn pod_spec(spec: Option<&Value>, path: &str) -> Vec<StatusCause> {
     let mut out = Vec::new();
     let empty = Value::Null;
     let spec = spec.unwrap_or(&empty);
-    let vols = volumes(spec, path, &mut out);
+    let vols = super::pod_volumes::volumes(spec, path, &mut out);
     let containers = arr(spec, "containers");
     if containers.is_empty() {
         out.push(required(&format!("{path}.containers"), ""));
