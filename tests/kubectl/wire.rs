@@ -419,14 +419,14 @@ async fn omitempty_zeros_are_not_stored_from_protobuf_or_json() {
     let pod = json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p2"},
         "spec": {"hostNetwork": false, "automountServiceAccountToken": false,
             "containers": [{"name": "c", "image": "nginx", "tty": false}]}});
-    let r = req(
-        &server,
-        Method::POST,
-        "/api/v1/namespaces/default/pods",
-        "",
-        pod.to_string().as_bytes(),
-    )
-    .await;
+    let r = server
+        .send_json(
+            Method::POST,
+            "/api/v1/namespaces/default/pods",
+            "application/json",
+            &pod,
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let p = r.json();
     assert!(p["spec"].get("hostNetwork").is_none(), "{p}");
@@ -447,14 +447,14 @@ async fn json_is_written_in_upstreams_field_order() {
         "labels": {"z": "1", "a": "2"}},
         "spec": {"restartPolicy": "Never", "containers": [{"image": "i", "name": "c"}],
             "initContainers": [{"name": "init", "image": "i"}]}});
-    let r = req(
-        &server,
-        Method::POST,
-        "/api/v1/namespaces/default/pods",
-        "",
-        pod.to_string().as_bytes(),
-    )
-    .await;
+    let r = server
+        .send_json(
+            Method::POST,
+            "/api/v1/namespaces/default/pods",
+            "application/json",
+            &pod,
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     let order = |text: &str, keys: &[&str]| {
         let at: Vec<usize> = keys
@@ -569,14 +569,14 @@ async fn strings_are_escaped_and_paths_unescaped_as_go_does() {
     let server = Server::builder().start().await;
     let cm = json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "esc"},
         "data": {"k": "a<b&c>d"}});
-    let r = req(
-        &server,
-        Method::POST,
-        "/api/v1/namespaces/default/configmaps",
-        "",
-        cm.to_string().as_bytes(),
-    )
-    .await;
+    let r = server
+        .send_json(
+            Method::POST,
+            "/api/v1/namespaces/default/configmaps",
+            "application/json",
+            &cm,
+        )
+        .await;
     assert_eq!(r.status, 201, "{}", r.text());
     assert!(
         r.text().contains(r#""k":"a\u003cb\u0026c\u003ed""#),
