@@ -16,9 +16,9 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, dns_label_msgs, duplicate, each_invalid, forbidden, invalid, invalid_int, not_supported,
-    required, s,
+    arr, dns_label_msgs, duplicate, each_invalid, forbidden, invalid, invalid_int, required, s,
 };
+use super::pv_sources::{backsteps, host_path, need};
 
 /// Volume sources in the order upstream looks at them, with the path a second source's
 /// `Forbidden` is reported at.
@@ -53,17 +53,6 @@ const SOURCES: &[(&str, &str)] = &[
     ("csi", "csi"),
     ("ephemeral", "ephemeral"),
     ("image", "image"),
-];
-
-const HOST_PATH_TYPES: [&str; 8] = [
-    "",
-    "BlockDevice",
-    "CharDevice",
-    "Directory",
-    "DirectoryOrCreate",
-    "File",
-    "FileOrCreate",
-    "Socket",
 ];
 
 const FILE_MODE_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
@@ -119,27 +108,12 @@ fn source(vol: &Value, p: &str) -> Vec<StatusCause> {
     out
 }
 
-fn need(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) -> bool {
-    let ok = !s(v, key).unwrap_or("").is_empty();
-    if !ok {
-        out.push(required(&format!("{at}.{key}"), ""));
-    }
-    ok
-}
-
 /// A present file mode outside 0..=0777.
 fn mode(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
     if let Some(m) = v.get(key).and_then(Value::as_i64) {
         if !(0..=0o777).contains(&m) {
             out.push(invalid_int(&format!("{at}.{key}"), m, FILE_MODE_MSG));
         }
-    }
-}
-
-/// `..` as a path element: one cause.
-fn backsteps(path: &str, at: &str, out: &mut Vec<StatusCause>) {
-    if path.split('/').any(|e| e == "..") {
-        out.push(invalid(at, path, "must not contain '..'"));
     }
 }
 
@@ -186,15 +160,7 @@ fn rules(key: &str, v: &Value, at: &str, out: &mut Vec<StatusCause>) {
                 ));
             }
         }
-        "hostPath" => {
-            if !need(v, "path", at, out) {
-                return;
-            }
-            backsteps(s(v, "path").unwrap_or(""), &format!("{at}.path"), out);
-            if let Some(t) = s(v, "type").filter(|t| !HOST_PATH_TYPES.contains(t)) {
-                out.push(not_supported(&format!("{at}.type"), t, &HOST_PATH_TYPES));
-            }
-        }
+        "hostPath" => host_path(v, at, out),
         "gitRepo" => {
             need(v, "repository", at, out);
             descending(

@@ -20,9 +20,16 @@ pub(super) fn text<'a>(v: &'a Value, key: &str) -> &'a str {
     s(v, key).unwrap_or("")
 }
 
-fn need(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
+pub(super) fn need(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
     if text(v, key).is_empty() {
         out.push(required(&format!("{at}.{key}"), ""));
+    }
+}
+
+/// Upstream's validatePathNoBacksteps: `path` at `at` has no `..` element (one cause).
+pub(super) fn backsteps(path: &str, at: &str, out: &mut Vec<StatusCause>) {
+    if path.split('/').any(|e| e == "..") {
+        out.push(invalid(at, path, "must not contain '..'"));
     }
 }
 
@@ -33,13 +40,7 @@ fn local_path(v: &Value, at: &str, out: &mut Vec<StatusCause>) -> bool {
         out.push(required(&format!("{at}.path"), ""));
         return false;
     }
-    if path.split('/').any(|e| e == "..") {
-        out.push(invalid(
-            &format!("{at}.path"),
-            path,
-            "must not contain '..'",
-        ));
-    }
+    backsteps(path, &format!("{at}.path"), out);
     true
 }
 
@@ -92,7 +93,9 @@ fn need_list(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
     }
 }
 
-fn host_path(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+/// A hostPath source, of a PersistentVolume or a pod volume (upstream's
+/// validateHostPathVolumeSource serves both).
+pub(super) fn host_path(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
     const TYPES: [&str; 8] = [
         "",
         "BlockDevice",
