@@ -42,27 +42,20 @@ fn namespace_of(r: &Value) -> &str {
 pub(crate) fn claim_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
     if sub == "status" {
         for field in ["currentVolumeAttributesClassName", "modifyVolumeStatus"] {
-            let had = set(old.and_then(|o| o.get("status")).and_then(|s| s.get(field)));
-            if let (false, Some(status)) = (had, o.get_mut("status").and_then(Value::as_object_mut))
-            {
-                status.remove(field);
-            }
+            super::drop_unless_stored(o, old, "status", field);
         }
         return;
     }
+    super::drop_unless_stored(o, old, "spec", "volumeAttributesClassName");
     let old_spec = old.and_then(|o| o.get("spec"));
     let had = |f: &str| set(old_spec.and_then(|s| s.get(f)));
-    let (had_class, had_ref, had_source) = (
-        had("volumeAttributesClassName"),
+    let (had_ref, had_source) = (
         had("dataSourceRef"),
         had("dataSource") || had("dataSourceRef"),
     );
     let Some(spec) = o.get_mut("spec").and_then(Value::as_object_mut) else {
         return;
     };
-    if !had_class {
-        spec.remove("volumeAttributesClassName");
-    }
     let cross_namespace = spec
         .get("dataSourceRef")
         .is_some_and(|r| !namespace_of(r).is_empty());

@@ -12,17 +12,8 @@ use super::causes::{invalid_int, NEGATIVE_MSG};
 /// `spec.preferredHolder` are dropped on create, and on update unless the stored lease
 /// already has them.
 pub(crate) fn lease_prepare(o: &mut Value, old: Option<&Value>, _sub: &str) {
-    let Some(spec) = o.get_mut("spec").and_then(Value::as_object_mut) else {
-        return;
-    };
     for field in ["strategy", "preferredHolder"] {
-        let kept = old
-            .and_then(|old| old.get("spec"))
-            .and_then(|s| s.get(field))
-            .is_some_and(|v| !v.is_null());
-        if !kept {
-            spec.remove(field);
-        }
+        super::drop_unless_stored(o, old, "spec", field);
     }
 }
 

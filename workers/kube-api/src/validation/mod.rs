@@ -81,6 +81,20 @@ use kas_server::rest::{forbidden, invalid_value, too_long};
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
+/// A strategy's rule for a field of a gate that is off: `o`'s `part.field` is dropped
+/// unless the stored object (`old`) already has it (upstream's `…InUse(old)` checks).
+fn drop_unless_stored(o: &mut Value, old: Option<&Value>, part: &str, field: &str) {
+    let stored = old
+        .and_then(|old| old.get(part))
+        .and_then(|p| p.get(field))
+        .is_some_and(|v| !v.is_null());
+    if !stored {
+        if let Some(p) = o.get_mut(part).and_then(Value::as_object_mut) {
+            p.remove(field);
+        }
+    }
+}
+
 /// The most bytes a ConfigMap's or Secret's data may hold.
 const MAX_DATA_BYTES: usize = 1 << 20;
 

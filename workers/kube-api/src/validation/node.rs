@@ -28,17 +28,8 @@ const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 /// and `status.config` are cleared unless the stored node still has them (a new node,
 /// an update, a status write).
 pub(crate) fn node_prepare(o: &mut Value, old: Option<&Value>, _sub: &str) {
-    for (part, field) in [("spec", "configSource"), ("status", "config")] {
-        let had = old
-            .and_then(|old| old.get(part))
-            .and_then(|p| p.get(field))
-            .is_some_and(|v| !v.is_null());
-        if !had {
-            if let Some(p) = o.get_mut(part).and_then(Value::as_object_mut) {
-                p.remove(field);
-            }
-        }
-    }
+    super::drop_unless_stored(o, old, "spec", "configSource");
+    super::drop_unless_stored(o, old, "status", "config");
 }
 
 /// `%#v` of a taint.
