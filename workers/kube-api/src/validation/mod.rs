@@ -4,6 +4,7 @@
 
 mod apps;
 mod batch;
+mod admission_rules;
 mod causes;
 mod claim_sources;
 mod controller_revision;

@@ -10,11 +10,11 @@ use std::collections::HashSet;
 use kas_server::status::StatusCause;
 use serde_json::{json, Value};
 
+use super::admission_rules::rule;
 use super::causes::{
     arr, duplicate, each_invalid, invalid, not_supported, qualified_name_msgs, required, s,
 };
 use super::selector::selector_rules;
-use super::webhooks::rule;
 
 const REASONS: [&str; 4] = [
     "Unauthorized",

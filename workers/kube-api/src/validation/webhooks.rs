@@ -10,6 +10,7 @@ use std::collections::HashSet;
 use kas_server::status::StatusCause;
 use serde_json::{json, Value};
 
+use super::admission_rules::{rule, strs};
 use super::causes::{
     arr, dns1035_msgs, dns_subdomain_msgs, duplicate, each_invalid, go_strings, invalid,
     invalid_int, invalid_shown, not_supported, qualified_name_msgs, required, s,
@@ -19,7 +20,6 @@ use super::selector::selector_rules;
 const REVIEW_VERSIONS: [&str; 2] = ["v1", "v1beta1"];
 const NO_SIDE_EFFECTS: [&str; 2] = ["None", "NoneOnDryRun"];
 const ALL_SIDE_EFFECTS: [&str; 4] = ["None", "NoneOnDryRun", "Some", "Unknown"];
-const OPERATIONS: [&str; 5] = ["*", "CONNECT", "CREATE", "DELETE", "UPDATE"];
 const URL_FORM: &str = "; desired format: https://host[/path]";
 
 /// Upstream's v1 defaults of a ValidatingWebhookConfiguration.
@@ -66,13 +66,6 @@ fn webhook_defaults(obj: &mut Value, mutating: bool) {
             }
         }
     }
-}
-
-fn strs(v: &Value, key: &str) -> Vec<String> {
-    arr(v, key)
-        .iter()
-        .map(|x| x.as_str().unwrap_or("").to_owned())
-        .collect()
 }
 
 /// How strict the rules are (relaxed on update where the old object broke them).
@@ -208,125 +201,6 @@ fn webhook(h: &Value, path: &str, mutating: bool, opts: &Options, out: &mut Vec<
     );
     if opts.check_conditions {
         match_conditions(h, &f("matchConditions"), out);
-    }
-}
-
-fn has_wildcard_among_others(items: &[String]) -> bool {
-    items.len() > 1 && items.iter().any(|i| i == "*")
-}
-
-pub(super) fn rule(r: &Value, path: &str, out: &mut Vec<StatusCause>) {
-    let f = |child: &str| format!("{path}.{child}");
-    let ops = strs(r, "operations");
-    if ops.is_empty() {
-        out.push(required(&f("operations"), ""));
-    }
-    if has_wildcard_among_others(&ops) {
-        out.push(invalid_shown(
-            &f("operations"),
-            &go_strings(arr(r, "operations")),
-            "if '*' is present, must not specify other operations",
-        ));
-    }
-    for (i, op) in ops.iter().enumerate() {
-        if !OPERATIONS.contains(&op.as_str()) {
-            out.push(not_supported(
-                &format!("{path}.operations[{i}]"),
-                op,
-                &OPERATIONS,
-            ));
-        }
-    }
-    let groups = strs(r, "apiGroups");
-    if groups.is_empty() {
-        out.push(required(&f("apiGroups"), ""));
-    }
-    if has_wildcard_among_others(&groups) {
-        out.push(invalid_shown(
-            &f("apiGroups"),
-            &go_strings(arr(r, "apiGroups")),
-            "if '*' is present, must not specify other API groups",
-        ));
-    }
-    let versions = strs(r, "apiVersions");
-    if versions.is_empty() {
-        out.push(required(&f("apiVersions"), ""));
-    }
-    if has_wildcard_among_others(&versions) {
-        out.push(invalid_shown(
-            &f("apiVersions"),
-            &go_strings(arr(r, "apiVersions")),
-            "if '*' is present, must not specify other API versions",
-        ));
-    }
-    for (i, v) in versions.iter().enumerate() {
-        if v.is_empty() {
-            out.push(required(&format!("{path}.apiVersions[{i}]"), ""));
-        }
-    }
-    resources(r, &f("resources"), out);
-    if let Some(scope) = s(r, "scope") {
-        let scopes = ["*", "Cluster", "Namespaced"];
-        if !scopes.contains(&scope) {
-            out.push(not_supported(&f("scope"), scope, &scopes));
-        }
-    }
-}
-
-fn resources(r: &Value, path: &str, out: &mut Vec<StatusCause>) {
-    let list = strs(r, "resources");
-    if list.is_empty() {
-        out.push(required(path, ""));
-    }
-    let (mut res_wild_sub, mut sub_wild_res) = (HashSet::new(), HashSet::new());
-    let (mut double, mut single, mut plain) = (false, false, false);
-    for (i, rs) in list.iter().enumerate() {
-        let p = format!("{path}[{i}]");
-        if rs.is_empty() {
-            out.push(required(&p, ""));
-            continue;
-        }
-        double |= rs == "*/*";
-        single |= rs == "*";
-        let Some((res, sub)) = rs.split_once('/') else {
-            plain = rs != "*";
-            continue;
-        };
-        if res_wild_sub.contains(res) {
-            out.push(invalid(
-                &p,
-                rs,
-                &format!("if '{res}/*' is present, must not specify {rs}"),
-            ));
-        }
-        if sub_wild_res.contains(sub) {
-            out.push(invalid(
-                &p,
-                rs,
-                &format!("if '*/{sub}' is present, must not specify {rs}"),
-            ));
-        }
-        if sub == "*" {
-            res_wild_sub.insert(res);
-        }
-        if res == "*" {
-            sub_wild_res.insert(sub);
-        }
-    }
-    let shown = go_strings(arr(r, "resources"));
-    if list.len() > 1 && double {
-        out.push(invalid_shown(
-            path,
-            &shown,
-            "if '*/*' is present, must not specify other resources",
-        ));
-    }
-    if single && plain {
-        out.push(invalid_shown(
-            path,
-            &shown,
-            "if '*' is present, must not specify other resources without subresources",
-        ));
     }
 }
 
