@@ -21,6 +21,7 @@
 //! K8S_GO_TYPES=$D K8S_PB_SRC=.../k8s-pb-0.9.0/src \
 //!     K8S_OPENAPI_SRC=.../k8s-openapi-0.29.0/src/v1_33 cargo run -p kas-schema --example gen
 //! ```
+mod go_fields;
 mod go_parse;
 mod go_render;
 mod go_types;
