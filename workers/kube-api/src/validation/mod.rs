@@ -2,9 +2,9 @@
 //! resource has one `fn(obj, old) -> Vec<StatusCause>`; `old` is the stored object on
 //! update. Object metadata is checked by the REST store, not here.
 
+mod admission_rules;
 mod apps;
 mod batch;
-mod admission_rules;
 mod causes;
 mod claim_sources;
 mod controller_revision;
