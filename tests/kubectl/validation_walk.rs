@@ -267,6 +267,42 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
             "spec.containers[0].volumeMounts[0].name: Not found: \"h\"",
         ],
     );
+    // Projecting sources and ephemeral claims, with upstream's quirky paths.
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: proj}\nspec:\n  containers: [{name: c, image: i}]\n  volumes:\n  - {name: d, downwardAPI: {items: [{path: node, fieldRef: {fieldPath: spec.nodeName}}]}}\n  - {name: p, projected: {sources: [{serviceAccountToken: {path: /tok, expirationSeconds: 60}}]}}\n  - {name: e, ephemeral: {volumeClaimTemplate: {metadata: {name: x}, spec: {accessModes: [ReadWriteOnce]}}}}\n  - {name: c, persistentVolumeClaim: {claimName: proj-e}}\n",
+    );
+    has(
+        &err,
+        &[
+            "spec.volumes[0].downwardAPI.fieldRef.fieldPath: Unsupported value: \"spec.nodeName\"",
+            "spec.volumes[1].projected.sources[0].serviceAccountToken.expirationSeconds: Invalid value: 60: may not specify a duration less than 10 minutes",
+            "spec.volumes[1].projected.path: Invalid value: \"/tok\": must be a relative path",
+            "spec.volumes[2].ephemeral.volumeClaimTemplate.metadata.name: Forbidden: cannot be set",
+            "spec.volumes[2].ephemeral.volumeClaimTemplate.spec.resources[storage]: Required value",
+            "spec.volumes[3].persistentVolumeClaim.claimName: Invalid value: \"proj-e\": must not reference a PVC that gets created for an ephemeral volume",
+        ],
+    );
+    // ImageVolume is off in 1.33: an image volume and its mounts are dropped, not refused.
+    let out = k.ok_stdin(
+        &["create", "-f", "-", "-o", "json"],
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: img}\nspec:\n  containers: [{name: c, image: i, volumeMounts: [{name: i, mountPath: /i}]}]\n  volumes: [{name: i, image: {reference: r}}]\n",
+    );
+    let pod: serde_json::Value = serde_json::from_str(&out).expect("pod JSON");
+    let names = |list: &serde_json::Value| -> Vec<String> {
+        let items = list.as_array().cloned().unwrap_or_default();
+        items
+            .iter()
+            .map(|v| v["name"].as_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    assert!(
+        !names(&pod["spec"]["volumes"]).contains(&"i".to_owned()),
+        "{out}"
+    );
+    let mounts = &pod["spec"]["containers"][0]["volumeMounts"];
+    assert!(!names(mounts).contains(&"i".to_owned()), "{out}");
     // A namespace name with dots is one cause, as apimachinery's IsDNS1123Label says it.
     let out = k.run(&["create", "namespace", "x.y"]);
     assert_eq!(

@@ -264,7 +264,7 @@ pub(crate) const QUANTITY_ERROR: &str =
     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
 /// The canonical form of a quantity string, `None` when it is not one.
-pub(crate) fn canonical(s: &str) -> Option<String> {
+pub fn canonical(s: &str) -> Option<String> {
     Quantity::parse(s).map(|q| q.to_string())
 }
 

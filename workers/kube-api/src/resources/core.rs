@@ -183,6 +183,7 @@ pub(super) const RESOURCES: &[Resource] = &[
     .columns(col::PV),
     r(CORE, "v1", "pods", "pod", "Pod", "io.k8s.api.core.v1.Pod")
         .strategy(defaults::pod_defaults, validation::pod)
+        .prepare(validation::pod_prepare)
         .short(&["po"])
         .categories(ALL)
         .subresources(&[
@@ -221,6 +222,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         defaults::pod_template_defaults,
         validation::pod_template_object,
     )
+    .prepare(validation::pod_template_prepare)
     .columns(col::POD_TEMPLATE),
     r(
         CORE,
@@ -234,6 +236,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         defaults::replication_controller_defaults,
         validation::replication_controller,
     )
+    .prepare(validation::template_prepare)
     .key_path("controllers")
     .short(&["rc"])
     .categories(ALL)

@@ -113,6 +113,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.apps.v1.DaemonSet",
     )
     .strategy(defaults::daemonset_defaults, validation::daemonset)
+    .prepare(validation::template_prepare)
     .short(&["ds"])
     .categories(ALL)
     .subresources(&["status"])
@@ -127,6 +128,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.apps.v1.Deployment",
     )
     .strategy(defaults::deployment_defaults, validation::deployment)
+    .prepare(validation::template_prepare)
     .short(&["deploy"])
     .categories(ALL)
     .subresources(&["scale", "status"])
@@ -142,6 +144,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.apps.v1.ReplicaSet",
     )
     .strategy(defaults::replicaset_defaults, validation::replicaset)
+    .prepare(validation::template_prepare)
     .short(&["rs"])
     .categories(ALL)
     .subresources(&["scale", "status"])
@@ -158,6 +161,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.apps.v1.StatefulSet",
     )
     .strategy(defaults::statefulset_defaults, validation::statefulset)
+    .prepare(validation::template_prepare)
     .short(&["sts"])
     .categories(ALL)
     .subresources(&["scale", "status"])
@@ -269,6 +273,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.batch.v1.CronJob",
     )
     .strategy(defaults::cronjob_defaults, validation::cronjob)
+    .prepare(validation::cronjob_prepare)
     .short(&["cj"])
     .categories(ALL)
     .subresources(&["status"])
@@ -283,6 +288,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.batch.v1.Job",
     )
     .strategy(job_defaults, validation::job)
+    .prepare(validation::template_prepare)
     .categories(ALL)
     .subresources(&["status"])
     .fields(&["status.successful"])

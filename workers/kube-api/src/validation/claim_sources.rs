@@ -104,7 +104,7 @@ pub(super) fn normalize(spec: &mut Map<String, Value>) {
 /// Whether the stored claim names a data source in an API group that is not a DNS
 /// subdomain (then the claim may keep it).
 fn invalid_group_allowed(old: Option<&Value>) -> bool {
-    let Some(spec) = old.and_then(|o| o.get("spec")) else {
+    let Some(spec) = old else {
         return false;
     };
     ["dataSource", "dataSourceRef"].iter().any(|f| {
@@ -141,21 +141,22 @@ fn reference_rules(r: &Value, path: &str, allow_invalid_group: bool, out: &mut V
     }
 }
 
-/// `spec.dataSource` and `spec.dataSourceRef` of a claim (`spec`), in upstream's order.
-pub(crate) fn data_source_rules(spec: &Value, old: Option<&Value>) -> Vec<StatusCause> {
+/// `dataSource` and `dataSourceRef` of a claim's spec at `path`, in upstream's order;
+/// `old` is the stored claim's spec.
+pub(crate) fn data_source_rules(spec: &Value, path: &str, old: Option<&Value>) -> Vec<StatusCause> {
     let mut out = Vec::new();
     let allow = invalid_group_allowed(old);
     let source = spec.get("dataSource").filter(|v| !v.is_null());
     let reference = spec.get("dataSourceRef").filter(|v| !v.is_null());
     if let Some(d) = source {
-        reference_rules(d, "spec.dataSource", allow, &mut out);
+        reference_rules(d, &format!("{path}.dataSource"), allow, &mut out);
     }
     if let Some(r) = reference {
-        reference_rules(r, "spec.dataSourceRef", allow, &mut out);
+        reference_rules(r, &format!("{path}.dataSourceRef"), allow, &mut out);
         let ns = namespace_of(r);
         if !ns.is_empty() {
             out.extend(each_invalid(
-                "spec.dataSourceRef.namespace",
+                &format!("{path}.dataSourceRef.namespace"),
                 ns,
                 dns_label_msgs(ns),
             ));
@@ -163,7 +164,7 @@ pub(crate) fn data_source_rules(spec: &Value, old: Option<&Value>) -> Vec<Status
     }
     match (source, reference) {
         (Some(_), Some(r)) if !namespace_of(r).is_empty() => out.push(invalid_shown(
-            "spec",
+            path,
             DATA_SOURCE_PATH,
             "may not be specified when dataSourceRef.namespace is specified",
         )),
@@ -174,7 +175,7 @@ pub(crate) fn data_source_rules(spec: &Value, old: Option<&Value>) -> Vec<Status
                 && s(d, "name") == s(r, "name");
             if !same {
                 out.push(invalid_shown(
-                    "spec",
+                    path,
                     DATA_SOURCE_PATH,
                     "must match dataSourceRef",
                 ));
@@ -243,7 +244,7 @@ mod tests {
         let spec = json!({"dataSource": {"kind": "Pop", "name": ""},
             "dataSourceRef": {"apiGroup": "Bad_Group", "kind": "", "name": "x", "namespace": "A"}});
         assert_eq!(
-            messages(&data_source_rules(&spec, None)),
+            messages(&data_source_rules(&spec, "spec", None)),
             [
                 "spec.dataSource.name: Required value",
                 "spec.dataSource: Invalid value: \"Pop\": must be 'PersistentVolumeClaim' when referencing the default apiGroup",
@@ -256,12 +257,11 @@ mod tests {
         let differ = json!({"dataSource": {"kind": "PersistentVolumeClaim", "name": "a"},
             "dataSourceRef": {"kind": "PersistentVolumeClaim", "name": "b"}});
         assert_eq!(
-            messages(&data_source_rules(&differ, None)),
+            messages(&data_source_rules(&differ, "spec", None)),
             ["spec: Invalid value: field.Path{name:\"dataSource\", index:\"\", parent:(*field.Path)(0xc000000000)}: must match dataSourceRef"]
         );
         // An invalid group the stored claim already had may stay.
         let bad = json!({"dataSourceRef": {"apiGroup": "Bad_Group", "kind": "K", "name": "x"}});
-        let old = json!({ "spec": bad.clone() });
-        assert!(data_source_rules(&bad, Some(&old)).is_empty());
+        assert!(data_source_rules(&bad, "spec", Some(&bad)).is_empty());
     }
 }

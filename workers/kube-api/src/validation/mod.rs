@@ -23,6 +23,9 @@ mod network_policy;
 mod node;
 mod persistent_volume;
 mod pod;
+mod pod_ephemeral;
+mod pod_prepare;
+mod pod_projection;
 mod pod_subresources;
 mod pod_update;
 mod pod_volumes;
@@ -59,6 +62,9 @@ pub(crate) use network_policy::network_policy;
 pub(crate) use node::{node, node_prepare};
 pub(crate) use persistent_volume::persistent_volume;
 pub(crate) use pod::pod;
+pub(crate) use pod_prepare::{
+    cronjob_prepare, pod_prepare, pod_template_prepare, template_prepare,
+};
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
 pub(crate) use policies::{
     binding as admission_policy_binding, binding_defaults, policy as admission_policy,

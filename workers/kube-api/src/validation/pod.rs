@@ -198,12 +198,17 @@ fn enum_field(obj: &Value, key: &str, path: &str, values: &[&str], out: &mut Vec
     }
 }
 
-/// The rules of a pod spec found at `path` (`spec`, `spec.template.spec`, ...).
+/// The rules of a pod template's spec found at `path` (`spec.template.spec`, ...).
 pub(crate) fn pod_spec(spec: Option<&Value>, path: &str) -> Vec<StatusCause> {
+    spec_of(spec, path, None)
+}
+
+/// The rules of a pod spec at `path`, of the pod named `pod` (None in templates).
+fn spec_of(spec: Option<&Value>, path: &str, pod: Option<&str>) -> Vec<StatusCause> {
     let mut out = Vec::new();
     let empty = Value::Null;
     let spec = spec.unwrap_or(&empty);
-    let vols = super::pod_volumes::volumes(spec, path, &mut out);
+    let vols = super::pod_volumes::volumes(spec, path, pod, &mut out);
     let containers = arr(spec, "containers");
     if containers.is_empty() {
         out.push(required(&format!("{path}.containers"), ""));
@@ -309,7 +314,11 @@ pub(crate) fn pod_template(template: Option<&Value>, path: &str) -> Vec<StatusCa
 
 /// Pod: its spec, and on update only what upstream lets change.
 pub(crate) fn pod(obj: &Value, old: Option<&Value>) -> Vec<StatusCause> {
-    let mut out = pod_spec(obj.get("spec"), "spec");
+    let name = obj.pointer("/metadata/name").and_then(Value::as_str);
+    let mut out = spec_of(obj.get("spec"), "spec", name);
+    if let Some(spec) = obj.get("spec") {
+        super::pod_projection::tokens_need_account(spec, &mut out);
+    }
     match old {
         Some(old) => out.extend(pod_update(obj, old)),
         None => out.extend(super::pod_subresources::ephemeral_on_create(obj)),

@@ -5,10 +5,11 @@
 //!
 //! Sources are looked at in upstream's fixed order: the first one present is validated,
 //! each later one is `Forbidden` (at upstream's paths, typos included: `cephFS`,
-//! `downwarAPI`); `emptyDir` always counts first. Per-source rules here: emptyDir,
-//! hostPath, gitRepo, secret, nfs (server), persistentVolumeClaim, configMap (with their
-//! items and modes), vsphereVolume, photonPersistentDisk, portworxVolume. Not yet: the
-//! other sources' own rules (projected, downwardAPI, ephemeral, csi, …).
+//! `downwarAPI`); `emptyDir` always counts first. Each source's own rules: those a
+//! PersistentVolume shares in `pv_sources`, the pod-only ones here, the projecting ones
+//! (`downwardAPI`, `projected`) in `pod_projection`, `ephemeral` in `pod_ephemeral`.
+//! `image` volumes never get here: the ImageVolume gate is off, so the pod strategy
+//! drops them.
 
 use std::collections::HashSet;
 
@@ -16,9 +17,11 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, dns_label_msgs, duplicate, each_invalid, forbidden, invalid, invalid_int, required, s,
+    arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
+    invalid_int, required, s,
 };
-use super::pv_sources::{backsteps, host_path, need};
+use super::pod_projection::{downward_api, projected};
+use super::pv_sources::{backsteps, need, text};
 
 /// Volume sources in the order upstream looks at them, with the path a second source's
 /// `Forbidden` is reported at.
@@ -57,13 +60,19 @@ const SOURCES: &[(&str, &str)] = &[
 
 const FILE_MODE_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
 
-/// The volumes of `spec` at `path`; returns the names of those without causes.
-pub(super) fn volumes(spec: &Value, path: &str, out: &mut Vec<StatusCause>) -> HashSet<String> {
+/// The volumes of `spec` at `path`, of the pod named `pod` (None in a template); returns
+/// the names of those without causes.
+pub(super) fn volumes(
+    spec: &Value,
+    path: &str,
+    pod: Option<&str>,
+    out: &mut Vec<StatusCause>,
+) -> HashSet<String> {
     let mut names = HashSet::new();
     for (i, vol) in arr(spec, "volumes").iter().enumerate() {
         let p = format!("{path}.volumes[{i}]");
-        let mut el = source(vol, &p);
         let name = s(vol, "name").unwrap_or("");
+        let mut el = source(vol, &p, name, pod);
         if name.is_empty() {
             el.push(required(&format!("{p}.name"), ""));
         } else {
@@ -81,17 +90,22 @@ pub(super) fn volumes(spec: &Value, path: &str, out: &mut Vec<StatusCause>) -> H
         }
         out.extend(el);
     }
+    out.extend(super::pod_ephemeral::created_claims(spec, path, pod));
     names
 }
 
-/// The source frame: the first source present is validated, later ones forbidden.
-fn source(vol: &Value, p: &str) -> Vec<StatusCause> {
+/// The source frame of the volume at `p` named `name`: the first source present is
+/// validated, later ones forbidden.
+fn source(vol: &Value, p: &str, name: &str, pod: Option<&str>) -> Vec<StatusCause> {
     let mut out = Vec::new();
     let mut counted = false;
     for (key, forbidden_at) in SOURCES {
         let Some(v) = vol.get(*key).filter(|v| !v.is_null()) else {
             continue;
         };
+        if *key == "iscsi" {
+            iscsi_name(v, p, name, &mut out);
+        }
         if counted {
             out.push(forbidden(
                 &format!("{p}.{forbidden_at}"),
@@ -100,7 +114,14 @@ fn source(vol: &Value, p: &str) -> Vec<StatusCause> {
             continue;
         }
         counted = true;
-        rules(key, v, &format!("{p}.{key}"), &mut out);
+        match *key {
+            "projected" => projected(v, p, &mut out),
+            "ephemeral" => super::pod_ephemeral::ephemeral(v, p, name, pod, &mut out),
+            "gcePersistentDisk" => {
+                super::pv_sources::shared(key, v, &format!("{p}.persistentDisk"), &mut out);
+            }
+            _ => rules(key, v, &format!("{p}.{key}"), &mut out),
+        }
     }
     if !counted {
         out.push(required(p, "must specify a volume type"));
@@ -108,8 +129,21 @@ fn source(vol: &Value, p: &str) -> Vec<StatusCause> {
     out
 }
 
+/// The iSCSI check upstream reports at the volume's name: with an initiator name,
+/// `<volume>:<portal>` must fit in 64 bytes.
+fn iscsi_name(v: &Value, p: &str, name: &str, out: &mut Vec<StatusCause>) {
+    let with_initiator = v.get("initiatorName").is_some_and(Value::is_string);
+    if with_initiator && name.len() + 1 + text(v, "targetPortal").len() > 64 {
+        out.push(invalid(
+            &format!("{p}.name"),
+            name,
+            "Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.",
+        ));
+    }
+}
+
 /// A present file mode outside 0..=0777.
-fn mode(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
+pub(super) fn file_mode(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
     if let Some(m) = v.get(key).and_then(Value::as_i64) {
         if !(0..=0o777).contains(&m) {
             out.push(invalid_int(&format!("{at}.{key}"), m, FILE_MODE_MSG));
@@ -118,7 +152,7 @@ fn mode(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
 }
 
 /// validateLocalDescendingPath: relative, without `..`.
-fn descending(path: &str, at: &str, out: &mut Vec<StatusCause>) {
+pub(super) fn descending(path: &str, at: &str, out: &mut Vec<StatusCause>) {
     if path.starts_with('/') {
         out.push(invalid(at, path, "must be a relative path"));
     }
@@ -126,26 +160,32 @@ fn descending(path: &str, at: &str, out: &mut Vec<StatusCause>) {
 }
 
 /// ValidateLocalNonReservedPath: descending, and not starting with `..` unless `../`.
-fn non_reserved(path: &str, at: &str, out: &mut Vec<StatusCause>) {
+pub(super) fn non_reserved(path: &str, at: &str, out: &mut Vec<StatusCause>) {
     descending(path, at, out);
     if path.starts_with("..") && !path.starts_with("../") {
         out.push(invalid(at, path, "must not start with '..'"));
     }
 }
 
-/// validateKeyToPath for each of `v`'s items.
+/// validateKeyToPath: one item of a secret or configMap source, at `ip`.
+pub(super) fn key_to_path(item: &Value, ip: &str, out: &mut Vec<StatusCause>) {
+    need(item, "key", ip, out);
+    need(item, "path", ip, out);
+    non_reserved(text(item, "path"), &format!("{ip}.path"), out);
+    file_mode(item, "mode", ip, out);
+}
+
 fn items(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
     for (j, item) in arr(v, "items").iter().enumerate() {
-        let ip = format!("{at}.items[{j}]");
-        need(item, "key", &ip, out);
-        need(item, "path", &ip, out);
-        non_reserved(s(item, "path").unwrap_or(""), &format!("{ip}.path"), out);
-        mode(item, "mode", &ip, out);
+        key_to_path(item, &format!("{at}.items[{j}]"), out);
     }
 }
 
 /// One source's own rules, at `at`.
 fn rules(key: &str, v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    if super::pv_sources::shared(key, v, at, out) {
+        return;
+    }
     match key {
         "emptyDir" => {
             let negative = match v.get("sizeLimit") {
@@ -160,41 +200,55 @@ fn rules(key: &str, v: &Value, at: &str, out: &mut Vec<StatusCause>) {
                 ));
             }
         }
-        "hostPath" => host_path(v, at, out),
         "gitRepo" => {
             need(v, "repository", at, out);
-            descending(
-                s(v, "directory").unwrap_or(""),
-                &format!("{at}.directory"),
-                out,
-            );
+            descending(text(v, "directory"), &format!("{at}.directory"), out);
         }
         "secret" => {
             need(v, "secretName", at, out);
-            mode(v, "defaultMode", at, out);
+            file_mode(v, "defaultMode", at, out);
             items(v, at, out);
         }
         "configMap" => {
             need(v, "name", at, out);
-            mode(v, "defaultMode", at, out);
+            file_mode(v, "defaultMode", at, out);
             items(v, at, out);
         }
-        "nfs" => {
-            need(v, "server", at, out);
-        }
-        "persistentVolumeClaim" => {
-            need(v, "claimName", at, out);
-        }
-        "vsphereVolume" => {
-            need(v, "volumePath", at, out);
-        }
-        "photonPersistentDisk" => {
-            need(v, "pdID", at, out);
-        }
-        "portworxVolume" => {
+        "persistentVolumeClaim" => need(v, "claimName", at, out),
+        "iscsi" => super::pv_sources::pod_iscsi(v, at, out),
+        "cinder" => {
             need(v, "volumeID", at, out);
+            secret_name(v, at, out);
+        }
+        "storageos" => {
+            super::pv_sources::storageos_names(v, at, out);
+            secret_name(v, at, out);
+        }
+        "downwardAPI" => downward_api(v, at, out),
+        "csi" => {
+            out.extend(super::csi::driver_name(
+                text(v, "driver"),
+                &format!("{at}.driver"),
+            ));
+            if let Some(r) = v.get("nodePublishSecretRef").filter(|r| !r.is_null()) {
+                let name = text(r, "name");
+                if name.is_empty() {
+                    out.push(required(&format!("{at}.nodePublishSecretRef.name"), ""));
+                } else {
+                    // Upstream reports the name's format at the source's `name`.
+                    let msgs = dns_subdomain_msgs(name);
+                    out.extend(each_invalid(&format!("{at}.name"), name, msgs));
+                }
+            }
         }
         _ => {}
+    }
+}
+
+/// A local secret reference, when given, names a secret.
+fn secret_name(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    if let Some(r) = v.get("secretRef").filter(|r| !r.is_null()) {
+        need(r, "name", &format!("{at}.secretRef"), out);
     }
 }
 
@@ -211,7 +265,7 @@ mod tests {
     }
 
     fn volumes_of(spec: &Value, out: &mut Vec<StatusCause>) -> HashSet<String> {
-        volumes(spec, "spec", out)
+        volumes(spec, "spec", None, out)
     }
 
     #[test]
@@ -253,6 +307,42 @@ mod tests {
                 "spec.volumes[3].secret.items[0].mode: Invalid value: -1: must be a number between 0 and 0777 (octal), both inclusive",
                 "spec.volumes[4].configMap.items[0].path: Invalid value: \"..\": must not contain '..'",
                 "spec.volumes[4].configMap.items[0].path: Invalid value: \"..\": must not start with '..'",
+            ]
+        );
+    }
+
+    #[test]
+    fn disk_and_network_sources_follow_upstream() {
+        assert_eq!(
+            check(json!([
+                {"name": "g", "gcePersistentDisk": {"pdName": "", "partition": 300}},
+                {"name": "i", "iscsi": {"targetPortal": "p".repeat(70), "iqn": "x.1",
+                    "lun": 0, "chapAuthSession": true, "initiatorName": "iqn.bad"}},
+                {"name": "q", "quobyte": {"registry": "h:,:1,[::1]:7,a:b:c,", "volume": "v"}},
+                {"name": "f", "fc": {"targetWWNs": ["a"]}},
+                {"name": "x", "flexVolume": {"driver": "d",
+                    "options": {"xkubernetes.io": "", "A.K8s.io/b": ""}}},
+                {"name": "c", "cinder": {"volumeID": "v", "secretRef": {}}},
+                {"name": "s", "storageos": {"volumeName": "V", "secretRef": {"name": ""}}},
+                {"name": "d", "csi": {"driver": "", "nodePublishSecretRef": {"name": "A_b"}}},
+            ])),
+            [
+                "spec.volumes[0].persistentDisk.pdName: Required value",
+                "spec.volumes[0].persistentDisk.partition: Invalid value: 300: must be between 1 and 255, inclusive",
+                "spec.volumes[1].name: Invalid value: \"i\": Total length of <volume name>:<iscsi.targetPortal> must be under 64 characters if iscsi.initiatorName is specified.",
+                "spec.volumes[1].iscsi.iqn: Invalid value: \"x.1\": must be valid format starting with iqn, eui, or naa",
+                "spec.volumes[1].iscsi.secretRef: Required value",
+                "spec.volumes[1].iscsi.initiatorname: Invalid value: \"iqn.bad\": must be valid format",
+                "spec.volumes[2].quobyte.registry: Invalid value: \"h:,:1,[::1]:7,a:b:c,\": must be a host:port pair or multiple pairs separated by commas",
+                "spec.volumes[2].quobyte.registry: Invalid value: \"h:,:1,[::1]:7,a:b:c,\": must be a host:port pair or multiple pairs separated by commas",
+                "spec.volumes[3].fc.lun: Required value: lun is required if targetWWNs is specified",
+                "spec.volumes[4].flexVolume.options[A.K8s.io/b]: Invalid value: \"A.K8s.io/b\": kubernetes.io and k8s.io namespaces are reserved",
+                "spec.volumes[5].cinder.secretRef.name: Required value",
+                "spec.volumes[6].storageos.volumeName: Invalid value: \"V\": a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')",
+                "spec.volumes[6].storageos.secretRef.name: Required value",
+                "spec.volumes[7].csi.driver: Required value",
+                "spec.volumes[7].csi.driver: Invalid value: \"\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
+                "spec.volumes[7].csi.name: Invalid value: \"A_b\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')",
             ]
         );
     }

@@ -176,12 +176,67 @@ fn iscsi(v: &Value, pv: &str, at: &str, out: &mut Vec<StatusCause>) {
     }
 }
 
-pub(super) fn source(name: &str, v: &Value, spec: &Value, pv: &str, out: &mut Vec<StatusCause>) {
-    let at = format!("spec.{name}");
+/// Why `name` is not an iSCSI qualified name, as a pod's iSCSI volume says it.
+fn pod_iscsi_name_msg(name: &str) -> Option<&'static str> {
+    match name.get(..3) {
+        Some("iqn" | "eui" | "naa") => iscsi_name_msg(name),
+        _ => Some("must be valid format starting with iqn, eui, or naa"),
+    }
+}
+
+/// A pod's iSCSI volume source (its name's length is checked by the volume frame).
+pub(super) fn pod_iscsi(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    need(v, "targetPortal", at, out);
+    let iqn = text(v, "iqn");
+    if iqn.is_empty() {
+        out.push(required(&format!("{at}.iqn"), ""));
+    } else if let Some(msg) = pod_iscsi_name_msg(iqn) {
+        out.push(invalid(&format!("{at}.iqn"), iqn, msg));
+    }
+    lun(v, at, out);
+    let chap = v.get("chapAuthDiscovery").and_then(Value::as_bool) == Some(true)
+        || v.get("chapAuthSession").and_then(Value::as_bool) == Some(true);
+    if chap && v.get("secretRef").is_none_or(Value::is_null) {
+        out.push(required(&format!("{at}.secretRef"), ""));
+    }
+    if let Some(initiator) = v.get("initiatorName").and_then(Value::as_str) {
+        if let Some(msg) = pod_iscsi_name_msg(initiator) {
+            out.push(invalid(&format!("{at}.initiatorname"), initiator, msg));
+        }
+    }
+}
+
+/// Whether `hp` splits as Go's `net.SplitHostPort` splits it: one `:` before the port
+/// (or a bracketed host), no stray brackets; host and port may be empty.
+fn splits_host_port(hp: &str) -> bool {
+    let Some(i) = hp.rfind(':') else {
+        return false;
+    };
+    let (j, k) = if hp.starts_with('[') {
+        let Some(end) = hp.find(']') else {
+            return false;
+        };
+        if end + 1 != i {
+            return false;
+        }
+        (1, end + 1)
+    } else {
+        if hp[..i].contains(':') {
+            return false;
+        }
+        (0, 0)
+    };
+    !hp[j..].contains('[') && !hp[k..].contains(']')
+}
+
+/// The rules a volume source has alike in a PersistentVolume and in a pod's volumes
+/// (upstream validates both with the same function), at `at`; false when `name` is not
+/// one of those sources.
+pub(super) fn shared(name: &str, v: &Value, at: &str, out: &mut Vec<StatusCause>) -> bool {
     match name {
-        "hostPath" => host_path(v, &at, out),
+        "hostPath" => host_path(v, at, out),
         "nfs" => {
-            need(v, "server", &at, out);
+            need(v, "server", at, out);
             let path = text(v, "path");
             if path.is_empty() {
                 out.push(required(&format!("{at}.path"), ""));
@@ -194,6 +249,211 @@ pub(super) fn source(name: &str, v: &Value, spec: &Value, pv: &str, out: &mut Ve
                 ));
             }
         }
+        "gcePersistentDisk" => {
+            need(v, "pdName", at, out);
+            partition(v, at, out);
+        }
+        "awsElasticBlockStore" => {
+            need(v, "volumeID", at, out);
+            partition(v, at, out);
+        }
+        "glusterfs" => {
+            need(v, "endpoints", at, out);
+            need(v, "path", at, out);
+        }
+        "flocker" => {
+            let (dn, du) = (text(v, "datasetName"), text(v, "datasetUUID"));
+            match (dn.is_empty(), du.is_empty()) {
+                (true, true) => out.push(required(
+                    at,
+                    "one of datasetName and datasetUUID is required",
+                )),
+                (false, false) => out.push(invalid(
+                    at,
+                    "resource",
+                    "datasetName and datasetUUID can not be specified simultaneously",
+                )),
+                _ => {}
+            }
+            if dn.contains('/') {
+                out.push(invalid(
+                    &format!("{at}.datasetName"),
+                    dn,
+                    "must not contain '/'",
+                ));
+            }
+        }
+        "rbd" => {
+            need_list(v, "monitors", at, out);
+            need(v, "image", at, out);
+        }
+        "cephfs" => need_list(v, "monitors", at, out),
+        "quobyte" => {
+            const PAIRS: &str = "must be a host:port pair or multiple pairs separated by commas";
+            let registry = text(v, "registry");
+            if registry.is_empty() {
+                out.push(required(&format!("{at}.registry"), PAIRS));
+            } else if text(v, "tenant").len() >= 65 {
+                out.push(required(
+                    &format!("{at}.tenant"),
+                    "must be a UUID and may not exceed a length of 64 characters",
+                ));
+            } else {
+                for pair in registry.split(',') {
+                    if !splits_host_port(pair) {
+                        out.push(invalid(&format!("{at}.registry"), registry, PAIRS));
+                    }
+                }
+            }
+            need(v, "volume", at, out);
+        }
+        "fc" => {
+            let wwns = arr(v, "targetWWNs");
+            match (wwns.is_empty(), arr(v, "wwids").is_empty()) {
+                (true, true) => out.push(required(
+                    &format!("{at}.targetWWNs"),
+                    "must specify either targetWWNs or wwids, but not both",
+                )),
+                (false, false) => {
+                    out.push(invalid_shown(
+                        &format!("{at}.targetWWNs"),
+                        &super::causes::go_strings(wwns),
+                        "targetWWNs and wwids can not be specified simultaneously",
+                    ));
+                }
+                _ => {}
+            }
+            if !wwns.is_empty() {
+                if v.get("lun").is_none_or(Value::is_null) {
+                    out.push(required(
+                        &format!("{at}.lun"),
+                        "lun is required if targetWWNs is specified",
+                    ));
+                } else {
+                    lun(v, at, out);
+                }
+            }
+        }
+        "flexVolume" => {
+            need(v, "driver", at, out);
+            let mut keys: Vec<&String> = v
+                .get("options")
+                .and_then(Value::as_object)
+                .map(|m| m.keys().collect())
+                .unwrap_or_default();
+            keys.sort();
+            for k in keys {
+                let domain = format!(".{}", k.split('/').next().unwrap_or("").to_lowercase());
+                if domain.ends_with(".kubernetes.io") || domain.ends_with(".k8s.io") {
+                    out.push(invalid(
+                        &format!("{at}.options[{k}]"),
+                        k,
+                        "kubernetes.io and k8s.io namespaces are reserved",
+                    ));
+                }
+            }
+        }
+        "azureFile" => {
+            need(v, "secretName", at, out);
+            need(v, "shareName", at, out);
+        }
+        "vsphereVolume" => need(v, "volumePath", at, out),
+        "photonPersistentDisk" => need(v, "pdID", at, out),
+        "portworxVolume" => need(v, "volumeID", at, out),
+        "azureDisk" => azure_disk(v, at, out),
+        "scaleIO" => {
+            for key in ["gateway", "system", "volumeName"] {
+                need(v, key, at, out);
+            }
+        }
+        _ => return false,
+    }
+    true
+}
+
+fn azure_disk(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    need(v, "diskName", at, out);
+    need(v, "diskURI", at, out);
+    if let Some(m) = s(v, "cachingMode").filter(|m| !["None", "ReadOnly", "ReadWrite"].contains(m))
+    {
+        out.push(not_supported(
+            &format!("{at}.cachingMode"),
+            m,
+            &["None", "ReadOnly", "ReadWrite"],
+        ));
+    }
+    let kind = s(v, "kind").unwrap_or("Shared");
+    if !["Dedicated", "Managed", "Shared"].contains(&kind) {
+        out.push(not_supported(
+            &format!("{at}.kind"),
+            kind,
+            &["Dedicated", "Managed", "Shared"],
+        ));
+    }
+    let uri = text(v, "diskURI");
+    if kind == "Managed" && !uri.starts_with("/subscriptions/") {
+        out.push(not_supported(&format!("{at}.diskURI"), uri, &["/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"]));
+    } else if kind != "Managed" && !uri.starts_with("https://") {
+        out.push(not_supported(
+            &format!("{at}.diskURI"),
+            uri,
+            &["https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"],
+        ));
+    }
+}
+
+/// The name part of a storageos source (its volume and namespace), pod or PV alike.
+pub(super) fn storageos_names(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
+    let name = text(v, "volumeName");
+    if name.is_empty() {
+        out.push(required(&format!("{at}.volumeName"), ""));
+    } else {
+        out.extend(each_invalid(
+            &format!("{at}.volumeName"),
+            name,
+            dns_label_msgs(name),
+        ));
+    }
+    let ns = text(v, "volumeNamespace");
+    if !ns.is_empty() {
+        out.extend(each_invalid(
+            &format!("{at}.volumeNamespace"),
+            ns,
+            dns_label_msgs(ns),
+        ));
+    }
+}
+
+/// One source of a PersistentVolume named `pv` (whose spec is `spec`).
+pub(super) fn source(name: &str, v: &Value, spec: &Value, pv: &str, out: &mut Vec<StatusCause>) {
+    let at = match name {
+        "gcePersistentDisk" => "spec.persistentDisk".to_owned(),
+        _ => format!("spec.{name}"),
+    };
+    if shared(name, v, &at, out) {
+        match name {
+            "glusterfs" => {
+                if let Some(ns) = v.get("endpointsNamespace").and_then(Value::as_str) {
+                    let field = format!("{at}.endpointsNamespace");
+                    if ns.is_empty() {
+                        out.push(invalid(
+                            &field,
+                            ns,
+                            "if the endpointnamespace is set, it must be a valid namespace name",
+                        ));
+                    } else {
+                        out.extend(each_invalid(&field, ns, dns_label_msgs(ns)));
+                    }
+                }
+            }
+            "azureFile" if v.get("secretNamespace").and_then(Value::as_str) == Some("") => {
+                out.push(required(&format!("{at}.secretNamespace"), ""));
+            }
+            _ => {}
+        }
+        return;
+    }
+    match name {
         "local" => {
             let placed = spec.get("nodeAffinity").is_some_and(|a| !a.is_null());
             if local_path(v, &at, out) && !placed {
@@ -217,81 +477,6 @@ pub(super) fn source(name: &str, v: &Value, spec: &Value, pv: &str, out: &mut Ve
                 }
             }
         }
-        "gcePersistentDisk" => {
-            need(v, "pdName", "spec.persistentDisk", out);
-            partition(v, "spec.persistentDisk", out);
-        }
-        "awsElasticBlockStore" => {
-            need(v, "volumeID", &at, out);
-            partition(v, &at, out);
-        }
-        "glusterfs" => {
-            need(v, "endpoints", &at, out);
-            need(v, "path", &at, out);
-            if let Some(ns) = v.get("endpointsNamespace").and_then(Value::as_str) {
-                let field = format!("{at}.endpointsNamespace");
-                if ns.is_empty() {
-                    out.push(invalid(
-                        &field,
-                        ns,
-                        "if the endpointnamespace is set, it must be a valid namespace name",
-                    ));
-                } else {
-                    out.extend(each_invalid(&field, ns, dns_label_msgs(ns)));
-                }
-            }
-        }
-        "flocker" => {
-            let (dn, du) = (text(v, "datasetName"), text(v, "datasetUUID"));
-            match (dn.is_empty(), du.is_empty()) {
-                (true, true) => out.push(required(
-                    &at,
-                    "one of datasetName and datasetUUID is required",
-                )),
-                (false, false) => out.push(invalid(
-                    &at,
-                    "resource",
-                    "datasetName and datasetUUID can not be specified simultaneously",
-                )),
-                _ => {}
-            }
-            if dn.contains('/') {
-                out.push(invalid(
-                    &format!("{at}.datasetName"),
-                    dn,
-                    "must not contain '/'",
-                ));
-            }
-        }
-        "rbd" => {
-            if arr(v, "monitors").is_empty() {
-                out.push(required(&format!("{at}.monitors"), ""));
-            }
-            need(v, "image", &at, out);
-        }
-        "cephfs" => need_list(v, "monitors", "spec.cephfs", out),
-        "quobyte" => {
-            const PAIRS: &str = "must be a host:port pair or multiple pairs separated by commas";
-            let registry = text(v, "registry");
-            if registry.is_empty() {
-                out.push(required(&format!("{at}.registry"), PAIRS));
-            } else if text(v, "tenant").len() >= 65 {
-                out.push(required(
-                    &format!("{at}.tenant"),
-                    "must be a UUID and may not exceed a length of 64 characters",
-                ));
-            } else {
-                for pair in registry.split(',') {
-                    let ok = pair
-                        .rsplit_once(':')
-                        .is_some_and(|(h, p)| !h.is_empty() && p.parse::<u16>().is_ok());
-                    if !ok {
-                        out.push(invalid(&format!("{at}.registry"), registry, PAIRS));
-                    }
-                }
-            }
-            need(v, "volume", &at, out);
-        }
         "iscsi" => iscsi(v, pv, &at, out),
         "cinder" => {
             need(v, "volumeID", &at, out);
@@ -300,110 +485,8 @@ pub(super) fn source(name: &str, v: &Value, spec: &Value, pv: &str, out: &mut Ve
                 need(r, "namespace", &format!("{at}.secretRef"), out);
             }
         }
-        "fc" => {
-            let wwns = arr(v, "targetWWNs");
-            match (wwns.is_empty(), arr(v, "wwids").is_empty()) {
-                (true, true) => out.push(required(
-                    &format!("{at}.targetWWNs"),
-                    "must specify either targetWWNs or wwids, but not both",
-                )),
-                (false, false) => {
-                    out.push(invalid_shown(
-                        &format!("{at}.targetWWNs"),
-                        &super::causes::go_strings(wwns),
-                        "targetWWNs and wwids can not be specified simultaneously",
-                    ));
-                }
-                (false, true) if v.get("lun").is_none_or(Value::is_null) => {
-                    out.push(required(
-                        &format!("{at}.lun"),
-                        "lun is required if targetWWNs is specified",
-                    ));
-                }
-                _ => {}
-            }
-            lun(v, &at, out);
-        }
-        "flexVolume" => {
-            need(v, "driver", &at, out);
-            let mut keys: Vec<&String> = v
-                .get("options")
-                .and_then(Value::as_object)
-                .map(|m| m.keys().collect())
-                .unwrap_or_default();
-            keys.sort();
-            for k in keys {
-                let domain = k.split('/').next().unwrap_or("").to_lowercase();
-                if domain.ends_with("kubernetes.io") || domain.ends_with("k8s.io") {
-                    out.push(invalid(
-                        &format!("{at}.options[{k}]"),
-                        k,
-                        "kubernetes.io and k8s.io namespaces are reserved",
-                    ));
-                }
-            }
-        }
-        "azureFile" => {
-            need(v, "secretName", &at, out);
-            need(v, "shareName", &at, out);
-            if v.get("secretNamespace").and_then(Value::as_str) == Some("") {
-                out.push(required(&format!("{at}.secretNamespace"), ""));
-            }
-        }
-        "vsphereVolume" => need(v, "volumePath", &at, out),
-        "photonPersistentDisk" => need(v, "pdID", &at, out),
-        "portworxVolume" => need(v, "volumeID", &at, out),
-        "azureDisk" => {
-            need(v, "diskName", &at, out);
-            need(v, "diskURI", &at, out);
-            if let Some(m) =
-                s(v, "cachingMode").filter(|m| !["None", "ReadOnly", "ReadWrite"].contains(m))
-            {
-                out.push(not_supported(
-                    &format!("{at}.cachingMode"),
-                    m,
-                    &["None", "ReadOnly", "ReadWrite"],
-                ));
-            }
-            let kind = s(v, "kind").unwrap_or("Shared");
-            if !["Dedicated", "Managed", "Shared"].contains(&kind) {
-                out.push(not_supported(
-                    &format!("{at}.kind"),
-                    kind,
-                    &["Dedicated", "Managed", "Shared"],
-                ));
-            }
-            let uri = text(v, "diskURI");
-            if kind == "Managed" && !uri.starts_with("/subscriptions/") {
-                out.push(not_supported(&format!("{at}.diskURI"), uri, &["/subscriptions/{sub-id}/resourcegroups/{group-name}/providers/microsoft.compute/disks/{disk-id}"]));
-            } else if kind != "Managed" && !uri.starts_with("https://") {
-                out.push(not_supported(&format!("{at}.diskURI"), uri, &["https://{account-name}.blob.core.windows.net/{container-name}/{disk-name}.vhd"]));
-            }
-        }
-        "scaleIO" => {
-            for key in ["gateway", "system", "volumeName"] {
-                need(v, key, &at, out);
-            }
-        }
         "storageos" => {
-            let name = text(v, "volumeName");
-            if name.is_empty() {
-                out.push(required(&format!("{at}.volumeName"), ""));
-            } else {
-                out.extend(each_invalid(
-                    &format!("{at}.volumeName"),
-                    name,
-                    dns_label_msgs(name),
-                ));
-            }
-            let ns = text(v, "volumeNamespace");
-            if !ns.is_empty() {
-                out.extend(each_invalid(
-                    &format!("{at}.volumeNamespace"),
-                    ns,
-                    dns_label_msgs(ns),
-                ));
-            }
+            storageos_names(v, &at, out);
             if let Some(r) = v.get("secretRef").filter(|r| r.is_object()) {
                 need(r, "name", &format!("{at}.secretRef"), out);
                 need(r, "namespace", &format!("{at}.secretRef"), out);

@@ -21,10 +21,6 @@ const ACCESS_MODES: [&str; 4] = [
     "ReadWriteOncePod",
 ];
 
-fn storage_request(o: &Value) -> Option<&Value> {
-    o.pointer("/spec/resources/requests/storage")
-}
-
 fn quantity(v: &Value) -> Option<f64> {
     match v {
         Value::String(q) => super::parse_quantity(q),
@@ -33,23 +29,39 @@ fn quantity(v: &Value) -> Option<f64> {
     }
 }
 
+fn storage_request(o: &Value) -> Option<&Value> {
+    o.pointer("/spec/resources/requests/storage")
+}
+
 /// A PersistentVolumeClaim.
 pub(crate) fn persistent_volume_claim(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
+    let empty = Value::Null;
+    let spec = o.get("spec").unwrap_or(&empty);
+    let mut causes = claim_spec(spec, "spec", old.and_then(|o| o.get("spec")));
+    if let Some(old) = old {
+        causes.extend(claim_update(o, old));
+    }
+    causes
+}
+
+/// A claim's spec at `path` (a claim's `spec`, or a claim template's), in upstream's
+/// order; `old` is the stored claim's spec, if any.
+pub(crate) fn claim_spec(spec: &Value, path: &str, old: Option<&Value>) -> Vec<StatusCause> {
     let mut causes = Vec::new();
-    let spec = o.get("spec").cloned().unwrap_or(Value::Null);
-    let modes: Vec<&str> = arr(&spec, "accessModes")
+    let modes_at = format!("{path}.accessModes");
+    let modes: Vec<&str> = arr(spec, "accessModes")
         .iter()
         .map(|m| m.as_str().unwrap_or(""))
         .collect();
     if modes.is_empty() {
-        causes.push(required(
-            "spec.accessModes",
-            "at least 1 access mode is required",
-        ));
+        causes.push(required(&modes_at, "at least 1 access mode is required"));
+    }
+    if let Some(sel) = spec.get("selector").filter(|s| s.is_object()) {
+        selector_rules(sel, &format!("{path}.selector"), &mut causes);
     }
     for m in &modes {
         if !ACCESS_MODES.contains(m) {
-            causes.push(not_supported("spec.accessModes", m, &ACCESS_MODES));
+            causes.push(not_supported(&modes_at, m, &ACCESS_MODES));
         }
     }
     if modes.contains(&"ReadWriteOncePod")
@@ -58,49 +70,40 @@ pub(crate) fn persistent_volume_claim(o: &Value, old: Option<&Value>) -> Vec<Sta
             .any(|m| *m != "ReadWriteOncePod" && ACCESS_MODES.contains(m))
     {
         causes.push(forbidden(
-            "spec.accessModes",
+            &modes_at,
             "may not use ReadWriteOncePod with other access modes",
         ));
     }
-    if let Some(sel) = spec.get("selector").filter(|s| s.is_object()) {
-        selector_rules(sel, "spec.selector", &mut causes);
-    }
-    match storage_request(o) {
-        None => causes.push(required("spec.resources[storage]", "")),
+    let storage_at = format!("{path}.resources[storage]");
+    match spec.pointer("/resources/requests/storage") {
+        None => causes.push(required(&storage_at, "")),
         Some(q) => {
             if quantity(q).is_some_and(|n| n <= 0.0) {
                 let shown = q
                     .as_str()
                     .map(str::to_owned)
                     .unwrap_or_else(|| q.to_string());
-                causes.push(invalid(
-                    "spec.resources[storage]",
-                    &shown,
-                    "must be greater than zero",
-                ));
+                causes.push(invalid(&storage_at, &shown, "must be greater than zero"));
             }
         }
     }
-    if let Some(class) = s(&spec, "storageClassName").filter(|c| !c.is_empty()) {
+    if let Some(class) = s(spec, "storageClassName").filter(|c| !c.is_empty()) {
         causes.extend(each_invalid(
-            "spec.storageClassName",
+            &format!("{path}.storageClassName"),
             class,
             dns_subdomain_msgs(class),
         ));
     }
-    if let Some(mode) = s(&spec, "volumeMode") {
+    if let Some(mode) = s(spec, "volumeMode") {
         if !matches!(mode, "Block" | "Filesystem") {
             causes.push(not_supported(
-                "spec.volumeMode",
+                &format!("{path}.volumeMode"),
                 mode,
                 &["Block", "Filesystem"],
             ));
         }
     }
-    causes.extend(super::claim_sources::data_source_rules(&spec, old));
-    if let Some(old) = old {
-        causes.extend(claim_update(o, old));
-    }
+    causes.extend(super::claim_sources::data_source_rules(spec, path, old));
     causes
 }
 
