@@ -600,3 +600,65 @@ async fn strings_are_escaped_and_paths_unescaped_as_go_does() {
         missing.text()
     );
 }
+
+/// Large API responses go out gzip-compressed to clients that accept it (kube-apiserver's
+/// APIResponseCompression: over 128 KiB, `Content-Encoding: gzip`, `Vary:
+/// Accept-Encoding`); small ones, and clients that don't ask, get plain bytes; kubectl
+/// (which asks) reads the compressed list as usual.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn large_responses_are_gzipped_for_clients_that_accept_it() {
+    use std::io::Read;
+    let server = Server::builder().start().await;
+    let filler = "x".repeat(4000);
+    for i in 0..40 {
+        let cm = json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": format!("big-{i}")}, "data": {"k": filler}});
+        let r = server
+            .send_json(
+                Method::POST,
+                "/api/v1/namespaces/default/configmaps",
+                "application/json",
+                &cm,
+            )
+            .await;
+        assert_eq!(r.status, 201, "{}", r.text());
+    }
+    let list = "/api/v1/namespaces/default/configmaps";
+    let get = |path: &'static str, encoding: &'static str| {
+        let server = &server;
+        async move {
+            let mut headers = vec![];
+            if !encoding.is_empty() {
+                headers.push(("accept-encoding", encoding));
+            }
+            server
+                .request_full(Method::GET, path, &headers, b"", true, false)
+                .await
+                .expect("request")
+        }
+    };
+    let zipped = get(list, "gzip").await;
+    assert_eq!(zipped.status, 200);
+    assert_eq!(zipped.headers["content-encoding"], "gzip");
+    assert_eq!(zipped.headers["vary"], "Accept-Encoding");
+    let mut plain = Vec::new();
+    flate2::read::GzDecoder::new(&zipped.body[..])
+        .read_to_end(&mut plain)
+        .expect("a gzip body");
+    assert!(zipped.body.len() * 10 < plain.len(), "compressed");
+    let items: serde_json::Value = serde_json::from_slice(&plain).expect("a JSON list");
+    assert!(items["items"].as_array().is_some_and(|i| i.len() >= 40));
+
+    let unasked = get(list, "").await;
+    assert!(unasked.headers.get("content-encoding").is_none());
+    assert!(unasked.body.len() > 128 * 1024);
+    // `gzip;q=1` is not the bare token upstream looks for.
+    let weighted = get(list, "gzip;q=1").await;
+    assert!(weighted.headers.get("content-encoding").is_none());
+    let small = get("/api/v1/namespaces/default/configmaps/big-0", "gzip").await;
+    assert!(small.headers.get("content-encoding").is_none());
+
+    let k = crate::harness::kubectl::Kubectl::new(&server);
+    let names = k.ok(&["get", "configmaps", "-o", "name"]);
+    assert!(names.contains("configmap/big-39"), "{names}");
+}

@@ -11,6 +11,7 @@ pub mod backend;
 pub mod body;
 pub mod cache;
 pub mod certfiles;
+pub mod compress;
 pub mod control;
 pub mod delegate;
 pub mod discovery;

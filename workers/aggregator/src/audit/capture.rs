@@ -21,6 +21,17 @@ pub(crate) const MAX_STATUS: usize = 64 * 1024;
 /// the event says so in an annotation).
 pub(crate) const MAX_RESPONSE: usize = 64 * 1024 * 1024;
 
+/// A gzip body decompressed, None when it is not gzip or holds more than `limit` bytes.
+pub(crate) fn gunzip(zipped: &[u8], limit: usize) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut plain = Vec::new();
+    flate2::read::GzDecoder::new(zipped)
+        .take(limit as u64 + 1)
+        .read_to_end(&mut plain)
+        .ok()?;
+    (plain.len() <= limit).then_some(plain)
+}
+
 /// Bytes copied from a body, shared between the body (which fills it) and the event.
 #[derive(Debug, Default, Clone)]
 pub(crate) struct Copied(Arc<Mutex<CopiedBytes>>);
@@ -221,6 +232,17 @@ pub(crate) fn response_status(
 mod tests {
     use super::*;
     use http_body_util::BodyExt;
+
+    #[test]
+    fn compressed_responses_are_read_back() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(b"{\"kind\":\"List\"}").unwrap();
+        let zipped = gz.finish().unwrap();
+        assert_eq!(gunzip(&zipped, 100).as_deref(), Some(&b"{\"kind\":\"List\"}"[..]));
+        assert_eq!(gunzip(&zipped, 5), None, "over the limit");
+        assert_eq!(gunzip(b"not gzip", 100), None);
+    }
 
     #[test]
     fn objects_from_each_media_type() {

@@ -304,19 +304,34 @@ impl Slot {
         } else {
             None
         };
+        // A large response the worker compressed is recorded as the object it holds.
+        let gzipped = resp
+            .headers()
+            .get(http::header::CONTENT_ENCODING)
+            .is_some_and(|v| v.as_bytes() == b"gzip");
         let copy = limit.map(|l| (Copied::default(), l));
         let copied = copy.as_ref().map(|(c, _)| c.clone());
-        let on_drop = Box::new(move || audit.complete(code, content_type, copied));
+        let on_drop = Box::new(move || audit.complete(code, content_type, copied, gzipped));
         resp.map(|body| Tee::wrap(body, copy, Some(on_drop)))
     }
 }
 
 impl RequestAudit {
     /// The ResponseComplete event, once the response body is done.
-    fn complete(mut self, code: u16, content_type: Option<String>, response: Option<Copied>) {
+    fn complete(
+        mut self,
+        code: u16,
+        content_type: Option<String>,
+        response: Option<Copied>,
+        gzipped: bool,
+    ) {
         let level = self.verdict.level;
         let omit = self.verdict.omit_managed_fields;
         let response_bytes = response.as_ref().and_then(Copied::take);
+        let response_bytes = match response_bytes {
+            Some(zipped) if gzipped => capture::gunzip(&zipped, capture::MAX_RESPONSE),
+            other => other,
+        };
         let status_body = (code >= 400)
             .then_some(response_bytes.as_deref())
             .flatten()

@@ -27,6 +27,7 @@ impl RestStore {
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
         let pretty = encode::pretty(req.uri().query(), user_agent);
+        let gzip = crate::compress::accepts_gzip(req.headers());
         let protobuf = self.encodes_protobuf();
         let (render, media) = match Render::negotiate(req.headers(), &query, watch, protobuf) {
             Ok(chosen) => chosen,
@@ -53,10 +54,13 @@ impl RestStore {
         if watch {
             return resp;
         }
-        match media {
+        let resp = match media {
             crate::negotiate::Media::Json if pretty => encode::indent(resp).await,
             _ => encode::encode(resp, media).await,
-        }
+        };
+        // Connect subresources (logs, exec, proxy, …) answer with their own bodies.
+        let connect = CONNECT_SUBRESOURCES.contains(&ctx.info.subresource.as_str());
+        crate::compress::compress(resp, gzip && !connect).await
     }
 
     /// Whether responses can be protobuf: built-in types only, as upstream (custom
