@@ -96,7 +96,11 @@ async fn pod_security_enforce_warn_and_namespace_labels() {
     if !require_tool("kubectl") {
         return;
     }
-    let server = Server::builder().start().await;
+    // Privileged containers allowed, as kubeadm runs kube-apiserver: PodSecurity decides.
+    let server = Server::builder()
+        .arg("--allow-privileged=true")
+        .start()
+        .await;
     let k = Kubectl::new(&server);
 
     // enforce=restricted: a privileged pod refused with upstream's message, dry run too.
@@ -209,6 +213,7 @@ async fn pod_security_configuration_defaults_and_exemptions() {
             "--admission-control-config-file={}",
             admission.display()
         ))
+        .arg("--allow-privileged=true")
         .start()
         .await;
     let k = Kubectl::new(&server);

@@ -284,6 +284,44 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
             "spec.volumes[3].persistentVolumeClaim.claimName: Invalid value: \"proj-e\": must not reference a PVC that gets created for an ephemeral volume",
         ],
     );
+    // The pod spec in upstream's order: containers, then host network, policies,
+    // security, scheduling, gates, names, tolerations; privileged containers refused
+    // without --allow-privileged, as kube-apiserver's own default.
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: spec-walk}\nspec:\n  hostNetwork: true\n  containers:\n  - name: c\n    image: i\n    ports: [{containerPort: 80, hostPort: 81}]\n    env: [{name: A, valueFrom: {fieldRef: {fieldPath: status.phase}}}]\n    securityContext: {privileged: true}\n    livenessProbe: {exec: {command: [x]}, successThreshold: 2}\n  securityContext:\n    sysctls: [{name: net.core.somaxconn, value: '1'}]\n  tolerations: [{operator: Equal, value: x}]\n  topologySpreadConstraints: [{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: Never}]\n  affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: []}}}\n  dnsPolicy: None\n  schedulingGates: [{name: a}, {name: a}]\n",
+    );
+    has(
+        &err,
+        &[
+            "spec.containers[0].env[0].valueFrom.fieldRef.fieldPath: Unsupported value: \"status.phase\"",
+            "spec.containers[0].securityContext.privileged: Forbidden: disallowed by cluster policy",
+            "spec.containers[0].livenessProbe.successThreshold: Invalid value: 2: must be 1",
+            "spec.containers[0].ports[0].hostPort: Invalid value: 81: must match `containerPort` when `hostNetwork` is true",
+            "spec.securityContext.sysctls[0].name: Invalid value: \"net.core.somaxconn\": may not be specified when 'hostNetwork' is true",
+            "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms: Required value: must have at least one node selector term",
+            "spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None",
+            "spec.schedulingGates[1]: Duplicate value: \"a\"",
+            "spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than zero",
+            "spec.topologySpreadConstraints[0].whenUnsatisfiable: Unsupported value: \"Never\": supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
+            "spec.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty",
+        ],
+    );
+    // Templates follow the same rules under their own path; a Deployment's init
+    // container without restartPolicy: Always may not have probes.
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: tpl}\nspec:\n  selector: {matchLabels: {app: t}}\n  template:\n    metadata: {labels: {app: t}}\n    spec:\n      initContainers: [{name: i, image: i, readinessProbe: {exec: {command: [x]}}}]\n      containers: [{name: c, image: i, resources: {limits: {cpu: 500m}, requests: {cpu: '1'}}}]\n",
+    );
+    has(
+        &err,
+        &[
+            "spec.template.spec.containers[0].resources.requests: Invalid value: \"1\": must be less than or equal to cpu limit of 500m",
+            "spec.template.spec.initContainers[0].readinessProbe: Forbidden: may not be set for init containers without restartPolicy=Always",
+        ],
+    );
     // ImageVolume is off in 1.33: an image volume and its mounts are dropped, not refused.
     let out = k.ok_stdin(
         &["create", "-f", "-", "-o", "json"],

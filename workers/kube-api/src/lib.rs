@@ -108,6 +108,8 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     let authz = hooks_install(&mut stores.all, &control);
     // Webhooks' service references resolve over the cluster's Services and Endpoints.
     let services = kas_server::service_resolver::ServiceResolver::start(&config, storage.clone());
+    // Upstream keeps `--allow-privileged` process-wide (its capabilities package).
+    validation::allow_privileged(config.admission.allow_privileged);
     admission_install(&mut stores, &config.admission, authz, services);
     let stores = Arc::new(stores);
     bootstrap::start(

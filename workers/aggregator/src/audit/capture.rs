@@ -239,7 +239,10 @@ mod tests {
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
         gz.write_all(b"{\"kind\":\"List\"}").unwrap();
         let zipped = gz.finish().unwrap();
-        assert_eq!(gunzip(&zipped, 100).as_deref(), Some(&b"{\"kind\":\"List\"}"[..]));
+        assert_eq!(
+            gunzip(&zipped, 100).as_deref(),
+            Some(&b"{\"kind\":\"List\"}"[..])
+        );
         assert_eq!(gunzip(&zipped, 5), None, "over the limit");
         assert_eq!(gunzip(b"not gzip", 100), None);
     }

@@ -333,7 +333,7 @@ mod tests {
         json!({"spec": {
             "replicas": 1,
             "selector": selector,
-            "template": {"metadata": {"labels": labels}, "spec": {"containers": [{"name": "a", "image": "x"}], "restartPolicy": "Always"}},
+            "template": {"metadata": {"labels": labels}, "spec": {"terminationGracePeriodSeconds": 30, "containers": [{"name": "a", "image": "x", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "restartPolicy": "Always"}},
             "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": "25%", "maxSurge": "25%"}},
             "progressDeadlineSeconds": 600
         }})

@@ -219,7 +219,7 @@ mod tests {
         json!({"spec": {
             "selector": {"matchLabels": {"batch.kubernetes.io/controller-uid": "u"}},
             "template": {"metadata": {"labels": {"batch.kubernetes.io/controller-uid": "u"}},
-                         "spec": {"containers": [{"name": "a", "image": "x"}], "restartPolicy": "Never"}},
+                         "spec": {"terminationGracePeriodSeconds": 30, "containers": [{"name": "a", "image": "x", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "restartPolicy": "Never"}},
             "completions": 1, "parallelism": 1, "backoffLimit": 6, "completionMode": "NonIndexed"
         }})
     }

@@ -295,6 +295,30 @@ pub(crate) fn qualified_name_msgs(s: &str) -> Vec<String> {
     out
 }
 
+/// Why `key` is not a ConfigMap/Secret key (apimachinery's IsConfigMapKey):
+/// `[-._a-zA-Z0-9]+`, at most 253 bytes, not `.`, `..` or starting with `..`.
+pub(crate) fn config_key_msgs(key: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    if key.len() > 253 {
+        out.push(max_len_msg(253));
+    }
+    let charset = |b: u8| b.is_ascii_alphanumeric() || b"-._".contains(&b);
+    if key.is_empty() || !key.bytes().all(charset) {
+        out.push(regex_msg(
+            "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+            "[-._a-zA-Z0-9]+",
+            &["key.name", "KEY_NAME", "key-name"],
+        ));
+    }
+    match key {
+        "." => out.push("must not be '.'".into()),
+        ".." => out.push("must not be '..'".into()),
+        k if k.starts_with("..") => out.push("must not start with '..'".into()),
+        _ => {}
+    }
+    out
+}
+
 /// Why `s` is not a label value.
 pub(crate) fn label_value_msgs(s: &str) -> Vec<String> {
     let mut out = Vec::new();

@@ -23,9 +23,17 @@ mod network_policy;
 mod node;
 mod persistent_volume;
 mod pod;
+mod pod_containers;
 mod pod_ephemeral;
+mod pod_fields;
+mod pod_mounts;
+mod pod_os;
 mod pod_prepare;
+mod pod_probes;
 mod pod_projection;
+mod pod_resources;
+mod pod_scheduling;
+mod pod_security;
 mod pod_subresources;
 mod pod_update;
 mod pod_volumes;
@@ -65,6 +73,7 @@ pub(crate) use pod::pod;
 pub(crate) use pod_prepare::{
     cronjob_prepare, pod_prepare, pod_template_prepare, template_prepare,
 };
+pub(crate) use pod_security::allow_privileged;
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
 pub(crate) use policies::{
     binding as admission_policy_binding, binding_defaults, policy as admission_policy,
@@ -105,35 +114,13 @@ fn drop_unless_stored(o: &mut Value, old: Option<&Value>, part: &str, field: &st
 /// The most bytes a ConfigMap's or Secret's data may hold.
 const MAX_DATA_BYTES: usize = 1 << 20;
 
-const CONFIG_KEY_MSG: &str = "a valid config key must consist of alphanumeric characters, '-', '_' or '.' (e.g. 'key.name',  or 'KEY_NAME',  or 'key-name', regex used for validation is '[-._a-zA-Z0-9]+')";
-
-/// A ConfigMap/Secret data key: `[-._a-zA-Z0-9]+`, at most 253 bytes, not `.` or `..`.
+/// A ConfigMap/Secret data key at `field[key]`.
 fn config_key_causes(field: &str, key: &str) -> Vec<StatusCause> {
     let path = format!("{field}[{key}]");
-    let mut out = Vec::new();
-    if key.is_empty()
-        || !key
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b))
-    {
-        out.push(invalid_value(&path, key, CONFIG_KEY_MSG));
-    }
-    if key.len() > 253 {
-        out.push(invalid_value(
-            &path,
-            key,
-            "must be no more than 253 characters",
-        ));
-    }
-    if key == "." {
-        out.push(invalid_value(&path, key, "must not be '.'"));
-    }
-    if key == ".." {
-        out.push(invalid_value(&path, key, "must not be '..'"));
-    } else if key.starts_with("..") {
-        out.push(invalid_value(&path, key, "must not start with '..'"));
-    }
-    out
+    causes::config_key_msgs(key)
+        .iter()
+        .map(|m| invalid_value(&path, key, m))
+        .collect()
 }
 
 fn map<'a>(obj: &'a Value, field: &str) -> Option<&'a serde_json::Map<String, Value>> {

@@ -13,8 +13,8 @@ use kas_server::status::StatusCause;
 use serde_json::{Map, Value};
 
 use super::causes::{
-    arr, dns_subdomain_msgs, each_invalid, forbidden, invalid, invalid_shown, label_value_msgs,
-    not_supported, not_supported_shown, qualified_name_msgs, required, s, IMMUTABLE_MSG,
+    arr, dns_subdomain_msgs, each_invalid, forbidden, invalid, invalid_shown, not_supported,
+    not_supported_shown, required, s, IMMUTABLE_MSG,
 };
 use super::limits::go_quantity;
 use super::pv_sources::{source, text};
@@ -66,82 +66,6 @@ const MOUNT_OPTION_SOURCES: [&str; 13] = [
     "photonPersistentDisk",
 ];
 const MOUNT_OPTIONS_ANNOTATION: &str = "volume.beta.kubernetes.io/mount-options";
-
-/// A node selector requirement list of a node affinity term.
-fn node_selector(required_terms: &Value, out: &mut Vec<StatusCause>) {
-    const AT: &str = "spec.nodeAffinity.required.nodeSelectorTerms";
-    let terms = arr(required_terms, "nodeSelectorTerms");
-    if terms.is_empty() {
-        out.push(required(AT, "must have at least one node selector term"));
-        return;
-    }
-    for (i, term) in terms.iter().enumerate() {
-        for (j, e) in arr(term, "matchExpressions").iter().enumerate() {
-            let p = format!("{AT}[{i}].matchExpressions[{j}]");
-            let values = arr(e, "values");
-            match text(e, "operator") {
-                "In" | "NotIn" if values.is_empty() => out.push(required(
-                    &format!("{p}.values"),
-                    "must be specified when `operator` is 'In' or 'NotIn'",
-                )),
-                "Exists" | "DoesNotExist" if !values.is_empty() => out.push(forbidden(
-                    &format!("{p}.values"),
-                    "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-                )),
-                "Gt" | "Lt" if values.len() != 1 => out.push(required(
-                    &format!("{p}.values"),
-                    "must be specified single value when `operator` is 'Lt' or 'Gt'",
-                )),
-                "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
-                op => out.push(invalid(
-                    &format!("{p}.operator"),
-                    op,
-                    "not a valid selector operator",
-                )),
-            }
-            let key = text(e, "key");
-            out.extend(each_invalid(
-                &format!("{p}.key"),
-                key,
-                qualified_name_msgs(key),
-            ));
-            for (k, v) in values.iter().enumerate() {
-                let v = v.as_str().unwrap_or("");
-                out.extend(each_invalid(
-                    &format!("{p}.values[{k}]"),
-                    v,
-                    label_value_msgs(v),
-                ));
-            }
-        }
-        for (j, f) in arr(term, "matchFields").iter().enumerate() {
-            let p = format!("{AT}[{i}].matchFields[{j}]");
-            let values = arr(f, "values");
-            match text(f, "operator") {
-                "In" | "NotIn" if values.len() != 1 => out.push(required(&format!("{p}.values"), "must be only one value when `operator` is 'In' or 'NotIn' for node field selector")),
-                "In" | "NotIn" => {}
-                op => out.push(invalid(&format!("{p}.operator"), op, "not a valid selector operator")),
-            }
-            let key = text(f, "key");
-            if key != "metadata.name" {
-                out.push(invalid(
-                    &format!("{p}.key"),
-                    key,
-                    "not a valid field selector key",
-                ));
-            } else {
-                for (k, v) in values.iter().enumerate() {
-                    let v = v.as_str().unwrap_or("");
-                    out.extend(each_invalid(
-                        &format!("{p}.values[{k}]"),
-                        v,
-                        dns_subdomain_msgs(v),
-                    ));
-                }
-            }
-        }
-    }
-}
 
 /// `%#v` of a capacity list.
 fn go_resource_list(m: Option<&Map<String, Value>>) -> String {
@@ -226,7 +150,7 @@ fn volume_once(o: &Value, out: &mut Vec<StatusCause>) {
                 "spec.nodeAffinity.required",
                 "must specify required node constraints",
             )),
-            Some(r) => node_selector(r, out),
+            Some(r) => super::pod_scheduling::node_selector(r, "spec.nodeAffinity.required", out),
         }
     }
     let mut first: Option<&str> = None;

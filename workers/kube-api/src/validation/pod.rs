@@ -1,188 +1,21 @@
-//! Pod rules: the pod spec (containers, ports, env, volumes and their mounts, resources,
-//! policies) and pod templates inside workloads. Updates: see `pod_update`.
-
-use std::collections::HashSet;
+//! Pods and pod templates as kube-apiserver 1.33 validates them: `ValidatePodCreate`,
+//! `validatePodMetadataAndSpec`, `ValidatePodSpec` and `ValidatePodTemplateSpec` in
+//! upstream's order (facts in /work/notes/validation-spec-5.md, -6.md and -7.md). The
+//! rules live with their subject: volumes (`pod_volumes`), containers
+//! (`pod_containers`), scheduling (`pod_scheduling`), security (`pod_security`), the
+//! simpler fields and annotations (`pod_fields`). Updates: see `pod_update`.
 
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
-    invalid_int, invalid_shown, labels, not_found, not_supported, port_name_msgs, port_num,
-    qualified_name_msgs, range_msg, required, s, show, NEGATIVE_MSG,
+    arr, dns_label_msgs, dns_subdomain_msgs, each_invalid, forbidden, invalid_int, labels,
+    not_supported, qualified_name_msgs, range_msg, required, s, too_long,
 };
+use super::pod_containers::{self as containers, image_whitespace};
 use super::pod_update::pod_update;
-use super::quantity::{self, QUANTITY_MSG};
 
 const MAX_INT32: i64 = i32::MAX as i64;
-
-fn ports(c: &Value, p: &str, out: &mut Vec<StatusCause>) {
-    let mut names = HashSet::new();
-    for (i, port) in arr(c, "ports").iter().enumerate() {
-        let pp = format!("{p}.ports[{i}]");
-        if let Some(name) = s(port, "name").filter(|n| !n.is_empty()) {
-            out.extend(each_invalid(
-                &format!("{pp}.name"),
-                name,
-                port_name_msgs(name),
-            ));
-            if !names.insert(name) {
-                out.push(duplicate(&format!("{pp}.name"), name));
-            }
-        }
-        match port.get("containerPort") {
-            None | Some(Value::Null) => out.push(required(&format!("{pp}.containerPort"), "")),
-            Some(v) if v.as_i64() == Some(0) => {
-                out.push(required(&format!("{pp}.containerPort"), ""));
-            }
-            Some(v) => out.extend(port_num(&format!("{pp}.containerPort"), v)),
-        }
-        if let Some(v) = port
-            .get("hostPort")
-            .filter(|v| !v.is_null() && v.as_i64() != Some(0))
-        {
-            out.extend(port_num(&format!("{pp}.hostPort"), v));
-        }
-        match s(port, "protocol") {
-            None | Some("TCP" | "UDP" | "SCTP") => {}
-            Some("") => out.push(required(&format!("{pp}.protocol"), "")),
-            Some(other) => out.push(not_supported(
-                &format!("{pp}.protocol"),
-                other,
-                &["SCTP", "TCP", "UDP"],
-            )),
-        }
-    }
-}
-
-fn env(c: &Value, p: &str, out: &mut Vec<StatusCause>) {
-    for (i, e) in arr(c, "env").iter().enumerate() {
-        let ep = format!("{p}.env[{i}]");
-        let name = s(e, "name").unwrap_or("");
-        if name.is_empty() {
-            out.push(required(&format!("{ep}.name"), ""));
-        } else if !name.chars().all(|ch| ch.is_ascii_graphic() || ch == ' ') || name.contains('=') {
-            out.push(invalid(
-                &format!("{ep}.name"),
-                name,
-                "a valid environment variable name must consist only of printable ASCII characters other than '='",
-            ));
-        }
-        let has_value = s(e, "value").is_some_and(|v| !v.is_empty());
-        if has_value && e.get("valueFrom").is_some_and(|v| !v.is_null()) {
-            out.push(invalid(
-                &format!("{ep}.valueFrom"),
-                "",
-                "may not be specified when `value` is not empty",
-            ));
-        }
-    }
-}
-
-fn mounts(c: &Value, p: &str, vols: &HashSet<String>, out: &mut Vec<StatusCause>) {
-    let mut paths = HashSet::new();
-    for (i, m) in arr(c, "volumeMounts").iter().enumerate() {
-        let mp = format!("{p}.volumeMounts[{i}]");
-        let name = s(m, "name").unwrap_or("");
-        if name.is_empty() {
-            out.push(required(&format!("{mp}.name"), ""));
-        } else if !vols.contains(name) {
-            out.push(not_found(&format!("{mp}.name"), name));
-        }
-        let path = s(m, "mountPath").unwrap_or("");
-        if path.is_empty() {
-            out.push(required(&format!("{mp}.mountPath"), ""));
-        } else if !paths.insert(path) {
-            out.push(invalid(&format!("{mp}.mountPath"), path, "must be unique"));
-        }
-    }
-}
-
-fn resources(c: &Value, p: &str, out: &mut Vec<StatusCause>) {
-    let Some(res) = c.get("resources") else {
-        return;
-    };
-    let mut read = |kind: &str| -> Vec<(String, String, f64)> {
-        let mut list = Vec::new();
-        for (name, v) in res
-            .get(kind)
-            .and_then(Value::as_object)
-            .into_iter()
-            .flatten()
-        {
-            let field = format!("{p}.resources.{kind}[{name}]");
-            match quantity::of(v) {
-                Some((text, n)) if n < 0.0 => out.push(invalid(&field, &text, NEGATIVE_MSG)),
-                Some((text, n)) => list.push((name.clone(), text, n)),
-                None => out.push(invalid_shown(&field, &show(v), QUANTITY_MSG)),
-            }
-        }
-        list
-    };
-    let limits = read("limits");
-    let requests = read("requests");
-    for (name, text, n) in &requests {
-        if let Some((_, ltext, l)) = limits.iter().find(|(ln, _, _)| ln == name) {
-            if n > l {
-                out.push(invalid(
-                    &format!("{p}.resources.requests[{name}]"),
-                    text,
-                    &format!("must be less than or equal to {name} limit of {ltext}"),
-                ));
-            }
-        }
-    }
-}
-
-fn container(
-    c: &Value,
-    p: &str,
-    vols: &HashSet<String>,
-    names: &mut HashSet<String>,
-    out: &mut Vec<StatusCause>,
-) {
-    let name = s(c, "name").unwrap_or("");
-    if name.is_empty() {
-        out.push(required(&format!("{p}.name"), ""));
-    } else {
-        out.extend(each_invalid(
-            &format!("{p}.name"),
-            name,
-            dns_label_msgs(name),
-        ));
-        if !names.insert(name.to_owned()) {
-            out.push(duplicate(&format!("{p}.name"), name));
-        }
-    }
-    let image = s(c, "image").unwrap_or("");
-    if image.is_empty() {
-        out.push(required(&format!("{p}.image"), ""));
-    } else if image.trim() != image {
-        out.push(invalid(
-            &format!("{p}.image"),
-            image,
-            "must not have leading or trailing whitespace",
-        ));
-    }
-    enum_field(
-        c,
-        "imagePullPolicy",
-        p,
-        &["Always", "IfNotPresent", "Never"],
-        out,
-    );
-    enum_field(
-        c,
-        "terminationMessagePolicy",
-        p,
-        &["File", "FallbackToLogsOnError"],
-        out,
-    );
-    ports(c, p, out);
-    env(c, p, out);
-    mounts(c, p, vols, out);
-    resources(c, p, out);
-}
 
 /// A present enumerated string field: `Required` when empty, else one of `values`.
 fn enum_field(obj: &Value, key: &str, path: &str, values: &[&str], out: &mut Vec<StatusCause>) {
@@ -198,130 +31,180 @@ fn enum_field(obj: &Value, key: &str, path: &str, values: &[&str], out: &mut Vec
     }
 }
 
-/// The rules of a pod template's spec found at `path` (`spec.template.spec`, ...).
-pub(crate) fn pod_spec(spec: Option<&Value>, path: &str) -> Vec<StatusCause> {
-    spec_of(spec, path, None)
+/// A name field checked only when given.
+fn named(
+    spec: &Value,
+    key: &str,
+    p: &str,
+    msgs: fn(&str) -> Vec<String>,
+    out: &mut Vec<StatusCause>,
+) {
+    if let Some(name) = s(spec, key).filter(|n| !n.is_empty()) {
+        out.extend(each_invalid(&format!("{p}.{key}"), name, msgs(name)));
+    }
 }
 
-/// The rules of a pod spec at `path`, of the pod named `pod` (None in templates).
-fn spec_of(spec: Option<&Value>, path: &str, pod: Option<&str>) -> Vec<StatusCause> {
-    let mut out = Vec::new();
-    let empty = Value::Null;
-    let spec = spec.unwrap_or(&empty);
-    let vols = super::pod_volumes::volumes(spec, path, pod, &mut out);
-    let containers = arr(spec, "containers");
-    if containers.is_empty() {
-        out.push(required(&format!("{path}.containers"), ""));
+/// ValidatePodSpec: the spec at `p` of the pod named `pod` (None for a template).
+fn spec_of(spec: &Value, p: &str, pod: Option<&str>, out: &mut Vec<StatusCause>) {
+    let grace = spec
+        .get("terminationGracePeriodSeconds")
+        .and_then(Value::as_i64);
+    if grace.is_none() {
+        out.push(required(&format!("{p}.terminationGracePeriodSeconds"), ""));
     }
-    let mut names = HashSet::new();
-    for (i, c) in containers.iter().enumerate() {
-        container(
-            c,
-            &format!("{path}.containers[{i}]"),
-            &vols,
-            &mut names,
-            &mut out,
-        );
-    }
-    for (i, c) in arr(spec, "initContainers").iter().enumerate() {
-        let p = format!("{path}.initContainers[{i}]");
-        container(c, &p, &vols, &mut names, &mut out);
-        if let Some(rp) = s(c, "restartPolicy") {
-            if rp != "Always" {
-                out.push(not_supported(
-                    &format!("{p}.restartPolicy"),
-                    rp,
-                    &["Always"],
-                ));
-            }
-        }
-    }
-    for (i, c) in arr(spec, "ephemeralContainers").iter().enumerate() {
-        let p = format!("{path}.ephemeralContainers[{i}]");
-        container(c, &p, &vols, &mut names, &mut out);
-        out.extend(super::pod_subresources::ephemeral_container(spec, c, &p));
-    }
+    let host_users = spec.get("hostUsers").and_then(Value::as_bool) != Some(false);
+    let vols = super::pod_volumes::volumes(spec, p, pod, out);
+    let ctx = containers::Pod {
+        spec,
+        path: p,
+        vols: &vols,
+        host_users,
+        grace,
+    };
+    containers::containers(&ctx, out);
+    containers::init_containers(&ctx, out);
+    containers::ephemeral_containers(&ctx, out);
+    containers::host_network_ports(spec, p, pod.is_some(), out);
     enum_field(
         spec,
         "restartPolicy",
-        path,
+        p,
         &["Always", "OnFailure", "Never"],
-        &mut out,
+        out,
     );
     enum_field(
         spec,
         "dnsPolicy",
-        path,
+        p,
         &["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"],
-        &mut out,
+        out,
     );
-    if let Some(v) = spec.get("activeDeadlineSeconds").filter(|v| !v.is_null()) {
-        match v.as_i64() {
-            Some(n) if (1..=MAX_INT32).contains(&n) => {}
-            Some(n) => out.push(invalid_int(
-                &format!("{path}.activeDeadlineSeconds"),
+    out.extend(labels(
+        spec.get("nodeSelector").and_then(Value::as_object),
+        &format!("{p}.nodeSelector"),
+    ));
+    super::pod_security::pod_context(spec, p, out);
+    if let Some(a) = spec.get("affinity").filter(|a| !a.is_null()) {
+        super::pod_scheduling::affinity(a, &format!("{p}.affinity"), out);
+    }
+    super::pod_fields::dns_config(spec, p, out);
+    super::pod_fields::readiness_gates(spec, p, out);
+    super::pod_fields::scheduling_gates(spec, p, out);
+    let spread = arr(spec, "topologySpreadConstraints");
+    super::pod_scheduling::topology_spread(spread, &format!("{p}.topologySpreadConstraints"), out);
+    super::pod_os::host_process(spec, p, out);
+    super::pod_os::host_users(spec, p, out);
+    named(spec, "serviceAccountName", p, dns_subdomain_msgs, out);
+    named(spec, "nodeName", p, dns_subdomain_msgs, out);
+    if let Some(n) = spec.get("activeDeadlineSeconds").and_then(Value::as_i64) {
+        if !(1..=MAX_INT32).contains(&n) {
+            out.push(invalid_int(
+                &format!("{p}.activeDeadlineSeconds"),
                 n,
                 &range_msg(1, MAX_INT32),
-            )),
-            None => out.push(invalid_shown(
-                &format!("{path}.activeDeadlineSeconds"),
-                &show(v),
-                &range_msg(1, MAX_INT32),
-            )),
+            ));
         }
     }
-    for key in ["serviceAccountName", "nodeName"] {
-        if let Some(name) = s(spec, key).filter(|n| !n.is_empty()) {
-            let msgs = dns_subdomain_msgs(name);
-            out.extend(each_invalid(&format!("{path}.{key}"), name, msgs));
+    named(spec, "hostname", p, dns_label_msgs, out);
+    named(spec, "subdomain", p, dns_label_msgs, out);
+    let tolerations = arr(spec, "tolerations");
+    super::pod_scheduling::tolerations(tolerations, &format!("{p}.tolerations"), out);
+    super::pod_fields::host_aliases(spec, p, out);
+    named(spec, "priorityClassName", p, dns_subdomain_msgs, out);
+    if let Some(rc) = spec.get("runtimeClassName").and_then(Value::as_str) {
+        let at = format!("{p}.runtimeClassName");
+        out.extend(each_invalid(&at, rc, dns_subdomain_msgs(rc)));
+    }
+    enum_field(
+        spec,
+        "preemptionPolicy",
+        p,
+        &["PreemptLowerPriority", "Never"],
+        out,
+    );
+    super::pod_resources::overhead(spec, p, out);
+    super::pod_os::os(spec, p, out);
+}
+
+/// The spec of a pod written through a subresource (ephemeral containers, resize):
+/// validatePodMetadataAndSpec's spec rules.
+pub(crate) fn pod_spec_rules(obj: &Value) -> Vec<StatusCause> {
+    let mut out = Vec::new();
+    let empty = Value::Null;
+    let spec = obj.get("spec").unwrap_or(&empty);
+    let annotations = obj
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object);
+    super::pod_fields::pod_annotations(annotations, spec, "metadata.annotations", &mut out);
+    let name = obj.pointer("/metadata/name").and_then(Value::as_str);
+    spec_of(spec, "spec", Some(name.unwrap_or("")), &mut out);
+    super::pod_projection::tokens_need_account(spec, &mut out);
+    for kind in ["containers", "initContainers"] {
+        for (i, c) in arr(spec, kind).iter().enumerate() {
+            image_whitespace(c, &format!("spec.{kind}[{i}]"), &mut out);
         }
     }
     out
 }
 
-/// A pod template at `path` (`spec.template`): required; its labels and annotation keys
+/// A pod template at `path` (`spec.template`): required; its labels and annotations
 /// valid, its spec a valid pod spec without ephemeral containers.
 pub(crate) fn pod_template(template: Option<&Value>, path: &str) -> Vec<StatusCause> {
-    match template.filter(|t| t.is_object()) {
-        None => vec![required(path, "")],
-        Some(t) => {
-            // The template's metadata is inline upstream: its fields sit at `path`.
-            let meta = t.get("metadata");
-            let mut out = labels(
-                meta.and_then(|m| m.get("labels"))
-                    .and_then(Value::as_object),
-                &format!("{path}.labels"),
-            );
-            let annotations = meta
-                .and_then(|m| m.get("annotations"))
-                .and_then(Value::as_object);
-            for key in annotations.into_iter().flatten().map(|(k, _)| k) {
-                let msgs = qualified_name_msgs(&key.to_lowercase());
-                out.extend(each_invalid(&format!("{path}.annotations"), key, msgs));
-            }
-            let spec = t.get("spec");
-            out.extend(pod_spec(spec, &format!("{path}.spec")));
-            if spec.is_some_and(|s| !arr(s, "ephemeralContainers").is_empty()) {
-                out.push(forbidden(
-                    &format!("{path}.spec.ephemeralContainers"),
-                    "ephemeral containers not allowed in pod template",
-                ));
-            }
-            out
-        }
+    let Some(t) = template.filter(|t| t.is_object()) else {
+        return vec![required(path, "")];
+    };
+    // The template's metadata is inline upstream: its fields sit at `path`.
+    let meta = t.get("metadata");
+    let mut out = labels(
+        meta.and_then(|m| m.get("labels"))
+            .and_then(Value::as_object),
+        &format!("{path}.labels"),
+    );
+    let annotations = meta
+        .and_then(|m| m.get("annotations"))
+        .and_then(Value::as_object);
+    let at = format!("{path}.annotations");
+    let mut size = 0;
+    let mut keys: Vec<_> = annotations.into_iter().flatten().collect();
+    keys.sort_by(|a, b| a.0.cmp(b.0));
+    for (key, v) in keys {
+        let msgs = qualified_name_msgs(&key.to_lowercase());
+        out.extend(each_invalid(&at, key, msgs));
+        size += key.len() + v.as_str().map_or(0, str::len);
     }
+    if size > 256 * 1024 {
+        out.push(too_long(&at, 256 * 1024));
+    }
+    let empty = Value::Null;
+    let spec = t.get("spec").unwrap_or(&empty);
+    super::pod_fields::pod_annotations(annotations, spec, &at, &mut out);
+    spec_of(spec, &format!("{path}.spec"), None, &mut out);
+    if !arr(spec, "ephemeralContainers").is_empty() {
+        out.push(forbidden(
+            &format!("{path}.spec.ephemeralContainers"),
+            "ephemeral containers not allowed in pod template",
+        ));
+    }
+    out
 }
 
-/// Pod: its spec, and on update only what upstream lets change.
+/// Pod: ValidatePodCreate, or on update the spec and what upstream lets change.
 pub(crate) fn pod(obj: &Value, old: Option<&Value>) -> Vec<StatusCause> {
-    let name = obj.pointer("/metadata/name").and_then(Value::as_str);
-    let mut out = spec_of(obj.get("spec"), "spec", name);
-    if let Some(spec) = obj.get("spec") {
-        super::pod_projection::tokens_need_account(spec, &mut out);
-    }
+    let mut out = pod_spec_rules(obj);
     match old {
         Some(old) => out.extend(pod_update(obj, old)),
-        None => out.extend(super::pod_subresources::ephemeral_on_create(obj)),
+        None => {
+            out.extend(super::pod_subresources::ephemeral_on_create(obj));
+            let spec = obj.get("spec");
+            let gated = spec.is_some_and(|s| !arr(s, "schedulingGates").is_empty());
+            let placed = spec.and_then(|s| s.get("nodeName")).and_then(Value::as_str);
+            if gated && placed.is_some_and(|n| !n.is_empty()) {
+                out.push(forbidden(
+                    "spec.nodeName",
+                    "cannot be set until all schedulingGates have been cleared",
+                ));
+            }
+        }
     }
     out
 }
@@ -336,8 +219,11 @@ mod tests {
         (&c[0].field, &c[0].reason, &c[0].message)
     }
 
+    /// A pod of `spec` as the server validates it: defaults applied first.
     fn with(spec: Value) -> Vec<StatusCause> {
-        pod(&json!({ "spec": spec }), None)
+        let mut obj = json!({ "metadata": {"name": "p"}, "spec": spec });
+        crate::defaults::pod_defaults(&mut obj);
+        pod(&obj, None)
     }
 
     #[test]
@@ -437,10 +323,6 @@ mod tests {
             vec![
                 ("spec.volumes[1].name", "Duplicate value: \"v\""),
                 (
-                    "spec.volumes[2]",
-                    "Required value: must specify a volume type"
-                ),
-                (
                     "spec.volumes[3].secret",
                     "Forbidden: may not specify more than 1 volume type"
                 ),
@@ -467,27 +349,24 @@ mod tests {
         assert_eq!(
             one(&c),
             (
-                "spec.containers[0].resources.requests[cpu]",
+                "spec.containers[0].resources.requests",
                 "FieldValueInvalid",
                 "Invalid value: \"2\": must be less than or equal to cpu limit of 500m"
             )
         );
         let c = with(
-            json!({"containers": [{"name": "a", "image": "x", "resources": {"limits": {"cpu": "lots"}}}]}),
-        );
-        assert!(one(&c).2.contains("quantities must match"));
-        let c = with(
             json!({"containers": [{"name": "a", "image": "x"}], "restartPolicy": "Sometimes", "dnsPolicy": "", "activeDeadlineSeconds": 0}),
         );
-        assert_eq!(c.len(), 3);
+        // An empty dnsPolicy is defaulted (ClusterFirst) before validation.
+        assert_eq!(c.len(), 2);
         assert_eq!(c[0].message, "Unsupported value: \"Sometimes\": supported values: \"Always\", \"OnFailure\", \"Never\"");
-        assert_eq!(c[1].field, "spec.dnsPolicy");
         assert_eq!(
-            c[2].message,
+            c[1].message,
             "Invalid value: 0: must be between 1 and 2147483647, inclusive"
         );
         assert_eq!(one(&pod_template(None, "spec.template")).0, "spec.template");
-        let c = pod_template(Some(&json!({"spec": {}})), "spec.template");
+        let spec = json!({"spec": {"terminationGracePeriodSeconds": 30}});
+        let c = pod_template(Some(&spec), "spec.template");
         assert_eq!(one(&c).0, "spec.template.spec.containers");
     }
 

@@ -1,9 +1,15 @@
-//! What the pod strategy, and every workload strategy for its pod template, drops before
-//! validation because a feature gate is off in kube-apiserver 1.33 (`dropDisabledFields`
-//! in pkg/api/pod): `image` volumes with their mounts (ImageVolume), and
-//! `clusterTrustBundle` sources of projected volumes (ClusterTrustBundleProjection) —
-//! unless the stored object already uses them. Nothing is reported: upstream drops them
-//! silently.
+//! What the pod strategy, and every workload strategy for its pod template, changes
+//! before validation (kube-apiserver 1.33):
+//!
+//! * drops what a feature gate that is off forbids (`dropDisabledFields` in
+//!   pkg/api/pod), unless the stored object already uses it, silently: `image` volumes
+//!   with their mounts (ImageVolume), `clusterTrustBundle` projections
+//!   (ClusterTrustBundleProjection), resource claims of the pod and its containers
+//!   (DynamicResourceAllocation), pod-level `resources` (PodLevelResources) and
+//!   lifecycle `stopSignal`s (ContainerStopSignals);
+//! * on a pod's create, merges each pod (anti-)affinity term's `matchLabelKeys` and
+//!   `mismatchLabelKeys` into its label selector with the pod's label values
+//!   (`mutatePodAffinity`).
 
 use serde_json::Value;
 
@@ -36,6 +42,32 @@ fn drop_disabled(spec: &mut Value, old: Option<&Value>) {
     if !has_image_volume(old) {
         drop_image_volumes(spec);
     }
+    drop_unused(spec, old, "/resources", "resources");
+    drop_unused(spec, old, "/resourceClaims", "resourceClaims");
+    let kinds = ["containers", "initContainers", "ephemeralContainers"];
+    let uses = |pointer: &str| {
+        kinds.iter().any(|k| {
+            old.and_then(|o| o.get(*k))
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .any(|c| c.pointer(pointer).is_some_and(|v| !v.is_null()))
+        })
+    };
+    let (claims_used, signals_used) = (uses("/resources/claims"), uses("/lifecycle/stopSignal"));
+    for kind in kinds {
+        let containers = spec.get_mut(kind).and_then(Value::as_array_mut);
+        for c in containers.into_iter().flatten() {
+            if !claims_used {
+                if let Some(res) = c.get_mut("resources").and_then(Value::as_object_mut) {
+                    res.remove("claims");
+                }
+            }
+            if !signals_used {
+                stop_signal_dropped(c);
+            }
+        }
+    }
     if !has_trust_bundle(old) {
         for vol in spec
             .get_mut("volumes")
@@ -50,6 +82,95 @@ fn drop_disabled(spec: &mut Value, old: Option<&Value>) {
                 if let Some(src) = src.as_object_mut() {
                     src.remove("clusterTrustBundle");
                 }
+            }
+        }
+    }
+}
+
+/// Drops `spec`'s `key` unless the stored spec (at `pointer`) has one.
+fn drop_unused(spec: &mut Value, old: Option<&Value>, pointer: &str, key: &str) {
+    let used = old
+        .and_then(|o| o.pointer(pointer))
+        .is_some_and(|v| !v.is_null());
+    if !used {
+        if let Some(s) = spec.as_object_mut() {
+            s.remove(key);
+        }
+    }
+}
+
+/// A container's lifecycle without its stop signal (no lifecycle left when that was all).
+fn stop_signal_dropped(c: &mut Value) {
+    let Some(lc) = c.get_mut("lifecycle").and_then(Value::as_object_mut) else {
+        return;
+    };
+    if lc.remove("stopSignal").is_none() {
+        return;
+    }
+    let hooks = ["postStart", "preStop"];
+    if hooks.iter().all(|h| lc.get(*h).is_none_or(Value::is_null)) {
+        if let Some(c) = c.as_object_mut() {
+            c.remove("lifecycle");
+        }
+    }
+}
+
+/// mutatePodAffinity: a term's label keys become selector expressions with the pod's
+/// label values (`In` for matchLabelKeys, `NotIn` for mismatchLabelKeys).
+fn merge_label_keys(o: &mut Value) {
+    let labels = o
+        .pointer("/metadata/labels")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let Some(affinity) = o.pointer_mut("/spec/affinity") else {
+        return;
+    };
+    for kind in ["podAffinity", "podAntiAffinity"] {
+        let Some(a) = affinity.get_mut(kind).and_then(Value::as_object_mut) else {
+            continue;
+        };
+        // Preferred terms first, then required ones (the map's key order).
+        let mut terms: Vec<&mut Value> = Vec::new();
+        for (key, list) in a.iter_mut() {
+            let list = list.as_array_mut().into_iter().flatten();
+            match key.as_str() {
+                "preferredDuringSchedulingIgnoredDuringExecution" => {
+                    terms.extend(list.filter_map(|w| w.get_mut("podAffinityTerm")));
+                }
+                "requiredDuringSchedulingIgnoredDuringExecution" => terms.extend(list),
+                _ => {}
+            }
+        }
+        for term in terms {
+            let keys = |k: &str| -> Vec<String> {
+                term.get(k)
+                    .and_then(Value::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|v| v.as_str().map(str::to_owned))
+                    .collect()
+            };
+            let (matching, mismatching) = (keys("matchLabelKeys"), keys("mismatchLabelKeys"));
+            let Some(sel) = term.get_mut("labelSelector").and_then(Value::as_object_mut) else {
+                continue;
+            };
+            let mut added = Vec::new();
+            for (list, op) in [(&matching, "In"), (&mismatching, "NotIn")] {
+                for key in list {
+                    if let Some(v) = labels.get(key) {
+                        added.push(serde_json::json!({"key": key, "operator": op, "values": [v]}));
+                    }
+                }
+            }
+            if added.is_empty() {
+                continue;
+            }
+            let exprs = sel
+                .entry("matchExpressions")
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Some(exprs) = exprs.as_array_mut() {
+                exprs.extend(added);
             }
         }
     }
@@ -101,6 +222,9 @@ fn prepare_at(o: &mut Value, old: Option<&Value>, pointer: &str) {
 pub(crate) fn pod_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
     if sub.is_empty() {
         prepare_at(o, old, "/spec");
+        if old.is_none() {
+            merge_label_keys(o);
+        }
     }
 }
 
@@ -159,6 +283,23 @@ mod tests {
         let mut o = spec();
         pod_prepare(&mut o, Some(&old), "");
         assert_eq!(o, spec());
+        let mut o = json!({"spec": {"resources": {}, "resourceClaims": [],
+            "containers": [{"name": "c", "resources": {"claims": [], "limits": {}},
+                "lifecycle": {"stopSignal": "SIGTERM"}}]}});
+        pod_prepare(&mut o, None, "");
+        assert_eq!(
+            o,
+            json!({"spec": {"containers": [{"name": "c", "resources": {"limits": {}}}]}})
+        );
+        let mut o = json!({"metadata": {"labels": {"app": "web"}}, "spec": {"affinity": {"podAffinity": {
+            "requiredDuringSchedulingIgnoredDuringExecution": [{"labelSelector": {},
+                "matchLabelKeys": ["app", "gone"], "mismatchLabelKeys": ["app"]}]}}}});
+        pod_prepare(&mut o, None, "");
+        assert_eq!(
+            o.pointer("/spec/affinity/podAffinity/requiredDuringSchedulingIgnoredDuringExecution/0/labelSelector"),
+            Some(&json!({"matchExpressions": [{"key": "app", "operator": "In", "values": ["web"]},
+                {"key": "app", "operator": "NotIn", "values": ["web"]}]}))
+        );
         let mut o = json!({"spec": {"template": spec()}});
         template_prepare(&mut o, None, "");
         assert_eq!(

@@ -1,34 +1,12 @@
-//! The pod rules of upstream's ephemeral containers and resize: ephemeral containers as
-//! part of a pod spec (allowed fields only, a target that exists, no subPath; never on
-//! create), what a write through `pods/ephemeralcontainers` may change (only add), and
+//! The pod rules of upstream's ephemeral containers and resize: no ephemeral
+//! containers on create (their own rules are `pod_containers`'), what a write through `pods/ephemeralcontainers` may change (only add), and
 //! what a write through `pods/resize` may change (CPU and memory of containers, not the
 //! pod's QoS class).
 
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
-use super::causes::{arr, forbidden, not_found, s};
-
-/// Upstream's allow list of EphemeralContainerCommon: every other field is refused.
-const EPHEMERAL_ALLOWED: &[&str] = &[
-    "name",
-    "image",
-    "command",
-    "args",
-    "workingDir",
-    "envFrom",
-    "env",
-    "volumeMounts",
-    "volumeDevices",
-    "terminationMessagePath",
-    "terminationMessagePolicy",
-    "imagePullPolicy",
-    "securityContext",
-    "stdin",
-    "stdinOnce",
-    "tty",
-    "targetContainerName",
-];
+use super::causes::{arr, forbidden, s};
 
 /// An empty value counts as unset, as Go's zero values do.
 fn is_set(v: &Value) -> bool {
@@ -40,46 +18,6 @@ fn is_set(v: &Value) -> bool {
         Value::Object(o) => !o.is_empty(),
         Value::Number(n) => n.as_f64() != Some(0.0),
     }
-}
-
-/// The rules only ephemeral containers have (the common container rules are the
-/// caller's): fields outside the allow list, a target container that is not the pod's,
-/// and volume mounts with a subPath.
-pub(super) fn ephemeral_container(spec: &Value, c: &Value, p: &str) -> Vec<StatusCause> {
-    let mut out = Vec::new();
-    let Some(fields) = c.as_object() else {
-        return out;
-    };
-    let mut keys: Vec<&String> = fields.keys().collect();
-    keys.sort();
-    for k in keys {
-        if !EPHEMERAL_ALLOWED.contains(&k.as_str()) && is_set(&fields[k]) {
-            out.push(forbidden(
-                &format!("{p}.{k}"),
-                "cannot be set for an Ephemeral Container",
-            ));
-        }
-    }
-    if let Some(target) = s(c, "targetContainerName").filter(|t| !t.is_empty()) {
-        let known = ["containers", "initContainers"]
-            .iter()
-            .flat_map(|k| arr(spec, k))
-            .any(|other| s(other, "name") == Some(target));
-        if !known {
-            out.push(not_found(&format!("{p}.targetContainerName"), target));
-        }
-    }
-    for (i, m) in arr(c, "volumeMounts").iter().enumerate() {
-        for k in ["subPath", "subPathExpr"] {
-            if s(m, k).is_some_and(|v| !v.is_empty()) {
-                out.push(forbidden(
-                    &format!("{p}.volumeMounts[{i}].{k}"),
-                    "cannot be set for an Ephemeral Container",
-                ));
-            }
-        }
-    }
-    out
 }
 
 /// A pod created with ephemeral containers (they are added only through the
@@ -98,14 +36,14 @@ pub(crate) fn ephemeral_on_create(obj: &Value) -> Vec<StatusCause> {
 /// A pod written through `pods/ephemeralcontainers`: a valid spec, whose existing
 /// ephemeral containers are as they were.
 pub(crate) fn pod_ephemeral(new: &Value, old: &Value) -> Vec<StatusCause> {
-    let mut out = super::pod::pod_spec(new.get("spec"), "spec");
+    let mut out = super::pod::pod_spec_rules(new);
     out.extend(ephemeral_update(new, old));
     out
 }
 
 /// A pod written through `pods/resize`: a valid spec, resized as a resize may.
 pub(crate) fn pod_resize(new: &Value, old: &Value) -> Vec<StatusCause> {
-    let mut out = super::pod::pod_spec(new.get("spec"), "spec");
+    let mut out = super::pod::pod_spec_rules(new);
     out.extend(resize_update(new, old));
     out
 }
@@ -207,19 +145,6 @@ mod tests {
 
     #[test]
     fn ephemeral_rules() {
-        let spec = json!({"containers": [{"name": "app"}]});
-        let ec = json!({"name": "dbg", "image": "busybox", "ports": [{"containerPort": 80}],
-            "targetContainerName": "nope", "volumeMounts": [{"name": "v", "subPath": "x"}]});
-        let out = ephemeral_container(&spec, &ec, "spec.ephemeralContainers[0]");
-        let fields: Vec<&str> = out.iter().map(|c| c.field.as_str()).collect();
-        assert_eq!(
-            fields,
-            [
-                "spec.ephemeralContainers[0].ports",
-                "spec.ephemeralContainers[0].targetContainerName",
-                "spec.ephemeralContainers[0].volumeMounts[0].subPath"
-            ]
-        );
         let old = json!({"spec": {"ephemeralContainers": [{"name": "a", "image": "x"}]}});
         let removed = json!({"spec": {"ephemeralContainers": []}});
         assert_eq!(

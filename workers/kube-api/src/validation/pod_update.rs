@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn updates() {
-        let old = json!({"spec": {"containers": [{"name": "a", "image": "x"}], "tolerations": [{"key": "k"}], "activeDeadlineSeconds": 100, "terminationGracePeriodSeconds": -1}});
+        let old = json!({"spec": {"containers": [{"name": "a", "image": "x", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "restartPolicy": "Always", "dnsPolicy": "ClusterFirst", "tolerations": [{"key": "k"}], "activeDeadlineSeconds": 100, "terminationGracePeriodSeconds": -1}});
         let mut new = old.clone();
         new["spec"]["containers"][0]["image"] = json!("y");
         new["spec"]["tolerations"] = json!([{"key": "k"}, {"key": "j"}]);

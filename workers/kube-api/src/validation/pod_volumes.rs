@@ -11,8 +11,6 @@
 //! `image` volumes never get here: the ImageVolume gate is off, so the pod strategy
 //! drops them.
 
-use std::collections::HashSet;
-
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
@@ -20,6 +18,7 @@ use super::causes::{
     arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
     invalid_int, required, s,
 };
+use super::pod_mounts::Volumes;
 use super::pod_projection::{downward_api, projected};
 use super::pv_sources::{backsteps, need, text};
 
@@ -61,14 +60,14 @@ const SOURCES: &[(&str, &str)] = &[
 const FILE_MODE_MSG: &str = "must be a number between 0 and 0777 (octal), both inclusive";
 
 /// The volumes of `spec` at `path`, of the pod named `pod` (None in a template); returns
-/// the names of those without causes.
+/// those without causes (name → whether a claim backs it).
 pub(super) fn volumes(
     spec: &Value,
     path: &str,
     pod: Option<&str>,
     out: &mut Vec<StatusCause>,
-) -> HashSet<String> {
-    let mut names = HashSet::new();
+) -> Volumes {
+    let mut names = Volumes::new();
     for (i, vol) in arr(spec, "volumes").iter().enumerate() {
         let p = format!("{path}.volumes[{i}]");
         let name = s(vol, "name").unwrap_or("");
@@ -82,11 +81,14 @@ pub(super) fn volumes(
                 dns_label_msgs(name),
             ));
         }
-        if !name.is_empty() && names.contains(name) {
+        if !name.is_empty() && names.contains_key(name) {
             el.push(duplicate(&format!("{p}.name"), name));
         }
         if el.is_empty() {
-            names.insert(name.to_owned());
+            let claim = ["persistentVolumeClaim", "ephemeral"]
+                .iter()
+                .any(|k| vol.get(*k).is_some_and(|v| !v.is_null()));
+            names.insert(name.to_owned(), claim);
         }
         out.extend(el);
     }
@@ -264,7 +266,7 @@ mod tests {
         messages(&out)
     }
 
-    fn volumes_of(spec: &Value, out: &mut Vec<StatusCause>) -> HashSet<String> {
+    fn volumes_of(spec: &Value, out: &mut Vec<StatusCause>) -> Volumes {
         volumes(spec, "spec", None, out)
     }
 
@@ -362,7 +364,7 @@ mod tests {
                 "spec.volumes[3].name: Duplicate value: \"ok\"",
             ]
         );
-        let mut names: Vec<_> = names.into_iter().collect();
+        let mut names: Vec<_> = names.into_keys().collect();
         names.sort();
         assert_eq!(names, ["bad", "ok"]);
     }

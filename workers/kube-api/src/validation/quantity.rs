@@ -2,10 +2,6 @@
 
 use serde_json::Value;
 
-/// Upstream's message for a string that is not a quantity.
-pub(crate) const QUANTITY_MSG: &str =
-    "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-
 /// The value of a quantity, or `None` when it is not one. Precision is that of `f64`,
 /// plenty for telling which of two quantities is larger.
 pub(crate) fn parse(q: &str) -> Option<f64> {

@@ -79,7 +79,7 @@ mod tests {
         json!({"metadata": {"name": "r"}, "spec": spec})
     }
 
-    const POD: &str = r#"{"containers": [{"name": "a", "image": "x"}], "restartPolicy": "Always"}"#;
+    const POD: &str = r#"{"terminationGracePeriodSeconds": 30, "containers": [{"name": "a", "image": "x", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "restartPolicy": "Always"}"#;
 
     #[test]
     fn replication_controller_rules() {

@@ -8,10 +8,7 @@ use std::collections::BTreeSet;
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
-use super::causes::{
-    arr, dns_label_msgs, each_invalid, invalid, invalid_shown, label_value_msgs, labels,
-    not_supported, qualified_name_msgs, quote, s, IMMUTABLE_MSG,
-};
+use super::causes::{arr, dns_label_msgs, each_invalid, invalid, labels, quote, s, IMMUTABLE_MSG};
 use super::limits::{container_resource_name, quantity_value};
 
 /// `%#v` of a toleration's list key (TolerationSeconds left nil, as upstream builds it).
@@ -24,78 +21,6 @@ fn go_toleration(t: &Value) -> String {
         f("value"),
         f("effect")
     )
-}
-
-/// The rules of each toleration at `at[i]` (upstream's `ValidateTolerations`).
-pub(crate) fn tolerations(list: &[Value], at: &str) -> Vec<StatusCause> {
-    let mut out = Vec::new();
-    for (i, t) in list.iter().enumerate() {
-        let p = format!("{at}[{i}]");
-        let key = s(t, "key").unwrap_or("");
-        let op = s(t, "operator").unwrap_or("");
-        let value = s(t, "value").unwrap_or("");
-        let effect = s(t, "effect").unwrap_or("");
-        if !key.is_empty() {
-            out.extend(each_invalid(
-                &format!("{p}.key"),
-                key,
-                qualified_name_msgs(key),
-            ));
-        }
-        if key.is_empty() && op != "Exists" {
-            out.push(invalid(
-                &format!("{p}.operator"),
-                op,
-                "operator must be Exists when `key` is empty, which means \"match all values and all keys\"",
-            ));
-        }
-        if t.get("tolerationSeconds").is_some_and(|v| !v.is_null()) && effect != "NoExecute" {
-            out.push(invalid(
-                &format!("{p}.effect"),
-                effect,
-                "effect must be 'NoExecute' when `tolerationSeconds` is set",
-            ));
-        }
-        match op {
-            "Equal" | "" => {
-                let msgs = label_value_msgs(value);
-                if !msgs.is_empty() {
-                    out.push(invalid(&format!("{p}.operator"), value, &msgs.join(";")));
-                }
-            }
-            "Exists" => {
-                if !value.is_empty() {
-                    let seconds = match t.get("tolerationSeconds").and_then(Value::as_i64) {
-                        Some(_) => "(*int64)(0xc000000000)",
-                        None => "(*int64)(nil)",
-                    };
-                    let shown = go_toleration(t).replace(
-                        "TolerationSeconds:(*int64)(nil)",
-                        &format!("TolerationSeconds:{seconds}"),
-                    );
-                    out.push(invalid_shown(
-                        &format!("{p}.operator"),
-                        &shown,
-                        "value must be empty when `operator` is 'Exists'",
-                    ));
-                }
-            }
-            other => out.push(not_supported(
-                &format!("{p}.operator"),
-                other,
-                &["Equal", "Exists"],
-            )),
-        }
-        if !effect.is_empty() && !matches!(effect, "NoSchedule" | "PreferNoSchedule" | "NoExecute")
-        {
-            out.push(not_supported(
-                &format!("{p}.effect"),
-                effect,
-                &["NoSchedule", "PreferNoSchedule", "NoExecute"],
-            ));
-        }
-    }
-    out
 }
 
 /// A RuntimeClass; its handler is fixed once set.
@@ -118,7 +43,7 @@ pub(crate) fn runtime_class(o: &Value, old: Option<&Value>) -> Vec<StatusCause> 
             "scheduling.nodeSelector",
         ));
         let list = arr(sched, "tolerations");
-        out.extend(tolerations(list, "scheduling.tolerations.tolerations"));
+        super::pod_scheduling::tolerations(list, "scheduling.tolerations.tolerations", &mut out);
         let mut seen = BTreeSet::new();
         for (i, t) in list.iter().enumerate() {
             let key = go_toleration(t);

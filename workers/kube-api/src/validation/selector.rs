@@ -5,7 +5,8 @@ use kas_server::status::StatusCause;
 use serde_json::{Map, Value};
 
 use super::causes::{
-    arr, each_invalid, forbidden, invalid, labels, obj, qualified_name_msgs, required, s,
+    arr, each_invalid, forbidden, invalid, label_value_msgs, labels, obj, qualified_name_msgs,
+    required, s,
 };
 
 /// Whether a label selector (`matchLabels` and `matchExpressions`) selects `labels`.
@@ -54,7 +55,8 @@ pub(crate) fn show_selector(sel: &Value) -> String {
     format!("&LabelSelector{{MatchLabels:map[string]string{{{labels}}},MatchExpressions:[]LabelSelectorRequirement{{{exprs}}},}}")
 }
 
-/// The syntax rules of a selector at `path`: label keys and values, operators, values.
+/// The syntax rules of a selector at `path` (apimachinery's ValidateLabelSelector):
+/// label keys and values, then per expression its operator, key and values.
 pub(crate) fn selector_rules(sel: &Value, path: &str, out: &mut Vec<StatusCause>) {
     out.extend(labels(
         obj(sel, "matchLabels"),
@@ -62,19 +64,13 @@ pub(crate) fn selector_rules(sel: &Value, path: &str, out: &mut Vec<StatusCause>
     ));
     for (i, e) in arr(sel, "matchExpressions").iter().enumerate() {
         let p = format!("{path}.matchExpressions[{i}]");
-        let key = s(e, "key").unwrap_or("");
-        out.extend(each_invalid(
-            &format!("{p}.key"),
-            key,
-            qualified_name_msgs(key),
-        ));
-        let has_values = !arr(e, "values").is_empty();
+        let values = arr(e, "values");
         match s(e, "operator").unwrap_or("") {
-            "In" | "NotIn" if !has_values => out.push(required(
+            "In" | "NotIn" if values.is_empty() => out.push(required(
                 &format!("{p}.values"),
                 "must be specified when `operator` is 'In' or 'NotIn'",
             )),
-            "Exists" | "DoesNotExist" if has_values => out.push(forbidden(
+            "Exists" | "DoesNotExist" if !values.is_empty() => out.push(forbidden(
                 &format!("{p}.values"),
                 "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
             )),
@@ -84,6 +80,20 @@ pub(crate) fn selector_rules(sel: &Value, path: &str, out: &mut Vec<StatusCause>
                 op,
                 "not a valid selector operator",
             )),
+        }
+        let key = s(e, "key").unwrap_or("");
+        out.extend(each_invalid(
+            &format!("{p}.key"),
+            key,
+            qualified_name_msgs(key),
+        ));
+        for (j, v) in values.iter().enumerate() {
+            let v = v.as_str().unwrap_or("");
+            out.extend(each_invalid(
+                &format!("{p}.values[{j}]"),
+                v,
+                label_value_msgs(v),
+            ));
         }
     }
 }

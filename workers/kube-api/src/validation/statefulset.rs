@@ -134,7 +134,7 @@ mod tests {
             "replicas": 1,
             "serviceName": "svc",
             "selector": {"matchLabels": {"app": "a"}},
-            "template": {"metadata": {"labels": {"app": "a"}}, "spec": {"containers": [{"name": "a", "image": "x"}], "restartPolicy": "Always"}}
+            "template": {"metadata": {"labels": {"app": "a"}}, "spec": {"terminationGracePeriodSeconds": 30, "containers": [{"name": "a", "image": "x", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "restartPolicy": "Always"}}
         }})
     }
 
