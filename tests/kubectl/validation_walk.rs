@@ -341,6 +341,41 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
     );
     let mounts = &pod["spec"]["containers"][0]["volumeMounts"];
     assert!(!names(mounts).contains(&"i".to_owned()), "{out}");
+    // Valid but questionable pods and templates get upstream's warnings (kubectl prints
+    // them); a pod's only on create, a workload's again when its template changes.
+    let out = k.run_stdin(
+        &["create", "-f", "-"],
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: warn.me}\nspec:\n  containers: [{name: c, image: i, env: [{name: A, value: '1'}, {name: A, value: '2'}]}]\n",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    for w in [
+        "Warning: metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; a DNS label is recommended: [must not contain dots]",
+        "Warning: spec.containers[0].env[1]: hides previous definition of \"A\", which may be dropped when using apply",
+    ] {
+        assert!(stderr.contains(w), "{w} missing: {stderr}");
+    }
+    let deployment = |volume: &str| {
+        format!("apiVersion: apps/v1\nkind: Deployment\nmetadata: {{name: warned}}\nspec:\n  selector: {{matchLabels: {{app: w}}}}\n  template:\n    metadata: {{labels: {{app: w}}}}\n    spec:\n      containers: [{{name: c, image: i}}]\n      volumes: [{{name: v, {volume}}}]\n")
+    };
+    let out = k.run_stdin(
+        &["create", "-f", "-"],
+        &deployment("gitRepo: {repository: r}"),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Warning: spec.template.spec.volumes[0].gitRepo: deprecated in v1.11, and disabled by default in v1.33+"),
+        "{stderr}"
+    );
+    let out = k.run_stdin(
+        &["replace", "-f", "-"],
+        &deployment("scaleIO: {gateway: g, system: s, volumeName: v, secretRef: {name: s}}"),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("Warning: spec.template.spec.volumes[0].scaleIO: deprecated in v1.16, non-functional in v1.22+"),
+        "{stderr}"
+    );
     // A namespace name with dots is one cause, as apimachinery's IsDNS1123Label says it.
     let out = k.run(&["create", "namespace", "x.y"]);
     assert_eq!(

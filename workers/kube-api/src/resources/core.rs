@@ -184,6 +184,7 @@ pub(super) const RESOURCES: &[Resource] = &[
     r(CORE, "v1", "pods", "pod", "Pod", "io.k8s.api.core.v1.Pod")
         .strategy(defaults::pod_defaults, validation::pod)
         .prepare(validation::pod_prepare)
+        .warnings(validation::pod_warnings)
         .short(&["po"])
         .categories(ALL)
         .subresources(&[
@@ -223,6 +224,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         validation::pod_template_object,
     )
     .prepare(validation::pod_template_prepare)
+    .warnings(validation::pod_template_warnings)
     .columns(col::POD_TEMPLATE),
     r(
         CORE,
@@ -237,6 +239,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         validation::replication_controller,
     )
     .prepare(validation::template_prepare)
+    .warnings(validation::workload_warnings)
     .key_path("controllers")
     .short(&["rc"])
     .categories(ALL)

@@ -37,6 +37,7 @@ mod pod_security;
 mod pod_subresources;
 mod pod_update;
 mod pod_volumes;
+mod pod_warnings;
 mod policies;
 mod priority_levels;
 mod pv_sources;
@@ -75,6 +76,10 @@ pub(crate) use pod_prepare::{
 };
 pub(crate) use pod_security::allow_privileged;
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
+pub(crate) use pod_warnings::{
+    cronjob_warnings, daemonset_warnings, job_warnings, pod_template_warnings, pod_warnings,
+    statefulset_warnings, workload_warnings,
+};
 pub(crate) use policies::{
     binding as admission_policy_binding, binding_defaults, policy as admission_policy,
     policy_defaults,

@@ -50,8 +50,8 @@ pub use meta::{
 pub use query::Query;
 pub(crate) use render::Render;
 pub use resource::{
-    no_defaults, no_prepare, no_validation, Column, Conversion, Defaults, NameRule, Prepare,
-    Resource, RowOrder, ScaleSpec, Validate, Verbs,
+    no_defaults, no_prepare, no_validation, no_warnings, Column, Conversion, Defaults, NameRule,
+    Prepare, Resource, RowOrder, ScaleSpec, Validate, Verbs, Warnings,
 };
 pub use strategy::{
     cell, json_path, set_path, ConvertFuture, Converter, DynColumn, ObjectStrategy, ScalePaths,

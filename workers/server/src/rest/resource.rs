@@ -22,6 +22,15 @@ pub fn no_validation(_: &Value, _: Option<&Value>) -> Vec<StatusCause> {
 /// For resources with no defaults.
 pub fn no_defaults(_: &mut Value) {}
 
+/// What a resource's strategy warns about a valid write (WarningsOnCreate, `old` None,
+/// and WarningsOnUpdate): each text goes back as a `Warning` header.
+pub type Warnings = fn(&Value, Option<&Value>) -> Vec<String>;
+
+/// For resources whose strategy never warns.
+pub fn no_warnings(_: &Value, _: Option<&Value>) -> Vec<String> {
+    Vec::new()
+}
+
 /// What a resource's strategies clear from a new object (PrepareForCreate, `old` None) or
 /// from a write over `old` of the object (subresource `""`) or its `status`
 /// (PrepareForUpdate), beyond the status/spec split: the fields of a gate that is off,
@@ -196,6 +205,8 @@ pub struct Resource {
     pub validate: Validate,
     /// What its strategy clears before validation ([`Prepare`]).
     pub prepare: Prepare,
+    /// What its strategy warns about once a write is valid ([`Warnings`]).
+    pub warnings: Warnings,
     /// What names must look like.
     pub names: NameRule,
     /// For a version served from another version's storage with no conversion (custom
@@ -250,6 +261,7 @@ impl Resource {
             defaults: no_defaults,
             validate: no_validation,
             prepare: no_prepare,
+            warnings: no_warnings,
             columns: &[],
             row_order: None,
             names: NameRule::Subdomain,
@@ -388,6 +400,12 @@ impl Resource {
     /// What the strategy clears before validation ([`Prepare`]).
     pub const fn prepare(mut self, prepare: Prepare) -> Resource {
         self.prepare = prepare;
+        self
+    }
+
+    /// What the strategy warns about valid writes.
+    pub const fn warnings(mut self, warnings: Warnings) -> Resource {
+        self.warnings = warnings;
         self
     }
 

@@ -258,6 +258,9 @@ impl RestStore {
                 }
             }
             self.validate(&obj, None, "")?;
+            for w in (self.resource.warnings)(&obj, None) {
+                opts.recorder.warn(w);
+            }
             self.admit_validate(target(&explicit_name), &obj, opts)
                 .await?;
             if let Some(h) = &self.hooks {
@@ -468,6 +471,11 @@ impl RestStore {
         }
         self.admit(target, &mut obj, opts).await?;
         self.validate(&obj, Some(&cur), sub)?;
+        if sub.is_empty() {
+            for w in (self.resource.warnings)(&obj, Some(&cur)) {
+                opts.recorder.warn(w);
+            }
+        }
         self.admit_validate(target, &obj, opts).await?;
         if let Some(h) = &self.hooks {
             h.before_update(self, &mut obj, &cur, opts).await?;
