@@ -376,6 +376,26 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
         stderr.contains("Warning: spec.template.spec.volumes[0].scaleIO: deprecated in v1.16, non-functional in v1.22+"),
         "{stderr}"
     );
+    // A PodTemplate counts its template's changes in metadata.generation.
+    let template = |image: &str| {
+        format!("apiVersion: v1\nkind: PodTemplate\nmetadata: {{name: gen}}\ntemplate:\n  spec: {{containers: [{{name: c, image: {image}}}]}}\n")
+    };
+    let created = k.ok_stdin(
+        &["create", "-f", "-", "-o", "jsonpath={.metadata.generation}"],
+        &template("a"),
+    );
+    assert_eq!(created, "1");
+    let replaced = k.ok_stdin(
+        &[
+            "replace",
+            "-f",
+            "-",
+            "-o",
+            "jsonpath={.metadata.generation}",
+        ],
+        &template("b"),
+    );
+    assert_eq!(replaced, "2");
     // A namespace name with dots is one cause, as apimachinery's IsDNS1123Label says it.
     let out = k.run(&["create", "namespace", "x.y"]);
     assert_eq!(

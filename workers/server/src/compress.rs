@@ -15,6 +15,7 @@ use std::task::{Context, Poll};
 
 use bytes::{Bytes, BytesMut};
 use flate2::write::GzEncoder;
+use futures_util::StreamExt;
 use http::header::{CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, VARY};
 use http::{HeaderMap, HeaderValue, Response};
 use http_body_util::BodyExt;
@@ -107,35 +108,8 @@ pub async fn compress(resp: Response<Body>, gzip: bool) -> Response<Body> {
 /// `first`, then `rest`.
 fn chain(first: Bytes, rest: Body) -> Body {
     let head = futures_util::stream::iter([Ok::<_, BoxError>(Frame::data(first))]);
-    let head = http_body_util::StreamBody::new(head);
-    Chained {
-        head: Some(head.boxed_unsync()),
-        rest,
-    }
-    .boxed_unsync()
-}
-
-struct Chained {
-    head: Option<Body>,
-    rest: Body,
-}
-
-impl HttpBody for Chained {
-    type Data = Bytes;
-    type Error = BoxError;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<Frame<Bytes>, BoxError>>> {
-        if let Some(head) = self.head.as_mut() {
-            match Pin::new(head).poll_frame(cx) {
-                Poll::Ready(None) => self.head = None,
-                other => return other,
-            }
-        }
-        Pin::new(&mut self.rest).poll_frame(cx)
-    }
+    let frames = head.chain(http_body_util::BodyStream::new(rest));
+    http_body_util::StreamBody::new(frames).boxed_unsync()
 }
 
 /// A body gzip-compressed as it streams.

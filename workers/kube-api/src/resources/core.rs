@@ -225,6 +225,8 @@ pub(super) const RESOURCES: &[Resource] = &[
     )
     .prepare(validation::pod_template_prepare)
     .warnings(validation::pod_template_warnings)
+    // PodTemplates count template changes in metadata.generation, as upstream's strategy.
+    .generation()
     .columns(col::POD_TEMPLATE),
     r(
         CORE,

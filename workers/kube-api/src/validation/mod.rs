@@ -52,6 +52,7 @@ mod service_ips;
 mod statefulset;
 mod storage;
 mod webhooks;
+mod workload_warnings;
 
 pub(crate) use apps::{daemonset, deployment, replicaset};
 pub(crate) use batch::{cronjob, job};
@@ -76,10 +77,6 @@ pub(crate) use pod_prepare::{
 };
 pub(crate) use pod_security::allow_privileged;
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
-pub(crate) use pod_warnings::{
-    cronjob_warnings, daemonset_warnings, job_warnings, pod_template_warnings, pod_warnings,
-    statefulset_warnings, workload_warnings,
-};
 pub(crate) use policies::{
     binding as admission_policy_binding, binding_defaults, policy as admission_policy,
     policy_defaults,
@@ -96,6 +93,10 @@ pub(crate) use statefulset::statefulset;
 pub(crate) use storage::{persistent_volume_claim, storage_class};
 pub(crate) use webhooks::{
     mutating_webhook_defaults, mutating_webhooks, validating_webhook_defaults, validating_webhooks,
+};
+pub(crate) use workload_warnings::{
+    cronjob_warnings, daemonset_warnings, job_warnings, pod_template_warnings, pod_warnings,
+    statefulset_warnings, workload_warnings,
 };
 
 use kas_server::rest::{forbidden, invalid_value, too_long};
