@@ -308,6 +308,16 @@ async fn ingresses_limits_quotas_controllers_leases_and_runtime_classes_are_vali
             "spec.tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty",
         ],
     );
+    // A deprecated profile annotation must agree with the field it duplicates.
+    let err = refused(
+        &k,
+        &create,
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: profiles\n  annotations: {seccomp.security.alpha.kubernetes.io/pod: unconfined}\nspec:\n  securityContext: {seccompProfile: {type: RuntimeDefault}}\n  containers: [{name: c, image: i}]\n",
+    );
+    has(
+        &err,
+        &["spec.securityContext.seccompProfile.type: Forbidden: seccomp type in annotation and field must match"],
+    );
     // Templates follow the same rules under their own path; a Deployment's init
     // container without restartPolicy: Always may not have probes.
     let err = refused(

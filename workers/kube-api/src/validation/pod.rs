@@ -179,6 +179,7 @@ pub(crate) fn pod_template(template: Option<&Value>, path: &str) -> Vec<StatusCa
     let spec = t.get("spec").unwrap_or(&empty);
     super::pod_fields::pod_annotations(annotations, spec, &at, &mut out);
     spec_of(spec, &format!("{path}.spec"), None, &mut out);
+    super::pod_fields::profiles_match(annotations, spec, &format!("{path}.spec"), &mut out);
     if !arr(spec, "ephemeralContainers").is_empty() {
         out.push(forbidden(
             &format!("{path}.spec.ephemeralContainers"),
@@ -203,6 +204,12 @@ pub(crate) fn pod(obj: &Value, old: Option<&Value>) -> Vec<StatusCause> {
                     "spec.nodeName",
                     "cannot be set until all schedulingGates have been cleared",
                 ));
+            }
+            if let Some(spec) = spec {
+                let annotations = obj
+                    .pointer("/metadata/annotations")
+                    .and_then(Value::as_object);
+                super::pod_fields::profiles_match(annotations, spec, "spec", &mut out);
             }
         }
     }

@@ -13,8 +13,8 @@ use regex::Regex;
 use serde_json::{Map, Value};
 
 use super::causes::{
-    arr, dns_subdomain_msgs, duplicate, each_invalid, go_strings, invalid, invalid_shown,
-    max_len_msg, qualified_name_msgs, required, s,
+    arr, dns_subdomain_msgs, duplicate, each_invalid, forbidden, go_strings, invalid,
+    invalid_shown, max_len_msg, qualified_name_msgs, required, s,
 };
 
 const IP_MSG: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
@@ -236,6 +236,99 @@ pub(super) fn pod_annotations(
     }
 }
 
+/// An annotation that disagrees with the profile field it duplicates (`what`: seccomp or
+/// apparmor), at the field `at`.
+fn profile_match(
+    what: &str,
+    annotation: &str,
+    profile: &Value,
+    at: &str,
+    out: &mut Vec<StatusCause>,
+) {
+    let type_ok = match s(profile, "type").unwrap_or("") {
+        "Unconfined" => annotation == "unconfined",
+        "RuntimeDefault" => {
+            annotation == "runtime/default" || (what == "seccomp" && annotation == "docker/default")
+        }
+        "Localhost" => match annotation.strip_prefix("localhost/") {
+            None => false,
+            Some(p) => {
+                if s(profile, "localhostProfile") != Some(p) {
+                    out.push(forbidden(
+                        &format!("{at}.localhostProfile"),
+                        &format!("{what} profile in annotation and field must match"),
+                    ));
+                }
+                true
+            }
+        },
+        _ => true,
+    };
+    if !type_ok {
+        out.push(forbidden(
+            &format!("{at}.type"),
+            &format!("{what} type in annotation and field must match"),
+        ));
+    }
+}
+
+/// validateSeccompAnnotationsAndFields and validateAppArmorAnnotationsAndFieldsMatchOnCreate:
+/// the deprecated annotations agree with the profile fields they duplicate.
+pub(super) fn profiles_match(
+    annotations: Option<&Map<String, Value>>,
+    spec: &Value,
+    p: &str,
+    out: &mut Vec<StatusCause>,
+) {
+    let get = |k: &str| annotations.and_then(|a| a.get(k)).and_then(Value::as_str);
+    fn present(v: Option<&Value>) -> Option<&Value> {
+        v.filter(|x| !x.is_null())
+    }
+    let containers = super::pod_security::all_containers(spec, p);
+    let pod_seccomp = present(spec.pointer("/securityContext/seccompProfile"));
+    if let (Some(f), Some(a)) = (pod_seccomp, get("seccomp.security.alpha.kubernetes.io/pod")) {
+        profile_match(
+            "seccomp",
+            a,
+            f,
+            &format!("{p}.securityContext.seccompProfile"),
+            out,
+        );
+    }
+    for (cp, c) in &containers {
+        let name = s(c, "name").unwrap_or("");
+        let field = present(c.pointer("/securityContext/seccompProfile"));
+        let key = format!("container.seccomp.security.alpha.kubernetes.io/{name}");
+        if let (Some(f), Some(a)) = (field, get(&key)) {
+            profile_match(
+                "seccomp",
+                a,
+                f,
+                &format!("{cp}.securityContext.seccompProfile"),
+                out,
+            );
+        }
+    }
+    if spec.pointer("/os/name").and_then(Value::as_str) == Some("windows") {
+        return;
+    }
+    let pod_apparmor = present(spec.pointer("/securityContext/appArmorProfile"));
+    for (cp, c) in &containers {
+        let name = s(c, "name").unwrap_or("");
+        let field = present(c.pointer("/securityContext/appArmorProfile")).or(pod_apparmor);
+        let key = format!("container.apparmor.security.beta.kubernetes.io/{name}");
+        if let (Some(f), Some(a)) = (field, get(&key)) {
+            profile_match(
+                "apparmor",
+                a,
+                f,
+                &format!("{cp}.securityContext.appArmorProfile"),
+                out,
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -299,6 +392,27 @@ mod tests {
             [
                 "spec.dnsConfig: Required value: must provide `dnsConfig` when `dnsPolicy` is None",
                 "spec.dnsConfig.nameservers: Required value: must provide at least one DNS nameserver when `dnsPolicy` is None",
+            ]
+        );
+    }
+
+    #[test]
+    fn profile_annotations_must_match_fields() {
+        let mut out = Vec::new();
+        let annotations = json!({
+            "seccomp.security.alpha.kubernetes.io/pod": "docker/default",
+            "container.seccomp.security.alpha.kubernetes.io/c": "localhost/a",
+            "container.apparmor.security.beta.kubernetes.io/c": "unconfined"});
+        let spec = json!({"securityContext": {"seccompProfile": {"type": "RuntimeDefault"},
+                "appArmorProfile": {"type": "RuntimeDefault"}},
+            "containers": [{"name": "c", "securityContext": {
+                "seccompProfile": {"type": "Localhost", "localhostProfile": "b"}}}]});
+        profiles_match(annotations.as_object(), &spec, "spec", &mut out);
+        assert_eq!(
+            messages(&out),
+            [
+                "spec.containers[0].securityContext.seccompProfile.localhostProfile: Forbidden: seccomp profile in annotation and field must match",
+                "spec.containers[0].securityContext.appArmorProfile.type: Forbidden: apparmor type in annotation and field must match",
             ]
         );
     }
