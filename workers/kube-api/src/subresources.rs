@@ -403,6 +403,9 @@ impl Hooks for ApiHooks {
             "status" | "approval" if obj["kind"] == "CertificateSigningRequest" => {
                 Some(crate::validation::csr_subresource(sub, obj, old))
             }
+            // A pod's status write is checked as upstream's status strategy checks it,
+            // not against the spec rules (the spec stays as stored).
+            "status" if obj["kind"] == "Pod" => Some(crate::validation::pod_status(obj, old)),
             "ephemeralcontainers" => Some(crate::validation::pod_ephemeral(obj, old)),
             "resize" => Some(crate::validation::pod_resize(obj, old)),
             _ => None,

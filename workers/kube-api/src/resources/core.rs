@@ -162,6 +162,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         validation::persistent_volume_claim,
     )
     .prepare(validation::claim_prepare)
+    .warnings(validation::claim_warnings)
     .short(&["pvc"])
     .subresources(&["status"])
     .columns(col::PVC),
@@ -177,6 +178,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         defaults::persistent_volume_defaults,
         validation::persistent_volume,
     )
+    .warnings(validation::persistent_volume_warnings)
     .cluster()
     .short(&["pv"])
     .subresources(&["status"])

@@ -34,6 +34,7 @@ mod pod_projection;
 mod pod_resources;
 mod pod_scheduling;
 mod pod_security;
+mod pod_status;
 mod pod_subresources;
 mod pod_update;
 mod pod_volumes;
@@ -51,6 +52,7 @@ mod service;
 mod service_ips;
 mod statefulset;
 mod storage;
+mod storage_warnings;
 mod webhooks;
 mod workload_warnings;
 
@@ -76,6 +78,7 @@ pub(crate) use pod_prepare::{
     cronjob_prepare, pod_prepare, pod_template_prepare, template_prepare,
 };
 pub(crate) use pod_security::allow_privileged;
+pub(crate) use pod_status::pod_status;
 pub(crate) use pod_subresources::{pod_ephemeral, pod_resize};
 pub(crate) use policies::{
     binding as admission_policy_binding, binding_defaults, policy as admission_policy,
@@ -91,6 +94,7 @@ pub(crate) use service::service;
 pub(crate) use service_ips::{ip_address, service_cidr};
 pub(crate) use statefulset::statefulset;
 pub(crate) use storage::{persistent_volume_claim, storage_class};
+pub(crate) use storage_warnings::{claim_warnings, persistent_volume_warnings};
 pub(crate) use webhooks::{
     mutating_webhook_defaults, mutating_webhooks, validating_webhook_defaults, validating_webhooks,
 };

@@ -76,7 +76,7 @@ fn ip_warnings(at: &str, value: &str, out: &mut Vec<String>) {
     }
 }
 
-fn node_term(term: &Value, at: &str, check_values: bool, out: &mut Vec<String>) {
+pub(super) fn node_term(term: &Value, at: &str, check_values: bool, out: &mut Vec<String>) {
     for (i, e) in arr(term, "matchExpressions").iter().enumerate() {
         let key = s(e, "key").unwrap_or("");
         if let Some(msg) = deprecated_node_label(key) {
