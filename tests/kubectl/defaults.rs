@@ -298,3 +298,71 @@ async fn resource_quantities_are_rounded_up_to_milli() {
     assert_eq!(ingress[0]["ipMode"], "VIP");
     assert!(ingress[1].get("ipMode").is_none());
 }
+
+/// metadata.generation as each 1.33 strategy keeps it (checked against a real 1.33.4
+/// server, /work/notes/defaults-1.33.md): 1 on create where PrepareForCreate sets it
+/// (pods, ingress classes, endpoint slices among them), the client's value elsewhere
+/// (ConfigMaps, HorizontalPodAutoscalers); a DaemonSet's template generation in its
+/// `deprecated.daemonset.template.generation` annotation, moved only by template changes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generations_are_kept_as_each_strategy_keeps_them() {
+    let server = Server::builder().start().await;
+    let ns = "/api/v1/namespaces/default";
+    let pod = create(
+        &server,
+        &format!("{ns}/pods"),
+        json!({"metadata": {"name": "p", "generation": 9},
+            "spec": {"containers": [{"name": "c", "image": "nginx"}]}}),
+    )
+    .await;
+    assert_eq!(pod["metadata"]["generation"], 1, "{pod}");
+    let cm = create(
+        &server,
+        &format!("{ns}/configmaps"),
+        json!({"metadata": {"name": "c", "generation": 7}}),
+    )
+    .await;
+    assert_eq!(cm["metadata"]["generation"], 7, "{cm}");
+    let hpa = create(
+        &server,
+        "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers",
+        json!({"metadata": {"name": "h"}, "spec": {"maxReplicas": 2,
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "d"}}}),
+    )
+    .await;
+    assert!(hpa["metadata"].get("generation").is_none(), "{hpa}");
+    let class = create(
+        &server,
+        "/apis/networking.k8s.io/v1/ingressclasses",
+        json!({"metadata": {"name": "ic"}, "spec": {"controller": "example.com/c"}}),
+    )
+    .await;
+    assert_eq!(class["metadata"]["generation"], 1, "{class}");
+    let ds_path = "/apis/apps/v1/namespaces/default/daemonsets";
+    let mut ds = create(
+        &server,
+        ds_path,
+        json!({"metadata": {"name": "d"}, "spec": {"selector": {"matchLabels": {"app": "a"}},
+            "template": {"metadata": {"labels": {"app": "a"}},
+                "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}),
+    )
+    .await;
+    let template_generation = |o: &Value| {
+        o["metadata"]["annotations"]["deprecated.daemonset.template.generation"].clone()
+    };
+    assert_eq!(template_generation(&ds), "1", "{ds}");
+    ds["spec"]["template"]["spec"]["containers"][0]["image"] = json!("nginx:1.27");
+    ds["metadata"]["annotations"]["deprecated.daemonset.template.generation"] = json!("40");
+    let r = server
+        .send_json(
+            Method::PUT,
+            &format!("{ds_path}/d"),
+            "application/json",
+            &ds,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let updated = r.json();
+    assert_eq!(template_generation(&updated), "2", "{updated}");
+    assert_eq!(updated["metadata"]["generation"], 2, "{updated}");
+}

@@ -113,7 +113,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.apps.v1.DaemonSet",
     )
     .strategy(defaults::daemonset_defaults, validation::daemonset)
-    .prepare(validation::template_prepare)
+    .prepare(validation::daemonset_prepare)
     .warnings(validation::daemonset_warnings)
     .short(&["ds"])
     .categories(ALL)
@@ -246,7 +246,6 @@ pub(super) const RESOURCES: &[Resource] = &[
     .short(&["hpa"])
     .categories(ALL)
     .subresources(&["status"])
-    .generation()
     .columns(col::HPA),
     r(
         "autoscaling",
@@ -260,7 +259,6 @@ pub(super) const RESOURCES: &[Resource] = &[
     .short(&["hpa"])
     .categories(ALL)
     .subresources(&["status"])
-    .generation()
     .converted(Conversion {
         storage_api_version: "autoscaling/v2",
         to_storage: conversions::hpa_v1_to_v2,
@@ -339,6 +337,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.discovery.v1.EndpointSlice",
     )
     .strategy(defaults::endpointslice_defaults, validation::endpointslice)
+    .generation()
     .columns(col::ENDPOINT_SLICE),
     // events.k8s.io/v1: the same objects as core/v1 events (stored in that shape).
     r(

@@ -20,6 +20,7 @@ pub(super) const RESOURCES: &[Resource] = &[
     )
     .strategy(defaults::ingress_class_defaults, validation::ingress_class)
     .cluster()
+    .generation()
     .columns(col::INGRESS_CLASS),
     r(
         "networking.k8s.io",

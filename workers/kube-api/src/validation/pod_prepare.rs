@@ -236,6 +236,54 @@ pub(crate) fn template_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
     }
 }
 
+/// The annotation apps/v1 carries a DaemonSet's template generation in.
+const TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
+
+fn template_generation(o: &Value) -> Option<i64> {
+    o.pointer("/metadata/annotations")
+        .and_then(|a| a.get(TEMPLATE_GENERATION))
+        .and_then(Value::as_str)
+        .and_then(|v| v.parse().ok())
+}
+
+/// DaemonSets: as other workloads, plus their template generation (1 on create, +1
+/// when an update changes the template, never the client's on update), which apps/v1
+/// shows as the `deprecated.daemonset.template.generation` annotation.
+pub(crate) fn daemonset_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
+    template_prepare(o, old, sub);
+    let generation = match old {
+        None => template_generation(o).unwrap_or(0).max(1),
+        Some(old) => {
+            let stored = template_generation(old).unwrap_or(0);
+            let changed = o.pointer("/spec/template") != old.pointer("/spec/template");
+            if sub.is_empty() && changed {
+                stored + 1
+            } else {
+                stored
+            }
+        }
+    };
+    let Some(meta) = o
+        .as_object_mut()
+        .map(|m| {
+            m.entry("metadata")
+                .or_insert_with(|| Value::Object(Default::default()))
+        })
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    let annotations = meta
+        .entry("annotations")
+        .or_insert_with(|| Value::Object(Default::default()));
+    if let Some(a) = annotations.as_object_mut() {
+        a.insert(
+            TEMPLATE_GENERATION.into(),
+            Value::String(generation.to_string()),
+        );
+    }
+}
+
 /// PodTemplates.
 pub(crate) fn pod_template_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
     if sub.is_empty() {
@@ -300,6 +348,20 @@ mod tests {
             Some(&json!({"matchExpressions": [{"key": "app", "operator": "In", "values": ["web"]},
                 {"key": "app", "operator": "NotIn", "values": ["web"]}]}))
         );
+        let mut ds = json!({"spec": {"template": {"spec": {"containers": [{"name": "c"}]}}}});
+        daemonset_prepare(&mut ds, None, "");
+        assert_eq!(ds["metadata"]["annotations"][TEMPLATE_GENERATION], "1");
+        let mut same = ds.clone();
+        same["metadata"]["annotations"][TEMPLATE_GENERATION] = json!("7");
+        daemonset_prepare(&mut same, Some(&ds), "");
+        assert_eq!(
+            same["metadata"]["annotations"][TEMPLATE_GENERATION], "1",
+            "not the client's"
+        );
+        let mut changed = ds.clone();
+        changed["spec"]["template"]["spec"]["containers"][0]["name"] = json!("d");
+        daemonset_prepare(&mut changed, Some(&ds), "");
+        assert_eq!(changed["metadata"]["annotations"][TEMPLATE_GENERATION], "2");
         let mut o = json!({"spec": {"template": spec()}});
         template_prepare(&mut o, None, "");
         assert_eq!(

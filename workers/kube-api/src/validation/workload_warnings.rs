@@ -82,9 +82,12 @@ pub(crate) fn workload_warnings(obj: &Value, old: Option<&Value>) -> Vec<String>
 /// DaemonSets: the template on create or when its templateGeneration moves.
 pub(crate) fn daemonset_warnings(obj: &Value, old: Option<&Value>) -> Vec<String> {
     let mut out = Vec::new();
-    let moved = old.is_none_or(|old| {
-        obj.pointer("/spec/templateGeneration") != old.pointer("/spec/templateGeneration")
-    });
+    let generation = |o: &Value| {
+        o.pointer("/metadata/annotations")
+            .and_then(|a| a.get("deprecated.daemonset.template.generation"))
+            .cloned()
+    };
+    let moved = old.is_none_or(|old| generation(obj) != generation(old));
     if moved {
         template_at("spec.template", obj.pointer("/spec/template"), &mut out);
     }

@@ -204,10 +204,10 @@ impl RestStore {
             m.insert("creationTimestamp".into(), json!(now));
             m.remove("deletionTimestamp");
             m.remove("deletionGracePeriodSeconds");
+            // Strategies that keep a generation start it at 1; elsewhere the client's
+            // value is kept, as upstream keeps it.
             if self.resource.generation {
                 m.insert("generation".into(), json!(1));
-            } else {
-                m.remove("generation");
             }
         }
         if self.resource.status_split() && self.resource.kind != "Node" {
