@@ -14,7 +14,7 @@ use super::causes::{
     arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
     invalid_int, label_value_msgs, not_supported, obj, qualified_name_msgs, required, s,
 };
-use super::selector::selector_rules;
+use super::selector::{requirement_rules, selector_rules};
 
 fn text<'a>(v: &'a Value, key: &str) -> &'a str {
     s(v, key).unwrap_or("")
@@ -31,43 +31,7 @@ fn strings(v: &Value, key: &str) -> Vec<String> {
 fn term(t: &Value, at: &str, allow_invalid_values: bool, out: &mut Vec<StatusCause>) {
     for (j, e) in arr(t, "matchExpressions").iter().enumerate() {
         let p = format!("{at}.matchExpressions[{j}]");
-        let values = arr(e, "values");
-        match text(e, "operator") {
-            "In" | "NotIn" if values.is_empty() => out.push(required(
-                &format!("{p}.values"),
-                "must be specified when `operator` is 'In' or 'NotIn'",
-            )),
-            "Exists" | "DoesNotExist" if !values.is_empty() => out.push(forbidden(
-                &format!("{p}.values"),
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-            )),
-            "Gt" | "Lt" if values.len() != 1 => out.push(required(
-                &format!("{p}.values"),
-                "must be specified single value when `operator` is 'Lt' or 'Gt'",
-            )),
-            "In" | "NotIn" | "Exists" | "DoesNotExist" | "Gt" | "Lt" => {}
-            op => out.push(invalid(
-                &format!("{p}.operator"),
-                op,
-                "not a valid selector operator",
-            )),
-        }
-        let key = text(e, "key");
-        out.extend(each_invalid(
-            &format!("{p}.key"),
-            key,
-            qualified_name_msgs(key),
-        ));
-        if !allow_invalid_values {
-            for (k, v) in values.iter().enumerate() {
-                let v = v.as_str().unwrap_or("");
-                out.extend(each_invalid(
-                    &format!("{p}.values[{k}]"),
-                    v,
-                    label_value_msgs(v),
-                ));
-            }
-        }
+        requirement_rules(e, &p, true, !allow_invalid_values, out);
     }
     for (j, f) in arr(t, "matchFields").iter().enumerate() {
         let p = format!("{at}.matchFields[{j}]");

@@ -56,37 +56,61 @@ pub(crate) fn show_selector(sel: &Value) -> String {
 }
 
 /// The syntax rules of a selector at `path` (apimachinery's ValidateLabelSelector):
-/// label keys and values, then per expression its operator, key and values.
+/// label keys and values, then each expression.
 pub(crate) fn selector_rules(sel: &Value, path: &str, out: &mut Vec<StatusCause>) {
     out.extend(labels(
         obj(sel, "matchLabels"),
         &format!("{path}.matchLabels"),
     ));
     for (i, e) in arr(sel, "matchExpressions").iter().enumerate() {
-        let p = format!("{path}.matchExpressions[{i}]");
-        let values = arr(e, "values");
-        match s(e, "operator").unwrap_or("") {
-            "In" | "NotIn" if values.is_empty() => out.push(required(
-                &format!("{p}.values"),
-                "must be specified when `operator` is 'In' or 'NotIn'",
-            )),
-            "Exists" | "DoesNotExist" if !values.is_empty() => out.push(forbidden(
-                &format!("{p}.values"),
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
-            )),
-            "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
-            op => out.push(invalid(
-                &format!("{p}.operator"),
-                op,
-                "not a valid selector operator",
-            )),
-        }
-        let key = s(e, "key").unwrap_or("");
-        out.extend(each_invalid(
-            &format!("{p}.key"),
-            key,
-            qualified_name_msgs(key),
-        ));
+        requirement_rules(
+            e,
+            &format!("{path}.matchExpressions[{i}]"),
+            false,
+            true,
+            out,
+        );
+    }
+}
+
+/// One requirement at `p`: its operator (`Gt`/`Lt` too in a node selector, `numeric`),
+/// its key, and its values as label values when `check_values`.
+pub(crate) fn requirement_rules(
+    e: &Value,
+    p: &str,
+    numeric: bool,
+    check_values: bool,
+    out: &mut Vec<StatusCause>,
+) {
+    let values = arr(e, "values");
+    match s(e, "operator").unwrap_or("") {
+        "In" | "NotIn" if values.is_empty() => out.push(required(
+            &format!("{p}.values"),
+            "must be specified when `operator` is 'In' or 'NotIn'",
+        )),
+        "Exists" | "DoesNotExist" if !values.is_empty() => out.push(forbidden(
+            &format!("{p}.values"),
+            "may not be specified when `operator` is 'Exists' or 'DoesNotExist'",
+        )),
+        "Gt" | "Lt" if numeric && values.len() != 1 => out.push(required(
+            &format!("{p}.values"),
+            "must be specified single value when `operator` is 'Lt' or 'Gt'",
+        )),
+        "In" | "NotIn" | "Exists" | "DoesNotExist" => {}
+        "Gt" | "Lt" if numeric => {}
+        op => out.push(invalid(
+            &format!("{p}.operator"),
+            op,
+            "not a valid selector operator",
+        )),
+    }
+    let key = s(e, "key").unwrap_or("");
+    out.extend(each_invalid(
+        &format!("{p}.key"),
+        key,
+        qualified_name_msgs(key),
+    ));
+    if check_values {
         for (j, v) in values.iter().enumerate() {
             let v = v.as_str().unwrap_or("");
             out.extend(each_invalid(
