@@ -331,6 +331,20 @@ async fn generations_are_kept_as_each_strategy_keeps_them() {
     )
     .await;
     assert!(hpa["metadata"].get("generation").is_none(), "{hpa}");
+    // A headless service without a selector names both families (alloc.go's special
+    // case), even on this single-stack cluster.
+    let headless = create(
+        &server,
+        &format!("{ns}/services"),
+        json!({"metadata": {"name": "hl"}, "spec": {"clusterIP": "None"}}),
+    )
+    .await;
+    assert_eq!(
+        headless["spec"]["ipFamilies"],
+        json!(["IPv4", "IPv6"]),
+        "{headless}"
+    );
+    assert_eq!(headless["spec"]["ipFamilyPolicy"], "RequireDualStack");
     let class = create(
         &server,
         "/apis/networking.k8s.io/v1/ingressclasses",

@@ -130,6 +130,22 @@ pub(crate) fn service_defaults(obj: &mut Value) {
         {
             spec["ipFamilies"] = json!(["IPv4"]);
         }
+        // A headless service without a selector names both families unless it asks
+        // for one stack, even on a single-stack cluster (upstream's alloc.go special
+        // case: its endpoints are whatever its owner puts there).
+        let single = spec.get("ipFamilyPolicy").and_then(Value::as_str) == Some("SingleStack");
+        if headless && !selector && !single {
+            if let Some(families) = spec.get_mut("ipFamilies").and_then(Value::as_array_mut) {
+                if families.len() == 1 {
+                    let other = if families[0] == "IPv4" {
+                        "IPv6"
+                    } else {
+                        "IPv4"
+                    };
+                    families.push(json!(other));
+                }
+            }
+        }
     }
 }
 
@@ -301,6 +317,13 @@ mod tests {
         let mut headless = json!({"spec": {"clusterIP": "None"}});
         service_defaults(&mut headless);
         assert_eq!(headless["spec"]["ipFamilyPolicy"], "RequireDualStack");
+        assert_eq!(headless["spec"]["ipFamilies"], json!(["IPv4", "IPv6"]));
+        let mut single = json!({"spec": {"clusterIP": "None", "ipFamilyPolicy": "SingleStack"}});
+        service_defaults(&mut single);
+        assert_eq!(single["spec"]["ipFamilies"], json!(["IPv4"]));
+        let mut selected = json!({"spec": {"clusterIP": "None", "selector": {"a": "b"}}});
+        service_defaults(&mut selected);
+        assert_eq!(selected["spec"]["ipFamilies"], json!(["IPv4"]));
         for mut v in [
             json!(null),
             json!({"spec": 1}),
