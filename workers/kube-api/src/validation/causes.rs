@@ -376,6 +376,56 @@ pub(crate) fn nonnegative(obj: &Value, key: &str, field: &str) -> Option<StatusC
     }
 }
 
+/// `obj[key]` as a string, empty when absent (Go's zero string).
+pub(crate) fn text<'a>(obj: &'a Value, key: &str) -> &'a str {
+    s(obj, key).unwrap_or("")
+}
+
+/// `obj[key]` when set (present and not null, as a non-nil Go pointer).
+pub(crate) fn present<'a>(obj: &'a Value, key: &str) -> Option<&'a Value> {
+    obj.get(key).filter(|v| !v.is_null())
+}
+
+/// An IP address as Go's ParseIPSloppy reads it (IPv4 octets may have leading zeros).
+pub(crate) fn sloppy_ip(s: &str) -> Option<std::net::IpAddr> {
+    if let Ok(ip) = s.parse() {
+        return Some(ip);
+    }
+    let octets: Vec<u8> = s
+        .split('.')
+        .map(|p| {
+            let digits = !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit());
+            p.parse().ok().filter(|_| digits)
+        })
+        .collect::<Option<_>>()?;
+    let [a, b, c, d] = octets[..] else {
+        return None;
+    };
+    Some(std::net::IpAddr::from([a, b, c, d]))
+}
+
+/// An object's (or template's) annotations at `field` (ValidateAnnotations): keys that
+/// are qualified names once lower-cased, at most 256 KiB of keys and values.
+pub(crate) fn annotations(map: Option<&Map<String, Value>>, field: &str) -> Vec<StatusCause> {
+    const MAX: usize = 256 * 1024;
+    let mut pairs: Vec<(&String, &Value)> = map.into_iter().flatten().collect();
+    pairs.sort_by(|a, b| a.0.cmp(b.0));
+    let mut out = Vec::new();
+    let mut size = 0;
+    for (k, v) in pairs {
+        out.extend(each_invalid(
+            field,
+            k,
+            qualified_name_msgs(&k.to_lowercase()),
+        ));
+        size += k.len() + v.as_str().map_or(0, str::len);
+    }
+    if size > MAX {
+        out.push(too_long(field, MAX));
+    }
+    out
+}
+
 /// `obj[key]` as a string, when it is one.
 pub(crate) fn s<'a>(obj: &'a Value, key: &str) -> Option<&'a str> {
     obj.get(key).and_then(Value::as_str)

@@ -14,10 +14,10 @@ use serde_json::{Map, Value};
 
 use super::causes::{
     arr, dns_subdomain_msgs, each_invalid, forbidden, invalid, invalid_shown, not_supported,
-    not_supported_shown, required, s, IMMUTABLE_MSG,
+    not_supported_shown, required, s, text, IMMUTABLE_MSG,
 };
 use super::limits::go_quantity;
-use super::pv_sources::{source, text};
+use super::pv_sources::source;
 
 const ACCESS_MODES: [&str; 4] = [
     "ReadOnlyMany",

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::causes::{
     arr, dns_label_msgs, dns_subdomain_msgs, each_invalid, forbidden, invalid_int, labels,
-    not_supported, qualified_name_msgs, range_msg, required, s, too_long,
+    not_supported, range_msg, required, s,
 };
 use super::pod_containers::{self as containers, image_whitespace};
 use super::pod_update::pod_update;
@@ -164,17 +164,7 @@ pub(crate) fn pod_template(template: Option<&Value>, path: &str) -> Vec<StatusCa
         .and_then(|m| m.get("annotations"))
         .and_then(Value::as_object);
     let at = format!("{path}.annotations");
-    let mut size = 0;
-    let mut keys: Vec<_> = annotations.into_iter().flatten().collect();
-    keys.sort_by(|a, b| a.0.cmp(b.0));
-    for (key, v) in keys {
-        let msgs = qualified_name_msgs(&key.to_lowercase());
-        out.extend(each_invalid(&at, key, msgs));
-        size += key.len() + v.as_str().map_or(0, str::len);
-    }
-    if size > 256 * 1024 {
-        out.push(too_long(&at, 256 * 1024));
-    }
+    out.extend(super::causes::annotations(annotations, &at));
     let empty = Value::Null;
     let spec = t.get("spec").unwrap_or(&empty);
     super::pod_fields::pod_annotations(annotations, spec, &at, &mut out);

@@ -13,7 +13,8 @@ use serde_json::Value;
 
 use super::causes::{
     arr, config_key_msgs, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden,
-    invalid, invalid_int, not_found, not_supported, port_name_msgs, range_msg, required, s,
+    invalid, invalid_int, not_found, not_supported, port_name_msgs, present, range_msg, required,
+    s, text,
 };
 use super::pod_mounts::{devices, mounts, Volumes};
 use super::pod_probes::{lifecycle, probe, Probe};
@@ -44,14 +45,6 @@ pub(super) struct Pod<'a> {
     pub(super) host_users: bool,
     /// The pod's terminationGracePeriodSeconds (bounds sleep hooks).
     pub(super) grace: Option<i64>,
-}
-
-fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    s(v, key).unwrap_or("")
-}
-
-fn present<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| !x.is_null())
 }
 
 fn ports(c: &Value, cp: &str, out: &mut Vec<StatusCause>) {
@@ -174,16 +167,6 @@ fn env(c: &Value, cp: &str, out: &mut Vec<StatusCause>) {
     }
 }
 
-/// A ConfigMap or Secret name given as a prefix check (apimachinery's maskTrailingDash).
-fn prefix_name_msgs(name: &str) -> Vec<String> {
-    let masked = if name.len() > 1 && name.ends_with('-') {
-        format!("{}a", name.get(..name.len() - 2).unwrap_or(""))
-    } else {
-        name.to_owned()
-    };
-    dns_subdomain_msgs(&masked)
-}
-
 fn env_from(c: &Value, cp: &str, out: &mut Vec<StatusCause>) {
     for (k, f) in arr(c, "envFrom").iter().enumerate() {
         let fp = format!("{cp}.envFrom[{k}]");
@@ -202,7 +185,8 @@ fn env_from(c: &Value, cp: &str, out: &mut Vec<StatusCause>) {
             if name.is_empty() {
                 out.push(required(&at, ""));
             } else {
-                out.extend(each_invalid(&at, name, prefix_name_msgs(name)));
+                let masked = kas_server::rest::mask_trailing_dash(name);
+                out.extend(each_invalid(&at, name, dns_subdomain_msgs(&masked)));
             }
         }
         let at = format!("{cp}.envFrom");

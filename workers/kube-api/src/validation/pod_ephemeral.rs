@@ -8,12 +8,8 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, dns_subdomain_msgs, each_invalid, forbidden, invalid, labels, qualified_name_msgs,
-    required, s, too_long,
+    annotations, arr, dns_subdomain_msgs, forbidden, invalid, labels, required, s,
 };
-
-/// Upstream's limit on the total size of an object's annotations.
-const ANNOTATIONS_MAX: usize = 256 * 1024;
 
 /// ObjectMeta fields in Go order with the path segment upstream prints for each (Go's
 /// field name with its first letter lowered: `uID`).
@@ -47,22 +43,10 @@ fn set(v: &Value) -> bool {
 fn template_meta(meta: Option<&Value>, at: &str, out: &mut Vec<StatusCause>) {
     let empty = Value::Null;
     let meta = meta.unwrap_or(&empty);
-    let field = format!("{at}.annotations");
-    let mut size = 0;
-    let annotations = meta.get("annotations").and_then(Value::as_object);
-    let mut keys: Vec<_> = annotations.into_iter().flatten().collect();
-    keys.sort_by(|a, b| a.0.cmp(b.0));
-    for (k, v) in keys {
-        out.extend(each_invalid(
-            &field,
-            k,
-            qualified_name_msgs(&k.to_lowercase()),
-        ));
-        size += k.len() + v.as_str().map_or(0, str::len);
-    }
-    if size > ANNOTATIONS_MAX {
-        out.push(too_long(&field, ANNOTATIONS_MAX));
-    }
+    out.extend(annotations(
+        meta.get("annotations").and_then(Value::as_object),
+        &format!("{at}.annotations"),
+    ));
     out.extend(labels(
         meta.get("labels").and_then(Value::as_object),
         &format!("{at}.labels"),

@@ -5,7 +5,6 @@
 //! AppArmor annotations.
 
 use std::collections::HashSet;
-use std::net::IpAddr;
 use std::sync::LazyLock;
 
 use kas_server::status::StatusCause;
@@ -14,7 +13,7 @@ use serde_json::{Map, Value};
 
 use super::causes::{
     arr, dns_subdomain_msgs, duplicate, each_invalid, forbidden, go_strings, invalid,
-    invalid_shown, max_len_msg, qualified_name_msgs, required, s,
+    invalid_shown, max_len_msg, qualified_name_msgs, required, s, sloppy_ip,
 };
 
 const IP_MSG: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
@@ -24,18 +23,6 @@ static SUBDOMAIN_US: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?(\._?[a-z0-9]([-_a-z0-9]*[a-z0-9])?)*$")
         .expect("subdomain pattern")
 });
-
-/// An IP address as Go's ParseIPSloppy reads it (leading zeros allowed in IPv4).
-fn sloppy_ip(s: &str) -> bool {
-    if s.parse::<IpAddr>().is_ok() {
-        return true;
-    }
-    let parts: Vec<&str> = s.split('.').collect();
-    parts.len() == 4
-        && parts.iter().all(|p| {
-            !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()) && p.parse::<u8>().is_ok()
-        })
-}
 
 /// `dnsConfig`, read with the pod's `dnsPolicy`.
 pub(super) fn dns_config(spec: &Value, p: &str, out: &mut Vec<StatusCause>) {
@@ -73,7 +60,7 @@ pub(super) fn dns_config(spec: &Value, p: &str, out: &mut Vec<StatusCause>) {
     }
     for (i, ns) in servers.iter().enumerate() {
         let ns = ns.as_str().unwrap_or("");
-        if !sloppy_ip(ns) {
+        if sloppy_ip(ns).is_none() {
             out.push(invalid(&format!("{at}.nameservers[{i}]"), ns, IP_MSG));
         }
     }
@@ -118,7 +105,7 @@ pub(super) fn host_aliases(spec: &Value, p: &str, out: &mut Vec<StatusCause>) {
     for (i, a) in arr(spec, "hostAliases").iter().enumerate() {
         let ap = format!("{p}.hostAliases[{i}]");
         let ip = s(a, "ip").unwrap_or("");
-        if !sloppy_ip(ip) {
+        if sloppy_ip(ip).is_none() {
             out.push(invalid(&format!("{ap}.ip"), ip, IP_MSG));
         }
         for (j, h) in arr(a, "hostnames").iter().enumerate() {

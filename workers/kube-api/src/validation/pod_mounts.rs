@@ -10,15 +10,11 @@ use std::collections::{HashMap, HashSet};
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
-use super::causes::{arr, forbidden, invalid, not_found, not_supported, required, s};
+use super::causes::{arr, forbidden, invalid, not_found, not_supported, required, s, text};
 use super::pod_volumes::descending;
 
 /// The pod's valid volumes: name → whether it can back a block device (a claim).
 pub(super) type Volumes = HashMap<String, bool>;
-
-fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    s(v, key).unwrap_or("")
-}
 
 /// name → path of a list of mounts or devices (the last entry of a name wins).
 fn paths<'a>(c: &'a Value, list: &str, path_key: &str) -> HashMap<&'a str, &'a str> {

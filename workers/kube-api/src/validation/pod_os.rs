@@ -7,8 +7,8 @@
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
-use super::causes::{arr, forbidden, invalid, invalid_shown, not_supported, required, s};
-use super::pod_security::{all_containers, flag, present, privileged_allowed};
+use super::causes::{arr, forbidden, invalid, invalid_shown, not_supported, present, required, s};
+use super::pod_security::{all_containers, flag, privileged_allowed};
 
 /// validateWindowsHostProcessPod: hostProcess all or nothing, with the host's network,
 /// and only where privileged containers are allowed.

@@ -10,14 +10,10 @@ use serde_json::Value;
 
 use super::causes::{
     each_invalid, forbidden, invalid, invalid_int, invalid_shown, not_supported, port_name_msgs,
-    range_msg, required, s, show, NEGATIVE_MSG,
+    present, range_msg, required, s, show, NEGATIVE_MSG,
 };
 
 const HTTP_HEADER_MSG: &str = "a valid HTTP header must consist of alphanumeric characters or '-' (e.g. 'X-Header-Name', regex used for validation is '[-A-Za-z0-9]+')";
-
-fn present<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
 
 /// A port given by number (1–65535) or by name (an IANA service name).
 fn port(v: &Value, at: &str, out: &mut Vec<StatusCause>) {

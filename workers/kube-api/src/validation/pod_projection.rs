@@ -15,10 +15,9 @@ use serde_json::Value;
 
 use super::causes::{
     arr, each_invalid, forbidden, invalid, invalid_int, not_supported, qualified_name_msgs,
-    required, s,
+    required, s, text,
 };
 use super::pod_volumes::{file_mode, key_to_path, non_reserved};
-use super::pv_sources::text;
 
 /// The fields a downward API volume file may project.
 const VOLUME_FIELDS: [&str; 5] = [

@@ -12,13 +12,10 @@ use serde_json::Value;
 
 use super::causes::{
     arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
-    invalid_int, label_value_msgs, not_supported, obj, qualified_name_msgs, required, s,
+    invalid_int, label_value_msgs, not_supported, obj, present, qualified_name_msgs, required, s,
+    text,
 };
 use super::selector::{requirement_rules, selector_rules};
-
-fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    s(v, key).unwrap_or("")
-}
 
 fn strings(v: &Value, key: &str) -> Vec<String> {
     arr(v, key)
@@ -90,10 +87,6 @@ fn weight(v: &Value, at: &str, out: &mut Vec<StatusCause>) {
             "must be in the range 1-100",
         ));
     }
-}
-
-fn present<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| !x.is_null())
 }
 
 /// One pod (anti-)affinity term at `t`.

@@ -14,7 +14,7 @@ use serde_json::Value;
 
 use super::causes::{
     arr, dns_subdomain_msgs, each_invalid, forbidden, invalid, invalid_int, invalid_shown,
-    not_supported, required, s, too_long,
+    not_supported, present, required, s, too_long,
 };
 use super::pod_volumes::descending;
 
@@ -42,10 +42,6 @@ static PATTERNS: LazyLock<[Regex; 3]> = LazyLock::new(|| {
     ]
     .map(|re| Regex::new(re).expect("security pattern"))
 });
-
-pub(super) fn present<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    v.get(key).filter(|x| !x.is_null())
-}
 
 pub(super) fn flag(v: &Value, key: &str) -> bool {
     v.get(key).and_then(Value::as_bool) == Some(true)

@@ -4,40 +4,15 @@
 //! class, container states that may not leave `terminated` when the pod does not
 //! restart them, and pod and host IPs (valid unless already stored, one per family).
 
-use std::net::IpAddr;
-
 use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
     arr, dns_subdomain_msgs, each_invalid, forbidden, invalid, invalid_int, invalid_shown,
-    qualified_name_msgs, s,
+    qualified_name_msgs, s, sloppy_ip, text,
 };
 
 const IP_MSG: &str = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
-
-fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    s(v, key).unwrap_or("")
-}
-
-/// An address as Go's ParseIPSloppy reads it (IPv4 octets may have leading zeros).
-fn sloppy_ip(s: &str) -> Option<IpAddr> {
-    if let Ok(ip) = s.parse::<IpAddr>() {
-        return Some(ip);
-    }
-    let octets: Vec<u8> = s
-        .split('.')
-        .map(|p| {
-            p.parse::<u8>()
-                .ok()
-                .filter(|_| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
-        })
-        .collect::<Option<_>>()?;
-    let [a, b, c, d] = octets[..] else {
-        return None;
-    };
-    Some(IpAddr::from([a, b, c, d]))
-}
 
 /// `status.<key>` (podIPs or hostIPs): valid addresses (a stored one may stay), at most
 /// one per family.

@@ -16,11 +16,11 @@ use serde_json::Value;
 
 use super::causes::{
     arr, dns_label_msgs, dns_subdomain_msgs, duplicate, each_invalid, forbidden, invalid,
-    invalid_int, required, s,
+    invalid_int, required, s, text,
 };
 use super::pod_mounts::Volumes;
 use super::pod_projection::{downward_api, projected};
-use super::pv_sources::{backsteps, need, text};
+use super::pv_sources::{backsteps, need};
 
 /// Volume sources in the order upstream looks at them, with the path a second source's
 /// `Forbidden` is reported at.

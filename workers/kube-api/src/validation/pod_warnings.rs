@@ -53,26 +53,23 @@ pub(super) fn fractional(v: Option<&Value>) -> Option<String> {
 
 /// GetWarningsForIP: an address upstream will refuse some day, or not in RFC 5952 form.
 fn ip_warnings(at: &str, value: &str, out: &mut Vec<String>) {
-    match value.parse::<IpAddr>() {
-        Ok(IpAddr::V6(v6)) => {
-            if let Some(v4) = v6.to_ipv4_mapped() {
-                out.push(format!("{at}: non-standard IP address {} will be considered invalid in a future Kubernetes release: use {}", q(value), q(&v4.to_string())));
-            } else if v6.to_string() != value {
-                out.push(format!(
-                    "{at}: IPv6 address {} should be in RFC 5952 canonical format ({})",
-                    q(value),
-                    q(&v6.to_string())
-                ));
-            }
-        }
-        Ok(IpAddr::V4(_)) => {}
-        Err(_) => {
-            let octets: Vec<u8> = value.split('.').filter_map(|p| p.parse().ok()).collect();
-            if let [a, b, c, d] = octets[..] {
-                let fixed = format!("{a}.{b}.{c}.{d}");
-                out.push(format!("{at}: non-standard IP address {} will be considered invalid in a future Kubernetes release: use {}", q(value), q(&fixed)));
-            }
-        }
+    let Some(ip) = super::causes::sloppy_ip(value) else {
+        return;
+    };
+    // Go's ParseIP prints a sloppy form (leading zeros, IPv4-mapped IPv6) as it reads it.
+    let preferred = match ip {
+        IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+        v4 => v4,
+    };
+    let strict = value.parse::<IpAddr>().is_ok();
+    if !strict || preferred != ip {
+        out.push(format!("{at}: non-standard IP address {} will be considered invalid in a future Kubernetes release: use {}", q(value), q(&preferred.to_string())));
+    } else if ip.is_ipv6() && ip.to_string() != value {
+        out.push(format!(
+            "{at}: IPv6 address {} should be in RFC 5952 canonical format ({})",
+            q(value),
+            q(&ip.to_string())
+        ));
     }
 }
 

@@ -12,13 +12,9 @@ use serde_json::Value;
 
 use super::causes::{
     arr, dns_label_msgs, dns_subdomain_msgs, each_invalid, invalid, invalid_int, invalid_shown,
-    not_supported, range_msg, required, s,
+    not_supported, range_msg, required, s, text,
 };
 use super::csi::driver_name;
-
-pub(super) fn text<'a>(v: &'a Value, key: &str) -> &'a str {
-    s(v, key).unwrap_or("")
-}
 
 pub(super) fn need(v: &Value, key: &str, at: &str, out: &mut Vec<StatusCause>) {
     if text(v, key).is_empty() {

@@ -186,15 +186,25 @@ pub(crate) fn validate_name(object: &Value, rule: NameRule) -> Vec<StatusCause> 
     out
 }
 
+/// A name prefix as apimachinery checks one (maskTrailingDash): a trailing `-` and the
+/// character before it replaced by `a`.
+pub fn mask_trailing_dash(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.len() > 1 && name.ends_with('-') {
+        format!("{}a", name.get(..name.len() - 2).unwrap_or_default()).into()
+    } else {
+        name.into()
+    }
+}
+
 /// Why `name` breaks `rule`; a `prefix` (a generateName) is checked as upstream's name
 /// functions check one: a trailing `-` masked (apimachinery's maskTrailingDash, which
 /// also drops the character before it), path segments only for `/` and `%`, IP
 /// addresses whole.
 fn name_msgs(rule: NameRule, name: &str, prefix: bool) -> Vec<String> {
     let masked;
-    let name = if prefix && name.len() > 1 && name.ends_with('-') {
-        masked = format!("{}a", name.get(..name.len() - 2).unwrap_or_default());
-        masked.as_str()
+    let name = if prefix {
+        masked = mask_trailing_dash(name);
+        masked.as_ref()
     } else {
         name
     };

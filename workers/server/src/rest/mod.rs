@@ -44,8 +44,8 @@ mod yaml_depth;
 pub use hooks::{HookFuture, Hooks};
 pub use kas_schema::FieldValidation;
 pub use meta::{
-    forbidden, invalid, invalid_value, not_supported, now, path_segment_msgs, random_suffix,
-    required, too_long,
+    forbidden, invalid, invalid_value, mask_trailing_dash, not_supported, now, path_segment_msgs,
+    random_suffix, required, too_long,
 };
 pub use query::Query;
 pub(crate) use render::Render;
