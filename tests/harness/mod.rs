@@ -264,6 +264,31 @@ impl Server {
         Option<Vec<u8>>,
     )> {
         let tcp = tokio::net::TcpStream::connect(("127.0.0.1", self.port)).await?;
+        self.tls_over(tcp, alpn, anonymous).await
+    }
+
+    /// A connection whose receive buffer is fixed at `bytes` (no kernel autotuning, which
+    /// on loopback may grow it to tens of MiB): for clients that stop reading.
+    pub async fn connect_small_window(
+        &self,
+        alpn: &[&[u8]],
+        bytes: u32,
+    ) -> std::io::Result<tokio_rustls::client::TlsStream<tokio::net::TcpStream>> {
+        let socket = tokio::net::TcpSocket::new_v4()?;
+        socket.set_recv_buffer_size(bytes)?;
+        let tcp = socket.connect(([127, 0, 0, 1], self.port).into()).await?;
+        Ok(self.tls_over(tcp, alpn, true).await?.0)
+    }
+
+    async fn tls_over(
+        &self,
+        tcp: tokio::net::TcpStream,
+        alpn: &[&[u8]],
+        anonymous: bool,
+    ) -> std::io::Result<(
+        tokio_rustls::client::TlsStream<tokio::net::TcpStream>,
+        Option<Vec<u8>>,
+    )> {
         let connector = tokio_rustls::TlsConnector::from(self.tls_config(alpn, anonymous));
         let name = ServerName::try_from("localhost").expect("name");
         let tls = connector.connect(name, tcp).await?;

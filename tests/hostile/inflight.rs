@@ -45,7 +45,12 @@ pub(super) async fn held(
     server: &Server,
     head: String,
 ) -> tokio_rustls::client::TlsStream<tokio::net::TcpStream> {
-    let (mut tls, _) = server.connect(&[b"http/1.1"], true).await.expect("connect");
+    // A small fixed receive window, so that what the server can push before it must wait
+    // for a reader does not depend on the machine's TCP autotuning.
+    let mut tls = server
+        .connect_small_window(&[b"http/1.1"], 16 << 10)
+        .await
+        .expect("connect");
     tls.write_all(head.as_bytes()).await.expect("send");
     tls.flush().await.expect("flush");
     tls
