@@ -4,6 +4,7 @@
 //! documents); each file's header names its columns and each test names its source.
 //! A test reports every difference it finds at once, so one run shows the whole gap.
 
+mod defaults;
 mod discovery;
 mod tables;
 mod updates;

@@ -55,7 +55,8 @@ async fn componentstatuses_report_the_control_plane() {
     assert_eq!(one.status, 200);
     assert_eq!(
         one.json(),
-        json!({"kind": "ComponentStatus", "apiVersion": "v1", "metadata": {"name": "etcd-0"},
+        json!({"kind": "ComponentStatus", "apiVersion": "v1",
+            "metadata": {"name": "etcd-0", "creationTimestamp": null},
             "conditions": [{"type": "Healthy", "status": "True", "message": "ok"}]})
     );
     let missing = server.get("/api/v1/componentstatuses/nope").await;

@@ -21,6 +21,7 @@ use super::harness::kubectl::Kubectl;
 use super::harness::{require_tool, Etcd, Server, BIN};
 
 mod fixtures;
+mod takeover;
 
 use fixtures::open_envelope;
 

@@ -2,7 +2,7 @@
 //! upstream's, and validation by kas-crd (names, versions, structural schemas, extension
 //! and CEL rules), each failure a 422 with field paths.
 
-use kas_server::rest::Resource;
+use kas_server::rest::{Conversion, Resource};
 use kas_server::status::StatusCause;
 use serde_json::{json, Value};
 
@@ -24,10 +24,16 @@ pub(crate) const CRDS: Resource = Resource::new(
 .subresources(&["status"])
 .definition("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition")
 .generation()
+.delete_finalizer(CLEANUP_FINALIZER)
+.converted(Conversion {
+    storage_api_version: "apiextensions.k8s.io/v1",
+    to_storage: crate::crd_v1beta1::to_storage,
+    from_storage: crate::crd_v1beta1::from_storage,
+})
 .strategy(defaults, validate);
 
-/// Upstream's defaults for a v1 CRD, and on create the cleanup finalizer and the
-/// initial status (stored versions).
+/// Upstream's defaults for a v1 CRD, and on create the initial status (stored
+/// versions). The cleanup finalizer comes with the first delete.
 fn defaults(crd: &mut Value) {
     let Some(spec) = crd.get_mut("spec").filter(|s| s.is_object()) else {
         return;
@@ -69,7 +75,7 @@ fn defaults(crd: &mut Value) {
         })
         .and_then(|v| v.get("name"))
         .cloned();
-    // Create: the status starts with the storage version; the cleanup finalizer is added.
+    // Create: the status starts with the storage version.
     let creating = crd.pointer("/metadata/resourceVersion").is_none()
         && crd.pointer("/status/storedVersions").is_none();
     if creating {
@@ -79,16 +85,6 @@ fn defaults(crd: &mut Value) {
                 "acceptedNames": {"kind": "", "plural": ""},
                 "storedVersions": [storage],
             });
-        }
-        if crd.pointer("/metadata/deletionTimestamp").is_none() {
-            let finalizers = crd["metadata"]
-                .as_object_mut()
-                .map(|m| m.entry("finalizers").or_insert(json!([])));
-            if let Some(Value::Array(list)) = finalizers {
-                if !list.iter().any(|f| f == CLEANUP_FINALIZER) {
-                    list.push(json!(CLEANUP_FINALIZER));
-                }
-            }
         }
     }
 }

@@ -78,7 +78,8 @@ impl ComponentStatuses {
         json!({
             "kind": "ComponentStatus",
             "apiVersion": "v1",
-            "metadata": {"name": name},
+            // A computed object: its zero creation time shows as null, as upstream's.
+            "metadata": {"name": name, "creationTimestamp": null},
             "conditions": [condition],
         })
     }

@@ -22,6 +22,7 @@ mod rbac_reconcile;
 pub mod resources;
 mod role_aggregation;
 mod sa_tokens;
+mod service_repair;
 mod services;
 mod subresources;
 mod validation;
@@ -98,6 +99,10 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
         .and_then(|ips| services::Allocator::new(&range, config.service_node_port_range, ips))
     {
         kubernetes_ip = Some(alloc.first_ip());
+        if let Some(services) = stores.get("", "v1", "services").cloned() {
+            let hook = hooks.register("start-service-ip-repair-controllers");
+            service_repair::start(alloc.clone(), services, hook);
+        }
         let alloc = Arc::new(alloc);
         for s in &mut stores.all {
             if s.resource().plural == "services" && s.resource().group.is_empty() {

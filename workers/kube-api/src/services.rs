@@ -50,6 +50,11 @@ impl Allocator {
         })
     }
 
+    /// Whether `ip` is one this allocator hands out.
+    pub(crate) fn in_range(&self, ip: IpAddr) -> bool {
+        self.range.contains(&ip) && ip != self.range.network()
+    }
+
     /// The first IP of the range: the `kubernetes` service's.
     pub(crate) fn first_ip(&self) -> IpAddr {
         nth(&self.range, 1).unwrap_or(self.range.network())
@@ -63,7 +68,7 @@ impl Allocator {
     }
 
     /// Holds `ip` for `svc`; false if someone else holds it.
-    async fn claim_ip(&self, ip: IpAddr, svc: &Value) -> Result<bool, Status> {
+    pub(crate) async fn claim_ip(&self, ip: IpAddr, svc: &Value) -> Result<bool, Status> {
         let obj = json!({
             "apiVersion": self.ipaddresses.resource().storage_api_version(),
             "kind": "IPAddress",
@@ -124,7 +129,7 @@ impl Allocator {
         )
     }
 
-    async fn claim_port(&self, port: i64, svc: &Value) -> Result<bool, Status> {
+    pub(crate) async fn claim_port(&self, port: i64, svc: &Value) -> Result<bool, Status> {
         let owner = format!(
             "{}/{}",
             s(svc, "/metadata/namespace"),
@@ -363,7 +368,7 @@ fn nth(net: &IpNet, n: u64) -> Option<IpAddr> {
     }
 }
 
-fn node_ports(svc: &Value) -> Vec<i64> {
+pub(crate) fn node_ports(svc: &Value) -> Vec<i64> {
     svc.pointer("/spec/ports")
         .and_then(Value::as_array)
         .into_iter()
@@ -450,6 +455,32 @@ impl Hooks for Allocator {
                 }
             }
             Ok(())
+        })
+    }
+
+    fn create_failed<'a>(&'a self, store: &'a RestStore, obj: &'a Value) -> HookFuture<'a, ()> {
+        Box::pin(async move {
+            // A create whose name is taken by a Service holding the same IP and ports (a
+            // retried create; the `kubernetes` Service ensured at every start) claimed
+            // nothing new: what the stored Service holds stays held.
+            let stored = store
+                .read_object(s(obj, "/metadata/namespace"), s(obj, "/metadata/name"))
+                .await
+                .ok();
+            let held_ip = stored
+                .as_ref()
+                .map(|st| s(st, "/spec/clusterIP"))
+                .unwrap_or("");
+            let ip = s(obj, "/spec/clusterIP");
+            if !ip.is_empty() && ip != "None" && ip != held_ip {
+                self.release_ip(ip).await;
+            }
+            let held_ports = stored.as_ref().map(node_ports).unwrap_or_default();
+            let ports: Vec<i64> = node_ports(obj)
+                .into_iter()
+                .filter(|p| !held_ports.contains(p))
+                .collect();
+            self.release_ports(&ports).await;
         })
     }
 

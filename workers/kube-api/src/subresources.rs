@@ -342,6 +342,10 @@ impl Hooks for ConnectVia {
         self.own.after_delete(store, obj)
     }
 
+    fn create_failed<'a>(&'a self, store: &'a RestStore, obj: &'a Value) -> HookFuture<'a, ()> {
+        self.own.create_failed(store, obj)
+    }
+
     fn prepare_create(&self, store: &RestStore, obj: &mut Value, opts: &WriteOptions) {
         self.own.prepare_create(store, obj, opts)
     }

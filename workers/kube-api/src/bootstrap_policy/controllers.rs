@@ -216,7 +216,6 @@ fn rules(name: &str) -> Vec<Value> {
         ],
         "pvc-protection-controller" => vec![
             r("get list update watch", "core", "persistentvolumeclaims"),
-            r("update", "core", "persistentvolumeclaims/status"),
             r(READ, "core", "pods"),
             events(),
         ],

@@ -112,38 +112,54 @@ pub(crate) fn service_defaults(obj: &mut Value) {
     };
     if ty != "ExternalName" {
         set(spec, "internalTrafficPolicy", json!("Cluster"));
-        let headless = spec.get("clusterIP").and_then(Value::as_str) == Some("None");
-        let selector = spec
-            .get("selector")
-            .and_then(Value::as_object)
-            .is_some_and(|s| !s.is_empty());
-        let policy = if headless && !selector {
-            "RequireDualStack"
-        } else {
-            "SingleStack"
-        };
-        set(spec, "ipFamilyPolicy", json!(policy));
-        if spec
-            .get("ipFamilies")
-            .and_then(Value::as_array)
-            .is_none_or(Vec::is_empty)
-        {
-            spec["ipFamilies"] = json!(["IPv4"]);
-        }
-        // A headless service without a selector names both families unless it asks
-        // for one stack, even on a single-stack cluster (upstream's alloc.go special
-        // case: its endpoints are whatever its owner puts there).
-        let single = spec.get("ipFamilyPolicy").and_then(Value::as_str) == Some("SingleStack");
-        if headless && !selector && !single {
-            if let Some(families) = spec.get_mut("ipFamilies").and_then(Value::as_array_mut) {
-                if families.len() == 1 {
-                    let other = if families[0] == "IPv4" {
-                        "IPv6"
-                    } else {
-                        "IPv4"
-                    };
-                    families.push(json!(other));
-                }
+    }
+}
+
+/// The IP families of a Service that has none, as upstream's service REST layer sets
+/// them after defaulting (so they are not fields the writer manages): one stack of the
+/// cluster's family, or both for a headless Service without a selector.
+pub(crate) fn service_ip_families(obj: &mut Value) {
+    let ty = obj
+        .pointer("/spec/type")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if ty == "ExternalName" {
+        return;
+    }
+    let Some(spec) = obj.get_mut("spec").filter(|s| s.is_object()) else {
+        return;
+    };
+    let headless = spec.get("clusterIP").and_then(Value::as_str) == Some("None");
+    let selector = spec
+        .get("selector")
+        .and_then(Value::as_object)
+        .is_some_and(|s| !s.is_empty());
+    let policy = if headless && !selector {
+        "RequireDualStack"
+    } else {
+        "SingleStack"
+    };
+    set(spec, "ipFamilyPolicy", json!(policy));
+    if spec
+        .get("ipFamilies")
+        .and_then(Value::as_array)
+        .is_none_or(Vec::is_empty)
+    {
+        spec["ipFamilies"] = json!(["IPv4"]);
+    }
+    // A headless service without a selector names both families unless it asks
+    // for one stack, even on a single-stack cluster (upstream's alloc.go special
+    // case: its endpoints are whatever its owner puts there).
+    let single = spec.get("ipFamilyPolicy").and_then(Value::as_str) == Some("SingleStack");
+    if headless && !selector && !single {
+        if let Some(families) = spec.get_mut("ipFamilies").and_then(Value::as_array_mut) {
+            if families.len() == 1 {
+                let other = if families[0] == "IPv4" {
+                    "IPv6"
+                } else {
+                    "IPv4"
+                };
+                families.push(json!(other));
             }
         }
     }
@@ -190,11 +206,9 @@ pub(crate) fn endpointslice_defaults(obj: &mut Value) {
     }
 }
 
-/// core/v1 Namespace: the `kubernetes` finalizer on create and phase Active.
+/// core/v1 Namespace: phase Active. (The `kubernetes` finalizer is the strategy's, on
+/// create: `namespace_prepare`.)
 pub(crate) fn namespace_defaults(obj: &mut Value) {
-    if let Some(spec) = entry(obj, "spec", json!({})).filter(|s| s.is_object()) {
-        entry(spec, "finalizers", json!(["kubernetes"]));
-    }
     if let Some(status) = entry(obj, "status", Value::Object(Map::new())).filter(|s| s.is_object())
     {
         set(status, "phase", json!("Active"));
@@ -288,8 +302,10 @@ mod tests {
     fn services() {
         let mut s = json!({"spec": {"ports": [{"port": 80}, {"port": 81, "targetPort": "http", "protocol": "UDP"}], "selector": {"a": "b"}}});
         service_defaults(&mut s);
+        service_ip_families(&mut s);
         let once = s.clone();
         service_defaults(&mut s);
+        service_ip_families(&mut s);
         assert_eq!(s, once);
         assert_eq!(
             s["spec"],
@@ -301,6 +317,7 @@ mod tests {
         );
         let mut lb = json!({"spec": {"type": "LoadBalancer", "sessionAffinity": "ClientIP"}});
         service_defaults(&mut lb);
+        service_ip_families(&mut lb);
         assert_eq!(lb["spec"]["externalTrafficPolicy"], "Cluster");
         assert_eq!(lb["spec"]["allocateLoadBalancerNodePorts"], true);
         assert_eq!(
@@ -310,19 +327,24 @@ mod tests {
         let mut none =
             json!({"spec": {"sessionAffinityConfig": {"clientIP": {"timeoutSeconds": 5}}}});
         service_defaults(&mut none);
+        service_ip_families(&mut none);
         assert!(none["spec"].get("sessionAffinityConfig").is_none());
         let mut en = json!({"spec": {"type": "ExternalName", "externalName": "x.example"}});
         service_defaults(&mut en);
+        service_ip_families(&mut en);
         assert!(en["spec"].get("internalTrafficPolicy").is_none());
         let mut headless = json!({"spec": {"clusterIP": "None"}});
         service_defaults(&mut headless);
+        service_ip_families(&mut headless);
         assert_eq!(headless["spec"]["ipFamilyPolicy"], "RequireDualStack");
         assert_eq!(headless["spec"]["ipFamilies"], json!(["IPv4", "IPv6"]));
         let mut single = json!({"spec": {"clusterIP": "None", "ipFamilyPolicy": "SingleStack"}});
         service_defaults(&mut single);
+        service_ip_families(&mut single);
         assert_eq!(single["spec"]["ipFamilies"], json!(["IPv4"]));
         let mut selected = json!({"spec": {"clusterIP": "None", "selector": {"a": "b"}}});
         service_defaults(&mut selected);
+        service_ip_families(&mut selected);
         assert_eq!(selected["spec"]["ipFamilies"], json!(["IPv4"]));
         for mut v in [
             json!(null),
@@ -330,6 +352,7 @@ mod tests {
             json!({"spec": {"ports": [1], "sessionAffinity": "ClientIP", "sessionAffinityConfig": 2}}),
         ] {
             service_defaults(&mut v);
+            service_ip_families(&mut v);
             secret_defaults(&mut v);
             namespace_defaults(&mut v);
         }
@@ -382,7 +405,7 @@ mod tests {
         assert_eq!(lr["spec"]["limits"][0], json!({"type": "Container"}));
         let mut ns = json!({"metadata": {"name": "n"}});
         namespace_defaults(&mut ns);
-        assert_eq!(ns["spec"], json!({"finalizers": ["kubernetes"]}));
+        assert_eq!(ns["spec"], Value::Null);
         assert_eq!(ns["status"], json!({"phase": "Active"}));
         let mut ns = json!({"spec": {"finalizers": []}, "status": {"phase": "Terminating"}});
         namespace_defaults(&mut ns);

@@ -6,6 +6,7 @@ mod autoscaling;
 mod cluster;
 mod core_v1;
 mod flowcontrol;
+mod prepare;
 mod volumes;
 mod workloads;
 
@@ -16,8 +17,10 @@ pub(crate) use cluster::{
 pub(crate) use core_v1::{
     base64_decode, endpoints_defaults, endpointslice_defaults, limit_range_defaults,
     namespace_defaults, node_defaults, resource_quota_defaults, secret_defaults, service_defaults,
+    service_ip_families,
 };
 pub(crate) use flowcontrol::{flowschema_defaults, priority_level_defaults};
+pub(crate) use prepare::{job_prepare, namespace_prepare, priority_class_prepare, service_prepare};
 pub(crate) use volumes::{
     csi_driver_defaults, persistent_volume_claim_defaults, persistent_volume_defaults,
     storage_class_defaults,

@@ -11,6 +11,8 @@ const CONTROLLER_UID: &str = "batch.kubernetes.io/controller-uid";
 const LEGACY_CONTROLLER_UID: &str = "controller-uid";
 const JOB_NAME: &str = "batch.kubernetes.io/job-name";
 const LEGACY_JOB_NAME: &str = "job-name";
+/// The annotation apps/v1 carries a DaemonSet's template generation in.
+const TEMPLATE_GENERATION: &str = "deprecated.daemonset.template.generation";
 
 fn spec(obj: &mut Value) -> Option<&mut Value> {
     entry(obj, "spec", json!({})).filter(|s| s.is_object())
@@ -79,6 +81,13 @@ pub(crate) fn pod_template_defaults(obj: &mut Value) {
 
 /// apps/v1 DaemonSet.
 pub(crate) fn daemonset_defaults(obj: &mut Value) {
+    // apps/v1 always shows the internal template generation as this annotation, "0"
+    // until the strategy sets it; so the writer of a new DaemonSet manages it.
+    if let Some(meta) = entry(obj, "metadata", json!({})).filter(|m| m.is_object()) {
+        if let Some(a) = entry(meta, "annotations", json!({})).and_then(Value::as_object_mut) {
+            a.entry(TEMPLATE_GENERATION).or_insert_with(|| json!("0"));
+        }
+    }
     let Some(spec) = spec(obj) else {
         return;
     };
@@ -153,6 +162,7 @@ pub(crate) fn job_defaults(obj: &mut Value) {
         "TerminatingOrFailed"
     };
     set(spec, "podReplacementPolicy", json!(replacement));
+    entry(spec, "manualSelector", json!(false));
     template_defaults(spec.get_mut("template"));
     copy_labels(obj, template_labels);
 }

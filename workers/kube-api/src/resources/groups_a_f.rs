@@ -9,19 +9,6 @@ use crate::conversions;
 use crate::defaults;
 use crate::validation;
 
-/// Job defaults, with the selector generated from the uid on create as upstream does.
-fn job_defaults(obj: &mut serde_json::Value) {
-    let uid = obj
-        .pointer("/metadata/uid")
-        .and_then(serde_json::Value::as_str)
-        .unwrap_or("")
-        .to_owned();
-    if !uid.is_empty() {
-        defaults::job_generate_selector(obj, &uid);
-    }
-    defaults::job_defaults(obj);
-}
-
 pub(super) const RESOURCES: &[Resource] = &[
     // admissionregistration.k8s.io/v1
     r(
@@ -290,8 +277,8 @@ pub(super) const RESOURCES: &[Resource] = &[
         "Job",
         "io.k8s.api.batch.v1.Job",
     )
-    .strategy(job_defaults, validation::job)
-    .prepare(validation::template_prepare)
+    .strategy(defaults::job_defaults, validation::job)
+    .prepare(defaults::job_prepare)
     .warnings(validation::job_warnings)
     .categories(ALL)
     .subresources(&["status"])
@@ -308,6 +295,9 @@ pub(super) const RESOURCES: &[Resource] = &[
         "io.k8s.api.certificates.v1.CertificateSigningRequest",
     )
     .strategy(kas_server::rest::no_defaults, validation::csr)
+    // The requester's fields are the strategy's, and the request itself is immutable:
+    // upstream resets the whole spec, so a CSR has no managed fields.
+    .resets(&["spec"])
     .cluster()
     .short(&["csr"])
     .subresources(&["approval", "status"])

@@ -173,6 +173,7 @@ pub(super) const RESOURCES: &[Resource] = &[
         defaults::priority_class_defaults,
         validation::priority_class,
     )
+    .prepare(defaults::priority_class_prepare)
     .cluster()
     .short(&["pc"])
     .columns(col::PRIORITY_CLASS),

@@ -108,13 +108,20 @@ impl RestStore {
             options,
         };
         self.admit_delete(target, opts).await?;
+        let first = cur.pointer("/metadata/deletionTimestamp").is_none();
+        let mut cur = cur;
+        if let (Some(finalizer), true) = (self.resource.delete_finalizer, first) {
+            add_finalizer(&mut cur, finalizer);
+        }
         if pending_finalizers(&cur) {
             if cur.pointer("/metadata/deletionTimestamp").is_some() {
                 return Ok((cur, false));
             }
             let mut marked = cur.clone();
             marked["metadata"]["deletionTimestamp"] = json!(meta::now());
-            marked["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+            if self.resource.delete_finalizer.is_none() {
+                marked["metadata"]["deletionGracePeriodSeconds"] = json!(0);
+            }
             if self.resource.kind == "Namespace" {
                 marked["status"]["phase"] = json!("Terminating");
             }
@@ -185,5 +192,21 @@ impl RestStore {
                 "items": self.list_items(deleted),
             }),
         ))
+    }
+}
+
+/// `finalizer` added to `obj`'s finalizers unless there.
+fn add_finalizer(obj: &mut Value, finalizer: &str) {
+    let Some(meta) = meta::metadata_mut(obj) else {
+        return;
+    };
+    let list = meta.entry("finalizers").or_insert_with(|| json!([]));
+    if !list.is_array() {
+        *list = json!([]);
+    }
+    if let Some(list) = list.as_array_mut() {
+        if !list.iter().any(|f| f == finalizer) {
+            list.push(json!(finalizer));
+        }
     }
 }

@@ -64,6 +64,12 @@ pub trait Hooks: Send + Sync {
         Box::pin(async {})
     }
 
+    /// After [`Hooks::before_create`] passed but the object was not stored (its name was
+    /// taken, storage failed): what it took is given back. By default as for a delete.
+    fn create_failed<'a>(&'a self, store: &'a RestStore, obj: &'a Value) -> HookFuture<'a, ()> {
+        self.after_delete(store, obj)
+    }
+
     /// A connect subresource (`log`, `exec`, `attach`, `portforward`, `proxy`) of
     /// `parent` (Null for `proxy`, whose name the hook parses and reads): the request as
     /// it came, answered (streamed) by the hook.

@@ -38,7 +38,11 @@ impl Fields<'_> {
     /// resource with a status subresource resets `status`; `status` resets the rest.
     fn reset_fields(&self, sub: &str, obj: &Value) -> Set {
         match sub {
-            "" if self.resource.status_split() => Set::of([Path::fields(&["status"])]),
+            "" => {
+                let status = self.resource.status_split().then_some("status");
+                let resets = self.resource.resets.iter().copied().chain(status);
+                Set::of(resets.map(|f| Path::fields(&[f])))
+            }
             "status" => {
                 // The metadata the type's status strategy takes from the client is owned
                 // through `status` (upstream's GetResetFields name the rest).

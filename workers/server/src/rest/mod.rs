@@ -173,6 +173,32 @@ pub(crate) fn bad_request(msg: impl Into<String>) -> Status {
 }
 
 /// Sets `metadata.resourceVersion` of a stored object.
+/// Whether `v` holds an empty list or map anywhere but in `metadata.managedFields` (whose
+/// field sets are stored as raw JSON, as they are).
+fn has_empty_collection(v: &Value, top: bool) -> bool {
+    match v {
+        Value::Array(items) => {
+            items.is_empty() || items.iter().any(|i| has_empty_collection(i, false))
+        }
+        Value::Object(map) => {
+            map.is_empty()
+                || map.iter().any(|(k, child)| {
+                    if top && k == "metadata" {
+                        child.as_object().is_some_and(|m| {
+                            m.is_empty()
+                                || m.iter().any(|(k, c)| {
+                                    k != "managedFields" && has_empty_collection(c, false)
+                                })
+                        })
+                    } else {
+                        has_empty_collection(child, false)
+                    }
+                })
+        }
+        _ => false,
+    }
+}
+
 pub(crate) fn with_revision(mut obj: Value, revision: i64) -> Value {
     if let Some(meta) = meta::metadata_mut(&mut obj) {
         meta.insert("resourceVersion".into(), json!(revision.to_string()));
@@ -240,6 +266,23 @@ impl RestStore {
             }
         }
         obj
+    }
+
+    /// `obj` as a read will show it once stored as `bytes` (from [`Self::storage_bytes`]),
+    /// as upstream answers a write with what it decoded from the stored value: empty
+    /// lists and maps do not survive protobuf. Objects without any are passed as they are,
+    /// and so are those stored in another version.
+    pub(crate) fn as_stored(&self, obj: Value, bytes: &[u8]) -> Value {
+        let api_version = self.resource.api_version();
+        let same_version = self
+            .resource
+            .conversion
+            .is_none_or(|c| c.storage_api_version == api_version)
+            && self.resource.storage_version.is_empty();
+        if !same_version || !has_empty_collection(&obj, true) {
+            return obj;
+        }
+        self.storage.reread(bytes).unwrap_or(obj)
     }
 
     /// The bytes to store for `obj` under `key`: with the storage version's apiVersion,

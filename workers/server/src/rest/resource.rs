@@ -194,6 +194,12 @@ pub struct Resource {
     pub definition: &'static str,
     /// Whether `metadata.generation` is kept (1 on create, +1 on each spec change).
     pub generation: bool,
+    /// Top-level fields a write of the object itself resets besides `status` (upstream's
+    /// `GetResetFields`): nobody manages them through it.
+    pub resets: &'static [&'static str],
+    /// A finalizer the first delete adds, so the object waits for its controller (a
+    /// CRD's `customresourcecleanup`, added by upstream's CRD REST `Delete`).
+    pub delete_finalizer: Option<&'static str>,
     /// Whether a PUT of a missing object creates it (upstream's `AllowCreateOnUpdate`).
     pub create_on_update: bool,
     /// Whether a PUT without a resourceVersion overwrites what is stored (upstream's
@@ -256,6 +262,8 @@ impl Resource {
             extra_fields: &[],
             definition: "",
             generation: false,
+            resets: &[],
+            delete_finalizer: None,
             create_on_update: false,
             unconditional_update: true,
             defaults: no_defaults,
@@ -381,6 +389,18 @@ impl Resource {
     /// The OpenAPI definition.
     pub const fn definition(mut self, d: &'static str) -> Resource {
         self.definition = d;
+        self
+    }
+
+    /// Top-level fields writes of the object itself reset, besides `status`.
+    pub const fn resets(mut self, fields: &'static [&'static str]) -> Resource {
+        self.resets = fields;
+        self
+    }
+
+    /// The finalizer the first delete adds.
+    pub const fn delete_finalizer(mut self, finalizer: &'static str) -> Resource {
+        self.delete_finalizer = Some(finalizer);
         self
     }
 

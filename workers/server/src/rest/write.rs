@@ -272,7 +272,11 @@ impl RestStore {
             }
             let key = self.key(ns, &name);
             let (bytes, converted) = match self.converter() {
-                None => (self.storage_bytes(&key, &obj)?, None),
+                None => {
+                    let bytes = self.storage_bytes(&key, &obj)?;
+                    obj = self.as_stored(obj, &bytes);
+                    (bytes, None)
+                }
                 Some(_) => self.to_storage(&key, &obj).await?,
             };
             match self.storage.create(&key, bytes, None).await {
@@ -280,13 +284,13 @@ impl RestStore {
                 Ok(rev) => return self.written(obj, converted, rev).await,
                 Err(StorageError::AlreadyExists) if !has_name => {
                     if let Some(h) = &self.hooks {
-                        h.after_delete(self, &obj).await;
+                        h.create_failed(self, &obj).await;
                     }
                     continue;
                 }
                 Err(e) => {
                     if let Some(h) = &self.hooks {
-                        h.after_delete(self, &obj).await;
+                        h.create_failed(self, &obj).await;
                     }
                     return Err(storage_status(&self.resource, &e, &name));
                 }
@@ -513,8 +517,13 @@ impl RestStore {
         obj: Value,
         expected: i64,
     ) -> Result<Value, Status> {
+        let mut obj = obj;
         let (bytes, converted) = match self.converter() {
-            None => (self.storage_bytes(key, &obj)?, None),
+            None => {
+                let bytes = self.storage_bytes(key, &obj)?;
+                obj = self.as_stored(obj, &bytes);
+                (bytes, None)
+            }
             Some(_) => self.to_storage(key, &obj).await?,
         };
         let rev = self

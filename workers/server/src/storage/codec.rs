@@ -188,14 +188,60 @@ fn format_of(stored: &[u8]) -> Format {
     }
 }
 
+/// What a read of `encoded` (as [`Codec::encode_object`] made it) will show, when it is
+/// protobuf: `None` for other formats, which keep what was written.
+pub(crate) fn reread(encoded: &[u8]) -> Option<Value> {
+    match format_of(encoded) {
+        Format::Protobuf => from_protobuf(encoded).ok(),
+        _ => None,
+    }
+}
+
 /// A protobuf value as the JSON kube-apiserver serves for it.
 fn from_protobuf(stored: &[u8]) -> Result<Value, String> {
     let mut obj = decode_protobuf(stored).map_err(|e| e.to_string())?;
     let text = |f: &str| obj.get(f).and_then(Value::as_str).unwrap_or("").to_owned();
-    if let Some(def) = kind_def_for_api_version(&text("apiVersion"), &text("kind")) {
+    let (api_version, kind) = (text("apiVersion"), text("kind"));
+    if let Some(def) = kind_def_for_api_version(&api_version, &kind) {
         fill_zero_fields(def, &mut obj);
     }
+    decode_defaults(&api_version, &kind, &mut obj);
     Ok(obj)
+}
+
+/// The defaults upstream's decoding applies to stored values that its strategies had
+/// cleared, so every read shows them though kube-apiserver never stores them: a claim's
+/// `Pending` phase, and a Job's labels taken from its template (generated after
+/// defaulting). This server stores both; values kube-apiserver wrote lack them.
+fn decode_defaults(api_version: &str, kind: &str, obj: &mut Value) {
+    match (api_version, kind) {
+        ("v1", "PersistentVolumeClaim") => {
+            let status = obj.as_object_mut().map(|o| {
+                o.entry("status")
+                    .or_insert_with(|| Value::Object(Default::default()))
+            });
+            if let Some(status) = status.and_then(Value::as_object_mut) {
+                let phase = status.get("phase").and_then(Value::as_str).unwrap_or("");
+                if phase.is_empty() {
+                    status.insert("phase".into(), Value::String("Pending".into()));
+                }
+            }
+        }
+        ("batch/v1", "Job") => {
+            let labels = obj.pointer("/spec/template/metadata/labels").cloned();
+            let Some(labels) = labels.filter(|l| l.as_object().is_some_and(|m| !m.is_empty()))
+            else {
+                return;
+            };
+            if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
+                let own = meta.get("labels").and_then(Value::as_object);
+                if own.is_none_or(|l| l.is_empty()) {
+                    meta.insert("labels".into(), labels);
+                }
+            }
+        }
+        _ => {}
+    }
 }
 
 #[cfg(test)]

@@ -318,6 +318,13 @@ impl Storage {
             .map_err(|e| StorageError::Internal(format!("encoding for storage: {e}")))
     }
 
+    /// What a read will show of an object [`Storage::encode`] made `encoded` of, when
+    /// that differs from the object: protobuf keeps no empty list or map (they come back
+    /// null or absent). `None` when the value reads back as written.
+    pub fn reread(&self, encoded: &[u8]) -> Option<serde_json::Value> {
+        codec::reread(encoded)
+    }
+
     fn saw(&self, header: Option<&etcd_client::ResponseHeader>) -> i64 {
         let rev = header.map(|h| h.revision()).unwrap_or(0);
         self.seen_revision.fetch_max(rev, Ordering::Relaxed);

@@ -1,0 +1,268 @@
+#!/usr/bin/env python3
+"""Records what a real kube-apiserver v1.33 makes of a fixed set of objects, for two tests.
+
+Usage: tests/fidelity/record-1.33.py KUBE_APISERVER
+
+KUBE_APISERVER is a binary that runs kube-apiserver's command line with the arguments it
+is given. The fixtures in the repository were recorded with one built from the vendored
+k8s.io/kubernetes v1.33.4 tree (a main that calls app.NewAPIServerCommand(); it also
+starts an unused embedded etcd on 127.0.0.1:12379, hence ETCD_DIR below). Debian's etcd
+on a free port is the store, as in the tests.
+
+It posts every object in OBJECTS (one minimal object of each GA resource, a few variants,
+a CustomResourceDefinition with a custom resource, a Service with a fixed IP and node
+port; three of them are refused, and what the refusal says is recorded too),
+then writes:
+
+- tests/fidelity/created-1.33.json.gz: for each object its path, the body sent, and what
+  came back from the POST and from a GET after it (the defaulting matrix);
+- tests/storage_format/kube-apiserver-1.33.4.json.gz: every key and value the server left
+  in etcd (values base64), and the LIST of every listable resource in every served
+  group-version as the server answered it (the take-over test).
+"""
+
+import base64
+import gzip
+import json
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOKEN = "recorder-token"
+
+CSR = (
+    "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlJQ1dEQ0NBVUFDQVFBd0V6RVJNQThHQTFVRUF3d0liV2x1TFhWelpYSXdnZ0VpTUEwR0NTcUdTSWIzRFFFQgpBUVVBQTRJQkR3QXdnZ0VLQW9JQkFRRGplNWs0S3hlbFFMZlFqbWFMVjZRWGhZSWhmdDZ3ZW5HbDgxVEhsZGxxCk00NFl1UVBzdHZyRkJkWFBuQllzamgrYnlFVGxGTlNJa3duQTVSVzc0cWVBMGNoUGVyOXlSbHhWYUR5NUgyTnIKQ1RJUTV1ajM0N3R5b0ZHUkJtWThuVjBrMEFJYW5mWVdIcXZRMFZiMk1oMHRhOEJFeklVakhyanBCNHNCM09TdwpyNEhjbEhnVGpqUVVKZU5GYkhDMGJ1RlRoQnV5M213VWptNTVGUkpoTmlUVXlxVTFrdnFuemhWSmY2MTcxcUh2CnVScFhPZ0lCVTVWNGN3RDFQdytDcEFHMldyKzlXMVZrcHE0elpkazltLzhoYjZrTnUwWHkxT09MYUUvZGFBenAKMVB2MTVTbXo4ZHVDZDRMM0dLdkNJbFlBazBkcVkvc3phRk9PN3RhS2UwOFRBZ01CQUFHZ0FEQU5CZ2txaGtpRwo5dzBCQVFzRkFBT0NBUUVBZHJXYk5JUWZMTHNwMGNYR3NqVjgwTmZNZE9VTWNDN3BmV1hXSmRLdFpXUnBWL1pRCmdlcjRpY3lUcUEvNS9tS2hwSHBLN2h5T2pSWnM4d3psTkxac29weERWQU1FWVlsN2dPa2xrRnlxdnh1M3RkY3EKWitXOE5PemU2eWNRRFZ6V1FFYVFUQkJyRW1YbHhodkVNLzdpSVpOQzVqamIyMmFHTjdpbmRWajdDZmJ3Y0w2ZQp1ZVJHanhkaGFHNmUxeFg5NnVzRDJ3S2xxSGllTUdNRzgrRjlKd2JxdWNjOVhsbmFLbmw5cEYyUG5oTE4wdEFBCkpmRnN6bTVYLzBUbGRnc1AveWFqby9wR3diVzEwcU5oYWlQVXNQMWhyWVNld2ozVzc2WHVhYVVIc3lBMWFCQ0YKVy9kOTVQTmVJYVZFZmQ5UEF3TFFBVWFzbVljeHVuVW5ZYkR3bHc9PQotLS0tLUVORCBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0K"
+)
+
+C = [{"name": "c", "image": "nginx"}]
+T = {"metadata": {"labels": {"app": "x"}}, "spec": {"containers": C}}
+S = {"matchLabels": {"app": "x"}}
+OBJECTS = [
+    # (name, collection path, body)
+ ("pod", "/api/v1/namespaces/default/pods", {"apiVersion":"v1","kind":"Pod","metadata":{"name":"min"},"spec":{"containers":C}}),
+ ("service", "/api/v1/namespaces/default/services", {"apiVersion":"v1","kind":"Service","metadata":{"name":"min"},"spec":{"ports":[{"port":80}]}}),
+ ("service-headless", "/api/v1/namespaces/default/services", {"apiVersion":"v1","kind":"Service","metadata":{"name":"min-headless"},"spec":{"clusterIP":"None"}}),
+ ("service-externalname", "/api/v1/namespaces/default/services", {"apiVersion":"v1","kind":"Service","metadata":{"name":"min-ext"},"spec":{"type":"ExternalName","externalName":"example.com"}}),
+ ("service-lb", "/api/v1/namespaces/default/services", {"apiVersion":"v1","kind":"Service","metadata":{"name":"min-lb"},"spec":{"type":"LoadBalancer","ports":[{"port":80}]}}),
+ ("configmap", "/api/v1/namespaces/default/configmaps", {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"min"}}),
+ ("secret", "/api/v1/namespaces/default/secrets", {"apiVersion":"v1","kind":"Secret","metadata":{"name":"min"}}),
+ ("serviceaccount", "/api/v1/namespaces/default/serviceaccounts", {"apiVersion":"v1","kind":"ServiceAccount","metadata":{"name":"min"}}),
+ ("namespace", "/api/v1/namespaces", {"apiVersion":"v1","kind":"Namespace","metadata":{"name":"min-ns"}}),
+ ("node", "/api/v1/nodes", {"apiVersion":"v1","kind":"Node","metadata":{"name":"min-node"}}),
+ ("persistentvolume", "/api/v1/persistentvolumes", {"apiVersion":"v1","kind":"PersistentVolume","metadata":{"name":"min"},"spec":{"capacity":{"storage":"1Gi"},"accessModes":["ReadWriteOnce"],"hostPath":{"path":"/tmp/x"}}}),
+ ("persistentvolumeclaim", "/api/v1/namespaces/default/persistentvolumeclaims", {"apiVersion":"v1","kind":"PersistentVolumeClaim","metadata":{"name":"min"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}}),
+ ("endpoints", "/api/v1/namespaces/default/endpoints", {"apiVersion":"v1","kind":"Endpoints","metadata":{"name":"min"}}),
+ ("endpoints-port", "/api/v1/namespaces/default/endpoints", {"apiVersion":"v1","kind":"Endpoints","metadata":{"name":"min-port"},"subsets":[{"addresses":[{"ip":"10.1.2.3"}],"ports":[{"port":80}]}]}),
+ ("event", "/api/v1/namespaces/default/events", {"apiVersion":"v1","kind":"Event","metadata":{"name":"min"},"involvedObject":{}}),
+ ("limitrange", "/api/v1/namespaces/default/limitranges", {"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"min"},"spec":{"limits":[]}}),
+ ("limitrange-container", "/api/v1/namespaces/default/limitranges", {"apiVersion":"v1","kind":"LimitRange","metadata":{"name":"min-container"},"spec":{"limits":[{"type":"Container","max":{"cpu":"1"}}]}}),
+ ("resourcequota", "/api/v1/namespaces/default/resourcequotas", {"apiVersion":"v1","kind":"ResourceQuota","metadata":{"name":"min"}}),
+ ("replicationcontroller", "/api/v1/namespaces/default/replicationcontrollers", {"apiVersion":"v1","kind":"ReplicationController","metadata":{"name":"min"},"spec":{"template":T}}),
+ ("podtemplate", "/api/v1/namespaces/default/podtemplates", {"apiVersion":"v1","kind":"PodTemplate","metadata":{"name":"min"},"template":{"spec":{"containers":C}}}),
+ ("deployment", "/apis/apps/v1/namespaces/default/deployments", {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"min"},"spec":{"selector":S,"template":T}}),
+ ("replicaset", "/apis/apps/v1/namespaces/default/replicasets", {"apiVersion":"apps/v1","kind":"ReplicaSet","metadata":{"name":"min"},"spec":{"selector":S,"template":T}}),
+ ("statefulset", "/apis/apps/v1/namespaces/default/statefulsets", {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"min"},"spec":{"selector":S,"template":T}}),
+ ("daemonset", "/apis/apps/v1/namespaces/default/daemonsets", {"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"min"},"spec":{"selector":S,"template":T}}),
+ ("controllerrevision", "/apis/apps/v1/namespaces/default/controllerrevisions", {"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"min"},"revision":1}),
+ ("job", "/apis/batch/v1/namespaces/default/jobs", {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"min"},"spec":{"template":{"spec":{"containers":C,"restartPolicy":"Never"}}}}),
+ ("cronjob", "/apis/batch/v1/namespaces/default/cronjobs", {"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"min"},"spec":{"schedule":"* * * * *","jobTemplate":{"spec":{"template":{"spec":{"containers":C,"restartPolicy":"OnFailure"}}}}}}),
+ ("hpa-v1", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers", {"apiVersion":"autoscaling/v1","kind":"HorizontalPodAutoscaler","metadata":{"name":"min-v1"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"min"},"maxReplicas":3}}),
+ ("hpa-v2", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", {"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"min-v2"},"spec":{"scaleTargetRef":{"kind":"Deployment","name":"min"},"maxReplicas":3}}),
+ ("ingress", "/apis/networking.k8s.io/v1/namespaces/default/ingresses", {"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"min"},"spec":{"defaultBackend":{"service":{"name":"min","port":{"number":80}}}}}),
+ ("ingressclass", "/apis/networking.k8s.io/v1/ingressclasses", {"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"min"},"spec":{}}),
+ ("networkpolicy", "/apis/networking.k8s.io/v1/namespaces/default/networkpolicies", {"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"min"},"spec":{"podSelector":{}}}),
+ ("networkpolicy-ports", "/apis/networking.k8s.io/v1/namespaces/default/networkpolicies", {"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"min-ports"},"spec":{"podSelector":{},"ingress":[{"ports":[{"port":80}]}],"egress":[{}]}}),
+ ("ipaddress", "/apis/networking.k8s.io/v1/ipaddresses", {"apiVersion":"networking.k8s.io/v1","kind":"IPAddress","metadata":{"name":"192.168.1.5"},"spec":{"parentRef":{"group":"","resource":"services","name":"foo","namespace":"default"}}}),
+ ("servicecidr", "/apis/networking.k8s.io/v1/servicecidrs", {"apiVersion":"networking.k8s.io/v1","kind":"ServiceCIDR","metadata":{"name":"min"},"spec":{"cidrs":["10.100.0.0/16"]}}),
+ ("pdb", "/apis/policy/v1/namespaces/default/poddisruptionbudgets", {"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"min"},"spec":{}}),
+ ("role", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"min"}}),
+ ("clusterrole", "/apis/rbac.authorization.k8s.io/v1/clusterroles", {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"min"}}),
+ ("rolebinding", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings", {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{"name":"min"},"roleRef":{"kind":"Role","name":"min"},"subjects":[{"kind":"User","name":"u"},{"kind":"Group","name":"g"},{"kind":"ServiceAccount","name":"sa","namespace":"default"}]}),
+ ("clusterrolebinding", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings", {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRoleBinding","metadata":{"name":"min"},"roleRef":{"kind":"ClusterRole","name":"min"}}),
+ ("storageclass", "/apis/storage.k8s.io/v1/storageclasses", {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"min"},"provisioner":"example.com/x"}),
+ ("csidriver", "/apis/storage.k8s.io/v1/csidrivers", {"apiVersion":"storage.k8s.io/v1","kind":"CSIDriver","metadata":{"name":"csi.example.com"},"spec":{}}),
+ ("csinode", "/apis/storage.k8s.io/v1/csinodes", {"apiVersion":"storage.k8s.io/v1","kind":"CSINode","metadata":{"name":"min-node"},"spec":{"drivers":[]}}),
+ ("csistoragecapacity", "/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities", {"apiVersion":"storage.k8s.io/v1","kind":"CSIStorageCapacity","metadata":{"name":"min"},"storageClassName":"min"}),
+ ("volumeattachment", "/apis/storage.k8s.io/v1/volumeattachments", {"apiVersion":"storage.k8s.io/v1","kind":"VolumeAttachment","metadata":{"name":"min"},"spec":{"attacher":"csi.example.com","source":{"persistentVolumeName":"min"},"nodeName":"min-node"}}),
+ ("priorityclass", "/apis/scheduling.k8s.io/v1/priorityclasses", {"apiVersion":"scheduling.k8s.io/v1","kind":"PriorityClass","metadata":{"name":"min"},"value":100}),
+ ("lease", "/apis/coordination.k8s.io/v1/namespaces/default/leases", {"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"min"}}),
+ ("endpointslice", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":"min"},"addressType":"IPv4","endpoints":[]}),
+ ("endpointslice-port", "/apis/discovery.k8s.io/v1/namespaces/default/endpointslices", {"apiVersion":"discovery.k8s.io/v1","kind":"EndpointSlice","metadata":{"name":"min-port"},"addressType":"IPv4","endpoints":[{"addresses":["10.1.2.3"]}],"ports":[{"port":80}]}),
+ ("events-v1", "/apis/events.k8s.io/v1/namespaces/default/events", {"apiVersion":"events.k8s.io/v1","kind":"Event","metadata":{"name":"min-v1"},"eventTime":"2024-01-01T00:00:00.000000Z","reportingController":"example.com/c","reportingInstance":"i","action":"A","reason":"R","type":"Normal"}),
+ ("runtimeclass", "/apis/node.k8s.io/v1/runtimeclasses", {"apiVersion":"node.k8s.io/v1","kind":"RuntimeClass","metadata":{"name":"min"},"handler":"runc"}),
+ ("csr", "/apis/certificates.k8s.io/v1/certificatesigningrequests", {"apiVersion":"certificates.k8s.io/v1","kind":"CertificateSigningRequest","metadata":{"name":"min"},"spec":{"request":CSR,"signerName":"example.com/foo","usages":["client auth"]}}),
+ ("validatingwebhookconfiguration", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"min"}}),
+ ("validatingwebhookconfiguration-one", "/apis/admissionregistration.k8s.io/v1/validatingwebhookconfigurations", {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingWebhookConfiguration","metadata":{"name":"min-one"},"webhooks":[{"name":"w.example.com","clientConfig":{"service":{"namespace":"default","name":"svc"}},"rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}],"sideEffects":"None","admissionReviewVersions":["v1"]}]}),
+ ("mutatingwebhookconfiguration", "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", {"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration","metadata":{"name":"min"}}),
+ ("mutatingwebhookconfiguration-one", "/apis/admissionregistration.k8s.io/v1/mutatingwebhookconfigurations", {"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration","metadata":{"name":"min-one"},"webhooks":[{"name":"w.example.com","clientConfig":{"service":{"namespace":"default","name":"svc"}},"rules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}],"sideEffects":"None","admissionReviewVersions":["v1"]}]}),
+ ("validatingadmissionpolicy", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicies", {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicy","metadata":{"name":"min"},"spec":{"matchConstraints":{"resourceRules":[{"apiGroups":[""],"apiVersions":["v1"],"operations":["CREATE"],"resources":["configmaps"]}]},"validations":[{"expression":"true"}]}}),
+ ("validatingadmissionpolicybinding", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"min"},"spec":{"policyName":"min","validationActions":["Deny"]}}),
+ ("validatingadmissionpolicybinding-match", "/apis/admissionregistration.k8s.io/v1/validatingadmissionpolicybindings", {"apiVersion":"admissionregistration.k8s.io/v1","kind":"ValidatingAdmissionPolicyBinding","metadata":{"name":"min-match"},"spec":{"policyName":"min","validationActions":["Deny"],"matchResources":{}}}),
+ ("flowschema", "/apis/flowcontrol.apiserver.k8s.io/v1/flowschemas", {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"FlowSchema","metadata":{"name":"min"},"spec":{"priorityLevelConfiguration":{"name":"min"}}}),
+ ("prioritylevelconfiguration", "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations", {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"PriorityLevelConfiguration","metadata":{"name":"min"},"spec":{"type":"Limited","limited":{"limitResponse":{"type":"Reject"}}}}),
+ ("prioritylevelconfiguration-queue", "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations", {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"PriorityLevelConfiguration","metadata":{"name":"min-queue"},"spec":{"type":"Limited","limited":{"limitResponse":{"type":"Queue","queuing":{}}}}}),
+ ("prioritylevelconfiguration-exempt", "/apis/flowcontrol.apiserver.k8s.io/v1/prioritylevelconfigurations", {"apiVersion":"flowcontrol.apiserver.k8s.io/v1","kind":"PriorityLevelConfiguration","metadata":{"name":"min-exempt"},"spec":{"type":"Exempt","exempt":{}}}),
+]
+
+# Beyond the minimal objects: values the allocators and the apiextensions server keep.
+OBJECTS += [
+ ("controllerrevision-data", "/apis/apps/v1/namespaces/default/controllerrevisions", {"apiVersion":"apps/v1","kind":"ControllerRevision","metadata":{"name":"min-data"},"revision":1,"data":{"spec":{"x":1}}}),
+ ("ingressclass-controller", "/apis/networking.k8s.io/v1/ingressclasses", {"apiVersion":"networking.k8s.io/v1","kind":"IngressClass","metadata":{"name":"min-controller"},"spec":{"controller":"example.com/ingress"}}),
+ ("service-fixed", "/api/v1/namespaces/default/services", {"apiVersion":"v1","kind":"Service","metadata":{"name":"fixed","labels":{"app":"x"}},"spec":{"type":"NodePort","clusterIP":"10.0.0.77","selector":{"app":"x"},"ports":[{"name":"http","port":80,"targetPort":"web","nodePort":30080}]}}),
+ ("crd", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","singular":"widget","kind":"Widget","shortNames":["wd"]},"versions":[{"name":"v1","served":True,"storage":True,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"size":{"type":"integer","default":3},"color":{"type":"string"}}}}}},"subresources":{"status":{}},"additionalPrinterColumns":[{"name":"Size","type":"integer","jsonPath":".spec.size"}]}]}}),
+]
+CUSTOM = ("widget", "/apis/example.com/v1/namespaces/default/widgets", {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"min","labels":{"app":"x"}},"spec":{"color":"blue"}})
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Api:
+    def __init__(self, port):
+        self.base = f"https://127.0.0.1:{port}"
+        self.ctx = ssl.create_default_context()
+        self.ctx.check_hostname = False
+        self.ctx.verify_mode = ssl.CERT_NONE
+
+    def call(self, method, path, body=None):
+        data = json.dumps(body).encode() if body is not None else None
+        headers = {
+            "Authorization": "Bearer " + TOKEN,
+            "Content-Type": "application/json",
+            "Accept": "application/json",
+            "User-Agent": "recorder",
+        }
+        req = urllib.request.Request(self.base + path, data=data, method=method, headers=headers)
+        try:
+            with urllib.request.urlopen(req, context=self.ctx, timeout=30) as resp:
+                raw = resp.read()
+                try:
+                    return resp.status, json.loads(raw)
+                except ValueError:
+                    return resp.status, raw.decode(errors="replace")
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            try:
+                return e.code, json.loads(raw)
+            except ValueError:
+                return e.code, raw.decode(errors="replace")
+
+
+def wait_ready(api, proc):
+    for _ in range(300):
+        if proc.poll() is not None:
+            sys.exit(f"kube-apiserver exited with {proc.returncode}")
+        try:
+            status, _ = api.call("GET", "/readyz")
+            if status == 200:
+                return
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.2)
+    sys.exit("kube-apiserver never became ready")
+
+
+def listable(api):
+    """Every listable resource's collection path in every served group-version."""
+    paths = []
+    gvs = ["/api/v1"]
+    _, groups = api.call("GET", "/apis")
+    for g in groups["groups"]:
+        gvs += ["/apis/" + v["groupVersion"] for v in g["versions"]]
+    for gv in gvs:
+        _, res = api.call("GET", gv)
+        for r in res["resources"]:
+            if "/" not in r["name"] and "list" in r.get("verbs", []):
+                paths.append(f"{gv}/{r['name']}")
+    return paths
+
+
+def main():
+    kas = os.path.abspath(sys.argv[1])
+    work = tempfile.mkdtemp(prefix="record-")
+    etcd_port, peer_port, port = free_port(), free_port(), free_port()
+    etcd = subprocess.Popen(
+        ["etcd", "--data-dir", f"{work}/etcd", "--listen-client-urls", f"http://127.0.0.1:{etcd_port}",
+         "--advertise-client-urls", f"http://127.0.0.1:{etcd_port}",
+         "--listen-peer-urls", f"http://127.0.0.1:{peer_port}",
+         "--initial-advertise-peer-urls", f"http://127.0.0.1:{peer_port}",
+         "--initial-cluster", f"default=http://127.0.0.1:{peer_port}"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(["openssl", "genrsa", "-out", f"{work}/sa.key", "2048"], check=True, capture_output=True)
+    subprocess.run(["openssl", "rsa", "-in", f"{work}/sa.key", "-pubout", "-out", f"{work}/sa.pub"], check=True, capture_output=True)
+    with open(f"{work}/tokens.csv", "w") as f:
+        f.write(f'{TOKEN},recorder,recorder-uid,"system:masters"\n')
+    env = dict(os.environ, ETCD_DIR=f"{work}/embedded")
+    proc = subprocess.Popen(
+        [kas, f"--etcd-servers=http://127.0.0.1:{etcd_port}", f"--secure-port={port}",
+         "--bind-address=127.0.0.1", f"--cert-dir={work}/certs", f"--token-auth-file={work}/tokens.csv",
+         "--service-account-issuer=https://kubernetes.default.svc", f"--service-account-key-file={work}/sa.pub",
+         f"--service-account-signing-key-file={work}/sa.key", "--service-cluster-ip-range=10.0.0.0/24",
+         "--authorization-mode=Node,RBAC"],
+        stdout=subprocess.DEVNULL, stderr=open(f"{work}/kas.log", "w"), env=env)
+    api = Api(port)
+    try:
+        try:
+            wait_ready(api, proc)
+        except SystemExit:
+            sys.stderr.write(open(f"{work}/kas.log").read()[-3000:])
+            raise
+        # No controller manager runs: the ServiceAccount admission plugin needs the
+        # namespace's default account before a pod can be created.
+        api.call("POST", "/api/v1/namespaces/default/serviceaccounts",
+                 {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default"}})
+        created = []
+        for name, path, body in OBJECTS:
+            status, posted = api.call("POST", path, body)
+            _, got = api.call("GET", f"{path}/{body['metadata']['name']}")
+            print(name, status, posted.get("message", "") if status >= 300 else "")
+            created.append({"name": name, "path": path, "body": body, "status": status,
+                            "posted": posted, "got": got})
+        for _ in range(100):
+            status, _ = api.call("GET", "/apis/example.com/v1")
+            if status == 200:
+                break
+            time.sleep(0.2)
+        name, path, body = CUSTOM
+        status, posted = api.call("POST", path, body)
+        _, got = api.call("GET", f"{path}/{body['metadata']['name']}")
+        print(name, status)
+        created.append({"name": name, "path": path, "body": body, "status": status,
+                        "posted": posted, "got": got})
+        lists = {}
+        for path in listable(api):
+            status, items = api.call("GET", path)
+            if status == 200:
+                lists[path] = items
+        dump = subprocess.run(
+            ["etcdctl", f"--endpoints=http://127.0.0.1:{etcd_port}", "get", "--prefix", "/", "-w", "json"],
+            check=True, capture_output=True, env=dict(os.environ, ETCDCTL_API="3")).stdout
+        kvs = [[base64.b64decode(kv["key"]).decode(), kv["value"]] for kv in json.loads(dump).get("kvs", [])]
+        with gzip.open(os.path.join(HERE, "created-1.33.json.gz"), "wt") as f:
+            json.dump(created, f, indent=1, sort_keys=True)
+        out = os.path.join(HERE, "..", "storage_format", "kube-apiserver-1.33.4.json.gz")
+        with gzip.open(out, "wt") as f:
+            json.dump({"etcd": kvs, "lists": lists}, f, indent=1, sort_keys=True)
+        print(f"{len(created)} objects, {len(kvs)} keys, {len(lists)} lists")
+    finally:
+        proc.terminate()
+        proc.wait()
+        etcd.terminate()
+        etcd.wait()
+        shutil.copy(f"{work}/kas.log", os.path.join(tempfile.gettempdir(), "record-kube-apiserver.log"))
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
