@@ -28,8 +28,15 @@ pub fn raw(etcd: &Etcd, key: &str) -> Vec<u8> {
     v
 }
 
-/// Stores `value` under `key` in etcd, bytes as they are (etcdctl reads it from stdin).
+/// Stores `value` under `key` in etcd, bytes as they are (etcdctl reads it from stdin),
+/// and checks they read back so.
 pub fn put(etcd: &Etcd, key: &str, value: &[u8]) {
+    put_unchecked(etcd, key, value);
+    assert_eq!(raw(etcd, key), value, "etcdctl stored the bytes as given");
+}
+
+/// Stores `value` under `key` in etcd, bytes as they are.
+pub fn put_unchecked(etcd: &Etcd, key: &str, value: &[u8]) {
     let mut child = command(etcd)
         .args(["put", key])
         .stdin(Stdio::piped())
@@ -42,6 +49,5 @@ pub fn put(etcd: &Etcd, key: &str, value: &[u8]) {
         .expect("stdin")
         .write_all(value)
         .expect("write value");
-    assert!(child.wait().expect("etcdctl").success());
-    assert_eq!(raw(etcd, key), value, "etcdctl stored the bytes as given");
+    assert!(child.wait().expect("etcdctl").success(), "put {key}");
 }

@@ -8,14 +8,13 @@
 //! upstream wrote can be changed and deleted here.
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
-use std::process::Stdio;
+use std::io::Read;
 
 use base64::Engine;
 use http::Method;
 use serde_json::{json, Value};
 
-use super::super::harness::etcdctl::command;
+use super::super::harness::etcdctl::put_unchecked;
 use super::super::harness::kubectl::Kubectl;
 use super::super::harness::Etcd;
 use super::{start, tools};
@@ -36,19 +35,7 @@ fn load(etcd: &Etcd, kvs: &[Value]) {
         let value = base64::engine::general_purpose::STANDARD
             .decode(kv[1].as_str().expect("value"))
             .expect("base64");
-        let mut child = command(etcd)
-            .args(["put", key])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("run etcdctl");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(&value)
-            .expect("write value");
-        assert!(child.wait().expect("etcdctl").success(), "put {key}");
+        put_unchecked(etcd, key, &value);
     }
 }
 
