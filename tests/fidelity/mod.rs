@@ -1,7 +1,8 @@
 //! The fidelity matrix: every resource the server serves, checked against what
 //! kube-apiserver v1.33 publishes for it. The expectations are data files beside this
 //! module, taken from upstream v1.33.4's source (printers, generated discovery
-//! documents); each file's header names its columns and each test names its source.
+//! documents) or recorded from a running v1.33.4 (`record-1.33.py`: what it answered to
+//! new objects); each file's header names its columns and each test names its source.
 //! A test reports every difference it finds at once, so one run shows the whole gap.
 
 mod defaults;
