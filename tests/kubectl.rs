@@ -430,6 +430,47 @@ async fn expose_explain_and_service_allocation() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("provided IP is already allocated"), "{err}");
 
+    // A load balancer keeping traffic on the node gets a health check node port, which
+    // is held while the policy is Local and given back when it changes.
+    k.ok(&[
+        "patch",
+        "svc",
+        "web",
+        "-p",
+        r#"{"spec":{"type":"LoadBalancer","externalTrafficPolicy":"Local"}}"#,
+    ]);
+    let check = |k: &Kubectl| {
+        k.ok(&[
+            "get",
+            "svc",
+            "web",
+            "-o",
+            "jsonpath={.spec.healthCheckNodePort}",
+        ])
+    };
+    let port: i64 = check(&k).parse().expect("a health check node port");
+    assert!(
+        (30000..=32767).contains(&port) && port != node_port,
+        "{port}"
+    );
+    k.ok(&["label", "svc", "web", "again=yes"]);
+    assert_eq!(check(&k), port.to_string(), "kept by an update");
+    let taken = format!(
+        "apiVersion: v1\nkind: Service\nmetadata:\n  name: hc\nspec:\n  type: NodePort\n  ports:\n  - port: 80\n    nodePort: {port}\n"
+    );
+    let out = k.run_stdin(&["create", "-f", "-"], &taken);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("provided port is already allocated"), "{err}");
+    k.ok(&[
+        "patch",
+        "svc",
+        "web",
+        "-p",
+        r#"{"spec":{"externalTrafficPolicy":"Cluster"}}"#,
+    ]);
+    assert_eq!(check(&k), "", "gone with the Local policy");
+    k.ok_stdin(&["create", "-f", "-"], &taken);
+
     let explain = k.ok(&["explain", "pods.spec.containers"]);
     assert!(
         explain.contains("KIND:") && explain.contains("Pod") && explain.contains("image"),

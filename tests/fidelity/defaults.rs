@@ -59,6 +59,11 @@ fn masked(v: &Value, sent: &Value) -> Value {
                 spec[field] = json!("<allocated>");
             }
         }
+        if spec.get("healthCheckNodePort").is_some()
+            && sent["spec"].get("healthCheckNodePort").is_none()
+        {
+            spec["healthCheckNodePort"] = json!("<allocated>");
+        }
         if let Some(ports) = spec["ports"].as_array_mut() {
             for (i, port) in ports.iter_mut().enumerate() {
                 if port.get("nodePort").is_some()

@@ -119,6 +119,57 @@ OBJECTS += [
  ("service-fixed", "/api/v1/namespaces/default/services", {"apiVersion":"v1","kind":"Service","metadata":{"name":"fixed","labels":{"app":"x"}},"spec":{"type":"NodePort","clusterIP":"10.0.0.77","selector":{"app":"x"},"ports":[{"name":"http","port":80,"targetPort":"web","nodePort":30080}]}}),
  ("crd", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"widgets.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"widgets","singular":"widget","kind":"Widget","shortNames":["wd"]},"versions":[{"name":"v1","served":True,"storage":True,"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"size":{"type":"integer","default":3},"color":{"type":"string"}}}}}},"subresources":{"status":{}},"additionalPrinterColumns":[{"name":"Size","type":"integer","jsonPath":".spec.size"}]}]}}),
 ]
+# Fuller objects: the defaults inside pod templates, probes, volumes, workload strategies.
+FULL_POD_SPEC = {
+    "initContainers": [{"name": "init", "image": "busybox", "command": ["true"]}],
+    "containers": [{
+        "name": "app", "image": "nginx:1.25",
+        "ports": [{"containerPort": 80, "name": "http"}, {"containerPort": 53, "protocol": "UDP"}],
+        "env": [{"name": "A", "value": "1"},
+                {"name": "POD", "valueFrom": {"fieldRef": {"fieldPath": "metadata.name"}}},
+                {"name": "MEM", "valueFrom": {"resourceFieldRef": {"resource": "limits.memory"}}}],
+        "resources": {"limits": {"cpu": "500m", "memory": "128Mi"}},
+        "livenessProbe": {"httpGet": {"path": "/", "port": 80}},
+        "readinessProbe": {"tcpSocket": {"port": "http"}, "periodSeconds": 5},
+        "startupProbe": {"exec": {"command": ["true"]}},
+        "lifecycle": {"preStop": {"exec": {"command": ["sleep", "1"]}}},
+        "volumeMounts": [{"name": "cfg", "mountPath": "/cfg"}, {"name": "tmp", "mountPath": "/tmp"}],
+        "securityContext": {"runAsNonRoot": True, "capabilities": {"drop": ["ALL"]}},
+    }],
+    "volumes": [
+        {"name": "cfg", "configMap": {"name": "min"}},
+        {"name": "tmp", "emptyDir": {}},
+        {"name": "sec", "secret": {"secretName": "min", "items": [{"key": "a", "path": "a"}]}},
+        {"name": "dapi", "downwardAPI": {"items": [{"path": "labels", "fieldRef": {"fieldPath": "metadata.labels"}}]}},
+        {"name": "proj", "projected": {"sources": [{"serviceAccountToken": {"path": "token"}}]}},
+        {"name": "pvc", "persistentVolumeClaim": {"claimName": "min"}},
+        {"name": "hp", "hostPath": {"path": "/var/log"}},
+    ],
+    "tolerations": [{"key": "k", "operator": "Exists", "effect": "NoSchedule"}],
+    "affinity": {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}},
+    "topologySpreadConstraints": [{"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule", "labelSelector": {"matchLabels": {"app": "full"}}}],
+    "securityContext": {"fsGroup": 2000, "seccompProfile": {"type": "RuntimeDefault"}},
+    "dnsConfig": {"options": [{"name": "ndots", "value": "2"}]},
+}
+FULL_TEMPLATE = {"metadata": {"labels": {"app": "full"}}, "spec": FULL_POD_SPEC}
+FULL_SELECTOR = {"matchLabels": {"app": "full"}}
+OBJECTS += [
+ ("pod-full", "/api/v1/namespaces/default/pods", {"apiVersion":"v1","kind":"Pod","metadata":{"name":"full","labels":{"app":"full"}},"spec":FULL_POD_SPEC}),
+ ("deployment-full", "/apis/apps/v1/namespaces/default/deployments", {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"full"},"spec":{"replicas":2,"selector":FULL_SELECTOR,"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":"50%"}},"template":FULL_TEMPLATE}}),
+ ("statefulset-full", "/apis/apps/v1/namespaces/default/statefulsets", {"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"full"},"spec":{"serviceName":"full","selector":FULL_SELECTOR,"template":FULL_TEMPLATE,"updateStrategy":{"type":"RollingUpdate"},"volumeClaimTemplates":[{"metadata":{"name":"data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":{"requests":{"storage":"1Gi"}}}}]}}),
+ ("daemonset-full", "/apis/apps/v1/namespaces/default/daemonsets", {"apiVersion":"apps/v1","kind":"DaemonSet","metadata":{"name":"full"},"spec":{"selector":FULL_SELECTOR,"template":FULL_TEMPLATE,"updateStrategy":{"type":"OnDelete"}}}),
+ ("cronjob-full", "/apis/batch/v1/namespaces/default/cronjobs", {"apiVersion":"batch/v1","kind":"CronJob","metadata":{"name":"full"},"spec":{"schedule":"*/5 * * * *","timeZone":"Etc/UTC","concurrencyPolicy":"Forbid","jobTemplate":{"spec":{"backoffLimit":2,"template":{"spec":{"restartPolicy":"OnFailure","containers":[{"name":"c","image":"busybox"}]}}}}}}),
+ ("job-indexed", "/apis/batch/v1/namespaces/default/jobs", {"apiVersion":"batch/v1","kind":"Job","metadata":{"name":"indexed"},"spec":{"completions":3,"parallelism":2,"completionMode":"Indexed","podFailurePolicy":{"rules":[{"action":"Ignore","onPodConditions":[{"type":"DisruptionTarget"}]}]},"template":{"spec":{"restartPolicy":"Never","containers":[{"name":"c","image":"busybox"}]}}}}),
+ ("service-full", "/api/v1/namespaces/default/services", {"apiVersion":"v1","kind":"Service","metadata":{"name":"full"},"spec":{"selector":{"app":"full"},"sessionAffinity":"ClientIP","ports":[{"name":"http","port":80,"targetPort":"http"},{"name":"dns","port":53,"protocol":"UDP"}]}}),
+ ("service-lb-local", "/api/v1/namespaces/default/services", {"apiVersion":"v1","kind":"Service","metadata":{"name":"lb-local"},"spec":{"type":"LoadBalancer","externalTrafficPolicy":"Local","selector":{"app":"full"},"ports":[{"port":443}]}}),
+ ("ingress-full", "/apis/networking.k8s.io/v1/namespaces/default/ingresses", {"apiVersion":"networking.k8s.io/v1","kind":"Ingress","metadata":{"name":"full"},"spec":{"ingressClassName":"min-controller","tls":[{"hosts":["a.example.com"],"secretName":"min"}],"rules":[{"host":"a.example.com","http":{"paths":[{"path":"/","pathType":"Prefix","backend":{"service":{"name":"full","port":{"name":"http"}}}}]}}]}}),
+ ("networkpolicy-full", "/apis/networking.k8s.io/v1/namespaces/default/networkpolicies", {"apiVersion":"networking.k8s.io/v1","kind":"NetworkPolicy","metadata":{"name":"full"},"spec":{"podSelector":{"matchLabels":{"app":"full"}},"policyTypes":["Ingress","Egress"],"ingress":[{"from":[{"ipBlock":{"cidr":"10.0.0.0/8","except":["10.1.0.0/16"]}},{"namespaceSelector":{}}],"ports":[{"port":"http"},{"protocol":"UDP","port":53,"endPort":60}]}],"egress":[{"to":[{"podSelector":{}}]}]}}),
+ ("hpa-v2-full", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", {"apiVersion":"autoscaling/v2","kind":"HorizontalPodAutoscaler","metadata":{"name":"full"},"spec":{"scaleTargetRef":{"apiVersion":"apps/v1","kind":"Deployment","name":"full"},"minReplicas":2,"maxReplicas":10,"metrics":[{"type":"Resource","resource":{"name":"cpu","target":{"type":"Utilization","averageUtilization":60}}}],"behavior":{"scaleDown":{"policies":[{"type":"Pods","value":1,"periodSeconds":60}]}}}}),
+ ("pdb-full", "/apis/policy/v1/namespaces/default/poddisruptionbudgets", {"apiVersion":"policy/v1","kind":"PodDisruptionBudget","metadata":{"name":"full"},"spec":{"maxUnavailable":"25%","selector":FULL_SELECTOR,"unhealthyPodEvictionPolicy":"AlwaysAllow"}}),
+ ("role-full", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles", {"apiVersion":"rbac.authorization.k8s.io/v1","kind":"Role","metadata":{"name":"full"},"rules":[{"apiGroups":["","apps"],"resources":["pods","deployments"],"verbs":["get","list"]},{"apiGroups":[""],"resources":["configmaps"],"resourceNames":["min"],"verbs":["update"]}]}),
+ ("storageclass-full", "/apis/storage.k8s.io/v1/storageclasses", {"apiVersion":"storage.k8s.io/v1","kind":"StorageClass","metadata":{"name":"full"},"provisioner":"example.com/x","parameters":{"type":"fast"},"reclaimPolicy":"Retain","allowVolumeExpansion":True,"volumeBindingMode":"WaitForFirstConsumer","mountOptions":["ro"]}),
+]
+
 CUSTOM = ("widget", "/apis/example.com/v1/namespaces/default/widgets", {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"min","labels":{"app":"x"}},"spec":{"color":"blue"}})
 
 

@@ -13,6 +13,12 @@ use kas_server::status::{Status, StatusCause};
 use kas_server::storage::{ReadVersion, StorageError};
 use serde_json::{json, Value};
 
+#[path = "service_ports.rs"]
+mod ports;
+
+use ports::needs_health_check_port;
+pub(crate) use ports::node_ports;
+
 /// Marks, during an update, a port entry whose node port the service already holds.
 const HELD: &str = "\u{0}held";
 
@@ -119,62 +125,6 @@ impl Allocator {
         let _ = self.ipaddresses.storage().delete(&key, None).await;
     }
 
-    fn port_key(&self, port: i64) -> String {
-        format!(
-            "{}/ranges/servicenodeports/{port}",
-            self.ipaddresses
-                .storage()
-                .list_prefix("", None)
-                .trim_end_matches('/')
-        )
-    }
-
-    pub(crate) async fn claim_port(&self, port: i64, svc: &Value) -> Result<bool, Status> {
-        let owner = format!(
-            "{}/{}",
-            s(svc, "/metadata/namespace"),
-            s(svc, "/metadata/name")
-        );
-        match self
-            .ipaddresses
-            .storage()
-            .create(&self.port_key(port), owner.clone().into_bytes(), None)
-            .await
-        {
-            Ok(_) => Ok(true),
-            Err(StorageError::AlreadyExists) => {
-                let held = self
-                    .ipaddresses
-                    .storage()
-                    .get(&self.port_key(port), ReadVersion::Latest)
-                    .await
-                    .ok()
-                    .flatten();
-                Ok(held.is_some_and(|st| st.value == owner.as_bytes()))
-            }
-            Err(e) => Err(e.to_status("", "services", s(svc, "/metadata/name"))),
-        }
-    }
-
-    async fn release_port(&self, port: i64) {
-        let _ = self
-            .ipaddresses
-            .storage()
-            .delete(&self.port_key(port), None)
-            .await;
-    }
-
-    /// Whether the node port is free (for dry runs).
-    async fn port_free(&self, port: i64) -> bool {
-        matches!(
-            self.ipaddresses
-                .storage()
-                .get(&self.port_key(port), ReadVersion::Latest)
-                .await,
-            Ok(None)
-        )
-    }
-
     async fn allocate_ip(&self, svc: &mut Value, dry_run: bool) -> Result<Vec<String>, Status> {
         let name = s(svc, "/metadata/name").to_owned();
         let requested = s(svc, "/spec/clusterIP").to_owned();
@@ -250,95 +200,6 @@ impl Allocator {
             self.range
         )))
     }
-
-    async fn allocate_ports(&self, svc: &mut Value, dry_run: bool) -> Result<Vec<i64>, Status> {
-        let ty = s(svc, "/spec/type").to_owned();
-        if ty != "NodePort" && ty != "LoadBalancer" {
-            return Ok(Vec::new());
-        }
-        let name = s(svc, "/metadata/name").to_owned();
-        let (lo, hi) = (i64::from(self.node_ports.0), i64::from(self.node_ports.1));
-        let mut claimed = Vec::new();
-        let count = svc
-            .pointer("/spec/ports")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        for idx in 0..count {
-            let given = svc["spec"]["ports"][idx]
-                .get("nodePort")
-                .and_then(Value::as_i64)
-                .unwrap_or(0);
-            if given != 0 {
-                if given < lo || given > hi {
-                    self.release_ports(&claimed).await;
-                    return Err(invalid(&name, vec![invalid_value(
-                        &format!("spec.ports[{idx}].nodePort"),
-                        &given.to_string(),
-                        &format!("provided port is not in the valid range. The range of valid ports is {lo}-{hi}"),
-                    )]));
-                }
-                let ok = if dry_run {
-                    self.port_free(given).await
-                } else {
-                    self.claim_port(given, svc).await?
-                };
-                if !ok {
-                    self.release_ports(&claimed).await;
-                    return Err(invalid(
-                        &name,
-                        vec![invalid_value(
-                            &format!("spec.ports[{idx}].nodePort"),
-                            &given.to_string(),
-                            "provided port is already allocated",
-                        )],
-                    ));
-                }
-                if !dry_run {
-                    claimed.push(given);
-                }
-                continue;
-            }
-            let span = (hi - lo + 1) as u64;
-            let start = u64::from_le_bytes(
-                uuid::Uuid::new_v4().as_bytes()[..8]
-                    .try_into()
-                    .unwrap_or([0; 8]),
-            ) % span;
-            let mut got = None;
-            for k in 0..span {
-                let port = lo + ((start + k) % span) as i64;
-                if claimed.contains(&port) {
-                    continue;
-                }
-                let ok = if dry_run {
-                    true
-                } else {
-                    self.claim_port(port, svc).await?
-                };
-                if ok {
-                    got = Some(port);
-                    break;
-                }
-            }
-            let Some(port) = got else {
-                self.release_ports(&claimed).await;
-                return Err(Status::internal(
-                    "failed to allocate a nodePort: range is full",
-                ));
-            };
-            if !dry_run {
-                claimed.push(port);
-            }
-            svc["spec"]["ports"][idx]["nodePort"] = json!(port);
-        }
-        Ok(claimed)
-    }
-
-    async fn release_ports(&self, ports: &[i64]) {
-        for p in ports {
-            self.release_port(*p).await;
-        }
-    }
 }
 
 fn set_ip(svc: &mut Value, ip: IpAddr) {
@@ -366,16 +227,6 @@ fn nth(net: &IpNet, n: u64) -> Option<IpAddr> {
             v6.contains(&addr).then_some(IpAddr::V6(addr))
         }
     }
-}
-
-pub(crate) fn node_ports(svc: &Value) -> Vec<i64> {
-    svc.pointer("/spec/ports")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .filter_map(|p| p.get("nodePort").and_then(Value::as_i64))
-        .filter(|p| *p != 0)
-        .collect()
 }
 
 impl Hooks for Allocator {
@@ -414,6 +265,21 @@ impl Hooks for Allocator {
                     obj["spec"]["clusterIPs"] = ips.clone();
                 }
             }
+            // The health check port stays while it is needed, and goes when it is not.
+            let old_check = old.pointer("/spec/healthCheckNodePort").cloned();
+            let given_check = obj
+                .pointer("/spec/healthCheckNodePort")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
+            if !needs_health_check_port(obj) {
+                if let Some(spec) = obj.get_mut("spec").and_then(Value::as_object_mut) {
+                    spec.remove("healthCheckNodePort");
+                }
+            } else if given_check == 0 {
+                if let Some(port) = old_check {
+                    obj["spec"]["healthCheckNodePort"] = port;
+                }
+            }
             let before = node_ports(old);
             let ty = s(obj, "/spec/type");
             if ty == "NodePort" || ty == "LoadBalancer" {
@@ -447,6 +313,9 @@ impl Hooks for Allocator {
                     }
                 }
                 obj["spec"]["ports"] = marked["spec"]["ports"].clone();
+                if let Some(port) = marked.pointer("/spec/healthCheckNodePort") {
+                    obj["spec"]["healthCheckNodePort"] = port.clone();
+                }
             }
             if !dry_run {
                 let after = node_ports(obj);
@@ -492,33 +361,6 @@ impl Hooks for Allocator {
             }
             self.release_ports(&node_ports(obj)).await;
         })
-    }
-}
-
-impl Allocator {
-    /// Claims node ports for the entries of `svc` not marked [`HELD`].
-    async fn allocate_new_ports(&self, svc: &mut Value, dry_run: bool) -> Result<(), Status> {
-        let mut tmp = svc.clone();
-        if let Some(ports) = tmp.pointer_mut("/spec/ports").and_then(Value::as_array_mut) {
-            ports.retain(|p| p.get(HELD).is_none());
-        }
-        self.allocate_ports(&mut tmp, dry_run).await?;
-        let mut fresh = tmp
-            .pointer("/spec/ports")
-            .and_then(Value::as_array)
-            .cloned()
-            .unwrap_or_default()
-            .into_iter();
-        if let Some(ports) = svc.pointer_mut("/spec/ports").and_then(Value::as_array_mut) {
-            for p in ports.iter_mut() {
-                if p.get(HELD).is_none() {
-                    if let Some(f) = fresh.next() {
-                        *p = f;
-                    }
-                }
-            }
-        }
-        Ok(())
     }
 }
 

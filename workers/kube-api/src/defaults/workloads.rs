@@ -111,9 +111,19 @@ pub(crate) fn statefulset_defaults(obj: &mut Value) {
     };
     set(spec, "podManagementPolicy", json!("OrderedReady"));
     if let Some(us) = entry(spec, "updateStrategy", json!({})).filter(|s| s.is_object()) {
-        set(us, "type", json!("RollingUpdate"));
+        // Only a defaulted type brings an empty rollingUpdate; a partition is given to a
+        // rollingUpdate that is there.
+        if us
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .is_empty()
+        {
+            us["type"] = json!("RollingUpdate");
+            entry(us, "rollingUpdate", json!({}));
+        }
         if us["type"] == "RollingUpdate" {
-            if let Some(ru) = entry(us, "rollingUpdate", json!({})).filter(|r| r.is_object()) {
+            if let Some(ru) = us.get_mut("rollingUpdate").filter(|r| r.is_object()) {
                 entry(ru, "partition", json!(0));
             }
         }
@@ -126,6 +136,8 @@ pub(crate) fn statefulset_defaults(obj: &mut Value) {
     entry(spec, "replicas", json!(1));
     entry(spec, "revisionHistoryLimit", json!(10));
     for pvc in each(spec, "volumeClaimTemplates") {
+        set(pvc, "apiVersion", json!("v1"));
+        set(pvc, "kind", json!("PersistentVolumeClaim"));
         if let Some(s) = pvc.get_mut("spec").filter(|s| s.is_object()) {
             set(s, "volumeMode", json!("Filesystem"));
         }
@@ -163,6 +175,14 @@ pub(crate) fn job_defaults(obj: &mut Value) {
     };
     set(spec, "podReplacementPolicy", json!(replacement));
     entry(spec, "manualSelector", json!(false));
+    let rules = spec
+        .pointer_mut("/podFailurePolicy/rules")
+        .and_then(Value::as_array_mut);
+    for rule in rules.into_iter().flatten() {
+        for pattern in each(rule, "onPodConditions") {
+            set(pattern, "status", json!("True"));
+        }
+    }
     template_defaults(spec.get_mut("template"));
     copy_labels(obj, template_labels);
 }
@@ -296,7 +316,17 @@ mod tests {
         );
         assert_eq!(
             ss["spec"]["volumeClaimTemplates"][0],
-            json!({"spec": {"volumeMode": "Filesystem"}, "status": {"phase": "Pending"}})
+            json!({"apiVersion": "v1", "kind": "PersistentVolumeClaim",
+                "spec": {"volumeMode": "Filesystem"}, "status": {"phase": "Pending"}})
+        );
+        // A type given without rollingUpdate gets none.
+        let given = twice(
+            statefulset_defaults,
+            json!({"spec": {"updateStrategy": {"type": "RollingUpdate"}}}),
+        );
+        assert_eq!(
+            given["spec"]["updateStrategy"],
+            json!({"type": "RollingUpdate"})
         );
         for f in [
             deployment_defaults,

@@ -210,9 +210,10 @@ fn from_protobuf(stored: &[u8]) -> Result<Value, String> {
 }
 
 /// The defaults upstream's decoding applies to stored values that its strategies had
-/// cleared, so every read shows them though kube-apiserver never stores them: a claim's
-/// `Pending` phase, and a Job's labels taken from its template (generated after
-/// defaulting). This server stores both; values kube-apiserver wrote lack them.
+/// cleared or that protobuf cannot hold, so every read shows them though kube-apiserver
+/// never stores them: a claim's `Pending` phase, a Job's labels taken from its template
+/// (generated after defaulting), a StatefulSet's claim templates' apiVersion and kind.
+/// This server's JSON values hold them; protobuf values lack them.
 fn decode_defaults(api_version: &str, kind: &str, obj: &mut Value) {
     match (api_version, kind) {
         ("v1", "PersistentVolumeClaim") => {
@@ -237,6 +238,28 @@ fn decode_defaults(api_version: &str, kind: &str, obj: &mut Value) {
                 let own = meta.get("labels").and_then(Value::as_object);
                 if own.is_none_or(|l| l.is_empty()) {
                     meta.insert("labels".into(), labels);
+                }
+            }
+        }
+        // Protobuf keeps no apiVersion and kind of an embedded object.
+        ("apps/v1", "StatefulSet") => {
+            let templates = obj
+                .pointer_mut("/spec/volumeClaimTemplates")
+                .and_then(Value::as_array_mut);
+            for t in templates
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_object_mut)
+            {
+                for (field, value) in [("apiVersion", "v1"), ("kind", "PersistentVolumeClaim")] {
+                    let unset = t
+                        .get(field)
+                        .and_then(Value::as_str)
+                        .unwrap_or("")
+                        .is_empty();
+                    if unset {
+                        t.insert(field.into(), Value::String(value.into()));
+                    }
                 }
             }
         }
