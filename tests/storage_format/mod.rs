@@ -21,6 +21,7 @@ use super::harness::kubectl::Kubectl;
 use super::harness::{require_tool, Etcd, Server, BIN};
 
 mod fixtures;
+mod repair;
 mod takeover;
 
 use fixtures::open_envelope;
@@ -30,9 +31,17 @@ fn tools() -> bool {
 }
 
 async fn start(etcd: &Etcd, extra: &[&str]) -> Server {
+    start_with(etcd, extra, &[]).await
+}
+
+/// A server on `etcd` with `extra` arguments and `env` in its environment.
+async fn start_with(etcd: &Etcd, extra: &[&str], env: &[(&str, &str)]) -> Server {
     let mut b = Server::builder().arg(format!("--etcd-servers={}", etcd.url()));
     for a in extra {
         b = b.arg(*a);
+    }
+    for (k, v) in env {
+        b = b.env(*k, *v);
     }
     b.start().await
 }

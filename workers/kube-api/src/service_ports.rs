@@ -10,14 +10,19 @@ use serde_json::{json, Value};
 use super::{invalid, s, Allocator, HELD};
 
 impl Allocator {
-    pub(super) fn port_key(&self, port: i64) -> String {
+    /// The prefix (with a trailing `/`) of the node port keys.
+    pub(crate) fn port_prefix(&self) -> String {
         format!(
-            "{}/ranges/servicenodeports/{port}",
+            "{}/ranges/servicenodeports/",
             self.ipaddresses
                 .storage()
                 .list_prefix("", None)
                 .trim_end_matches('/')
         )
+    }
+
+    pub(super) fn port_key(&self, port: i64) -> String {
+        format!("{}{port}", self.port_prefix())
     }
 
     pub(crate) async fn claim_port(&self, port: i64, svc: &Value) -> Result<bool, Status> {

@@ -1,57 +1,219 @@
 //! Upstream's service IP and node port repair (the `start-service-ip-repair-controllers`
-//! post-start hook): at start every stored Service's cluster IPs and node ports are
-//! checked against what the allocator holds, and what is missing is taken for it. So
-//! Services another server created (kube-apiserver keeps node ports in a bitmap, this
-//! server in one key per port) keep what they hold when this server takes their etcd
-//! over, and a crash between storing a Service and recording its claim heals.
+//! post-start hook), run at start and then every few minutes:
+//! - every stored Service's cluster IPs and node ports are checked against what the
+//!   allocator holds, and what is missing is taken for it. So Services another server
+//!   created (kube-apiserver keeps node ports in a bitmap, this server in one key per
+//!   port) keep what they hold when this server takes their etcd over, and a crash
+//!   between recording a claim and storing its Service heals;
+//! - what is held for no Service is given back: a node port once three passes in a row
+//!   found it leaked (upstream's count, so a Service being created is not robbed of the
+//!   port it has just claimed), an IPAddress the allocator made once its Service is gone
+//!   or no longer has its IP and it is older than a minute (upstream's grace).
+
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, SystemTime};
 
 use kas_server::health::HookHandle;
 use kas_server::rest::RestStore;
+use kas_server::status::Status;
+use kas_server::storage::{ListOptions, ReadVersion};
 use serde_json::Value;
 
-use crate::services::{node_ports, Allocator};
+use crate::services::{node_ports, s, Allocator};
 
-fn text<'a>(o: &'a Value, p: &str) -> &'a str {
-    o.pointer(p).and_then(Value::as_str).unwrap_or("")
+/// Environment variable: the period between passes in milliseconds (tests shorten it).
+pub(crate) const INTERVAL_ENV: &str = "KUBE_APISERVER_RS_SERVICE_REPAIR_INTERVAL_MS";
+/// Upstream's period between passes.
+const INTERVAL: Duration = Duration::from_secs(180);
+/// Passes in a row that must find a node port leaked before it is given back.
+const PASSES_BEFORE_PORT_CLEANUP: u32 = 3;
+/// How old an orphaned IPAddress must be before it is deleted: a Service's create claims
+/// its IP before it stores the Service, and may take up to the request timeout.
+const IP_GRACE: Duration = Duration::from_secs(60);
+/// The label the allocator puts on the IPAddresses it makes, and its value.
+const MANAGED_BY: (&str, &str) = ("ipaddress.kubernetes.io/managed-by", "ipallocator.k8s.io");
+
+fn interval() -> Duration {
+    std::env::var(INTERVAL_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+        .filter(|ms| *ms > 0)
+        .map_or(INTERVAL, Duration::from_millis)
 }
 
-/// Repairs once the Services can be listed (retried until then), then marks `hook` done.
+/// Runs the repair: the hook is done after the first pass that could list everything
+/// (retried until then); later passes follow every [`interval`].
 pub(crate) fn start(alloc: Allocator, services: RestStore, hook: HookHandle) {
     tokio::spawn(async move {
-        let mut retry = kas_server::retry::Retry::up_to(std::time::Duration::from_secs(1));
+        let mut repair = Repair {
+            alloc,
+            services,
+            port_leaks: Leaks::default(),
+        };
+        let mut retry = kas_server::retry::Retry::up_to(Duration::from_secs(1));
+        while let Err(e) = repair.pass().await {
+            tracing::debug!(error = %e.message, "service repair: listing");
+            retry.wait().await;
+        }
+        hook.done();
         loop {
-            match services.list_objects("").await {
-                Ok((all, _)) => {
-                    for svc in &all {
-                        repair(&alloc, svc).await;
-                    }
-                    hook.done();
-                    return;
-                }
-                Err(e) => {
-                    tracing::debug!(error = %e.message, "service repair: listing services");
-                    retry.wait().await;
-                }
+            tokio::time::sleep(interval()).await;
+            if let Err(e) = repair.pass().await {
+                tracing::warn!(error = %e.message, "service repair: listing");
             }
         }
     });
 }
 
-async fn repair(alloc: &Allocator, svc: &Value) {
+struct Repair {
+    alloc: Allocator,
+    services: RestStore,
+    port_leaks: Leaks,
+}
+
+/// A node port key as listed: its port, owner and revision.
+struct PortClaim {
+    port: i64,
+    owner: String,
+    revision: i64,
+}
+
+impl Repair {
+    async fn pass(&mut self) -> Result<(), Status> {
+        // The claims are read before the Services: a claim made after this read is not
+        // looked at, one made before for a Service not stored yet waits out the grace.
+        let ips = self.alloc.ipaddresses().list_objects("").await?.0;
+        let ports = self.port_claims().await?;
+        let services = self.services.list_objects("").await?.0;
+        for svc in &services {
+            claim(&self.alloc, svc).await;
+        }
+        self.release_leaked_ports(&services, ports).await;
+        self.release_orphaned_ips(&services, ips).await;
+        Ok(())
+    }
+
+    async fn port_claims(&self) -> Result<Vec<PortClaim>, Status> {
+        let storage = self.alloc.ipaddresses().storage();
+        let prefix = self.alloc.port_prefix();
+        let page = storage
+            .list(&prefix, ReadVersion::Latest, &ListOptions::default(), None)
+            .await
+            .map_err(|e| e.to_status("", "services", ""))?;
+        Ok(page
+            .items
+            .into_iter()
+            .filter_map(|st| {
+                let port = st.key.strip_prefix(&prefix)?.parse().ok()?;
+                Some(PortClaim {
+                    port,
+                    owner: String::from_utf8_lossy(&st.value).into_owned(),
+                    revision: st.revision,
+                })
+            })
+            .collect())
+    }
+
+    async fn release_leaked_ports(&mut self, services: &[Value], claims: Vec<PortClaim>) {
+        let held: HashSet<i64> = services.iter().flat_map(node_ports).collect();
+        let leaked: Vec<&PortClaim> = claims.iter().filter(|c| !held.contains(&c.port)).collect();
+        let release = self.port_leaks.observe(leaked.iter().map(|c| c.port));
+        for claim in leaked {
+            if !release.contains(&claim.port) {
+                tracing::warn!(port = claim.port, owner = %claim.owner, "the node port may have leaked: flagging for later clean up");
+                continue;
+            }
+            tracing::warn!(port = claim.port, owner = %claim.owner, "the node port appears to have leaked: cleaning up");
+            // Only the claim as listed: one made again since stays.
+            let key = format!("{}{}", self.alloc.port_prefix(), claim.port);
+            let storage = self.alloc.ipaddresses().storage();
+            if let Err(e) = storage.delete(&key, Some(claim.revision)).await {
+                tracing::debug!(port = claim.port, error = %e, "service repair: node port not released");
+            }
+        }
+    }
+
+    async fn release_orphaned_ips(&self, services: &[Value], ips: Vec<Value>) {
+        let by_name: HashMap<(&str, &str), &Value> = services
+            .iter()
+            .map(|svc| {
+                let key = (s(svc, "/metadata/namespace"), s(svc, "/metadata/name"));
+                (key, svc)
+            })
+            .collect();
+        let now = SystemTime::now();
+        for ip in &ips {
+            if s(
+                ip,
+                &format!("/metadata/labels/{}", MANAGED_BY.0.replace('/', "~1")),
+            ) != MANAGED_BY.1
+            {
+                continue;
+            }
+            let name = s(ip, "/metadata/name");
+            let parent = (
+                s(ip, "/spec/parentRef/namespace"),
+                s(ip, "/spec/parentRef/name"),
+            );
+            let orphaned = if !s(ip, "/spec/parentRef/group").is_empty()
+                || s(ip, "/spec/parentRef/resource") != "services"
+            {
+                // Made by the allocator but changed since: not a Service's any more.
+                Some("appears to have been modified, not referencing a Service")
+            } else {
+                match by_name.get(&parent) {
+                    None => Some("appears to have leaked"),
+                    Some(svc) if !cluster_ips(svc).contains(&name) => Some("has a wrong reference"),
+                    Some(_) => None,
+                }
+            };
+            let Some(why) = orphaned else {
+                continue;
+            };
+            let created =
+                humantime::parse_rfc3339_weak(s(ip, "/metadata/creationTimestamp")).unwrap_or(now);
+            if now.duration_since(created).unwrap_or_default() < IP_GRACE {
+                continue;
+            }
+            tracing::warn!(ip = name, service = %format!("{}/{}", parent.0, parent.1), "IPAddress {why}: cleaning up");
+            let revision = s(ip, "/metadata/resourceVersion").parse().ok();
+            let key = self
+                .alloc
+                .ipaddresses()
+                .storage()
+                .key("ipaddresses", None, name);
+            if let Err(e) = self
+                .alloc
+                .ipaddresses()
+                .storage()
+                .delete(&key, revision)
+                .await
+            {
+                tracing::debug!(ip = name, error = %e, "service repair: IPAddress not deleted");
+            }
+        }
+    }
+}
+
+/// The cluster IPs `svc` holds.
+fn cluster_ips(svc: &Value) -> Vec<&str> {
+    match svc.pointer("/spec/clusterIPs").and_then(Value::as_array) {
+        Some(ips) => ips.iter().filter_map(Value::as_str).collect(),
+        None => vec![s(svc, "/spec/clusterIP")],
+    }
+}
+
+/// Claims what `svc` holds and the allocator does not have yet.
+async fn claim(alloc: &Allocator, svc: &Value) {
     let name = format!(
         "{}/{}",
-        text(svc, "/metadata/namespace"),
-        text(svc, "/metadata/name")
+        s(svc, "/metadata/namespace"),
+        s(svc, "/metadata/name")
     );
-    let ips: Vec<String> = match svc.pointer("/spec/clusterIPs").and_then(Value::as_array) {
-        Some(ips) => ips
-            .iter()
-            .filter_map(Value::as_str)
-            .map(str::to_owned)
-            .collect(),
-        None => vec![text(svc, "/spec/clusterIP").to_owned()],
-    };
-    for ip in ips.iter().filter(|ip| !ip.is_empty() && *ip != "None") {
+    for ip in cluster_ips(svc)
+        .into_iter()
+        .filter(|ip| !ip.is_empty() && *ip != "None")
+    {
         let Ok(addr) = ip.parse() else {
             continue;
         };
@@ -80,5 +242,56 @@ async fn repair(alloc: &Allocator, svc: &Value) {
                 tracing::warn!(service = %name, port, error = %e.message, "service repair: node port")
             }
         }
+    }
+}
+
+/// How many more passes each leaked node port is kept for.
+#[derive(Debug, Default)]
+struct Leaks(HashMap<i64, u32>);
+
+impl Leaks {
+    /// Records one pass's leaked ports; returns those to give back now. A port found
+    /// leaked [`PASSES_BEFORE_PORT_CLEANUP`] passes in a row is given back; one not
+    /// leaked in a pass starts over.
+    fn observe(&mut self, leaked: impl IntoIterator<Item = i64>) -> HashSet<i64> {
+        let mut next = HashMap::new();
+        let mut release = HashSet::new();
+        for port in leaked {
+            let seen = self.0.get(&port).copied().unwrap_or(0) + 1;
+            if seen >= PASSES_BEFORE_PORT_CLEANUP {
+                release.insert(port);
+            } else {
+                next.insert(port, seen);
+            }
+        }
+        self.0 = next;
+        release
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_port_is_given_back_on_the_third_pass_in_a_row_that_finds_it_leaked() {
+        let mut leaks = Leaks::default();
+        assert!(leaks.observe([30001, 30002]).is_empty());
+        assert!(leaks.observe([30001, 30002]).is_empty());
+        // 30002 was used again (not leaked in this pass): it starts over.
+        assert_eq!(leaks.observe([30001]), HashSet::from([30001]));
+        assert!(leaks.observe([30002]).is_empty());
+        assert!(leaks.observe([30002]).is_empty());
+        assert_eq!(leaks.observe([30002]), HashSet::from([30002]));
+        // Given back, it is forgotten: leaked again, it waits three passes again.
+        assert!(leaks.observe([30002]).is_empty());
+    }
+
+    #[test]
+    fn cluster_ips_prefers_the_list_and_falls_back_to_the_single_field() {
+        let both = serde_json::json!({"spec": {"clusterIP": "10.0.0.5", "clusterIPs": ["10.0.0.5", "fd00::5"]}});
+        assert_eq!(cluster_ips(&both), ["10.0.0.5", "fd00::5"]);
+        let old = serde_json::json!({"spec": {"clusterIP": "10.0.0.6"}});
+        assert_eq!(cluster_ips(&old), ["10.0.0.6"]);
     }
 }

@@ -33,7 +33,8 @@ pub(crate) struct Allocator {
     ipaddresses: RestStore,
 }
 
-fn s<'a>(o: &'a Value, p: &str) -> &'a str {
+/// The string at JSON pointer `p` of `o`, or "".
+pub(crate) fn s<'a>(o: &'a Value, p: &str) -> &'a str {
     o.pointer(p).and_then(Value::as_str).unwrap_or("")
 }
 
@@ -54,6 +55,11 @@ impl Allocator {
             node_ports,
             ipaddresses,
         })
+    }
+
+    /// The IPAddress objects' store: the cluster IPs' claims.
+    pub(crate) fn ipaddresses(&self) -> &RestStore {
+        &self.ipaddresses
     }
 
     /// Whether `ip` is one this allocator hands out.

@@ -1,0 +1,115 @@
+//! The service allocators' repair gives back what no Service holds: node port claims and
+//! IPAddresses left behind (a crash between claiming and storing, a Service deleted by
+//! another server, an operator's edit of etcd). A port claim goes after three passes
+//! that found it leaked; an IPAddress once it is older than a minute. What Services hold,
+//! young IPAddresses and IPAddresses the allocator did not make stay.
+
+use std::time::Duration;
+
+use http::Method;
+use serde_json::{json, Value};
+
+use super::super::harness::etcdctl::{put, raw};
+use super::super::harness::Etcd;
+use super::{start_with, tools};
+
+const PORTS: &str = "/registry/ranges/servicenodeports/";
+
+fn ip_address(name: &str, created: &str, managed: bool, service: &str) -> Value {
+    let mut labels = json!({"ipaddress.kubernetes.io/ip-family": "IPv4"});
+    if managed {
+        labels["ipaddress.kubernetes.io/managed-by"] = json!("ipallocator.k8s.io");
+    }
+    json!({
+        "apiVersion": "networking.k8s.io/v1", "kind": "IPAddress",
+        "metadata": {"name": name, "uid": format!("uid-{name}"), "creationTimestamp": created, "labels": labels},
+        "spec": {"parentRef": {"group": "", "resource": "services", "namespace": "default", "name": service}},
+    })
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn leaked_node_ports_and_cluster_ips_are_given_back() {
+    if !tools() {
+        return;
+    }
+    let mut etcd = Etcd::new();
+    etcd.start();
+    let now = k8s_openapi::jiff::Timestamp::now()
+        .round(k8s_openapi::jiff::Unit::Second)
+        .expect("round")
+        .to_string();
+    let old = "2020-01-01T00:00:00Z";
+    // Left behind by a Service that is gone: a port claim and its (old) IPAddress.
+    put(&etcd, &format!("{PORTS}30111"), b"default/gone");
+    let leaked = |name: &str, created: &str, managed: bool| {
+        let v = ip_address(name, created, managed, "gone");
+        put(
+            &etcd,
+            &format!("/registry/ipaddresses/{name}"),
+            &serde_json::to_vec(&v).expect("json"),
+        );
+    };
+    leaked("10.0.0.99", old, true);
+    // Too young to be taken for a leak: its Service may be being created.
+    leaked("10.0.0.98", &now, true);
+    // Not the allocator's: someone else's business.
+    leaked("10.0.0.97", old, false);
+
+    let server = start_with(
+        &etcd,
+        &["--service-cluster-ip-range=10.0.0.0/24"],
+        &[("KUBE_APISERVER_RS_SERVICE_REPAIR_INTERVAL_MS", "200")],
+    )
+    .await;
+    let path = "/api/v1/namespaces/default/services";
+    let body = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "kept"},
+        "spec": {"type": "NodePort", "clusterIP": "10.0.0.50", "ports": [{"port": 80, "nodePort": 30100}]}});
+    let created = server
+        .send_json(Method::POST, path, "application/json", &body)
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text());
+    // An IPAddress of the Service above that names another Service: a wrong reference.
+    let wrong = ip_address("10.0.0.96", old, true, "kept");
+    put(
+        &etcd,
+        "/registry/ipaddresses/10.0.0.96",
+        &serde_json::to_vec(&wrong).expect("json"),
+    );
+
+    let gone = |key: &str| raw(&etcd, key).is_empty();
+    let mut waited = Duration::ZERO;
+    while !(gone(&format!("{PORTS}30111"))
+        && gone("/registry/ipaddresses/10.0.0.99")
+        && gone("/registry/ipaddresses/10.0.0.96"))
+    {
+        assert!(
+            waited < Duration::from_secs(20),
+            "leaks not cleaned up; log:\n{}",
+            server.log()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += Duration::from_millis(100);
+    }
+    // What a Service holds, young IPAddresses and others' IPAddresses stay.
+    assert_eq!(raw(&etcd, &format!("{PORTS}30100")), b"default/kept");
+    assert!(!gone("/registry/ipaddresses/10.0.0.50"));
+    assert!(!gone("/registry/ipaddresses/10.0.0.98"));
+    assert!(!gone("/registry/ipaddresses/10.0.0.97"));
+    let log = server.log();
+    for said in [
+        "the node port may have leaked: flagging for later clean up",
+        "the node port appears to have leaked: cleaning up",
+        "IPAddress appears to have leaked: cleaning up",
+        "IPAddress has a wrong reference: cleaning up",
+    ] {
+        assert!(log.contains(said), "log lacks {said:?}:\n{log}");
+    }
+
+    // The port given back can be asked for again.
+    let body = json!({"apiVersion": "v1", "kind": "Service", "metadata": {"name": "again"},
+        "spec": {"type": "NodePort", "ports": [{"port": 80, "nodePort": 30111}]}});
+    let again = server
+        .send_json(Method::POST, path, "application/json", &body)
+        .await;
+    assert_eq!(again.status, 201, "{}", again.text());
+}
