@@ -18,11 +18,7 @@ const DISCOVERY: &str = include_str!("discovery-1.33.tsv");
 
 /// Differences known and kept, each with why. A known difference that no longer shows
 /// fails the test, so the list stays true.
-const KNOWN: &[(&str, &str)] = &[(
-    "/apis/apiextensions.k8s.io/v1/customresourcedefinitions: storageVersionHash",
-    "kube-apiserver 1.33 stores CRDs as apiextensions.k8s.io/v1beta1; this server stores \
-     them as v1 (reading upstream's v1beta1 CRDs from etcd is issue 16's)",
-)];
+const KNOWN: &[(&str, &str)] = &[];
 
 const AGGREGATED: &str = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList";
 

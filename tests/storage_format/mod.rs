@@ -263,7 +263,7 @@ regarding: {apiVersion: apps/v1, kind: Deployment, name: web, namespace: default
 "#;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn objects_written_here_are_upstream_protobuf_in_storage_versions_and_crs_json() {
+async fn objects_written_here_are_in_upstreams_formats_and_storage_versions() {
     if !tools() {
         return;
     }
@@ -362,13 +362,19 @@ async fn objects_written_here_are_upstream_protobuf_in_storage_versions_and_crs_
         ("networking.k8s.io/v1beta1", "IPAddress")
     );
 
-    // The CRD itself is built-in (protobuf); its custom resources are JSON.
+    // The CRD is JSON in its storage version, v1beta1, as upstream's apiextensions server
+    // writes it; its custom resources are JSON too.
     k.ok_stdin(&["create", "-f", "-"], CRD);
-    let (_, kind, _) = open_envelope(&raw(
+    let crd = raw(
         &etcd,
         "/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com",
-    ));
-    assert_eq!(kind, "CustomResourceDefinition");
+    );
+    let crd: Value =
+        serde_json::from_slice(&crd).unwrap_or_else(|_| panic!("JSON: {}", text(&crd)));
+    assert_eq!(
+        (crd["apiVersion"].as_str(), crd["spec"]["version"].as_str()),
+        (Some("apiextensions.k8s.io/v1beta1"), Some("v1"))
+    );
     k.wait_established("widgets.example.com");
     k.ok_stdin(
         &["create", "-f", "-"],
@@ -380,12 +386,14 @@ async fn objects_written_here_are_upstream_protobuf_in_storage_versions_and_crs_
         (w["apiVersion"].as_str(), w["spec"]["size"].as_i64()),
         (Some("example.com/v1"), Some(3))
     );
-    // APIServices are built-in too (the aggregator's own, registered at start).
-    let (_, kind, _) = open_envelope(&raw(
+    // APIServices are JSON too (the aggregator's own, registered at start).
+    let svc = raw(
         &etcd,
         "/registry/apiregistration.k8s.io/apiservices/v1.apps",
-    ));
-    assert_eq!(kind, "APIService");
+    );
+    let svc: Value =
+        serde_json::from_slice(&svc).unwrap_or_else(|_| panic!("JSON: {}", text(&svc)));
+    assert_eq!(svc["kind"], "APIService");
 }
 
 /// Key bytes 00..1f, base64 in the configuration.

@@ -14,7 +14,7 @@ use base64::Engine;
 use http::Method;
 use serde_json::{json, Value};
 
-use super::super::harness::etcdctl::put_unchecked;
+use super::super::harness::etcdctl::{put_unchecked, raw};
 use super::super::harness::kubectl::Kubectl;
 use super::super::harness::Etcd;
 use super::{start, tools};
@@ -195,4 +195,63 @@ async fn an_etcd_kube_apiserver_wrote_is_served_as_it_served_it() {
         )
         .await;
     assert_eq!(again.status, 201, "freed by the delete: {}", again.text());
+}
+
+/// The value kube-apiserver left under `key`, as JSON.
+fn upstream_value(fixture: &Value, key: &str) -> Value {
+    let kv = fixture["etcd"]
+        .as_array()
+        .expect("keys")
+        .iter()
+        .find(|kv| kv[0] == key)
+        .unwrap_or_else(|| panic!("{key} in the fixture"));
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(kv[1].as_str().expect("value"))
+        .expect("base64");
+    serde_json::from_slice(&bytes).expect("upstream stored JSON")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn crds_and_apiservices_are_written_as_kube_apiserver_writes_them() {
+    if !tools() {
+        return;
+    }
+    let fixture = fixture();
+    let mut etcd = Etcd::new();
+    etcd.start();
+    let server = start(&etcd, &[]).await;
+    // The CRD kube-apiserver was sent (its v1 answer, without what the server sets).
+    let crds = &fixture["lists"]["/apis/apiextensions.k8s.io/v1/customresourcedefinitions"];
+    let mut crd = crds["items"][0].clone();
+    crd["metadata"] = json!({"name": crd["metadata"]["name"]});
+    crd.as_object_mut().expect("object").remove("status");
+    crd["apiVersion"] = json!("apiextensions.k8s.io/v1");
+    crd["kind"] = json!("CustomResourceDefinition");
+    let created = server
+        .send_json(
+            Method::POST,
+            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+            "application/json",
+            &crd,
+        )
+        .await;
+    assert_eq!(created.status, 201, "{}", created.text());
+    let key = "/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com";
+    let ours: Value = serde_json::from_slice(&raw(&etcd, key)).expect("stored JSON");
+    let theirs = upstream_value(&fixture, key);
+    for field in ["apiVersion", "kind", "spec"] {
+        assert_eq!(ours[field], theirs[field], "{field} of the stored CRD");
+    }
+
+    // The aggregator's own APIServices, registered at start.
+    let key = "/registry/apiregistration.k8s.io/apiservices/v1.apps";
+    let ours: Value = serde_json::from_slice(&raw(&etcd, key)).expect("stored JSON");
+    let theirs = upstream_value(&fixture, key);
+    for field in ["apiVersion", "kind", "spec"] {
+        assert_eq!(
+            ours[field], theirs[field],
+            "{field} of the stored APIService"
+        );
+    }
+    assert_eq!(ours["metadata"]["labels"], theirs["metadata"]["labels"]);
 }

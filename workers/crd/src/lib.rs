@@ -39,6 +39,7 @@ mod prune;
 mod ratchet;
 mod rules;
 mod structural;
+pub mod v1beta1;
 mod validate;
 
 pub use crd::{non_structural_schema_message, validate_crd};

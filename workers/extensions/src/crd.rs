@@ -25,12 +25,15 @@ pub(crate) const CRDS: Resource = Resource::new(
 .definition("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.CustomResourceDefinition")
 .generation()
 .delete_finalizer(CLEANUP_FINALIZER)
-.converted(Conversion {
-    storage_api_version: "apiextensions.k8s.io/v1",
-    to_storage: crate::crd_v1beta1::to_storage,
-    from_storage: crate::crd_v1beta1::from_storage,
-})
+.converted(STORAGE)
 .strategy(defaults, validate);
+
+/// CRDs are stored as v1beta1, as kube-apiserver stores them.
+const STORAGE: Conversion = Conversion {
+    storage_api_version: kas_crd::v1beta1::STORAGE_API_VERSION,
+    to_storage: kas_crd::v1beta1::to_storage,
+    from_storage: kas_crd::v1beta1::from_storage,
+};
 
 /// Upstream's defaults for a v1 CRD, and on create the initial status (stored
 /// versions). The cleanup finalizer comes with the first delete.
@@ -81,7 +84,7 @@ fn defaults(crd: &mut Value) {
     if creating {
         if let Some(storage) = storage {
             crd["status"] = json!({
-                "conditions": [],
+                "conditions": null,
                 "acceptedNames": {"kind": "", "plural": ""},
                 "storedVersions": [storage],
             });

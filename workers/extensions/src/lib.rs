@@ -12,7 +12,6 @@
 mod controllers;
 mod conversion;
 mod crd;
-mod crd_v1beta1;
 mod custom;
 mod registry;
 

@@ -6,7 +6,10 @@
 //! * Built-in kinds are written in the configured media type: protobuf by default (`k8s\0`
 //!   + `runtime.Unknown`), or JSON, or YAML.
 //! * Custom resources stay JSON whatever the media type (upstream's CRD storage has only
-//!   the unstructured JSON serializer); so do values of kinds the schema table lacks.
+//!   the unstructured JSON serializer); so do values of kinds the schema table lacks, and
+//!   CustomResourceDefinitions and APIServices: upstream's apiextensions and aggregator
+//!   servers store with a JSON codec of their own (their keys, `<group>/<resource>`, have
+//!   the custom resources' form, so the key alone tells).
 //! * Reading recognizes all three, whoever wrote them (kube-apiserver v1.33 or this server
 //!   before it had a codec). A value in another format than the one a write would produce
 //!   is *stale*, so an unchanged update rewrites it, as for a rotated encryption key: that
@@ -21,9 +24,6 @@ use kas_schema::{
     decode_protobuf, encode_protobuf, fill_zero_fields, kind_def_for_api_version, PROTOBUF_MAGIC,
 };
 use serde_json::Value;
-
-/// Built-in resources whose keys have the `<group>/<resource>` form of custom resources.
-const BUILT_IN_GROUP_PATHS: &[&str] = &["apiextensions.k8s.io/", "apiregistration.k8s.io/"];
 
 /// The codec of one storage.
 #[derive(Debug, Clone)]
@@ -67,12 +67,13 @@ impl Codec {
         }
     }
 
-    /// Whether objects under `key` may be written in the media type: not custom resources.
+    /// Whether objects under `key` may be written in the media type: not those under a
+    /// `<group>/<resource>` key (custom resources, CRDs, APIServices).
     fn typed_key(&self, key: &str) -> bool {
         let path = key.strip_prefix(&self.prefix).unwrap_or(key);
         let first = path.split('/').next().unwrap_or("");
         // A group name has a dot; built-in plurals never do.
-        !first.contains('.') || BUILT_IN_GROUP_PATHS.iter().any(|p| path.starts_with(p))
+        !first.contains('.')
     }
 
     /// The format a write of a `api_version`/`kind` object under `key` uses.

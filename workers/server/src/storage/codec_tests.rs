@@ -89,28 +89,32 @@ fn custom_resources_and_unknown_kinds_stay_json() {
 }
 
 #[test]
-fn crds_and_apiservices_are_built_in_despite_their_keys() {
-    let c = codec(StorageMediaType::Protobuf);
-    let crd = json!({
-        "apiVersion": "apiextensions.k8s.io/v1",
-        "kind": "CustomResourceDefinition",
-        "metadata": {"name": "widgets.example.com"}
-    });
-    let key = "/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com";
-    assert!(c
-        .encode_object(key, &crd)
-        .expect("encodes")
-        .starts_with(PROTOBUF_MAGIC));
-    let svc = json!({
-        "apiVersion": "apiregistration.k8s.io/v1",
-        "kind": "APIService",
-        "metadata": {"name": "v1.example.com"}
-    });
-    let key = "/registry/apiregistration.k8s.io/apiservices/v1.example.com";
-    assert!(c
-        .encode_object(key, &svc)
-        .expect("encodes")
-        .starts_with(PROTOBUF_MAGIC));
+fn crds_and_apiservices_are_json_as_upstream_stores_them() {
+    for media in [StorageMediaType::Protobuf, StorageMediaType::Yaml] {
+        let c = codec(media);
+        let crd = json!({
+            "apiVersion": "apiextensions.k8s.io/v1",
+            "kind": "CustomResourceDefinition",
+            "metadata": {"name": "widgets.example.com"}
+        });
+        let key = "/registry/apiextensions.k8s.io/customresourcedefinitions/widgets.example.com";
+        let stored = c.encode_object(key, &crd).expect("encodes");
+        assert_eq!(serde_json::from_slice::<Value>(&stored).expect("JSON"), crd);
+        let svc = json!({
+            "apiVersion": "apiregistration.k8s.io/v1",
+            "kind": "APIService",
+            "metadata": {"name": "v1.example.com"}
+        });
+        let key = "/registry/apiregistration.k8s.io/apiservices/v1.example.com";
+        let stored = c.encode_object(key, &svc).expect("encodes");
+        assert_eq!(serde_json::from_slice::<Value>(&stored).expect("JSON"), svc);
+        // What an earlier store of this server wrote in protobuf reads, and is stale.
+        let old = encode_protobuf(&svc).expect("protobuf");
+        let read = c.decode(key, old).expect("reads");
+        assert!(read.stale);
+        let read: Value = serde_json::from_slice(&read.json).expect("JSON");
+        assert_eq!(read["metadata"]["name"], "v1.example.com");
+    }
 }
 
 #[test]

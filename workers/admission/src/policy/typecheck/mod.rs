@@ -12,7 +12,7 @@
 mod types;
 mod walk;
 
-use kas_server::rest::{Resource, RestStore};
+use kas_server::rest::{Conversion, Resource, RestStore};
 use serde_json::{json, Value};
 
 use super::compile::locate;
@@ -32,7 +32,12 @@ const CRDS: Resource = Resource::new(
     "CustomResourceDefinition",
 )
 .key_path("apiextensions.k8s.io/customresourcedefinitions")
-.cluster();
+.cluster()
+.converted(Conversion {
+    storage_api_version: kas_crd::v1beta1::STORAGE_API_VERSION,
+    to_storage: kas_crd::v1beta1::to_storage,
+    from_storage: kas_crd::v1beta1::from_storage,
+});
 
 /// One kind a policy is checked against: Go's `GroupVersionKind` text and its type.
 #[derive(Debug, Clone)]
