@@ -21,6 +21,9 @@ use crate::retry::Retry;
 /// start the store may be a moment behind).
 const RETRY: Duration = Duration::from_secs(1);
 
+/// How long a watch that ended is tried again before everything is listed again.
+const RESUME_FOR: Duration = Duration::from_secs(3);
+
 /// What a cache does with the objects it follows.
 pub trait Follower: Send + Sync + 'static {
     /// For logs: what is being followed.
@@ -139,6 +142,28 @@ fn parse(value: &[u8]) -> Option<Value> {
     serde_json::from_slice(value).ok()
 }
 
+/// Resumes a watch that ended after revision `after`. The store may be a moment away (a
+/// hand-over has just closed the connection the watch ran on, and the client connects
+/// again on demand), so an unavailable store is asked again for up to [`RESUME_FOR`]
+/// before the caller gives up and lists everything again.
+async fn resume(
+    storage: &Storage,
+    prefix: &str,
+    after: i64,
+) -> Result<crate::storage::Watch, StorageError> {
+    let deadline = tokio::time::Instant::now() + RESUME_FOR;
+    let mut retry = Retry::new(Duration::from_millis(10), Duration::from_millis(500));
+    loop {
+        match storage.watch(prefix, after).await {
+            Err(StorageError::Unavailable(e)) if tokio::time::Instant::now() < deadline => {
+                tracing::debug!(prefix, revision = after, error = %e, "watch not resumed yet; retrying");
+                retry.wait().await;
+            }
+            resumed => return resumed,
+        }
+    }
+}
+
 /// One resource's watch as a stream of `(resource index, event)` that ends after it
 /// yields an error or the watch's end (so the resource can be resumed on its own).
 fn events_of(i: usize, w: crate::storage::Watch) -> ResourceEvents {
@@ -216,7 +241,7 @@ async fn follow<F: Follower>(
             ended => {
                 let why = ended.err().map(|e| e.to_string());
                 tracing::debug!(prefix = %prefixes[i], revision = after[i], error = ?why, "{} cache: watch ended; resuming", F::WHAT);
-                let w = storage.watch(&prefixes[i], after[i]).await?;
+                let w = resume(storage, &prefixes[i], after[i]).await?;
                 events.push(events_of(i, w));
                 continue;
             }

@@ -5,10 +5,16 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
+use std::time::Duration;
 
 use etcd_client::{Client, EventType, WatchOptions, WatchResponse, WatchStream};
 
 use super::{codec::Codec, encryption::Transformers, prefix_end, StorageError, Stored};
+
+/// How long opening a watch may take (the call and the store's registration answer)
+/// before it counts as the store being unavailable: a connection that died under the
+/// call must not hang its caller.
+const START_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// One change under the watched prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -55,15 +61,22 @@ impl Watch {
         if after > 0 {
             opts = opts.with_start_revision(after + 1);
         }
-        let mut stream = client
-            .watch(prefix, Some(opts))
+        let open = async {
+            let mut stream = client
+                .watch(prefix, Some(opts))
+                .await
+                .map_err(StorageError::from)?;
+            // etcd-client returns once the stream is open, before the store has
+            // registered the watcher: a write made meanwhile would be missed by a watch
+            // "from now". The store answers the registration first (`created`), so
+            // waiting for that first response makes every later write an event. It is
+            // kept for `next` as it is.
+            let first = stream.message().await.map_err(StorageError::from)?;
+            Ok::<_, StorageError>((stream, first))
+        };
+        let (stream, first) = tokio::time::timeout(START_TIMEOUT, open)
             .await
-            .map_err(StorageError::from)?;
-        // etcd-client returns once the stream is open, before the store has registered
-        // the watcher: a write made meanwhile would be missed by a watch "from now". The
-        // store answers the registration first (`created`), so waiting for that first
-        // response makes every later write an event. It is kept for `next` as it is.
-        let first = stream.message().await.map_err(StorageError::from)?;
+            .map_err(|_| StorageError::Unavailable("the watch did not start in time".into()))??;
         Ok(Watch {
             stream,
             first: Some(first),
