@@ -8,7 +8,8 @@
 #   fuzz/run.sh long [seconds] [t...]   longer sessions (default 300 s each, all targets);
 #                                       appends one line per target to fuzz/RESULTS.md
 #
-# Environment: FUZZ_SECONDS (ci: seconds per target), FUZZ_TIMEOUT (seconds one input may
+# Environment: FUZZ_SECONDS (ci: seconds per target), FUZZ_JOBS (ci: targets fuzzed at
+# once, default the number of cores), FUZZ_TIMEOUT (seconds one input may
 # take before it counts as a finding, default 10), FUZZ_RSS_MB (memory limit, 2048),
 # FUZZ_BUILD=0 (long only: use the targets already built), FUZZ_PROFILE=dev (a faster
 # build without optimisations, for short runs). cargo-fuzz is installed if missing.
@@ -31,7 +32,7 @@ logs=target/run-logs
 mkdir -p "$logs"
 
 usage() {
-    sed -n '4,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '4,15p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 }
 
@@ -109,9 +110,23 @@ ci)
     for t in "${targets[@]}"; do
         replay "$t" || failed=1
     done
-    echo "== fuzzing ${#targets[@]} targets, $seconds s each"
+    # Each libFuzzer run uses one core: as many at once as there are cores.
+    parallel=${FUZZ_JOBS:-$(nproc)}
+    echo "== fuzzing ${#targets[@]} targets, $seconds s each, $parallel at a time"
     for t in "${targets[@]}"; do
-        if fuzz_one "$t" "$seconds"; then
+        (
+            fuzz_one "$t" "$seconds"
+            rc=$?
+            printf '%s\t%s\t%s\t%s\n' "$rc" "$runs" "$corpus_size" "$finding" >"$logs/$t.result"
+        ) &
+        while [ "$(jobs -rp | wc -l)" -ge "$parallel" ]; do
+            wait -n
+        done
+    done
+    wait
+    for t in "${targets[@]}"; do
+        IFS=$'\t' read -r rc runs corpus_size finding <"$logs/$t.result" || rc=1
+        if [ "$rc" = 0 ]; then
             echo "   $t: $runs runs, corpus $corpus_size"
         else
             failed=1
