@@ -68,6 +68,7 @@ impl Stores {
 pub async fn run(control: Control) -> Result<(), kas_server::Error> {
     let config = control.config().clone();
     kas_server::rest::set_feature_gates(&config.feature_gates);
+    kas_server::storage::set_decode_defaults(defaults::on_decode);
     let hooks = PostStartHooks::default();
     let storage = kas_server::backend::connect_storage(&control, &hooks).await?;
     // One compactor per cluster is enough; the kube-api worker runs it, as upstream's

@@ -5,6 +5,7 @@
 mod autoscaling;
 mod cluster;
 mod core_v1;
+mod decode;
 mod flowcontrol;
 mod prepare;
 mod volumes;
@@ -19,6 +20,7 @@ pub(crate) use core_v1::{
     namespace_defaults, node_defaults, resource_quota_defaults, secret_defaults, service_defaults,
     service_ip_families,
 };
+pub(crate) use decode::on_decode;
 pub(crate) use flowcontrol::{flowschema_defaults, priority_level_defaults};
 pub(crate) use prepare::{job_prepare, namespace_prepare, priority_class_prepare, service_prepare};
 pub(crate) use volumes::{

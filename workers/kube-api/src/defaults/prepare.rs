@@ -21,15 +21,7 @@ pub(crate) fn namespace_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
             let Some(spec) = spec.and_then(Value::as_object_mut) else {
                 return;
             };
-            let finalizers = spec.entry("finalizers").or_insert_with(|| json!([]));
-            if !finalizers.is_array() {
-                *finalizers = json!([]);
-            }
-            if let Some(list) = finalizers.as_array_mut() {
-                if !list.iter().any(|f| f == "kubernetes") {
-                    list.push(json!("kubernetes"));
-                }
-            }
+            kas_server::rest::add_to_set(spec, "finalizers", "kubernetes");
         }
         Some(old) => {
             let kept = old.pointer("/spec/finalizers").cloned();

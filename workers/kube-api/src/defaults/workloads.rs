@@ -188,7 +188,7 @@ pub(crate) fn job_defaults(obj: &mut Value) {
 }
 
 /// A Job's labels come from its pod template when it has none of its own.
-fn copy_labels(obj: &mut Value, labels: Option<Value>) {
+pub(super) fn copy_labels(obj: &mut Value, labels: Option<Value>) {
     let Some(labels) = labels.filter(|l| l.as_object().is_some_and(|m| !m.is_empty())) else {
         return;
     };

@@ -197,16 +197,7 @@ impl RestStore {
 
 /// `finalizer` added to `obj`'s finalizers unless there.
 fn add_finalizer(obj: &mut Value, finalizer: &str) {
-    let Some(meta) = meta::metadata_mut(obj) else {
-        return;
-    };
-    let list = meta.entry("finalizers").or_insert_with(|| json!([]));
-    if !list.is_array() {
-        *list = json!([]);
-    }
-    if let Some(list) = list.as_array_mut() {
-        if !list.iter().any(|f| f == finalizer) {
-            list.push(json!(finalizer));
-        }
+    if let Some(meta) = meta::metadata_mut(obj) {
+        meta::add_to_set(meta, "finalizers", finalizer);
     }
 }

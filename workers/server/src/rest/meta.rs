@@ -290,6 +290,20 @@ pub(crate) fn metadata_mut(object: &mut Value) -> Option<&mut serde_json::Map<St
     meta.as_object_mut()
 }
 
+/// `item` appended to the string list `map[field]` unless there (the list made when
+/// missing or not a list): a finalizer added once.
+pub fn add_to_set(map: &mut serde_json::Map<String, Value>, field: &str, item: &str) {
+    let list = map.entry(field).or_insert_with(|| json!([]));
+    if !list.is_array() {
+        *list = json!([]);
+    }
+    if let Some(list) = list.as_array_mut() {
+        if !list.iter().any(|f| f == item) {
+            list.push(json!(item));
+        }
+    }
+}
+
 /// The current time as kube-apiserver writes timestamps (RFC 3339, seconds, UTC).
 pub fn now() -> String {
     humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string()

@@ -14,6 +14,7 @@
 mod admit;
 mod apply_schema;
 pub mod body_type;
+mod callbacks;
 mod computed;
 mod convert;
 mod decode;
@@ -41,18 +42,19 @@ mod write;
 mod write_options;
 mod yaml_depth;
 
+pub use callbacks::{
+    no_defaults, no_prepare, no_validation, no_warnings, Conversion, Defaults, Prepare, Validate,
+    Warnings,
+};
 pub use hooks::{HookFuture, Hooks};
 pub use kas_schema::FieldValidation;
 pub use meta::{
-    forbidden, invalid, invalid_value, mask_trailing_dash, not_supported, now, path_segment_msgs,
-    random_suffix, required, too_long,
+    add_to_set, forbidden, invalid, invalid_value, mask_trailing_dash, not_supported, now,
+    path_segment_msgs, random_suffix, required, too_long,
 };
 pub use query::Query;
 pub(crate) use render::Render;
-pub use resource::{
-    no_defaults, no_prepare, no_validation, no_warnings, Column, Conversion, Defaults, NameRule,
-    Prepare, Resource, RowOrder, ScaleSpec, Validate, Verbs, Warnings,
-};
+pub use resource::{Column, NameRule, Resource, RowOrder, ScaleSpec, Verbs};
 pub use strategy::{
     cell, json_path, set_path, ConvertFuture, Converter, DynColumn, ObjectStrategy, ScalePaths,
 };

@@ -19,6 +19,8 @@
 //! fields its Go encoder writes are filled in from the schema table, as the REST store
 //! fills them on writes, so a value reads back as the JSON that was written.
 
+use std::sync::OnceLock;
+
 use kas_proto::StorageMediaType;
 use kas_schema::{
     decode_protobuf, encode_protobuf, fill_zero_fields, kind_def_for_api_version, PROTOBUF_MAGIC,
@@ -206,66 +208,22 @@ fn from_protobuf(stored: &[u8]) -> Result<Value, String> {
     if let Some(def) = kind_def_for_api_version(&api_version, &kind) {
         fill_zero_fields(def, &mut obj);
     }
-    decode_defaults(&api_version, &kind, &mut obj);
+    if let Some(defaults) = DECODE_DEFAULTS.get() {
+        defaults(&api_version, &kind, &mut obj);
+    }
     Ok(obj)
 }
 
-/// The defaults upstream's decoding applies to stored values that its strategies had
-/// cleared or that protobuf cannot hold, so every read shows them though kube-apiserver
-/// never stores them: a claim's `Pending` phase, a Job's labels taken from its template
-/// (generated after defaulting), a StatefulSet's claim templates' apiVersion and kind.
-/// This server's JSON values hold them; protobuf values lack them.
-fn decode_defaults(api_version: &str, kind: &str, obj: &mut Value) {
-    match (api_version, kind) {
-        ("v1", "PersistentVolumeClaim") => {
-            let status = obj.as_object_mut().map(|o| {
-                o.entry("status")
-                    .or_insert_with(|| Value::Object(Default::default()))
-            });
-            if let Some(status) = status.and_then(Value::as_object_mut) {
-                let phase = status.get("phase").and_then(Value::as_str).unwrap_or("");
-                if phase.is_empty() {
-                    status.insert("phase".into(), Value::String("Pending".into()));
-                }
-            }
-        }
-        ("batch/v1", "Job") => {
-            let labels = obj.pointer("/spec/template/metadata/labels").cloned();
-            let Some(labels) = labels.filter(|l| l.as_object().is_some_and(|m| !m.is_empty()))
-            else {
-                return;
-            };
-            if let Some(meta) = obj.get_mut("metadata").and_then(Value::as_object_mut) {
-                let own = meta.get("labels").and_then(Value::as_object);
-                if own.is_none_or(|l| l.is_empty()) {
-                    meta.insert("labels".into(), labels);
-                }
-            }
-        }
-        // Protobuf keeps no apiVersion and kind of an embedded object.
-        ("apps/v1", "StatefulSet") => {
-            let templates = obj
-                .pointer_mut("/spec/volumeClaimTemplates")
-                .and_then(Value::as_array_mut);
-            for t in templates
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_object_mut)
-            {
-                for (field, value) in [("apiVersion", "v1"), ("kind", "PersistentVolumeClaim")] {
-                    let unset = t
-                        .get(field)
-                        .and_then(Value::as_str)
-                        .unwrap_or("")
-                        .is_empty();
-                    if unset {
-                        t.insert(field.into(), Value::String(value.into()));
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
+/// Defaults a worker's scheme applies to every protobuf value it decodes, given the
+/// value's apiVersion and kind: upstream runs its scheme's defaulting on each decode, so
+/// reads show what its strategies clear before storing or what protobuf cannot hold.
+pub type DecodeDefaults = fn(api_version: &str, kind: &str, obj: &mut Value);
+
+static DECODE_DEFAULTS: OnceLock<DecodeDefaults> = OnceLock::new();
+
+/// Sets the process's [`DecodeDefaults`] (once; later calls are ignored).
+pub fn set_decode_defaults(f: DecodeDefaults) {
+    let _ = DECODE_DEFAULTS.set(f);
 }
 
 #[cfg(test)]
