@@ -18,6 +18,8 @@ mod codec;
 mod continue_token;
 pub mod encryption;
 mod error;
+mod list;
+mod maintenance;
 mod metrics;
 mod watch;
 
@@ -26,14 +28,14 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
-use etcd_client::{
-    Client, Compare, CompareOp, GetOptions, PutOptions, SortOrder, SortTarget, Txn, TxnOp,
-    TxnOpResponse,
-};
+use etcd_client::{Client, Compare, CompareOp, GetOptions, PutOptions, Txn, TxnOp, TxnOpResponse};
 use kas_proto::{EncryptionConfig, StorageMediaType, WorkerConfig, WorkerRole};
 use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
 
+pub use codec::{set_decode_defaults, DecodeDefaults};
 pub use error::StorageError;
+pub(crate) use list::prefix_end;
+pub use maintenance::{compactor, monitor};
 pub use watch::{Watch, WatchEvent};
 
 /// A `continue` token decoded as the storage layer decodes it: (start key relative to the
@@ -528,135 +530,6 @@ impl Storage {
         }
     }
 
-    /// Lists the objects under `prefix` that `filter` accepts (all when `None`),
-    /// paginated, every page at one revision.
-    pub async fn list(
-        &self,
-        prefix: &str,
-        version: ReadVersion,
-        opts: &ListOptions,
-        filter: Option<&Filter>,
-    ) -> Result<ListPage, StorageError> {
-        let range_end = prefix_end(prefix);
-        let (mut start, mut revision) = match &opts.continue_token {
-            Some(token) => {
-                let (rel, rev) = continue_token::decode(token)?;
-                (format!("{prefix}{rel}"), rev)
-            }
-            None => {
-                let rev = match version {
-                    ReadVersion::Exact(r) => r,
-                    _ => 0,
-                };
-                (prefix.to_owned(), rev)
-            }
-        };
-        let limit = opts.limit.max(0);
-        let mut items = Vec::new();
-        let kv = self.client.kv_client();
-        let done = |items, revision| ListPage {
-            items,
-            revision,
-            continue_token: None,
-            remaining: None,
-        };
-        loop {
-            let mut get = GetOptions::new()
-                .with_range(range_end.clone())
-                .with_sort(SortTarget::Key, SortOrder::Ascend);
-            if revision > 0 {
-                get = get.with_revision(revision);
-            }
-            if limit > 0 {
-                // One more than needed tells whether another page follows.
-                get = get.with_limit(limit - items.len() as i64 + 1);
-            }
-            let resp = metrics::timed("list", &self.kind, || {
-                let (mut kv, start, get) = (kv.clone(), start.clone(), get.clone());
-                async move { kv.get(start, Some(get)).await }
-            })
-            .await
-            .map_err(|e| match e {
-                StorageError::Compacted { .. } => StorageError::Compacted {
-                    requested: revision,
-                    compacted: 0,
-                },
-                other => other,
-            })?;
-            let header_rev = self.saw(resp.header());
-            if revision == 0 {
-                revision = header_rev;
-                if let ReadVersion::NotOlderThan(min) = version {
-                    if min > revision {
-                        return Err(StorageError::TooLargeResourceVersion {
-                            requested: min,
-                            current: revision,
-                        });
-                    }
-                }
-            }
-            let kvs = resp.kvs();
-            let more = resp.more();
-            let mut last_key = None;
-            for kv in kvs {
-                if limit > 0 && items.len() as i64 == limit {
-                    // The look-ahead key: a next page exists.
-                    let next = String::from_utf8_lossy(kv.key()).into_owned();
-                    let rel = next.strip_prefix(prefix).unwrap_or(&next).to_owned();
-                    let remaining = match filter {
-                        Some(_) => None,
-                        None => self.remaining(prefix, &next, revision).await,
-                    };
-                    return Ok(ListPage {
-                        items,
-                        revision,
-                        continue_token: Some(continue_token::encode(&rel, revision)),
-                        remaining,
-                    });
-                }
-                last_key = Some(kv.key().to_vec());
-                // Decrypted before the filter sees it; one value that does not read fails
-                // the whole list, as upstream's LIST does.
-                let item = self.read(kv).await.map_err(|e| {
-                    StorageError::Transform(format!(
-                        "unable to transform key {:?}: {e}",
-                        String::from_utf8_lossy(kv.key())
-                    ))
-                })?;
-                if filter.is_none_or(|keep| keep(&item.value)) {
-                    items.push(item);
-                }
-            }
-            if !more || limit == 0 {
-                return Ok(done(items, revision));
-            }
-            // Filtered out too many: read on from just after the last key seen.
-            match last_key {
-                Some(mut k) => {
-                    k.push(0);
-                    start = String::from_utf8_lossy(&k).into_owned();
-                }
-                None => return Ok(done(items, revision)),
-            }
-        }
-    }
-
-    /// `remainingItemCount` of an unfiltered list: the keys from `from` on.
-    async fn remaining(&self, prefix: &str, from: &str, revision: i64) -> Option<i64> {
-        let kv = self.client.kv_client();
-        let opts = GetOptions::new()
-            .with_range(prefix_end(prefix))
-            .with_revision(revision)
-            .with_count_only();
-        metrics::timed("listWithCount", &self.kind, || {
-            let (mut kv, opts) = (kv.clone(), opts.clone());
-            async move { kv.get(from.to_owned(), Some(opts)).await }
-        })
-        .await
-        .ok()
-        .map(|r| r.count())
-    }
-
     /// Watches every key under `prefix`, starting with the changes after `after`
     /// (a resourceVersion); 0 means from now.
     pub async fn watch(&self, prefix: &str, after: i64) -> Result<Watch, StorageError> {
@@ -669,35 +542,6 @@ impl Storage {
         )
         .await
     }
-
-    /// Compacts history before `revision`.
-    pub async fn compact(&self, revision: i64) -> Result<(), StorageError> {
-        let kv = self.client.kv_client();
-        match metrics::bounded(|| {
-            let mut kv = kv.clone();
-            async move { kv.compact(revision, None).await }
-        })
-        .await
-        {
-            Ok(_) | Err(StorageError::Compacted { .. }) => Ok(()),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The health check behind readyz's `etcd`: a read of one key, in time.
-    pub async fn check(&self) -> Result<(), StorageError> {
-        let mut kv = self.client.kv_client();
-        let key = format!("{}/health", self.prefix);
-        let resp = tokio::time::timeout(
-            Duration::from_secs(2),
-            kv.get(key, Some(GetOptions::new().with_count_only())),
-        )
-        .await
-        .map_err(|_| StorageError::Unavailable("health check timed out".into()))?
-        .map_err(StorageError::from)?;
-        self.saw(resp.header());
-        Ok(())
-    }
 }
 
 fn current_of(ops: Vec<TxnOpResponse>) -> Option<Stored> {
@@ -705,82 +549,4 @@ fn current_of(ops: Vec<TxnOpResponse>) -> Option<Stored> {
         TxnOpResponse::Get(g) => g.kvs().first().map(Stored::from_kv),
         _ => None,
     })
-}
-
-/// The end of the key range of everything under `prefix`.
-pub(crate) fn prefix_end(prefix: &str) -> Vec<u8> {
-    let mut end = prefix.as_bytes().to_vec();
-    while let Some(last) = end.pop() {
-        if last < 0xff {
-            end.push(last + 1);
-            return end;
-        }
-    }
-    vec![0]
-}
-
-/// Keeps readyz's `etcd` check current: probes storage every second, logging each change
-/// and retrying with backoff while it is down (kube-apiserver's etcd preflight).
-pub async fn monitor(storage: Storage, report: impl Fn(Result<(), String>) + Send + 'static) {
-    // The first retries come fast: at start-up the storage worker binds its socket a few
-    // milliseconds after this worker is up, and readiness waits for this check.
-    let mut retry = crate::retry::Retry::new(Duration::from_millis(5), Duration::from_secs(1));
-    let mut last: Option<bool> = None;
-    loop {
-        let result = storage.check().await;
-        let ok = result.is_ok();
-        if last != Some(ok) {
-            match (&result, last) {
-                (Ok(()), _) => tracing::info!("etcd is reachable"),
-                // At start-up a failed probe is the preflight waiting, not an outage.
-                (Err(e), None) => tracing::info!(error = %e, "waiting for etcd"),
-                (Err(e), Some(_)) => tracing::warn!(error = %e, "etcd is not reachable; retrying"),
-            }
-            report(result.map_err(|e| e.to_string()));
-            last = Some(ok);
-        }
-        if ok {
-            retry.reset();
-            tokio::time::sleep(Duration::from_secs(1)).await;
-        } else {
-            retry.wait().await;
-        }
-    }
-}
-
-/// Compacts etcd every `interval` up to the revision seen one interval earlier, so at
-/// least one interval of history is always kept (kube-apiserver's compactor).
-pub async fn compactor(storage: Storage, interval: Duration) {
-    if interval.is_zero() {
-        return;
-    }
-    let mut previous: Option<i64> = None;
-    loop {
-        tokio::time::sleep(interval).await;
-        let now = match storage.current_revision().await {
-            Ok(r) => r,
-            Err(e) => {
-                tracing::warn!(error = %e, "compaction skipped");
-                continue;
-            }
-        };
-        if let Some(rev) = previous {
-            match storage.compact(rev).await {
-                Ok(()) => tracing::info!(revision = rev, "compacted etcd history"),
-                Err(e) => tracing::warn!(error = %e, revision = rev, "compaction failed"),
-            }
-        }
-        previous = Some(now);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn prefix_ends() {
-        assert_eq!(prefix_end("/registry/pods/"), b"/registry/pods0".to_vec());
-        assert_eq!(prefix_end("a\u{7f}"), b"a\x80".to_vec());
-    }
 }
