@@ -106,6 +106,7 @@ fn transitions(new: &Value, old: &Value, key: &str, restart: &str, out: &mut Vec
 /// ValidatePodStatusUpdate.
 pub(crate) fn pod_status(new: &Value, old: &Value) -> Vec<StatusCause> {
     let mut out = Vec::new();
+    super::pod_update::annotation_updates(new, old, &mut out);
     let conditions = new.pointer("/status/conditions").and_then(Value::as_array);
     for (i, c) in conditions.into_iter().flatten().enumerate() {
         if let Some(g) = c

@@ -4,6 +4,7 @@
 //! terminationGracePeriodSeconds from negative to 1, and — while the pod is still gated —
 //! added node selector labels and narrower required node affinity terms. Anything else
 //! in the spec is refused with upstream's message (without its Go diff of the specs).
+//! AppArmor and mirror-pod annotations cannot be added, changed or removed.
 
 use std::collections::BTreeMap;
 
@@ -192,9 +193,46 @@ fn node_affinity(munged: &mut Value, old: &Value, out: &mut Vec<StatusCause>) {
     }
 }
 
+/// ValidatePodSpecificAnnotationUpdates: AppArmor and mirror-pod annotations can be
+/// neither added, changed nor removed by an update.
+pub(super) fn annotation_updates(new: &Value, old: &Value, out: &mut Vec<StatusCause>) {
+    const APPARMOR: &str = "container.apparmor.security.beta.kubernetes.io/";
+    const MIRROR: &str = "kubernetes.io/config.mirror";
+    let empty = serde_json::Map::new();
+    let new = new
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let old = old
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let guarded = |k: &str| k.starts_with(APPARMOR) || k == MIRROR;
+    let what = |k: &str| {
+        if k == MIRROR {
+            "mirror pod annotation"
+        } else {
+            "AppArmor annotations"
+        }
+    };
+    let at = |k: &str| format!("metadata.annotations[{k}]");
+    for (k, v) in old.iter().filter(|(k, _)| guarded(k)) {
+        if new.get(k) != Some(v) {
+            out.push(forbidden(
+                &at(k),
+                &format!("may not remove or update {}", what(k)),
+            ));
+        }
+    }
+    for k in new.keys().filter(|k| guarded(k) && !old.contains_key(*k)) {
+        out.push(forbidden(&at(k), &format!("may not add {}", what(k))));
+    }
+}
+
 /// What an update may change in a pod's spec.
 pub(super) fn pod_update(new: &Value, old: &Value) -> Vec<StatusCause> {
     let mut out = Vec::new();
+    annotation_updates(new, old, &mut out);
     let null = Value::Null;
     let new_spec = new.get("spec").unwrap_or(&null);
     let old_spec = old.get("spec").unwrap_or(&null);
@@ -281,6 +319,49 @@ mod tests {
     fn one(c: &[StatusCause]) -> (&str, &str, &str) {
         assert_eq!(c.len(), 1, "{c:?}");
         (&c[0].field, &c[0].reason, &c[0].message)
+    }
+
+    #[test]
+    fn apparmor_and_mirror_annotations_are_fixed_at_create() {
+        let old = json!({"metadata": {"annotations": {
+                "kubernetes.io/config.mirror": "m", "other": "x"}},
+            "spec": {"nodeName": "n", "containers": [{"name": "a", "image": "x", "imagePullPolicy": "IfNotPresent", "terminationMessagePolicy": "File"}], "restartPolicy": "Always", "dnsPolicy": "ClusterFirst", "terminationGracePeriodSeconds": 30}});
+        let mut fine = old.clone();
+        fine["metadata"]["annotations"]["other"] = json!("y");
+        let errs = pod(&fine, Some(&old));
+        assert!(errs.is_empty(), "{errs:?}");
+        let mut changed = old.clone();
+        changed["metadata"]["annotations"]["kubernetes.io/config.mirror"] = json!("n");
+        assert_eq!(
+            one(&pod(&changed, Some(&old))),
+            (
+                "metadata.annotations[kubernetes.io/config.mirror]",
+                "FieldValueForbidden",
+                "Forbidden: may not remove or update mirror pod annotation"
+            )
+        );
+        let mut added = old.clone();
+        added["metadata"]["annotations"]["container.apparmor.security.beta.kubernetes.io/a"] =
+            json!("runtime/default");
+        assert_eq!(
+            one(&pod(&added, Some(&old))),
+            (
+                "metadata.annotations[container.apparmor.security.beta.kubernetes.io/a]",
+                "FieldValueForbidden",
+                "Forbidden: may not add AppArmor annotations"
+            )
+        );
+        let (removed, mut was) = (old.clone(), old.clone());
+        was["metadata"]["annotations"]["container.apparmor.security.beta.kubernetes.io/a"] =
+            json!("runtime/default");
+        assert_eq!(
+            one(&pod(&removed, Some(&was))),
+            (
+                "metadata.annotations[container.apparmor.security.beta.kubernetes.io/a]",
+                "FieldValueForbidden",
+                "Forbidden: may not remove or update AppArmor annotations"
+            )
+        );
     }
 
     #[test]
