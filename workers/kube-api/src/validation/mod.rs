@@ -35,6 +35,7 @@ mod pod_resources;
 mod pod_scheduling;
 mod pod_security;
 mod pod_status;
+mod pod_status_containers;
 mod pod_subresources;
 mod pod_update;
 mod pod_volumes;

@@ -2,7 +2,8 @@
 //! (`ValidatePodStatusUpdate`): not the spec (the status strategy keeps the stored one),
 //! but the conditions, the nominated node, the observed generation, the fixed QoS
 //! class, container states that may not leave `terminated` when the pod does not
-//! restart them, and pod and host IPs (valid unless already stored, one per family).
+//! restart them, and pod and host IPs (valid unless already stored, one per family);
+//! container users, device health and claim statuses in `pod_status_containers`.
 
 use kas_server::status::StatusCause;
 use serde_json::Value;
@@ -172,6 +173,7 @@ pub(crate) fn pod_status(new: &Value, old: &Value) -> Vec<StatusCause> {
     transitions(new, old, "ephemeralContainerStatuses", "Never", &mut out);
     ips(new, old, "podIPs", &mut out);
     ips(new, old, "hostIPs", &mut out);
+    super::pod_status_containers::container_statuses(new, &mut out);
     out
 }
 
