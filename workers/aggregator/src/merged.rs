@@ -1,7 +1,7 @@
 //! The documents the aggregator merges from its back ends (`/apis`, plain and aggregated,
 //! `/openapi/v2` and the `/openapi/v3` index), built once per routes epoch: a read when
 //! nothing changed is answered from memory, already serialized; a change of a back end's
-//! API moves the epoch on (see `front::learn_routes`), and the next read rebuilds.
+//! API moves the epoch on (see `front::tasks::learn_routes`), and the next read rebuilds.
 
 use std::sync::{Arc, Mutex};
 
