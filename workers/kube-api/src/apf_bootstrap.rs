@@ -243,11 +243,7 @@ impl Ensurer {
 
 /// The period between passes: a minute, or [`INTERVAL_ENV`]'s milliseconds.
 fn interval() -> Duration {
-    std::env::var(INTERVAL_ENV)
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|ms| *ms > 0)
-        .map_or(INTERVAL, Duration::from_millis)
+    crate::period_from_env(INTERVAL_ENV, INTERVAL)
 }
 
 /// Starts the ensurer: `hook` is done after the first successful pass.

@@ -34,11 +34,7 @@ const IP_GRACE: Duration = Duration::from_secs(60);
 const MANAGED_BY: (&str, &str) = ("ipaddress.kubernetes.io/managed-by", "ipallocator.k8s.io");
 
 fn interval() -> Duration {
-    std::env::var(INTERVAL_ENV)
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|ms| *ms > 0)
-        .map_or(INTERVAL, Duration::from_millis)
+    crate::period_from_env(INTERVAL_ENV, INTERVAL)
 }
 
 /// Runs the repair: the hook is done after the first pass that could list everything
@@ -85,8 +81,9 @@ impl Repair {
         let ips = self.alloc.ipaddresses().list_objects("").await?.0;
         let ports = self.port_claims().await?;
         let services = self.services.list_objects("").await?.0;
+        let held = Held::of(&ips, &ports);
         for svc in &services {
-            claim(&self.alloc, svc).await;
+            claim(&self.alloc, &held, svc).await;
         }
         self.release_leaked_ports(&services, ports).await;
         self.release_orphaned_ips(&services, ips).await;
@@ -203,8 +200,40 @@ fn cluster_ips(svc: &Value) -> Vec<&str> {
     }
 }
 
-/// Claims what `svc` holds and the allocator does not have yet.
-async fn claim(alloc: &Allocator, svc: &Value) {
+/// Who holds each claim, as a pass listed them: `namespace/name` of the Service an
+/// IPAddress names (empty when it names no Service) and of a node port's owner.
+struct Held<'a> {
+    ips: HashMap<&'a str, String>,
+    ports: HashMap<i64, &'a str>,
+}
+
+impl<'a> Held<'a> {
+    fn of(ips: &'a [Value], ports: &'a [PortClaim]) -> Held<'a> {
+        let owner = |ip: &Value| {
+            let service = s(ip, "/spec/parentRef/group").is_empty()
+                && s(ip, "/spec/parentRef/resource") == "services";
+            if !service {
+                return String::new();
+            }
+            format!(
+                "{}/{}",
+                s(ip, "/spec/parentRef/namespace"),
+                s(ip, "/spec/parentRef/name")
+            )
+        };
+        Held {
+            ips: ips
+                .iter()
+                .map(|ip| (s(ip, "/metadata/name"), owner(ip)))
+                .collect(),
+            ports: ports.iter().map(|c| (c.port, c.owner.as_str())).collect(),
+        }
+    }
+}
+
+/// Claims what `svc` holds and the allocator does not have yet; a claim listed for
+/// another Service is reported, a claim listed for `svc` costs nothing.
+async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value) {
     let name = format!(
         "{}/{}",
         s(svc, "/metadata/namespace"),
@@ -222,7 +251,11 @@ async fn claim(alloc: &Allocator, svc: &Value) {
             tracing::warn!(service = %name, ip, "cluster IP is not within the service CIDR; please recreate the service");
             continue;
         }
-        match alloc.claim_ip(addr, svc).await {
+        let claimed = match held.ips.get(addr.to_string().as_str()) {
+            Some(owner) => Ok(*owner == name),
+            None => alloc.claim_ip(addr, svc).await,
+        };
+        match claimed {
             Ok(true) => {}
             Ok(false) => {
                 tracing::warn!(service = %name, ip, "cluster IP was assigned to multiple services; please recreate the service")
@@ -233,7 +266,11 @@ async fn claim(alloc: &Allocator, svc: &Value) {
         }
     }
     for port in node_ports(svc) {
-        match alloc.claim_port(port, svc).await {
+        let claimed = match held.ports.get(&port) {
+            Some(owner) => Ok(*owner == name),
+            None => alloc.claim_port(port, svc).await,
+        };
+        match claimed {
             Ok(true) => {}
             Ok(false) => {
                 tracing::warn!(service = %name, port, "node port was assigned to multiple services; please recreate the service")
