@@ -151,13 +151,19 @@ async fn a_new_key_id_brings_a_new_seed_and_old_values_still_read() {
     let mut etcd = Etcd::new();
     etcd.start();
     let config = write_config(dir.path(), "kms.yaml", &kms(&plugin, "3s"));
-    let server = start(&etcd, Some(&config)).await;
+    // The server polls Status (every 20 s while healthy, upstream's period; 1 s here) and
+    // rotates on a new key ID.
+    let server = Server::builder()
+        .arg(format!("--etcd-servers={}", etcd.url()))
+        .arg(format!("--encryption-provider-config={}", config.display()))
+        .env("KUBE_APISERVER_RS_KMS_PROBE_INTERVAL_MS", "1000")
+        .start()
+        .await;
     let k = Kubectl::new(&server);
     create_secret(&k, "old");
     let old = envelope(&raw(&etcd, "/registry/secrets/default/old"));
     assert_eq!(old.key_id, "key-1");
 
-    // The server polls Status (every 20 s while healthy) and rotates on a new key ID.
     plugin.set_key_id("key-2");
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut n = 0;

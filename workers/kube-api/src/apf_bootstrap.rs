@@ -243,7 +243,7 @@ impl Ensurer {
 
 /// The period between passes: a minute, or [`INTERVAL_ENV`]'s milliseconds.
 fn interval() -> Duration {
-    crate::period_from_env(INTERVAL_ENV, INTERVAL)
+    kas_server::period::from_env(INTERVAL_ENV, INTERVAL)
 }
 
 /// Starts the ensurer: `hook` is done after the first successful pass.

@@ -33,7 +33,6 @@ pub mod fuzzing;
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use http::{Method, Request, Response};
 use kas_proto::RequestContext;
@@ -63,16 +62,6 @@ impl Stores {
             r.plural == plural && r.group == group && r.version == version
         })
     }
-}
-
-/// A background task's period: `default`, or the milliseconds environment variable `var`
-/// gives (tests shorten the periods of upstream's controllers so).
-pub(crate) fn period_from_env(var: &str, default: Duration) -> Duration {
-    std::env::var(var)
-        .ok()
-        .and_then(|v| v.parse::<u64>().ok())
-        .filter(|ms| *ms > 0)
-        .map_or(default, Duration::from_millis)
 }
 
 /// Runs the kube-api worker until the supervisor stops it.

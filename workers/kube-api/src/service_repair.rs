@@ -34,7 +34,7 @@ const IP_GRACE: Duration = Duration::from_secs(60);
 const MANAGED_BY: (&str, &str) = ("ipaddress.kubernetes.io/managed-by", "ipallocator.k8s.io");
 
 fn interval() -> Duration {
-    crate::period_from_env(INTERVAL_ENV, INTERVAL)
+    kas_server::period::from_env(INTERVAL_ENV, INTERVAL)
 }
 
 /// Runs the repair: the hook is done after the first pass that could list everything

@@ -25,6 +25,7 @@ pub mod logging;
 pub mod metrics;
 pub mod negotiate;
 pub mod outbound;
+pub mod period;
 pub mod request_info;
 pub mod rest;
 pub mod retry;
