@@ -33,10 +33,22 @@ pub(crate) fn ephemeral_on_create(obj: &Value) -> Vec<StatusCause> {
     }
 }
 
-/// A pod written through `pods/ephemeralcontainers`: a valid spec, whose existing
-/// ephemeral containers are as they were.
+/// A pod written through `pods/ephemeralcontainers` (ValidatePodEphemeralContainersUpdate):
+/// a valid spec and annotation update, whose existing ephemeral containers are as they
+/// were.
 pub(crate) fn pod_ephemeral(new: &Value, old: &Value) -> Vec<StatusCause> {
+    // Static pods cannot be debugged so: that is all upstream reports for them.
+    if old
+        .pointer("/metadata/annotations/kubernetes.io~1config.mirror")
+        .is_some()
+    {
+        return vec![forbidden(
+            "",
+            "static pods do not support ephemeral containers",
+        )];
+    }
     let mut out = super::pod::pod_spec_rules(new);
+    super::pod_update::annotation_updates(new, old, &mut out);
     out.extend(ephemeral_update(new, old));
     out
 }
@@ -49,18 +61,9 @@ pub(crate) fn pod_resize(new: &Value, old: &Value) -> Vec<StatusCause> {
 }
 
 /// A write through `pods/ephemeralcontainers`: existing ephemeral containers stay as
-/// they were (none removed, none changed); static pods cannot be debugged so.
+/// they were (none removed, none changed).
 fn ephemeral_update(new: &Value, old: &Value) -> Vec<StatusCause> {
     let path = "spec.ephemeralContainers";
-    if old
-        .pointer("/metadata/annotations/kubernetes.io~1config.mirror")
-        .is_some()
-    {
-        return vec![forbidden(
-            "",
-            "static pods do not support ephemeral containers",
-        )];
-    }
     let new_list = new
         .pointer("/spec/ephemeralContainers")
         .and_then(Value::as_array)
@@ -153,5 +156,24 @@ mod tests {
         );
         let added = json!({"spec": {"ephemeralContainers": [{"name": "a", "image": "x"}, {"name": "b", "image": "y"}]}});
         assert!(ephemeral_update(&added, &old).is_empty());
+        // A static pod: that alone is reported, whatever else is wrong.
+        let mut mirror = old.clone();
+        mirror["metadata"] = json!({"annotations": {"kubernetes.io/config.mirror": "m"}});
+        let errs = pod_ephemeral(&removed, &mirror);
+        assert_eq!(errs.len(), 1, "{errs:?}");
+        assert_eq!(
+            errs[0].message,
+            "Forbidden: static pods do not support ephemeral containers"
+        );
+        // An ephemeral containers write may not touch the AppArmor annotations either.
+        let mut annotated = added.clone();
+        annotated["metadata"] = json!({"annotations": {
+            "container.apparmor.security.beta.kubernetes.io/b": "unconfined"}});
+        let errs = pod_ephemeral(&annotated, &old);
+        assert!(
+            errs.iter()
+                .any(|e| e.message == "Forbidden: may not add AppArmor annotations"),
+            "{errs:?}"
+        );
     }
 }
