@@ -1,10 +1,12 @@
 //! Transformers that can be replaced while the worker serves
 //! (`--encryption-provider-config-automatic-reload`, upstream's DynamicTransformers).
 //!
-//! Each [`Transformers`] — one per `Storage` client — holds its current [`Set`] in a cell.
-//! A worker makes several clients (its REST stores, followers, the aggregator's
-//! availability controller), so a process-wide registry keeps a weak reference to every
-//! cell, and one [`Registry::reload`] reaches them all: it builds the new sets, waits until
+//! Each [`Transformers`] holds its current [`Set`] in a cell. A worker makes several
+//! `Storage` clients (its REST stores, followers, the aggregator's availability
+//! controller); those made for the same key prefix and configuration share one cell, so
+//! a process has one set of providers — one KMS probe loop and one DEK seed per plugin,
+//! as kube-apiserver has. A process-wide registry keeps a weak reference to every cell,
+//! and one [`Registry::reload`] reaches them all: it builds the new sets, waits until
 //! their KMS plugins are healthy, then swaps every cell at once. A read or write in flight
 //! finishes with the set it started with (it holds that set's `Arc`); the old set, its
 //! KMS clients and probes go when the last of those ends. Clients made after a reload
@@ -29,9 +31,12 @@ const MIN_HEALTH_WAIT: Duration = Duration::from_secs(10);
 const RETRY_FIRST: Duration = Duration::from_secs(1);
 const RETRY_MAX: Duration = Duration::from_secs(60);
 
-/// One client's swappable set.
+/// The swappable set of the clients of one key prefix and configuration.
 struct Cell {
     prefix: String,
+    /// The configuration the current set was made from (the reloaded one after a
+    /// reload), which a new client must have asked for to share this cell.
+    config: Mutex<Option<EncryptionConfig>>,
     current: RwLock<Arc<Set>>,
     /// Marked after each KMS probe of the current set, and after each swap.
     changed: Arc<watch::Sender<u64>>,
@@ -100,6 +105,12 @@ impl Transformers {
         guard.clone()
     }
 
+    /// Whether `self` and `other` apply the same set (they share a cell).
+    #[cfg(test)]
+    pub(crate) fn shares_with(&self, other: &Transformers) -> bool {
+        Arc::ptr_eq(&self.cell, &other.cell)
+    }
+
     /// Probes every KMS plugin of the current set once, then keeps probing them.
     pub async fn start_kms(&self) {
         self.current().start_kms().await;
@@ -140,23 +151,34 @@ impl Registry {
         self.inner.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// New transformers, registered for reloads.
+    /// Transformers for `prefix` and `config`: the live cell made for the same ones, or
+    /// a new cell registered for reloads.
     pub(crate) fn make(
         &self,
         prefix: &str,
         config: Option<&EncryptionConfig>,
     ) -> Result<Transformers, String> {
         let mut inner = self.lock();
-        let changed = Arc::new(watch::Sender::new(0));
-        let config = inner.reloaded.as_ref().or(config);
-        let set = Set::new(prefix, config, changed.clone())?;
-        let cell = Arc::new(Cell {
-            prefix: prefix.to_owned(),
-            current: RwLock::new(Arc::new(set)),
-            changed,
-        });
+        let config = inner.reloaded.as_ref().or(config).cloned();
         inner.cells.retain(|c| c.strong_count() > 0);
-        inner.cells.push(Arc::downgrade(&cell));
+        let shared = inner.cells.iter().filter_map(Weak::upgrade).find(|c| {
+            c.prefix == prefix && *c.config.lock().unwrap_or_else(PoisonError::into_inner) == config
+        });
+        let cell = match shared {
+            Some(cell) => cell,
+            None => {
+                let changed = Arc::new(watch::Sender::new(0));
+                let set = Set::new(prefix, config.as_ref(), changed.clone())?;
+                let cell = Arc::new(Cell {
+                    prefix: prefix.to_owned(),
+                    config: Mutex::new(config),
+                    current: RwLock::new(Arc::new(set)),
+                    changed,
+                });
+                inner.cells.push(Arc::downgrade(&cell));
+                cell
+            }
+        };
         Ok(Transformers {
             cell,
             follows_reloads: self.automatic_reload.load(Ordering::Relaxed),
@@ -195,7 +217,7 @@ impl Registry {
         let mut inner = self.lock();
         inner.reloaded = Some(config.clone());
         for (cell, set) in cells.iter().zip(fresh) {
-            swap(cell, set);
+            swap(cell, set, config);
         }
         // A client made while the new sets were being checked started with the older
         // configuration: it takes the new one now, its plugins probed in the background.
@@ -210,7 +232,7 @@ impl Registry {
             match Set::new(&cell.prefix, Some(config), cell.changed.clone()) {
                 Ok(set) => {
                     let set = Arc::new(set);
-                    swap(&cell, set.clone());
+                    swap(&cell, set.clone(), config);
                     tokio::spawn(async move { set.start_kms().await });
                 }
                 Err(e) => tracing::error!(error = %e, "encryption transformers of a new client"),
@@ -220,7 +242,8 @@ impl Registry {
     }
 }
 
-fn swap(cell: &Cell, set: Arc<Set>) {
+fn swap(cell: &Cell, set: Arc<Set>, config: &EncryptionConfig) {
+    *cell.config.lock().unwrap_or_else(PoisonError::into_inner) = Some(config.clone());
     *cell.current.write().unwrap_or_else(PoisonError::into_inner) = set;
     cell.changed.send_modify(|n| *n += 1);
 }

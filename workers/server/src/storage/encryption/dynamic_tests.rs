@@ -31,6 +31,17 @@ async fn a_reload_swaps_every_client_and_later_ones_start_with_it() {
     let cbc = secrets(vec![EncryptionProvider::AesCbc(key("key1", 1))]);
     let a = reg.make("/registry", Some(&cbc)).expect("a");
     let b = reg.make("/registry", Some(&cbc)).expect("b");
+    // Clients of one prefix and configuration share their providers (one KMS probe
+    // loop and seed per process); another prefix or configuration has its own.
+    assert!(a.shares_with(&b));
+    let other_prefix = reg.make("/other", Some(&cbc)).expect("other prefix");
+    assert!(!a.shares_with(&other_prefix));
+    let other_key = secrets(vec![EncryptionProvider::AesCbc(key("key9", 9))]);
+    let other_config = reg
+        .make("/registry", Some(&other_key))
+        .expect("other config");
+    assert!(!a.shares_with(&other_config));
+    drop((other_prefix, other_config));
     let old = a.encrypt(KEY, b"v1".to_vec()).expect("encrypt");
     assert!(old.starts_with(b"k8s:enc:aescbc:v1:key1:"));
     assert!(a.kms_changes().is_none(), "no KMS, reloads not followed");

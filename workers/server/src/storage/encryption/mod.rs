@@ -246,6 +246,9 @@ pub(crate) struct Set {
     kms_changed: Arc<tokio::sync::watch::Sender<u64>>,
     /// upstream's KMSCloseGracePeriod: twice the sum of the KMS providers' timeouts.
     kms_grace: std::time::Duration,
+    /// Set once the KMS plugins were first probed and their probe loops started: every
+    /// client sharing the set asks, one probes.
+    kms_started: tokio::sync::OnceCell<()>,
 }
 
 impl std::fmt::Debug for Set {
@@ -296,6 +299,7 @@ impl Set {
             kms,
             kms_changed,
             kms_grace: std::time::Duration::from_millis(timeouts.saturating_mul(2)),
+            kms_started: tokio::sync::OnceCell::new(),
         })
     }
 
@@ -305,14 +309,20 @@ impl Set {
     }
 
     /// Probes every KMS plugin once (upstream primes its seed before serving), then keeps
-    /// probing each in the background for as long as these transformers live.
+    /// probing each in the background for as long as these transformers live. Only the
+    /// first call probes; later ones wait for it.
     pub(crate) async fn start_kms(&self) {
-        let ttls = futures_util::future::join_all(self.kms.iter().map(|k| k.probe())).await;
-        self.kms_changed.send_modify(|n| *n += 1);
-        for (k, ttl) in self.kms.iter().zip(ttls) {
-            let weak = Arc::downgrade(k);
-            tokio::spawn(kms::probe_loop(weak, self.kms_changed.clone(), ttl));
-        }
+        self.kms_started
+            .get_or_init(|| async {
+                let probes = self.kms.iter().map(|k| k.probe());
+                let ttls = futures_util::future::join_all(probes).await;
+                self.kms_changed.send_modify(|n| *n += 1);
+                for (k, ttl) in self.kms.iter().zip(ttls) {
+                    let weak = Arc::downgrade(k);
+                    tokio::spawn(kms::probe_loop(weak, self.kms_changed.clone(), ttl));
+                }
+            })
+            .await;
     }
 
     /// The `kms-providers` health check: each plugin's last probe, failures named
