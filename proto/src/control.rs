@@ -45,6 +45,10 @@ pub enum FromSupervisor {
     /// (with `--encryption-provider-config-automatic-reload`): workers that store objects
     /// build its transformers, wait for their KMS plugins to be healthy, and swap them in.
     Encryption(crate::EncryptionConfig),
+    /// The `--encryption-provider-config` file changed and its new text was refused (its
+    /// error is in the supervisor's log); the configuration in force stays. Workers that
+    /// store objects count it as a failed reload in their metrics, as kube-apiserver does.
+    EncryptionRefused,
     /// The supervisor is about to re-execute itself (a binary upgrade) and hand this
     /// channel to its new image: the worker answers [`FromWorker::HandoverReady`] as its
     /// last frame and sends nothing more until [`FromSupervisor::Resume`].

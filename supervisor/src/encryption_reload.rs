@@ -123,11 +123,12 @@ impl Follower {
 }
 
 /// Reads `path` every second from now on and calls `changed` with each new valid
-/// configuration, until `changed` returns false.
+/// configuration, and with `None` for each new text refused, until `changed` returns
+/// false.
 pub(crate) fn follow(
     path: PathBuf,
     initial: EncryptionConfig,
-    changed: impl Fn(EncryptionConfig) -> bool + Send + 'static,
+    changed: impl Fn(Option<EncryptionConfig>) -> bool + Send + 'static,
 ) {
     let mut follower = Follower::new(path, initial);
     tokio::spawn(async move {
@@ -136,13 +137,18 @@ pub(crate) fn follow(
             let read = tokio::fs::read(follower.path()).await;
             match follower.step(read) {
                 Step::Unchanged => {}
-                Step::Refused(e) => tracing::error!(
-                    "error processing encryption config file {}: {e}",
-                    follower.path().display()
-                ),
+                Step::Refused(e) => {
+                    tracing::error!(
+                        "error processing encryption config file {}: {e}",
+                        follower.path().display()
+                    );
+                    if !changed(None) {
+                        return;
+                    }
+                }
                 Step::Changed(config) => {
                     tracing::info!(file = %follower.path().display(), "found new encryption config");
-                    if !changed(config) {
+                    if !changed(Some(config)) {
                         return;
                     }
                 }

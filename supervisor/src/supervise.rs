@@ -97,6 +97,8 @@ enum Event {
     Authorization(AuthorizationChain),
     /// `--encryption-provider-config` changed to this valid configuration.
     Encryption(kas_proto::EncryptionConfig),
+    /// `--encryption-provider-config` changed to a text that was refused.
+    EncryptionRefused,
     /// The replaced binary answered its version (or why it did not): the upgrade goes on.
     BinaryChecked(Result<(), String>),
     /// A worker's control channel, given back whole for a binary upgrade's re-exec.
@@ -347,7 +349,11 @@ impl Supervisor {
         let events = self.events_tx.clone();
         let initial = self.base.encryption.clone().unwrap_or_default();
         crate::encryption_reload::follow(path, initial, move |config| {
-            events.send(Event::Encryption(config)).is_ok()
+            let event = match config {
+                Some(config) => Event::Encryption(config),
+                None => Event::EncryptionRefused,
+            };
+            events.send(event).is_ok()
         });
     }
 
@@ -424,6 +430,11 @@ impl Supervisor {
                 self.reloaded_encryption = true;
                 for role in STORES_OBJECTS {
                     self.send_to(role, FromSupervisor::Encryption(config.clone()));
+                }
+            }
+            Event::EncryptionRefused => {
+                for role in STORES_OBJECTS {
+                    self.send_to(role, FromSupervisor::EncryptionRefused);
                 }
             }
             Event::BinaryChecked(result) => self.binary_checked(result),

@@ -12,6 +12,7 @@ use prost::Message;
 use super::super::harness::kms::{Answer, KmsPlugin};
 use super::super::harness::kubectl::Kubectl;
 use super::super::harness::{Etcd, Server};
+use super::super::metrics::{scrape, value_with};
 use super::{aescbc, password, raw, rewrite_all, start, tools, write_config, IDENTITY, KEY1};
 
 const PREFIX: &str = "k8s:enc:kms:v2:kms1:";
@@ -97,6 +98,10 @@ async fn kms_v2_envelopes_in_etcd_through_a_rotation_and_back() {
     assert_eq!(password(&k, "s2"), "aHVudGVyMg==");
     assert_eq!(server.get("/healthz/kms-providers").await.text(), "ok");
     assert!(plugin.encrypts() >= 1, "a seed was encrypted by the plugin");
+    // One seed per process that stores objects (aggregator, kube-api, extensions), not
+    // one per storage client: the clients of a process share their providers.
+    assert!(plugin.encrypts() <= 3, "{} seeds", plugin.encrypts());
+    kms_metrics(&server).await;
     rewrite_all(&k);
     let s1 = envelope(&raw(&etcd, "/registry/secrets/default/s1"));
     assert_eq!(s1.encrypted_dek_source, o.encrypted_dek_source, "same seed");
@@ -139,6 +144,68 @@ async fn kms_v2_envelopes_in_etcd_through_a_rotation_and_back() {
         assert!(v.starts_with(b"k8s\0"), "{}", String::from_utf8_lossy(&v));
         assert_eq!(password(&k, name), "aHVudGVyMg==");
     }
+}
+
+/// What a server that wrote and read Secrets under `kms1` (key ID `key-1`) exposes.
+async fn kms_metrics(server: &Server) {
+    let text = scrape(server).await;
+    let at_least_one = |name: &str, labels: &[&str]| {
+        let v = value_with(&text, name, labels);
+        assert!(
+            v.is_some_and(|v| v >= 1.0),
+            "{name} {labels:?}: {v:?}\n{text}"
+        );
+    };
+    let ops = "apiserver_storage_transformation_operations_total";
+    for direction in ["to_storage", "from_storage"] {
+        let t = format!("transformation_type=\"{direction}\"");
+        let labels = [
+            "resource=\"secrets\"",
+            &t,
+            "transformer_prefix=\"k8s:enc:kms:v2:kms1:\"",
+            "status=\"OK\"",
+        ];
+        at_least_one(ops, &labels);
+        let key_id = format!(
+            "key_id_hash=\"{}\"",
+            kas_server::identity::sha256_label("key-1")
+        );
+        let labels = [t.as_str(), "provider_name=\"kms1\"", &key_id];
+        at_least_one("apiserver_envelope_encryption_key_id_hash_total", &labels);
+    }
+    // The aescbc value s1 was read through both of upstream's levels.
+    for prefix in ["k8s:enc:aescbc:v1:", "key1:"] {
+        let p = format!("transformer_prefix=\"{prefix}\"");
+        at_least_one(
+            ops,
+            &["transformation_type=\"from_storage\"", &p, "status=\"OK\""],
+        );
+    }
+    let latency = "apiserver_envelope_encryption_kms_operations_latency_seconds_count";
+    for method in ["Status", "Encrypt"] {
+        let m = format!("method_name=\"/v2.KeyManagementService/{method}\"");
+        at_least_one(
+            latency,
+            &["provider_name=\"kms1\"", &m, "grpc_status_code=\"OK\""],
+        );
+    }
+    at_least_one(
+        "apiserver_storage_data_key_generation_duration_seconds_count",
+        &[],
+    );
+    at_least_one(
+        "apiserver_envelope_encryption_dek_source_cache_size",
+        &["provider_name=\"kms1\""],
+    );
+    let status = "apiserver_envelope_encryption_key_id_hash_status_last_timestamp_seconds";
+    let id_hash = format!(
+        "apiserver_id_hash=\"{}\"",
+        kas_server::identity::apiserver_id_hash()
+    );
+    at_least_one(status, &["provider_name=\"kms1\"", &id_hash]);
+    // ConfigMaps are named by no rule: no transformation of theirs is counted.
+    let counted = |l: &&str| l.starts_with(ops) && l.contains("resource=\"configmaps\"");
+    assert!(!text.lines().any(|l| counted(&l)), "{text}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -224,6 +291,30 @@ async fn a_plugin_that_does_not_answer_fails_its_resource_only() {
     );
     let k = Kubectl::new(&server);
     k.ok(&["get", "configmap", "c1"]);
+    let text = scrape(&server).await;
+    let decrypt = [
+        "provider_name=\"kms1\"",
+        "method_name=\"/v2.KeyManagementService/Decrypt\"",
+        "grpc_status_code=\"DeadlineExceeded\"",
+    ];
+    let calls = "apiserver_envelope_encryption_kms_operations_latency_seconds_count";
+    assert!(
+        value_with(&text, calls, &decrypt).is_some_and(|v| v >= 1.0),
+        "{text}"
+    );
+    let failed = [
+        "resource=\"secrets\"",
+        "transformation_type=\"from_storage\"",
+        "transformer_prefix=\"k8s:enc:kms:v2:kms1:\"",
+        "status=\"DeadlineExceeded\"",
+    ];
+    let ops = "apiserver_storage_transformation_operations_total";
+    assert!(
+        value_with(&text, ops, &failed).is_some_and(|v| v >= 1.0),
+        "{text}"
+    );
+    let misses = "apiserver_storage_envelope_transformation_cache_misses_total";
+    assert!(text.lines().any(|l| l.starts_with(misses)), "{text}");
     drop(k);
     drop(server);
 

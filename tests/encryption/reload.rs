@@ -12,6 +12,7 @@ use nix::unistd::Pid;
 use super::super::harness::kms::{Answer, KmsPlugin};
 use super::super::harness::kubectl::Kubectl;
 use super::super::harness::{Etcd, Server};
+use super::super::metrics::{scrape, value_with};
 use super::{aescbc, aesgcm, password, raw, rewrite_all, tools, write_config, KEY1, KEY2};
 
 /// How long a reload may take to show (the file is read every second).
@@ -114,6 +115,26 @@ async fn a_rewritten_file_is_followed_a_bad_one_logged_and_a_restarted_worker_ke
         String::from_utf8_lossy(&s1)
     );
     assert_eq!(password(&k, "s1"), "aHVudGVyMg==");
+    let reloads = |status: &'static str| {
+        let server = &server;
+        async move {
+            let text = scrape(server).await;
+            let id_hash = format!(
+                "apiserver_id_hash=\"{}\"",
+                kas_server::identity::apiserver_id_hash()
+            );
+            let labels = [format!("status=\"{status}\""), id_hash];
+            let labels: Vec<&str> = labels.iter().map(String::as_str).collect();
+            let name = "apiserver_encryption_config_controller_automatic_reloads_total";
+            let count = value_with(&text, name, &labels);
+            let name =
+                "apiserver_encryption_config_controller_automatic_reload_last_timestamp_seconds";
+            (count, value_with(&text, name, &labels))
+        }
+    };
+    let (count, last) = reloads("success").await;
+    assert!(count.is_some_and(|c| c >= 1.0), "{count:?}");
+    assert!(last.is_some_and(|t| t > 1.7e9), "{last:?}");
 
     // A bad file: logged with the file, field and reason; the last good one stays.
     rewrite(dir.path(), &config, &aesgcm("key3", "c2hvcnQ="));
@@ -126,6 +147,12 @@ async fn a_rewritten_file_is_followed_a_bad_one_logged_and_a_restarted_worker_ke
     )
     .await;
     assert!(!server.log().contains("c2hvcnQ"), "a secret leaked");
+    // ... and counted as a failed reload by the workers that store objects.
+    let t = Instant::now();
+    while reloads("failure").await.0.is_none() {
+        assert!(t.elapsed() < RELOAD_WITHIN, "no failed reload counted");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     k.ok(&[
         "create",
         "secret",

@@ -158,6 +158,9 @@ impl Control {
                         // The latest wins; one not yet applied is skipped.
                         let _ = encryption_tx.send(Some(config));
                     }
+                    Ok(FromSupervisor::EncryptionRefused) => {
+                        crate::storage::encryption::metrics::reload(false);
+                    }
                     Ok(FromSupervisor::Store(step)) => {
                         store_handover_tx.send_replace(Some(step));
                     }

@@ -20,6 +20,7 @@ pub mod flowcontrol_objects;
 pub mod follow;
 pub mod go_json;
 pub mod health;
+pub mod identity;
 pub mod lifecycle;
 pub mod logging;
 pub mod metrics;

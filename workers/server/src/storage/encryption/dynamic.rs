@@ -281,6 +281,7 @@ pub async fn apply_reloads(path: PathBuf, mut configs: watch::Receiver<Option<En
         };
         match GLOBAL.reload(&config, MIN_HEALTH_WAIT).await {
             Ok(()) => {
+                super::metrics::reload(true);
                 tracing::info!(file = %path.display(), "loaded new encryption config");
                 retry = RETRY_FIRST;
                 if configs.changed().await.is_err() {
@@ -288,6 +289,7 @@ pub async fn apply_reloads(path: PathBuf, mut configs: watch::Receiver<Option<En
                 }
             }
             Err(e) => {
+                super::metrics::reload(false);
                 tracing::error!(
                     "error processing encryption config file {}: {e}",
                     path.display()

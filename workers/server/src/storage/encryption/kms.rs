@@ -23,6 +23,7 @@ use kas_proto::KmsProvider;
 use super::kms_api::{EncryptedDekSourceType, EncryptedObject};
 use super::kms_client::KmsClient;
 use super::kmsv2::{self, Dek, DekCache};
+use super::metrics::{self, Direction};
 
 /// The writable life of a seed after the last good probe.
 const WRITE_TTL: Duration = Duration::from_secs(3 * 60);
@@ -64,8 +65,8 @@ fn uid() -> String {
 
 impl Kms {
     pub(super) fn new(p: &KmsProvider) -> Result<Kms, String> {
-        let client =
-            KmsClient::new(&p.socket, Duration::from_millis(p.timeout_ms)).map_err(|e| {
+        let client = KmsClient::new(&p.name, &p.socket, Duration::from_millis(p.timeout_ms))
+            .map_err(|e| {
                 format!(
                     "could not configure KMSv2-Plugin's probe {:?}, error: {e}",
                     p.name
@@ -104,9 +105,11 @@ impl Kms {
             ));
         }
         // Keeps the write seed cached for reads, however long it has been in use.
-        self.cache.set(state.cache_key.clone(), state.dek.clone());
+        let cached = self.cache.set(state.cache_key.clone(), state.dek.clone());
+        metrics::dek_source_cache_size(&self.name, cached);
         let mut o = state.template;
         o.encrypted_data = Bytes::from(state.dek.seal(plain, key.as_bytes())?);
+        metrics::key_id_used(Direction::ToStorage, &self.name, &o.key_id);
         kmsv2::encode(&o)
     }
 
@@ -119,16 +122,19 @@ impl Kms {
         let dek = match self.cache.get(&cache_key) {
             Some(d) => d,
             None => {
+                metrics::cache_miss();
                 let plain = self
                     .client
                     .decrypt(&uid(), &o.encrypted_dek_source, &o.key_id, &o.annotations)
                     .await
                     .map_err(|e| format!("failed to decrypt DEK, error: {e}"))?;
                 let dek = Arc::new(Dek::new(t, &plain)?);
-                self.cache.set(cache_key, dek.clone());
+                let cached = self.cache.set(cache_key, dek.clone());
+                metrics::dek_source_cache_size(&self.name, cached);
                 dek
             }
         };
+        metrics::key_id_used(Direction::FromStorage, &self.name, &o.key_id);
         let plain = dek.open(&o.encrypted_data, key.as_bytes())?;
         let stale =
             o.key_id != state.template.key_id || t != state.template.encrypted_dek_source_type;
@@ -179,11 +185,15 @@ impl Kms {
             }
         }
         match kmsv2::validate_key_id(key_id) {
-            Err(e) => errs.push(format!(
-                "got invalid KMSv2 KeyID hash {:?}: {e}",
-                kmsv2::key_id_hash(key_id)
-            )),
+            Err(e) => {
+                metrics::invalid_key_id_from_status(&self.name, kmsv2::key_id_problem_code(key_id));
+                errs.push(format!(
+                    "got invalid KMSv2 KeyID hash {:?}: {e}",
+                    kmsv2::key_id_hash(key_id)
+                ))
+            }
             Ok(()) => {
+                metrics::key_id_from_status(&self.name, key_id);
                 if let Err(e) = self.rotate(key_id).await {
                     errs.push(e);
                 }
@@ -253,7 +263,10 @@ impl Kms {
 
     /// Upstream's GenerateTransformer in seed mode: a fresh seed, encrypted by the plugin.
     async fn generate(&self, uid: &str) -> Result<(Arc<Dek>, EncryptedObject, Vec<u8>), String> {
-        let seed = kmsv2::new_seed()?;
+        let drawn = std::time::Instant::now();
+        let seed = kmsv2::new_seed();
+        metrics::key_generation(drawn.elapsed(), seed.is_ok());
+        let seed = seed?;
         let dek = Arc::new(Dek::new(SEED, &seed)?);
         let resp = self
             .client

@@ -148,6 +148,16 @@ pub(super) fn seal_with(
 }
 
 /// Upstream's ValidateKeyID.
+/// Upstream's error code of an invalid key ID (`empty`, `too_long`), as the
+/// invalid-key-ID metric labels it.
+pub(super) fn key_id_problem_code(key_id: &str) -> &'static str {
+    if key_id.is_empty() {
+        "empty"
+    } else {
+        "too_long"
+    }
+}
+
 pub(super) fn validate_key_id(key_id: &str) -> Result<(), String> {
     if key_id.is_empty() {
         return Err("keyID is empty".to_owned());
@@ -284,23 +294,21 @@ impl DekCache {
         Some(entry.0.clone())
     }
 
-    pub(super) fn set(&self, key: Vec<u8>, dek: Arc<Dek>) {
-        if let Ok(mut map) = self.0.lock() {
-            let now = Instant::now();
-            map.retain(|_, (_, used)| now.duration_since(*used) < CACHE_TTL);
-            map.insert(key, (dek, now));
-        }
+    /// Caches `dek` under `key`; returns how many sources the cache then holds.
+    pub(super) fn set(&self, key: Vec<u8>, dek: Arc<Dek>) -> usize {
+        let Ok(mut map) = self.0.lock() else {
+            return 0;
+        };
+        let now = Instant::now();
+        map.retain(|_, (_, used)| now.duration_since(*used) < CACHE_TTL);
+        map.insert(key, (dek, now));
+        map.len()
     }
 }
 
 /// `sha256:<hex>` of a key ID, as upstream logs and reports key IDs.
 pub(super) fn key_id_hash(key_id: &str) -> String {
-    if key_id.is_empty() {
-        return String::new();
-    }
-    let d = ring::digest::digest(&ring::digest::SHA256, key_id.as_bytes());
-    let hex: String = d.as_ref().iter().map(|b| format!("{b:02x}")).collect();
-    format!("sha256:{hex}")
+    crate::identity::sha256_label(key_id)
 }
 
 /// Go's `time.Time.Format(time.RFC3339)` of a UTC instant.

@@ -17,6 +17,7 @@ mod kms;
 pub mod kms_api;
 mod kms_client;
 mod kmsv2;
+pub mod metrics;
 mod providers;
 pub mod resources;
 
@@ -29,8 +30,10 @@ mod tests;
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Instant;
 
 use kas_proto::{EncryptionConfig, EncryptionKey, EncryptionProvider};
+use metrics::Direction;
 
 pub use dynamic::{apply_reloads, set_automatic_reload, Transformers};
 use providers::Cipher;
@@ -128,41 +131,76 @@ impl Chain {
             .map(Chain)
     }
 
-    /// The stored bytes of `plain` kept under `key`.
-    fn seal(&self, plain: Vec<u8>, key: &str) -> Result<Vec<u8>, String> {
+    /// The stored bytes of `plain` kept under `key`, a value of `resource`.
+    fn seal(&self, plain: Vec<u8>, key: &str, resource: &str) -> Result<Vec<u8>, String> {
+        let start = Instant::now();
+        let record = |prefix: &str, result: &Result<Vec<u8>, String>| {
+            let result = result.as_ref().map(|_| ()).map_err(String::as_str);
+            metrics::transformation(
+                resource,
+                Direction::ToStorage,
+                prefix,
+                start.elapsed(),
+                result,
+            );
+        };
         match self.0.first() {
-            None | Some(Provider::Identity) => Ok(plain),
+            None => Ok(plain),
+            Some(Provider::Identity) => {
+                let out = Ok(plain);
+                record("", &out);
+                out
+            }
             Some(Provider::Kms(k)) => {
-                let sealed = k.seal(&plain, key)?;
-                let mut out = Vec::with_capacity(k.prefix.len() + sealed.len());
-                out.extend_from_slice(k.prefix.as_bytes());
-                out.extend_from_slice(&sealed);
-                Ok(out)
+                let out = k.seal(&plain, key).map(|sealed| {
+                    let mut out = Vec::with_capacity(k.prefix.len() + sealed.len());
+                    out.extend_from_slice(k.prefix.as_bytes());
+                    out.extend_from_slice(&sealed);
+                    out
+                });
+                record(&k.prefix, &out);
+                out
             }
             Some(Provider::Keyed { prefix, keys, .. }) => {
                 let Some((name, cipher)) = keys.first() else {
                     return Ok(plain);
                 };
-                let sealed = cipher.seal(&plain, key.as_bytes())?;
-                let mut out = Vec::with_capacity(prefix.len() + name.len() + sealed.len());
-                out.extend_from_slice(prefix.as_bytes());
-                out.extend_from_slice(name.as_bytes());
-                out.extend_from_slice(&sealed);
-                Ok(out)
+                let out = cipher.seal(&plain, key.as_bytes()).map(|sealed| {
+                    let mut out = Vec::with_capacity(prefix.len() + name.len() + sealed.len());
+                    out.extend_from_slice(prefix.as_bytes());
+                    out.extend_from_slice(name.as_bytes());
+                    out.extend_from_slice(&sealed);
+                    out
+                });
+                // Upstream's two levels each record: the key, then the provider.
+                record(name, &out);
+                record(prefix, &out);
+                out
             }
         }
     }
 
     /// Upstream's prefix transformers, two levels deep (providers, then key names): the
     /// first matching one that succeeds wins; failures of every match are reported
-    /// together.
-    async fn open(&self, data: Vec<u8>, key: &str) -> Result<Plain, String> {
+    /// together. Each level records what it did as upstream's does.
+    async fn open(&self, data: Vec<u8>, key: &str, resource: &str) -> Result<Plain, String> {
+        let start = Instant::now();
+        let record = |prefix: &str, result: Result<(), &str>| {
+            metrics::transformation(
+                resource,
+                Direction::FromStorage,
+                prefix,
+                start.elapsed(),
+                result,
+            );
+        };
         let mut errs = Vec::new();
         for (i, p) in self.0.iter().enumerate() {
             match p {
                 Provider::Identity => {
                     // An encrypted value is for a later provider, not an error here.
                     if !data.starts_with(ENCRYPTED) {
+                        record("identity", Ok(()));
                         return Ok(Plain {
                             value: data,
                             stale: i != 0,
@@ -173,7 +211,12 @@ impl Chain {
                     let Some(rest) = data.strip_prefix(k.prefix.as_bytes()) else {
                         continue;
                     };
-                    match k.open(rest, key).await {
+                    let opened = k.open(rest, key).await;
+                    record(
+                        &k.prefix,
+                        opened.as_ref().map(|_| ()).map_err(String::as_str),
+                    );
+                    match opened {
                         Ok((value, stale)) => {
                             return Ok(Plain {
                                 value,
@@ -191,7 +234,9 @@ impl Chain {
                     let Some(rest) = data.strip_prefix(prefix.as_bytes()) else {
                         continue;
                     };
-                    match open_keyed(keys, no_key, rest, key) {
+                    let opened = open_keyed(keys, no_key, rest, key, resource);
+                    record(prefix, opened.as_ref().map(|_| ()).map_err(String::as_str));
+                    match opened {
                         Ok((value, key_index)) => {
                             return Ok(Plain {
                                 value,
@@ -204,6 +249,7 @@ impl Chain {
             }
         }
         if errs.is_empty() {
+            record("unknown", Err(NO_PREFIX));
             Err(NO_PREFIX.to_owned())
         } else {
             Err(aggregate(errs))
@@ -211,22 +257,37 @@ impl Chain {
     }
 }
 
+/// The inner level of a keyed provider: the key whose name prefixes `rest`.
 fn open_keyed(
     keys: &[(String, Cipher)],
     no_key: &str,
     rest: &[u8],
     key: &str,
+    resource: &str,
 ) -> Result<(Vec<u8>, usize), String> {
+    let start = Instant::now();
+    let record = |prefix: &str, result: Result<(), &str>| {
+        metrics::transformation(
+            resource,
+            Direction::FromStorage,
+            prefix,
+            start.elapsed(),
+            result,
+        );
+    };
     let mut errs = Vec::new();
     for (j, (name, cipher)) in keys.iter().enumerate() {
         if let Some(sealed) = rest.strip_prefix(name.as_bytes()) {
-            match cipher.open(sealed, key.as_bytes()) {
+            let opened = cipher.open(sealed, key.as_bytes());
+            record(name, opened.as_ref().map(|_| ()).map_err(String::as_str));
+            match opened {
                 Ok(v) => return Ok((v, j)),
                 Err(e) => errs.push(e),
             }
         }
     }
     if errs.is_empty() {
+        record("unknown", Err(no_key));
         Err(no_key.to_owned())
     } else {
         Err(aggregate(errs))
@@ -344,25 +405,30 @@ impl Set {
         }
     }
 
-    /// The provider list of the resource `key` belongs to; `None` when no rule names it.
-    fn chain(&self, key: &str) -> Option<&Chain> {
+    /// The provider list of the resource `key` belongs to and that resource's name as
+    /// metrics label it (`secrets`, `deployments.apps`); `None` when no rule names it.
+    fn chain(&self, key: &str) -> Option<(&Chain, String)> {
         if self.chains.is_empty() {
             return None;
         }
         let path = key.strip_prefix(&self.prefix).unwrap_or(key);
         let gr = resources::of_key_path(path);
         let find = |g: &str, r: &str| self.chains.get(g).and_then(|rs| rs.get(r));
-        find(gr.group, gr.resource)
+        let chain = find(gr.group, gr.resource)
             .or_else(|| find(gr.group, "*"))
-            .or_else(|| find("*", "*"))
-            .map(|c| c.as_ref())
+            .or_else(|| find("*", "*"))?;
+        let resource = match gr.group {
+            "" => gr.resource.to_owned(),
+            g => format!("{}.{g}", gr.resource),
+        };
+        Some((chain.as_ref(), resource))
     }
 
     /// The bytes to store for `plain` under `key`.
     pub(crate) fn encrypt(&self, key: &str, plain: Vec<u8>) -> Result<Vec<u8>, String> {
         match self.chain(key) {
             None => Ok(plain),
-            Some(chain) => chain.seal(plain, key),
+            Some((chain, resource)) => chain.seal(plain, key, &resource),
         }
     }
 
@@ -375,7 +441,7 @@ impl Set {
                 value: stored,
                 stale: false,
             }),
-            Some(chain) => chain.open(stored, key).await,
+            Some((chain, resource)) => chain.open(stored, key, &resource).await,
         }
     }
 }
