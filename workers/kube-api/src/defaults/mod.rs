@@ -251,8 +251,9 @@ pub(crate) fn qos_class(spec: &Value) -> &'static str {
     }
 }
 
-/// Pod: the spec defaults, requests taken from limits where unset, service links on,
-/// and on create a Pending phase and the QoS class.
+/// Pod: the spec defaults, requests taken from limits where unset, service links on.
+/// (The create's status — a Pending phase and the QoS class — is the strategy's
+/// PrepareForCreate: `validation::pod_prepare`.)
 pub(crate) fn pod_defaults(obj: &mut Value) {
     let Some(spec) = obj.get_mut("spec").filter(|s| s.is_object()) else {
         return;
@@ -277,11 +278,6 @@ pub(crate) fn pod_defaults(obj: &mut Value) {
                 }
             }
         }
-    }
-    let qos = qos_class(spec);
-    if let Some(status) = entry(obj, "status", json!({})).filter(|s| s.is_object()) {
-        set(status, "phase", json!("Pending"));
-        set(status, "qosClass", json!(qos));
     }
 }
 
@@ -331,10 +327,7 @@ mod tests {
         assert_eq!(c["env"][0]["valueFrom"]["fieldRef"]["apiVersion"], "v1");
         assert_eq!(spec["volumes"][0]["emptyDir"], json!({}));
         assert_eq!(spec["volumes"][1]["secret"]["defaultMode"], 420);
-        assert_eq!(
-            pod["status"],
-            json!({"phase": "Pending", "qosClass": "BestEffort"})
-        );
+        assert!(pod.get("status").is_none(), "{pod}");
         let mut host = json!({"spec": {"hostNetwork": true, "containers": [{"image": "x", "ports": [{"containerPort": 80}]}]}});
         pod_defaults(&mut host);
         assert_eq!(host["spec"]["containers"][0]["ports"][0]["hostPort"], 80);
@@ -377,6 +370,6 @@ mod tests {
             pod["spec"]["containers"][0]["resources"]["requests"],
             json!({"cpu": "1", "memory": "1Gi"})
         );
-        assert_eq!(pod["status"]["qosClass"], "Guaranteed");
+        assert_eq!(qos_class(&pod["spec"]), "Guaranteed");
     }
 }

@@ -9,9 +9,13 @@
 //!   lifecycle `stopSignal`s (ContainerStopSignals);
 //! * on a pod's create, merges each pod (anti-)affinity term's `matchLabelKeys` and
 //!   `mismatchLabelKeys` into its label selector with the pod's label values
-//!   (`mutatePodAffinity`).
+//!   (`mutatePodAffinity`);
+//! * on a pod's create, its status: Pending, the QoS class of the spec as admission left
+//!   it, and with scheduling gates a `PodScheduled` condition saying so
+//!   (`applySchedulingGatedCondition`); a status update without a QoS class keeps the
+//!   stored one.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
 /// Whether a pod spec has an image volume.
 fn has_image_volume(spec: Option<&Value>) -> bool {
@@ -221,11 +225,52 @@ fn prepare_at(o: &mut Value, old: Option<&Value>, pointer: &str) {
 /// Pods: the spec, on create and on a spec update.
 pub(crate) fn pod_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
     if sub.is_empty() {
+        if old.is_none() {
+            initial_status(o);
+        }
         prepare_at(o, old, "/spec");
         if old.is_none() {
             merge_label_keys(o);
         }
     }
+    if let (Some(old), "status") = (old, sub) {
+        let qos = o.pointer("/status/qosClass").and_then(Value::as_str);
+        if qos.is_none_or(str::is_empty) {
+            if let (Some(stored), Some(status)) = (
+                old.pointer("/status/qosClass").cloned(),
+                o.get_mut("status").and_then(Value::as_object_mut),
+            ) {
+                status.insert("qosClass".into(), stored);
+            }
+        }
+    }
+}
+
+/// A created pod's status (upstream's PrepareForCreate replaces whatever was sent).
+fn initial_status(o: &mut Value) {
+    let Some(obj) = o.as_object_mut() else {
+        return;
+    };
+    let spec = obj.get("spec").cloned().unwrap_or(Value::Null);
+    let mut status = json!({
+        "phase": "Pending",
+        "qosClass": crate::defaults::qos_class(&spec),
+    });
+    let gated = spec
+        .get("schedulingGates")
+        .and_then(Value::as_array)
+        .is_some_and(|g| !g.is_empty());
+    if gated {
+        status["conditions"] = json!([{
+            "type": "PodScheduled",
+            "status": "False",
+            "lastProbeTime": null,
+            "lastTransitionTime": null,
+            "reason": "SchedulingGated",
+            "message": "Scheduling is blocked due to non-empty scheduling gates",
+        }]);
+    }
+    obj.insert("status".into(), status);
 }
 
 /// Workloads with a pod template at `spec.template` (Deployments, ReplicaSets,
@@ -301,7 +346,24 @@ pub(crate) fn cronjob_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+
+    #[test]
+    fn created_pods_get_their_status_and_status_updates_keep_the_qos_class() {
+        let mut o = json!({"spec": {"schedulingGates": [{"name": "g"}],
+            "containers": [{"name": "c", "resources": {"requests": {"cpu": "1"}}}]},
+            "status": {"phase": "Running"}});
+        pod_prepare(&mut o, None, "");
+        assert_eq!(o["status"]["phase"], "Pending");
+        assert_eq!(o["status"]["qosClass"], "Burstable");
+        assert_eq!(o["status"]["conditions"][0]["reason"], "SchedulingGated");
+        let old = o.clone();
+        let mut update = json!({"spec": old["spec"].clone(), "status": {"phase": "Running"}});
+        pod_prepare(&mut update, Some(&old), "status");
+        assert_eq!(
+            update["status"],
+            json!({"phase": "Running", "qosClass": "Burstable"})
+        );
+    }
 
     fn spec() -> Value {
         json!({"spec": {
@@ -320,6 +382,7 @@ mod tests {
     fn gated_volumes_are_dropped_unless_stored() {
         let mut o = spec();
         pod_prepare(&mut o, None, "");
+        assert_eq!(o["status"]["phase"], "Pending");
         assert_eq!(
             o["spec"],
             json!({
@@ -336,8 +399,8 @@ mod tests {
                 "lifecycle": {"stopSignal": "SIGTERM"}}]}});
         pod_prepare(&mut o, None, "");
         assert_eq!(
-            o,
-            json!({"spec": {"containers": [{"name": "c", "resources": {"limits": {}}}]}})
+            o["spec"],
+            json!({"containers": [{"name": "c", "resources": {"limits": {}}}]})
         );
         let mut o = json!({"metadata": {"labels": {"app": "web"}}, "spec": {"affinity": {"podAffinity": {
             "requiredDuringSchedulingIgnoredDuringExecution": [{"labelSelector": {},
