@@ -16,6 +16,18 @@ pub const CONTEXT_HEADER: &str = "x-kube-apiserver-rs-context";
 /// strings. The front door removes it from every response.
 pub const AUDIT_ANNOTATIONS_HEADER: &str = "x-kube-apiserver-rs-audit-annotations";
 
+/// The HTTP header in which a back-end worker returns a create's or an update's object as
+/// it decoded and defaulted it, when the context asked for it
+/// ([`RequestContext::audit_request_object`]): base64url without padding of the gzip of
+/// its JSON. The audit event's `requestObject` is that object, as kube-apiserver logs
+/// the decoded object rather than the bytes sent. The front door removes it from every
+/// response; a worker leaves it out when it would be larger than
+/// [`AUDIT_REQUEST_OBJECT_MAX`], and the event then has the body as sent.
+pub const AUDIT_REQUEST_OBJECT_HEADER: &str = "x-kube-apiserver-rs-audit-request-object";
+
+/// The most bytes of an [`AUDIT_REQUEST_OBJECT_HEADER`] value.
+pub const AUDIT_REQUEST_OBJECT_MAX: usize = 1 << 20;
+
 /// The most bytes a decoded context's strings may claim: as much as the delegation's
 /// HTTP/2 connections take in a header list (4 MiB: a 1 MiB head the front door
 /// accepted, and what it adds), so that only a context no worker could be sent is
@@ -31,6 +43,9 @@ pub struct RequestContext {
     pub audit_id: String,
     /// The parsed request.
     pub info: RequestInfo,
+    /// The request's audit level records its object: a create or update returns the
+    /// object as decoded and defaulted in [`AUDIT_REQUEST_OBJECT_HEADER`].
+    pub audit_request_object: bool,
 }
 
 /// user.Info as Kubernetes defines it.
@@ -119,6 +134,7 @@ mod tests {
                 name: "p".into(),
                 ..Default::default()
             },
+            audit_request_object: true,
         };
         let value = ctx.to_header_value().expect("encode");
         assert!(http_header_safe(&value));

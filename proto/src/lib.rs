@@ -26,7 +26,8 @@ pub use config::{
     StorageMediaType, TlsVersion, WorkerConfig,
 };
 pub use context::{
-    RequestContext, RequestInfo, UserInfo, AUDIT_ANNOTATIONS_HEADER, CONTEXT_HEADER,
+    RequestContext, RequestInfo, UserInfo, AUDIT_ANNOTATIONS_HEADER, AUDIT_REQUEST_OBJECT_HEADER,
+    AUDIT_REQUEST_OBJECT_MAX, CONTEXT_HEADER,
 };
 pub use control::{
     AuthorizationChain, CheckStatus, FromSupervisor, FromWorker, PeerState, PeerStatus,

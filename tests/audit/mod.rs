@@ -183,6 +183,20 @@ async fn events_for_kubectl_at_each_level_and_for_refusals() {
         created_pod["requestObject"]["spec"]["containers"][0]["image"],
         "busybox"
     );
+    // The object as decoded and defaulted, before admission and the create's own
+    // fields, as upstream logs it.
+    let logged = &created_pod["requestObject"];
+    let container = &logged["spec"]["containers"][0];
+    assert_eq!(container["imagePullPolicy"], "Always", "{logged}");
+    assert_eq!(container["terminationMessagePath"], "/dev/termination-log");
+    assert_eq!(logged["spec"]["restartPolicy"], "Always");
+    assert_eq!(logged["spec"]["schedulerName"], "default-scheduler");
+    assert_eq!(logged["status"], serde_json::json!({}));
+    assert!(logged["metadata"]["uid"].is_null(), "{logged}");
+    assert!(
+        logged["spec"]["serviceAccountName"].is_null() && logged["spec"]["volumes"].is_null(),
+        "admission's changes are not in the request object: {logged}"
+    );
     assert!(created_pod["responseObject"].is_null());
     // Admission's annotations come back from the worker.
     assert_eq!(

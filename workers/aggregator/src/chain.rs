@@ -296,6 +296,7 @@ async fn authenticated(
         return refuse(body, resp).await;
     }
     let mut req = Request::from_parts(parts, body);
+    let mut audit_request_object = false;
     audit.with(|a| {
         a.annotate(audit::DECISION, "allow");
         a.annotate(audit::REASON, &verdict.reason);
@@ -303,6 +304,7 @@ async fn authenticated(
             &mut req,
             Request::new(kas_server::body::empty()),
         ));
+        audit_request_object = a.wants_request_object();
     });
 
     if info.subresource == "proxy" {
@@ -313,6 +315,7 @@ async fn authenticated(
         user,
         audit_id,
         info,
+        audit_request_object,
     };
     let watch = ctx.info.verb == "watch";
     let mut resp = crate::director::direct(front, ctx, req).await;

@@ -123,6 +123,7 @@ pub(crate) fn own_context(method: &http::Method, path: &str) -> RequestContext {
         },
         audit_id: String::new(),
         info: kas_server::request_info::parse(method, path, query),
+        audit_request_object: false,
     }
 }
 

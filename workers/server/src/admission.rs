@@ -128,6 +128,8 @@ struct Recorded {
     warnings: Vec<String>,
     annotations: Vec<(String, String)>,
     reinvocation: Reinvocation,
+    /// The written object as decoded and defaulted, for the audit's `requestObject`.
+    request_object: Option<Value>,
 }
 
 /// The reinvocation context of one request's mutating phase, as upstream's
@@ -188,6 +190,21 @@ impl Recorder {
     /// Reads or updates the request's reinvocation context.
     pub fn reinvocation<R>(&self, f: impl FnOnce(&mut Reinvocation) -> R) -> Option<R> {
         self.0.lock().ok().map(|mut r| f(&mut r.reinvocation))
+    }
+
+    /// Keeps the request's object as decoded and defaulted for its audit event; the
+    /// first kept wins (a create that retries a generated name keeps one).
+    pub fn keep_request_object(&self, object: impl FnOnce() -> Value) {
+        if let Ok(mut r) = self.0.lock() {
+            if r.request_object.is_none() {
+                r.request_object = Some(object());
+            }
+        }
+    }
+
+    /// The object kept by [`Recorder::keep_request_object`], taken.
+    pub fn take_request_object(&self) -> Option<Value> {
+        self.0.lock().ok().and_then(|mut r| r.request_object.take())
     }
 
     /// The audit annotations recorded so far.

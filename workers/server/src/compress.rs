@@ -26,6 +26,13 @@ use crate::body::{self, Body, BoxError};
 /// Responses up to this size are sent as they are.
 pub const THRESHOLD: usize = 128 * 1024;
 
+/// `data` gzip-compressed at level 1, whole (for small internal payloads).
+pub fn gzip(data: &[u8]) -> Option<Vec<u8>> {
+    let mut encoder = GzEncoder::new(Vec::new(), flate2::Compression::new(1));
+    encoder.write_all(data).ok()?;
+    encoder.finish().ok()
+}
+
 /// Whether the request's `Accept-Encoding` lists `gzip` (as a bare token, as upstream
 /// reads it: `gzip;q=0.5` does not count).
 pub fn accepts_gzip(headers: &HeaderMap) -> bool {

@@ -105,6 +105,7 @@ impl Auditor {
             event: base_event(&verdict, user, info, parts, peer, audit_id, received),
             verdict,
             request: None,
+            decoded: None,
             failed_authentication: None,
         };
         if audit.verdict.records(AuditStage::RequestReceived) {
@@ -140,6 +141,7 @@ impl Auditor {
             event: base_event(&verdict, &nobody, info, parts, peer, audit_id, received),
             verdict,
             request: None,
+            decoded: None,
             failed_authentication: Some(attempted(parts, client_certificate)),
         })
     }
@@ -165,6 +167,9 @@ pub(crate) struct RequestAudit {
     event: Event,
     /// The request body as the worker read it, at level Request and above.
     request: Option<(Copied, Option<String>)>,
+    /// The object as the worker decoded and defaulted it (a create's or an update's),
+    /// JSON, when it sent it back.
+    decoded: Option<Vec<u8>>,
     /// Authentication failed: the message of the only event.
     failed_authentication: Option<String>,
 }
@@ -201,6 +206,14 @@ impl RequestAudit {
         let copy = Copied::default();
         self.request = Some((copy.clone(), content_type));
         req.map(|body| Tee::wrap(body, Some((copy, capture::MAX_REQUEST)), None))
+    }
+
+    /// Whether the worker is to send back the object it decoded and defaulted: a create
+    /// or an update at level Request and above (upstream logs the decoded object for
+    /// those; a patch's `requestObject` is the patch as sent).
+    pub(crate) fn wants_request_object(&self) -> bool {
+        self.verdict.level >= AuditLevel::Request
+            && matches!(self.event.verb.as_str(), "create" | "update")
     }
 }
 
@@ -259,9 +272,15 @@ impl Slot {
         let annotations = resp
             .headers_mut()
             .remove(kas_proto::AUDIT_ANNOTATIONS_HEADER);
+        let decoded = resp
+            .headers_mut()
+            .remove(kas_proto::AUDIT_REQUEST_OBJECT_HEADER);
         let Some(mut audit) = self.take() else {
             return resp;
         };
+        if audit.wants_request_object() {
+            audit.decoded = decoded.and_then(|v| decode_request_object(v.as_bytes()));
+        }
         if let Some(value) = annotations {
             for (k, v) in decode_annotations(value.as_bytes()) {
                 audit.annotate(&k, &v);
@@ -338,10 +357,12 @@ impl RequestAudit {
             .map(|b| (content_type.as_deref(), b));
         self.event.response_status = capture::response_status(code, status_body);
         if let Some((copy, ct)) = &self.request {
-            if let Some(object) = copy
-                .take()
-                .and_then(|bytes| capture::object_json(ct.as_deref(), &bytes, omit))
-            {
+            let sent = copy.take();
+            let object = match self.decoded.take() {
+                Some(decoded) => capture::object_json(Some("application/json"), &decoded, omit),
+                None => sent.and_then(|bytes| capture::object_json(ct.as_deref(), &bytes, omit)),
+            };
+            if let Some(object) = object {
                 if let Some(object_ref) = self.event.object_ref.as_mut() {
                     fill_object_ref(object_ref, &object);
                 }
@@ -513,6 +534,16 @@ pub(crate) fn decode_annotations(value: &[u8]) -> Vec<(String, String)> {
         .and_then(|json| serde_json::from_slice::<BTreeMap<String, String>>(&json).ok())
         .map(|m| m.into_iter().collect())
         .unwrap_or_default()
+}
+
+/// The object a worker sent back in [`kas_proto::AUDIT_REQUEST_OBJECT_HEADER`]: JSON, or
+/// None when the value is not what a worker sends.
+fn decode_request_object(value: &[u8]) -> Option<Vec<u8>> {
+    let zipped = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(value)
+        .ok()?;
+    // Defaulting makes an object larger than the body it came from.
+    capture::gunzip(&zipped, 2 * capture::MAX_REQUEST)
 }
 
 #[cfg(test)]

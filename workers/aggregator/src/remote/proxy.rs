@@ -154,6 +154,7 @@ pub(crate) async fn forward(
     parts.headers.remove("keep-alive");
     // Only a local worker speaks for admission in the audit log.
     parts.headers.remove(kas_proto::AUDIT_ANNOTATIONS_HEADER);
+    parts.headers.remove(kas_proto::AUDIT_REQUEST_OBJECT_HEADER);
     let body = if long_running {
         body::boxed(incoming)
     } else {

@@ -50,7 +50,7 @@ impl RestStore {
             _ => resp,
         };
         let resp = with_warnings(resp, &recorder.take_warnings());
-        let resp = with_audit_annotations(resp, &recorder.annotations());
+        let resp = with_audit_annotations(resp, &recorder);
         if watch {
             return resp;
         }

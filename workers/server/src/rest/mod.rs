@@ -147,22 +147,33 @@ pub(crate) fn with_warnings(mut resp: Response<Body>, warnings: &[String]) -> Re
 }
 
 /// Hands admission's audit annotations back to the front door, which writes the events
-/// (see [`kas_proto::AUDIT_ANNOTATIONS_HEADER`]); the first value of a key wins.
+/// (see [`kas_proto::AUDIT_ANNOTATIONS_HEADER`]); the first value of a key wins. With
+/// them the written object as decoded and defaulted, when it was kept
+/// ([`kas_proto::AUDIT_REQUEST_OBJECT_HEADER`]).
 fn with_audit_annotations(
     mut resp: Response<Body>,
-    annotations: &[(String, String)],
+    recorder: &crate::admission::Recorder,
 ) -> Response<Body> {
     use base64::Engine;
+    let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    if let Some(object) = recorder.take_request_object() {
+        let value = crate::compress::gzip(object.to_string().as_bytes()).map(|z| b64.encode(z));
+        let value = value.filter(|v| v.len() <= kas_proto::AUDIT_REQUEST_OBJECT_MAX);
+        if let Some(v) = value.and_then(|v| HeaderValue::from_str(&v).ok()) {
+            resp.headers_mut()
+                .insert(kas_proto::AUDIT_REQUEST_OBJECT_HEADER, v);
+        }
+    }
+    let annotations = recorder.annotations();
     if annotations.is_empty() {
         return resp;
     }
     let mut map = serde_json::Map::new();
     for (k, v) in annotations {
-        map.entry(k.clone())
-            .or_insert_with(|| Value::String(v.clone()));
+        map.entry(k).or_insert_with(|| Value::String(v));
     }
     let json = Value::Object(map).to_string();
-    let value = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json);
+    let value = b64.encode(json);
     if let Ok(v) = HeaderValue::from_str(&value) {
         resp.headers_mut()
             .insert(kas_proto::AUDIT_ANNOTATIONS_HEADER, v);

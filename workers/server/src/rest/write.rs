@@ -112,6 +112,23 @@ impl RestStore {
         }
     }
 
+    /// Keeps `obj` (a create's or an update's body) decoded and defaulted as upstream's
+    /// decoder leaves it, for the audit's `requestObject`, when the front door asks.
+    fn keep_for_audit(&self, obj: &Value, opts: &WriteOptions) {
+        if !opts.audit_request_object {
+            return;
+        }
+        opts.recorder.keep_request_object(|| {
+            let mut decoded = obj.clone();
+            (self.resource.defaults)(&mut decoded);
+            if let Some(st) = &self.strategy {
+                st.default(&mut decoded);
+            }
+            self.fill_zero_fields(&mut decoded);
+            decoded
+        });
+    }
+
     fn validate(&self, obj: &Value, old: Option<&Value>, sub: &str) -> Result<(), Status> {
         let mut causes = meta::validate_name(obj, self.resource.names);
         if let Some(old) = old {
@@ -190,6 +207,7 @@ impl RestStore {
         mut obj: Value,
         opts: &WriteOptions,
     ) -> Result<Value, Status> {
+        self.keep_for_audit(&obj, opts);
         if str_at(&obj, "/metadata/resourceVersion").is_some_and(|s| !s.is_empty()) {
             return Err(Status::internal(
                 "resourceVersion should not be set on objects to be created",
@@ -393,6 +411,7 @@ impl RestStore {
         expected: Option<i64>,
         opts: &WriteOptions,
     ) -> Result<Value, Status> {
+        self.keep_for_audit(&obj, opts);
         let key = self.key(ns, name);
         let current = self.read(&key, name, ReadVersion::Latest).await?;
         if let Some(want) = expected {

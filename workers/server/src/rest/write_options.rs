@@ -27,6 +27,9 @@ pub struct WriteOptions {
     /// The write's managedFields are already settled (by server-side apply): the
     /// create or update must not record the write again.
     pub(crate) fields_recorded: bool,
+    /// The front door audits this write's object: the object as decoded and defaulted
+    /// is kept in the recorder for it.
+    pub(crate) audit_request_object: bool,
 }
 
 impl WriteOptions {
@@ -41,6 +44,7 @@ impl WriteOptions {
             force: None,
             manager_given: true,
             fields_recorded: false,
+            audit_request_object: false,
         }
     }
 
@@ -53,6 +57,7 @@ impl WriteOptions {
         Ok(WriteOptions {
             user: Some(ctx.user.clone()),
             recorder: recorder.clone(),
+            audit_request_object: ctx.audit_request_object,
             ..Self::from_query_params(q, headers)?
         })
     }
@@ -98,6 +103,7 @@ impl WriteOptions {
             force,
             manager_given: q.get("fieldManager").is_some_and(|m| !m.is_empty()),
             fields_recorded: false,
+            audit_request_object: false,
         })
     }
 }
