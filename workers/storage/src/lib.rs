@@ -15,6 +15,7 @@ mod apply;
 mod config;
 mod engine;
 mod error;
+mod grpc_metrics;
 mod handover;
 mod lease;
 mod metrics;

@@ -2,7 +2,8 @@
 //! Prometheus text format) on a unix socket of their own (`StoreConfig::metrics_socket`):
 //! the names, types, help and buckets are etcd's for what this store has — operations by
 //! kind as etcd's mvcc layer counts them (`etcd_mvcc_*_total`), commit latency (`etcd_disk_backend_commit_duration_seconds`),
-//! size, keys and revisions, leadership (always: one member) and `process_*`.
+//! size, keys and revisions, leadership (always: one member), the gRPC server's calls and
+//! messages (`grpc_server_*`, see `grpc_metrics`) and `process_*`.
 
 use std::convert::Infallible;
 use std::path::Path;
@@ -33,6 +34,8 @@ pub(crate) struct Metrics {
     keys: IntGauge,
     revision: IntGauge,
     compact_revision: IntGauge,
+    /// The gRPC server's series, counted by a layer around the services.
+    pub(crate) grpc: std::sync::Arc<crate::grpc_metrics::GrpcMetrics>,
 }
 
 impl Metrics {
@@ -63,7 +66,9 @@ impl Metrics {
             .expect("register");
         let process = prometheus::process_collector::ProcessCollector::for_self();
         let _ = registry.register(Box::new(process));
+        let grpc = std::sync::Arc::new(crate::grpc_metrics::GrpcMetrics::new(&registry));
         Metrics {
+            grpc,
             range: counter(
                 "etcd_mvcc_range_total",
                 "Total number of ranges seen by this member.",

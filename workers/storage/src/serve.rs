@@ -118,6 +118,7 @@ pub async fn serve_on(
             config.auto_compaction,
         )));
     }
+    let grpc_metrics = crate::grpc_metrics::Layer(handle.shared.metrics.grpc.clone());
     drop(handle);
 
     let max_decode = config.max_request_bytes + GRPC_OVERHEAD;
@@ -126,6 +127,7 @@ pub async fn serve_on(
         let _ = stop_tx.send(true);
     };
     let server = Server::builder()
+        .layer(grpc_metrics)
         .add_service(KvServer::new(etcd.clone()).max_decoding_message_size(max_decode))
         .add_service(WatchServer::new(etcd.clone()).max_decoding_message_size(max_decode))
         .add_service(LeaseServer::new(etcd.clone()))

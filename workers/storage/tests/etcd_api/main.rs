@@ -910,11 +910,65 @@ async fn etcd_metrics_on_the_metrics_socket() {
     )
     .await
     .unwrap();
+    // A watch (a bidirectional stream: its create request in, the created answer and
+    // one event out) and a call refused with OutOfRange.
+    let mut watch = c.watch("/a", None).await.unwrap();
+    watch.message().await.unwrap().unwrap();
+    c.put("/a", "again", None).await.unwrap();
+    let event = watch.message().await.unwrap().unwrap();
+    assert_eq!(event.events().len(), 1);
+    drop(watch);
+    assert!(c.compact(1000, None).await.is_err(), "a future revision");
 
     let (status, text) = http_get(&metrics, "/metrics").await;
     assert!(status.contains("200"), "{status}");
+    // grpc_server_* as etcd's go-grpc-prometheus counts them.
+    let grpc = |name: &str, labels: &[&str]| {
+        text.lines()
+            .find(|l| {
+                l.strip_prefix(name).is_some_and(|rest| {
+                    rest.starts_with('{') && labels.iter().all(|want| rest.contains(want))
+                })
+            })
+            .and_then(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+    };
+    let put = [
+        "grpc_method=\"Put\"",
+        "grpc_service=\"etcdserverpb.KV\"",
+        "grpc_type=\"unary\"",
+    ];
+    for family in [
+        "grpc_server_started_total",
+        "grpc_server_msg_received_total",
+        "grpc_server_msg_sent_total",
+    ] {
+        assert_eq!(grpc(family, &put), Some(3.0), "{family}:\n{text}");
+    }
+    let ok = [&put[..], &["grpc_code=\"OK\""]].concat();
+    assert_eq!(grpc("grpc_server_handled_total", &ok), Some(3.0), "{text}");
+    let compact = ["grpc_method=\"Compact\"", "grpc_code=\"OutOfRange\""];
+    assert_eq!(
+        grpc("grpc_server_handled_total", &compact),
+        Some(1.0),
+        "{text}"
+    );
+    let watched = ["grpc_method=\"Watch\"", "grpc_type=\"bidi_stream\""];
+    assert_eq!(
+        grpc("grpc_server_started_total", &watched),
+        Some(1.0),
+        "{text}"
+    );
+    assert!(grpc("grpc_server_msg_received_total", &watched).is_some_and(|n| n >= 1.0));
+    assert!(grpc("grpc_server_msg_sent_total", &watched).is_some_and(|n| n >= 2.0));
+    // Methods nobody called are there, at zero.
+    let hash = ["grpc_method=\"HashKV\"", "grpc_code=\"Unavailable\""];
+    assert_eq!(
+        grpc("grpc_server_handled_total", &hash),
+        Some(0.0),
+        "{text}"
+    );
     for (name, want) in [
-        ("etcd_mvcc_put_total", 3.0),
+        ("etcd_mvcc_put_total", 4.0),
         ("etcd_mvcc_delete_total", 1.0),
         ("etcd_mvcc_range_total", 2.0),
         ("etcd_mvcc_txn_total", 1.0),
@@ -922,7 +976,7 @@ async fn etcd_metrics_on_the_metrics_socket() {
         ("etcd_server_is_leader", 1.0),
         // /a and /c: the deleted /b is not a key any more.
         ("etcd_debugging_mvcc_keys_total", 2.0),
-        ("etcd_debugging_mvcc_current_revision", 5.0),
+        ("etcd_debugging_mvcc_current_revision", 6.0),
         ("etcd_debugging_mvcc_compact_revision", 0.0),
     ] {
         assert_eq!(series(&text, name), Some(want), "{name}:\n{text}");
