@@ -17,6 +17,8 @@
 #
 #   bench/audit_encryption.sh [--duration 5s] [--warmup 1s] [--rounds 4] [--connections "1 32"]
 #                             [--only audit|encryption] [--skip-build] [--out FILE]
+# QUIET=1 says in the report that nothing else ran on the machine (the default report
+# warns that it was shared).
 # BIN=target/debug bench/audit_encryption.sh --skip-build ...  runs the debug binaries (a
 # harness check, not a measurement); BIN=<dir> COMMIT=<sha> … runs binaries built from a
 # clean export of that commit (the shared checkout may hold others' unfinished edits).
@@ -28,6 +30,7 @@ WARMUP=${WARMUP:-1s}
 ROUNDS=${ROUNDS:-4}
 CONNECTIONS=${CONNECTIONS:-"1 32"}
 ONLY=${ONLY:-}
+QUIET=${QUIET:-0}
 OUT=${OUT:-$ROOT/bench/RESULTS-audit-encryption.md}
 while [[ $# -gt 0 ]]; do
     case $1 in
@@ -258,9 +261,14 @@ w()
 w("* date: $(date -u '+%Y-%m-%d %H:%M UTC')")
 w("* commit: \`$commit\`$([[ $dirty == 0 ]] || echo " (+$dirty uncommitted changes in the shared checkout)")")
 w("* machine: $(nproc) CPUs, ${model:-unknown CPU}, $memory RAM, Linux $(uname -r); load generator,")
-w("  servers and plugin share the CPUs, and **the machine was shared**: other engineers were")
-w("  building the project at the same time, so single runs are noisy and only the medians")
-w("  and same-run ratios mean much")
+if "$QUIET" == "1":
+    w("  servers and plugin share the CPUs; nothing else ran on the machine during the run, but")
+    w("  it is a 2-CPU virtual machine, so rounds still vary (every round is below) and only the")
+    w("  medians and same-run ratios mean much")
+else:
+    w("  servers and plugin share the CPUs, and **the machine was shared**: other engineers were")
+    w("  building the project at the same time, so single runs are noisy and only the medians")
+    w("  and same-run ratios mean much")
 w()
 def sel(g, name, op, c):
     return [r["report"] for r in rows if r["group"] == g and r["server"] == name and r["op"] == op and r["connections"] == c]
