@@ -2,7 +2,8 @@
 //! IPAddresses left behind (a crash between claiming and storing, a Service deleted by
 //! another server, an operator's edit of etcd). A port claim goes after three passes
 //! that found it leaked; an IPAddress once it is older than a minute. What Services hold,
-//! young IPAddresses and IPAddresses the allocator did not make stay.
+//! young IPAddresses and IPAddresses the allocator did not make stay. A Service whose
+//! IPAddress is missing gets it back. Each repair is a Warning event, as upstream's.
 
 use std::time::Duration;
 
@@ -54,6 +55,17 @@ async fn leaked_node_ports_and_cluster_ips_are_given_back() {
     leaked("10.0.0.98", &now, true);
     // Not the allocator's: someone else's business.
     leaked("10.0.0.97", old, false);
+    // A Service stored without its IPAddress (another server's crash, an etcd edit).
+    let orphan = json!({"apiVersion": "v1", "kind": "Service",
+        "metadata": {"name": "orphan-ip", "namespace": "default", "uid": "uid-orphan", "creationTimestamp": old},
+        "spec": {"type": "ClusterIP", "clusterIP": "10.0.0.60", "clusterIPs": ["10.0.0.60"],
+            "ipFamilies": ["IPv4"], "ipFamilyPolicy": "SingleStack",
+            "ports": [{"port": 80, "protocol": "TCP", "targetPort": 80}]}});
+    put(
+        &etcd,
+        "/registry/services/specs/default/orphan-ip",
+        &serde_json::to_vec(&orphan).expect("json"),
+    );
 
     let server = start_with(
         &etcd,
@@ -96,6 +108,7 @@ async fn leaked_node_ports_and_cluster_ips_are_given_back() {
     assert!(!gone("/registry/ipaddresses/10.0.0.50"));
     assert!(!gone("/registry/ipaddresses/10.0.0.98"));
     assert!(!gone("/registry/ipaddresses/10.0.0.97"));
+    assert!(!gone("/registry/ipaddresses/10.0.0.60"), "repaired");
     let log = server.log();
     for said in [
         "the node port may have leaked: flagging for later clean up",
@@ -104,6 +117,64 @@ async fn leaked_node_ports_and_cluster_ips_are_given_back() {
         "IPAddress has a wrong reference: cleaning up",
     ] {
         assert!(log.contains(said), "log lacks {said:?}:\n{log}");
+    }
+    // The events, as upstream's repair controllers record them.
+    let wanted = [
+        (
+            "ipallocator-repair-controller",
+            "ClusterIPNotAllocated",
+            "Service",
+            "orphan-ip",
+            "Cluster IP [IPv4]: 10.0.0.60 is not allocated; repairing",
+        ),
+        (
+            "ipallocator-repair-controller",
+            "IPAddressNotAllocated",
+            "IPAddress",
+            "10.0.0.99",
+            "IPAddress: 10.0.0.99 for Service default/gone appears to have leaked: cleaning up",
+        ),
+        (
+            "ipallocator-repair-controller",
+            "IPAddressWrongReference",
+            "IPAddress",
+            "10.0.0.96",
+            "IPAddress: 10.0.0.96 for Service default/kept has a wrong reference; cleaning up",
+        ),
+    ];
+    let mut waited = Duration::ZERO;
+    loop {
+        let list = server
+            .get("/apis/events.k8s.io/v1/namespaces/default/events")
+            .await
+            .json();
+        let items = list["items"].as_array().cloned().unwrap_or_default();
+        let found = |(controller, reason, kind, name, note): &(&str, &str, &str, &str, &str)| {
+            items.iter().any(|e| {
+                e["reportingController"] == *controller
+                    && e["reason"] == *reason
+                    && e["regarding"]["kind"] == *kind
+                    && e["regarding"]["name"] == *name
+                    && e["note"] == *note
+                    && e["type"] == "Warning"
+                    && e["reportingInstance"]
+                        .as_str()
+                        .is_some_and(|i| i.starts_with(controller))
+                    && e["eventTime"]
+                        .as_str()
+                        .is_some_and(|t| t.len() == "2026-01-01T00:00:00.000000Z".len())
+            })
+        };
+        if wanted.iter().all(found) {
+            break;
+        }
+        assert!(
+            waited < Duration::from_secs(20),
+            "events missing: {:?}\n{list:#}",
+            wanted.iter().filter(|w| !found(w)).collect::<Vec<_>>()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        waited += Duration::from_millis(100);
     }
 
     // The port given back can be asked for again.

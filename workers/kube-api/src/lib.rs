@@ -12,6 +12,7 @@ mod columns;
 mod component_status;
 mod conversions;
 mod defaults;
+mod event_recorder;
 mod eviction;
 mod kubelet;
 mod pod_connect;
@@ -102,7 +103,8 @@ pub async fn run(control: Control) -> Result<(), kas_server::Error> {
         kubernetes_ip = Some(alloc.first_ip());
         if let Some(services) = stores.get("", "v1", "services").cloned() {
             let hook = hooks.register("start-service-ip-repair-controllers");
-            service_repair::start(alloc.clone(), services, hook);
+            let events = stores.get("events.k8s.io", "v1", "events").cloned();
+            service_repair::start(alloc.clone(), services, events, hook);
         }
         let alloc = Arc::new(alloc);
         for s in &mut stores.all {

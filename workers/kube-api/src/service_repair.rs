@@ -9,6 +9,13 @@
 //!   found it leaked (upstream's count, so a Service being created is not robbed of the
 //!   port it has just claimed), an IPAddress the allocator made once its Service is gone
 //!   or no longer has its IP and it is older than a minute (upstream's grace).
+//!
+//! What a pass repairs or cannot repair is logged, and recorded as Warning events on the
+//! Service (or the IPAddress cleaned up) with upstream's reasons and notes, by
+//! `ipallocator-repair-controller` and `portallocator-repair-controller`. A node port
+//! claimed anew gets no `PortNotAllocated` event: upstream keeps node ports in one bitmap
+//! and this server one key per port, so after taking over kube-apiserver's etcd every
+//! port is "missing" here without anything being wrong.
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, SystemTime};
@@ -19,7 +26,8 @@ use kas_server::status::Status;
 use kas_server::storage::{ListOptions, ReadVersion};
 use serde_json::Value;
 
-use crate::services::{node_ports, s, Allocator};
+use crate::event_recorder::Recorder;
+use crate::services::{node_ports, s, Allocator, IpClaim};
 
 /// Environment variable: the period between passes in milliseconds (tests shorten it).
 pub(crate) const INTERVAL_ENV: &str = "KUBE_APISERVER_RS_SERVICE_REPAIR_INTERVAL_MS";
@@ -39,12 +47,22 @@ fn interval() -> Duration {
 
 /// Runs the repair: the hook is done after the first pass that could list everything
 /// (retried until then); later passes follow every [`interval`].
-pub(crate) fn start(alloc: Allocator, services: RestStore, hook: HookHandle) {
+pub(crate) fn start(
+    alloc: Allocator,
+    services: RestStore,
+    events: Option<RestStore>,
+    hook: HookHandle,
+) {
     tokio::spawn(async move {
+        let recorders = events.map(|events| Recorders {
+            ips: Recorder::new(events.clone(), "ipallocator-repair-controller"),
+            ports: Recorder::new(events, "portallocator-repair-controller"),
+        });
         let mut repair = Repair {
             alloc,
             services,
             port_leaks: Leaks::default(),
+            recorders,
         };
         let mut retry = kas_server::retry::Retry::up_to(Duration::from_secs(1));
         while let Err(e) = repair.pass().await {
@@ -65,6 +83,25 @@ struct Repair {
     alloc: Allocator,
     services: RestStore,
     port_leaks: Leaks,
+    recorders: Option<Recorders>,
+}
+
+/// The two controllers' event recorders.
+struct Recorders {
+    ips: Recorder,
+    ports: Recorder,
+}
+
+const SERVICE: (&str, &str) = ("v1", "Service");
+const IPADDRESS: (&str, &str) = ("networking.k8s.io/v1", "IPAddress");
+
+/// The IP family as upstream's notes print it.
+fn family(ip: std::net::IpAddr) -> &'static str {
+    if ip.is_ipv4() {
+        "IPv4"
+    } else {
+        "IPv6"
+    }
 }
 
 /// A node port key as listed: its port, owner and revision.
@@ -83,7 +120,7 @@ impl Repair {
         let services = self.services.list_objects("").await?.0;
         let held = Held::of(&ips, &ports);
         for svc in &services {
-            claim(&self.alloc, &held, svc).await;
+            claim(&self.alloc, &held, svc, self.recorders.as_ref()).await;
         }
         self.release_leaked_ports(&services, ports).await;
         self.release_orphaned_ips(&services, ips).await;
@@ -156,11 +193,11 @@ impl Repair {
                 || s(ip, "/spec/parentRef/resource") != "services"
             {
                 // Made by the allocator but changed since: not a Service's any more.
-                Some("appears to have been modified, not referencing a Service")
+                Some(MODIFIED)
             } else {
                 match by_name.get(&parent) {
-                    None => Some("appears to have leaked"),
-                    Some(svc) if !cluster_ips(svc).contains(&name) => Some("has a wrong reference"),
+                    None => Some(LEAKED),
+                    Some(svc) if !cluster_ips(svc).contains(&name) => Some(WRONG_REFERENCE),
                     Some(_) => None,
                 }
             };
@@ -173,6 +210,25 @@ impl Repair {
                 continue;
             }
             tracing::warn!(ip = name, service = %format!("{}/{}", parent.0, parent.1), "IPAddress {why}: cleaning up");
+            if let Some(r) = &self.recorders {
+                let (reason, note) = match why {
+                    WRONG_REFERENCE => (
+                        "IPAddressWrongReference",
+                        format!("IPAddress: {name} for Service {}/{} has a wrong reference; cleaning up", parent.0, parent.1),
+                    ),
+                    LEAKED => (
+                        "IPAddressNotAllocated",
+                        format!("IPAddress: {name} for Service {}/{} appears to have leaked: cleaning up", parent.0, parent.1),
+                    ),
+                    _ => (
+                        "IPAddressNotAllocated",
+                        format!("IPAddress {name} appears to have been modified, not referencing a Service {}: cleaning up", go_parent_ref(ip)),
+                    ),
+                };
+                r.ips
+                    .warn(IPADDRESS, ip, reason, "IPAddressAllocation", &note)
+                    .await;
+            }
             let revision = s(ip, "/metadata/resourceVersion").parse().ok();
             let key = self
                 .alloc
@@ -190,6 +246,21 @@ impl Repair {
             }
         }
     }
+}
+
+const MODIFIED: &str = "appears to have been modified, not referencing a Service";
+const LEAKED: &str = "appears to have leaked";
+const WRONG_REFERENCE: &str = "has a wrong reference";
+
+/// An IPAddress's parentRef as Go's `%v` prints the pointer in upstream's note.
+fn go_parent_ref(ip: &Value) -> String {
+    format!(
+        "&{{{} {} {} {}}}",
+        s(ip, "/spec/parentRef/group"),
+        s(ip, "/spec/parentRef/resource"),
+        s(ip, "/spec/parentRef/namespace"),
+        s(ip, "/spec/parentRef/name")
+    )
 }
 
 /// The cluster IPs `svc` holds.
@@ -233,7 +304,14 @@ impl<'a> Held<'a> {
 
 /// Claims what `svc` holds and the allocator does not have yet; a claim listed for
 /// another Service is reported, a claim listed for `svc` costs nothing.
-async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value) {
+async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value, recorders: Option<&Recorders>) {
+    let ip_event = |reason: &'static str, note: String| async move {
+        if let Some(r) = recorders {
+            r.ips
+                .warn(SERVICE, svc, reason, "ClusterIPAllocation", &note)
+                .await;
+        }
+    };
     let name = format!(
         "{}/{}",
         s(svc, "/metadata/namespace"),
@@ -246,19 +324,30 @@ async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value) {
         let Ok(addr) = ip.parse() else {
             continue;
         };
+        let family = family(addr);
         if !alloc.in_range(addr) {
             // Another family, or a range since changed: upstream reports it and goes on.
             tracing::warn!(service = %name, ip, "cluster IP is not within the service CIDR; please recreate the service");
+            let note = format!("Cluster IP [{family}]: {ip} is not within any configured Service CIDR; please recreate service");
+            ip_event("ClusterIPOutOfRange", note).await;
             continue;
         }
         let claimed = match held.ips.get(addr.to_string().as_str()) {
-            Some(owner) => Ok(*owner == name),
-            None => alloc.claim_ip(addr, svc).await,
+            Some(owner) if *owner == name => Ok(IpClaim::Held),
+            Some(_) => Ok(IpClaim::Taken),
+            None => alloc.take_ip(addr, svc).await,
         };
         match claimed {
-            Ok(true) => {}
-            Ok(false) => {
-                tracing::warn!(service = %name, ip, "cluster IP was assigned to multiple services; please recreate the service")
+            Ok(IpClaim::Created) => {
+                tracing::warn!(service = %name, ip, "cluster IP is not allocated; repairing");
+                let note = format!("Cluster IP [{family}]: {ip} is not allocated; repairing");
+                ip_event("ClusterIPNotAllocated", note).await;
+            }
+            Ok(IpClaim::Held) => {}
+            Ok(IpClaim::Taken) => {
+                tracing::warn!(service = %name, ip, "cluster IP was assigned to multiple services; please recreate the service");
+                let note = format!("Cluster IP [{family}]:{ip} was assigned to multiple services; please recreate service");
+                ip_event("ClusterIPAlreadyAllocated", note).await;
             }
             Err(e) => {
                 tracing::warn!(service = %name, ip, error = %e.message, "service repair: cluster IP")
@@ -273,7 +362,21 @@ async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value) {
         match claimed {
             Ok(true) => {}
             Ok(false) => {
-                tracing::warn!(service = %name, port, "node port was assigned to multiple services; please recreate the service")
+                tracing::warn!(service = %name, port, "node port was assigned to multiple services; please recreate the service");
+                if let Some(r) = recorders {
+                    let note = format!(
+                        "Port {port} was assigned to multiple services; please recreate service"
+                    );
+                    r.ports
+                        .warn(
+                            SERVICE,
+                            svc,
+                            "PortAlreadyAllocated",
+                            "PortAllocation",
+                            &note,
+                        )
+                        .await;
+                }
             }
             Err(e) => {
                 tracing::warn!(service = %name, port, error = %e.message, "service repair: node port")

@@ -25,6 +25,17 @@ const HELD: &str = "\u{0}held";
 /// How many random picks before scanning the range in order.
 const RANDOM_TRIES: usize = 16;
 
+/// What claiming an IP found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IpClaim {
+    /// It was free and is now the Service's.
+    Created,
+    /// The Service held it already.
+    Held,
+    /// Another holds it.
+    Taken,
+}
+
 /// Allocates and releases cluster IPs and node ports.
 #[derive(Debug, Clone)]
 pub(crate) struct Allocator {
@@ -81,6 +92,12 @@ impl Allocator {
 
     /// Holds `ip` for `svc`; false if someone else holds it.
     pub(crate) async fn claim_ip(&self, ip: IpAddr, svc: &Value) -> Result<bool, Status> {
+        Ok(self.take_ip(ip, svc).await? != IpClaim::Taken)
+    }
+
+    /// Holds `ip` for `svc`, and says whether it was free, held for `svc` already or
+    /// held by someone else.
+    pub(crate) async fn take_ip(&self, ip: IpAddr, svc: &Value) -> Result<IpClaim, Status> {
         let obj = json!({
             "apiVersion": self.ipaddresses.resource().storage_api_version(),
             "kind": "IPAddress",
@@ -102,7 +119,7 @@ impl Allocator {
             .key("ipaddresses", None, &ip.to_string());
         let bytes = serde_json::to_vec(&obj).map_err(Status::internal)?;
         match self.ipaddresses.storage().create(&key, bytes, None).await {
-            Ok(_) => Ok(true),
+            Ok(_) => Ok(IpClaim::Created),
             // Held already: fine if by this same service (a retried create).
             Err(StorageError::AlreadyExists) => {
                 let held = self
@@ -120,7 +137,10 @@ impl Allocator {
                         .map(|f| v.pointer(&format!("/spec/parentRef/{f}")).cloned())
                         .map(|f| f.filter(|v| v != "").unwrap_or(Value::Null))
                 };
-                Ok(held.is_some_and(|h| parent(&h) == parent(&obj)))
+                Ok(match held.is_some_and(|h| parent(&h) == parent(&obj)) {
+                    true => IpClaim::Held,
+                    false => IpClaim::Taken,
+                })
             }
             Err(e) => Err(e.to_status("networking.k8s.io", "ipaddresses", &ip.to_string())),
         }

@@ -22,15 +22,24 @@ fn derive(hostname: &str) -> String {
     format!("apiserver-{}", encoded.to_ascii_lowercase())
 }
 
+/// The host's name (empty when it cannot be read).
+pub fn hostname() -> &'static str {
+    static NAME: OnceLock<String> = OnceLock::new();
+    NAME.get_or_init(|| match nix::unistd::gethostname() {
+        Ok(h) => h.to_string_lossy().into_owned(),
+        Err(e) => {
+            tracing::warn!(error = %e, "the host name cannot be read");
+            String::new()
+        }
+    })
+}
+
 /// This process's server identity (empty when the host name cannot be read).
 pub fn apiserver_id() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
-    ID.get_or_init(|| match nix::unistd::gethostname() {
-        Ok(h) => derive(&h.to_string_lossy()),
-        Err(e) => {
-            tracing::warn!(error = %e, "the host name for the API server identity");
-            String::new()
-        }
+    ID.get_or_init(|| match hostname() {
+        "" => String::new(),
+        h => derive(h),
     })
 }
 
