@@ -89,11 +89,24 @@ async fn leaked_node_ports_and_cluster_ips_are_given_back() {
         &serde_json::to_vec(&wrong).expect("json"),
     );
 
+    // The Service's own IPAddress stripped of the allocator's labels: made again.
+    let unlabelled = ip_address("10.0.0.50", old, false, "kept");
+    put_unchecked(
+        &etcd,
+        "/registry/ipaddresses/10.0.0.50",
+        &serde_json::to_vec(&unlabelled).expect("json"),
+    );
+    let labelled = |key: &str| {
+        let v = raw(&etcd, key);
+        v.windows(18).any(|w| w == b"ipallocator.k8s.io")
+    };
+
     let gone = |key: &str| raw(&etcd, key).is_empty();
     let mut waited = Duration::ZERO;
     while !(gone(&format!("{PORTS}30111"))
         && gone("/registry/ipaddresses/10.0.0.99")
-        && gone("/registry/ipaddresses/10.0.0.96"))
+        && gone("/registry/ipaddresses/10.0.0.96")
+        && labelled("/registry/ipaddresses/10.0.0.50"))
     {
         assert!(
             waited < Duration::from_secs(20),

@@ -275,7 +275,19 @@ fn cluster_ips(svc: &Value) -> Vec<&str> {
 /// IPAddress names (empty when it names no Service) and of a node port's owner.
 struct Held<'a> {
     ips: HashMap<&'a str, String>,
+    /// The IPAddresses without the labels the allocator puts on its own (family and
+    /// managed-by), which upstream's repair makes again.
+    mislabelled: HashSet<&'a str>,
     ports: HashMap<i64, &'a str>,
+}
+
+/// Whether `ip` has the family and managed-by labels the allocator gives (upstream's
+/// verifyIPAddressLabels).
+fn labelled(ip: &Value) -> bool {
+    let name = s(ip, "/metadata/name");
+    let family = if name.contains(':') { "IPv6" } else { "IPv4" };
+    let label = |key: &str| s(ip, &format!("/metadata/labels/{}", key.replace('/', "~1")));
+    label("ipaddress.kubernetes.io/ip-family") == family && label(MANAGED_BY.0) == MANAGED_BY.1
 }
 
 impl<'a> Held<'a> {
@@ -296,6 +308,11 @@ impl<'a> Held<'a> {
             ips: ips
                 .iter()
                 .map(|ip| (s(ip, "/metadata/name"), owner(ip)))
+                .collect(),
+            mislabelled: ips
+                .iter()
+                .filter(|ip| !labelled(ip))
+                .map(|ip| s(ip, "/metadata/name"))
                 .collect(),
             ports: ports.iter().map(|c| (c.port, c.owner.as_str())).collect(),
         }
@@ -332,7 +349,21 @@ async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value, recorders: Optio
             ip_event("ClusterIPOutOfRange", note).await;
             continue;
         }
-        let claimed = match held.ips.get(addr.to_string().as_str()) {
+        let text = addr.to_string();
+        let claimed = match held.ips.get(text.as_str()) {
+            Some(owner) if *owner == name && held.mislabelled.contains(text.as_str()) => {
+                // Upstream's repair makes it again with the allocator's labels.
+                tracing::warn!(service = %name, ip, "IPAddress lacks the allocator's labels: recreating it");
+                let retaken = alloc.retake_ip(addr, svc).await;
+                // Its own repair, not a missing IP: no event, as upstream.
+                retaken.map(|c| {
+                    if c == IpClaim::Created {
+                        IpClaim::Held
+                    } else {
+                        c
+                    }
+                })
+            }
             Some(owner) if *owner == name => Ok(IpClaim::Held),
             Some(_) => Ok(IpClaim::Taken),
             None => alloc.take_ip(addr, svc).await,

@@ -95,6 +95,20 @@ impl Allocator {
         Ok(self.take_ip(ip, svc).await? != IpClaim::Taken)
     }
 
+    /// Deletes the IPAddress of `ip` and makes it again for `svc` (one whose labels are
+    /// not the allocator's).
+    pub(crate) async fn retake_ip(&self, ip: IpAddr, svc: &Value) -> Result<IpClaim, Status> {
+        let key = self
+            .ipaddresses
+            .storage()
+            .key("ipaddresses", None, &ip.to_string());
+        match self.ipaddresses.storage().delete(&key, None).await {
+            Ok(_) | Err(StorageError::NotFound) => {}
+            Err(e) => return Err(e.to_status("networking.k8s.io", "ipaddresses", &ip.to_string())),
+        }
+        self.take_ip(ip, svc).await
+    }
+
     /// Holds `ip` for `svc`, and says whether it was free, held for `svc` already or
     /// held by someone else.
     pub(crate) async fn take_ip(&self, ip: IpAddr, svc: &Value) -> Result<IpClaim, Status> {
