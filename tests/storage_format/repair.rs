@@ -131,6 +131,14 @@ async fn leaked_node_ports_and_cluster_ips_are_given_back() {
     ] {
         assert!(log.contains(said), "log lacks {said:?}:\n{log}");
     }
+    // The leaked port counted as upstream's node port repair counts it.
+    let metrics = super::super::metrics::scrape(&server).await;
+    let leaks = super::super::metrics::value_with(
+        &metrics,
+        "apiserver_nodeport_repair_port_errors_total",
+        &["type=\"leak\""],
+    );
+    assert_eq!(leaks, Some(1.0), "{metrics}");
     // The events, as upstream's repair controllers record them.
     let wanted = [
         (

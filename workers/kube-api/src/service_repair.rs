@@ -73,6 +73,7 @@ pub(crate) fn start(
         loop {
             tokio::time::sleep(interval()).await;
             if let Err(e) = repair.pass().await {
+                port_metrics().reconcile_errors.inc();
                 tracing::warn!(error = %e.message, "service repair: listing");
             }
         }
@@ -158,6 +159,7 @@ impl Repair {
                 continue;
             }
             tracing::warn!(port = claim.port, owner = %claim.owner, "the node port appears to have leaked: cleaning up");
+            port_error("leak");
             // Only the claim as listed: one made again since stays.
             let key = format!("{}{}", self.alloc.port_prefix(), claim.port);
             let storage = self.alloc.ipaddresses().storage();
@@ -394,6 +396,7 @@ async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value, recorders: Optio
             Ok(true) => {}
             Ok(false) => {
                 tracing::warn!(service = %name, port, "node port was assigned to multiple services; please recreate the service");
+                port_error("duplicate");
                 if let Some(r) = recorders {
                     let note = format!(
                         "Port {port} was assigned to multiple services; please recreate service"
@@ -410,10 +413,48 @@ async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value, recorders: Optio
                 }
             }
             Err(e) => {
-                tracing::warn!(service = %name, port, error = %e.message, "service repair: node port")
+                tracing::warn!(service = %name, port, error = %e.message, "service repair: node port");
+                port_error("unknown");
             }
         }
     }
+}
+
+/// Upstream's node port repair metrics.
+struct PortMetrics {
+    errors: prometheus::IntCounterVec,
+    reconcile_errors: prometheus::IntCounter,
+}
+
+fn port_metrics() -> &'static PortMetrics {
+    use kas_server::metrics::{help, register, Stability};
+    static METRICS: std::sync::OnceLock<PortMetrics> = std::sync::OnceLock::new();
+    // Fixed names and labels: building them cannot fail.
+    METRICS.get_or_init(|| PortMetrics {
+        errors: register(
+            prometheus::IntCounterVec::new(
+                prometheus::Opts::new(
+                    "apiserver_nodeport_repair_port_errors_total",
+                    help(Stability::Alpha, "Number of errors detected on ports by the repair loop broken down by type of error: leak, repair, full, outOfRange, duplicate, unknown"),
+                ),
+                &["type"],
+            )
+            .expect("port_errors_total"),
+        ),
+        reconcile_errors: register(
+            prometheus::IntCounter::with_opts(prometheus::Opts::new(
+                "apiserver_nodeport_repair_reconcile_errors_total",
+                help(Stability::Alpha, "Number of reconciliation failures on the nodeport repair reconcile loop"),
+            ))
+            .expect("reconcile_errors_total"),
+        ),
+    })
+}
+
+/// One node port problem a pass found, by upstream's type (a port claimed anew is not
+/// counted as `repair`, for the reason given at the top).
+fn port_error(kind: &str) {
+    port_metrics().errors.with_label_values(&[kind]).inc();
 }
 
 /// How many more passes each leaked node port is kept for.
