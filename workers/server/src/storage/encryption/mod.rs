@@ -184,16 +184,7 @@ impl Chain {
     /// first matching one that succeeds wins; failures of every match are reported
     /// together. Each level records what it did as upstream's does.
     async fn open(&self, data: Vec<u8>, key: &str, resource: &str) -> Result<Plain, String> {
-        let start = Instant::now();
-        let record = |prefix: &str, result: Result<(), &str>| {
-            metrics::transformation(
-                resource,
-                Direction::FromStorage,
-                prefix,
-                start.elapsed(),
-                result,
-            );
-        };
+        let record = reading(resource);
         let mut errs = Vec::new();
         for (i, p) in self.0.iter().enumerate() {
             match p {
@@ -257,6 +248,16 @@ impl Chain {
     }
 }
 
+/// Records one level of a read of a `resource` value: what its prefix did, timed from
+/// now.
+fn reading(resource: &str) -> impl Fn(&str, Result<(), &str>) + '_ {
+    let start = Instant::now();
+    move |prefix, result| {
+        let elapsed = start.elapsed();
+        metrics::transformation(resource, Direction::FromStorage, prefix, elapsed, result);
+    }
+}
+
 /// The inner level of a keyed provider: the key whose name prefixes `rest`.
 fn open_keyed(
     keys: &[(String, Cipher)],
@@ -265,16 +266,7 @@ fn open_keyed(
     key: &str,
     resource: &str,
 ) -> Result<(Vec<u8>, usize), String> {
-    let start = Instant::now();
-    let record = |prefix: &str, result: Result<(), &str>| {
-        metrics::transformation(
-            resource,
-            Direction::FromStorage,
-            prefix,
-            start.elapsed(),
-            result,
-        );
-    };
+    let record = reading(resource);
     let mut errs = Vec::new();
     for (j, (name, cipher)) in keys.iter().enumerate() {
         if let Some(sealed) = rest.strip_prefix(name.as_bytes()) {
