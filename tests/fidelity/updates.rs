@@ -114,3 +114,55 @@ async fn put_creates_or_requires_a_resource_version_per_type() {
     .await;
     assert_eq!(r.status, 201, "{}", r.text());
 }
+
+/// The field manager records an update as the writer sent it, before the strategy's
+/// PrepareForUpdate: a DaemonSet whose template changes gets its
+/// `deprecated.daemonset.template.generation` bumped by the strategy, and that
+/// annotation stays its creator's field, not the updater's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_update_records_the_writers_fields_before_the_strategy_prepares() {
+    let server = Server::builder().start().await;
+    let path = "/apis/apps/v1/namespaces/default/daemonsets";
+    let ds = json!({
+        "apiVersion": "apps/v1", "kind": "DaemonSet", "metadata": {"name": "d"},
+        "spec": {"selector": {"matchLabels": {"app": "d"}},
+            "template": {"metadata": {"labels": {"app": "d"}},
+                "spec": {"containers": [{"name": "c", "image": "busybox"}]}}},
+    });
+    let r = server
+        .send_json(
+            Method::POST,
+            &format!("{path}?fieldManager=creator"),
+            JSON,
+            &ds,
+        )
+        .await;
+    assert_eq!(r.status, 201, "{}", r.text());
+    let mut changed = r.json();
+    changed["spec"]["template"]["spec"]["containers"][0]["image"] = json!("busybox:1.36");
+    let r = server
+        .send_json(
+            Method::PUT,
+            &format!("{path}/d?fieldManager=updater"),
+            JSON,
+            &changed,
+        )
+        .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let updated = r.json();
+    let annotation = "deprecated.daemonset.template.generation";
+    assert_eq!(updated["metadata"]["annotations"][annotation], "2");
+    let fields = |manager: &str| {
+        updated["metadata"]["managedFields"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|e| e["manager"] == manager)
+            .map(|e| e["fieldsV1"].to_string())
+            .unwrap_or_default()
+    };
+    let key = format!("f:{annotation}");
+    assert!(fields("creator").contains(&key), "{updated:#}");
+    assert!(!fields("updater").contains(&key), "{updated:#}");
+    assert!(fields("updater").contains("f:image"), "{updated:#}");
+}

@@ -437,12 +437,6 @@ impl RestStore {
             None
         };
         let mut obj = super::subresource_write::written_through(sub, &cur, obj, &self.resource);
-        if matches!(sub, "" | "status") {
-            (self.resource.prepare)(&mut obj, Some(&cur), sub);
-        }
-        if let Some(h) = &self.hooks {
-            h.prepare_update(self, sub, &mut obj, &cur);
-        }
         if let (Some(fields), Some(m)) = (applied_fields, meta::metadata_mut(&mut obj)) {
             match fields {
                 Some(f) => m.insert("managedFields".into(), f),
@@ -473,13 +467,6 @@ impl RestStore {
             st.default(&mut obj);
         }
         self.fill_zero_fields(&mut obj);
-        if self.resource.generation && spec_view(&obj) != spec_view(&cur) {
-            let g = cur
-                .pointer("/metadata/generation")
-                .and_then(Value::as_i64)
-                .unwrap_or(0);
-            obj["metadata"]["generation"] = json!(g + 1);
-        }
         let target = Target {
             operation: Operation::Update,
             subresource: sub,
@@ -488,11 +475,27 @@ impl RestStore {
             old: Some(&cur),
             options: None,
         };
+        // Upstream's order: the field manager records the write as decoded and
+        // defaulted, mutating admission runs, then the strategy's PrepareForUpdate — so
+        // what the strategy keeps or fills in is not the writer's field.
         if !opts.fields_recorded {
             self.fields()
                 .record_update(Some(&cur), &mut obj, &opts.manager, sub, &meta::now());
         }
         self.admit(target, &mut obj, opts).await?;
+        if matches!(sub, "" | "status") {
+            (self.resource.prepare)(&mut obj, Some(&cur), sub);
+        }
+        if let Some(h) = &self.hooks {
+            h.prepare_update(self, sub, &mut obj, &cur);
+        }
+        if self.resource.generation && spec_view(&obj) != spec_view(&cur) {
+            let g = cur
+                .pointer("/metadata/generation")
+                .and_then(Value::as_i64)
+                .unwrap_or(0);
+            obj["metadata"]["generation"] = json!(g + 1);
+        }
         self.validate(&obj, Some(&cur), sub)?;
         if sub.is_empty() {
             for w in (self.resource.warnings)(&obj, Some(&cur)) {
