@@ -50,12 +50,7 @@ pub fn sha256_label(data: &str) -> String {
         return String::new();
     }
     let d = ring::digest::digest(&ring::digest::SHA256, data.as_bytes());
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in d.as_ref() {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    format!("sha256:{}", data_encoding::HEXLOWER.encode(d.as_ref()))
 }
 
 /// [`sha256_label`] of [`apiserver_id`], computed once.

@@ -185,8 +185,8 @@ impl Kms {
             }
         }
         match kmsv2::validate_key_id(key_id) {
-            Err(e) => {
-                metrics::invalid_key_id_from_status(&self.name, kmsv2::key_id_problem_code(key_id));
+            Err((code, e)) => {
+                metrics::invalid_key_id_from_status(&self.name, code);
                 errs.push(format!(
                     "got invalid KMSv2 KeyID hash {:?}: {e}",
                     kmsv2::key_id_hash(key_id)

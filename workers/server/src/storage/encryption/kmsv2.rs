@@ -147,25 +147,19 @@ pub(super) fn seal_with(
     Ok(out)
 }
 
-/// Upstream's ValidateKeyID.
-/// Upstream's error code of an invalid key ID (`empty`, `too_long`), as the
-/// invalid-key-ID metric labels it.
-pub(super) fn key_id_problem_code(key_id: &str) -> &'static str {
+/// Upstream's ValidateKeyID: on failure its error code (`empty`, `too_long`, as the
+/// invalid-key-ID metric labels it) and message.
+pub(super) fn validate_key_id(key_id: &str) -> Result<(), (&'static str, String)> {
     if key_id.is_empty() {
-        "empty"
-    } else {
-        "too_long"
-    }
-}
-
-pub(super) fn validate_key_id(key_id: &str) -> Result<(), String> {
-    if key_id.is_empty() {
-        return Err("keyID is empty".to_owned());
+        return Err(("empty", "keyID is empty".to_owned()));
     }
     if key_id.len() > KEY_ID_MAX {
-        return Err(format!(
-            "keyID is {} bytes, which exceeds the max size of {KEY_ID_MAX}",
-            key_id.len()
+        return Err((
+            "too_long",
+            format!(
+                "keyID is {} bytes, which exceeds the max size of {KEY_ID_MAX}",
+                key_id.len()
+            ),
         ));
     }
     Ok(())
@@ -213,7 +207,7 @@ pub(super) fn validate(o: &EncryptedObject) -> Result<(), String> {
     if n > DEK_SOURCE_MAX {
         return Err(format!("failed to validate encrypted DEK source: encrypted DEK source is {n} bytes, which exceeds the max size of {DEK_SOURCE_MAX}"));
     }
-    validate_key_id(&o.key_id).map_err(|e| format!("failed to validate key id: {e}"))?;
+    validate_key_id(&o.key_id).map_err(|(_, e)| format!("failed to validate key id: {e}"))?;
     let mut errs = Vec::new();
     let mut total = 0u64;
     for (k, v) in &o.annotations {

@@ -133,23 +133,12 @@ impl Chain {
 
     /// The stored bytes of `plain` kept under `key`, a value of `resource`.
     fn seal(&self, plain: Vec<u8>, key: &str, resource: &str) -> Result<Vec<u8>, String> {
-        let start = Instant::now();
-        let record = |prefix: &str, result: &Result<Vec<u8>, String>| {
-            let result = result.as_ref().map(|_| ()).map_err(String::as_str);
-            metrics::transformation(
-                resource,
-                Direction::ToStorage,
-                prefix,
-                start.elapsed(),
-                result,
-            );
-        };
+        let record = timed(resource, Direction::ToStorage);
         match self.0.first() {
             None => Ok(plain),
             Some(Provider::Identity) => {
-                let out = Ok(plain);
-                record("", &out);
-                out
+                record("", Ok(()));
+                Ok(plain)
             }
             Some(Provider::Kms(k)) => {
                 let out = k.seal(&plain, key).map(|sealed| {
@@ -158,7 +147,7 @@ impl Chain {
                     out.extend_from_slice(&sealed);
                     out
                 });
-                record(&k.prefix, &out);
+                record(&k.prefix, outcome(&out));
                 out
             }
             Some(Provider::Keyed { prefix, keys, .. }) => {
@@ -173,8 +162,8 @@ impl Chain {
                     out
                 });
                 // Upstream's two levels each record: the key, then the provider.
-                record(name, &out);
-                record(prefix, &out);
+                record(name, outcome(&out));
+                record(prefix, outcome(&out));
                 out
             }
         }
@@ -184,7 +173,7 @@ impl Chain {
     /// first matching one that succeeds wins; failures of every match are reported
     /// together. Each level records what it did as upstream's does.
     async fn open(&self, data: Vec<u8>, key: &str, resource: &str) -> Result<Plain, String> {
-        let record = reading(resource);
+        let record = timed(resource, Direction::FromStorage);
         let mut errs = Vec::new();
         for (i, p) in self.0.iter().enumerate() {
             match p {
@@ -203,10 +192,7 @@ impl Chain {
                         continue;
                     };
                     let opened = k.open(rest, key).await;
-                    record(
-                        &k.prefix,
-                        opened.as_ref().map(|_| ()).map_err(String::as_str),
-                    );
+                    record(&k.prefix, outcome(&opened));
                     match opened {
                         Ok((value, stale)) => {
                             return Ok(Plain {
@@ -226,7 +212,7 @@ impl Chain {
                         continue;
                     };
                     let opened = open_keyed(keys, no_key, rest, key, resource);
-                    record(prefix, opened.as_ref().map(|_| ()).map_err(String::as_str));
+                    record(prefix, outcome(&opened));
                     match opened {
                         Ok((value, key_index)) => {
                             return Ok(Plain {
@@ -248,14 +234,19 @@ impl Chain {
     }
 }
 
-/// Records one level of a read of a `resource` value: what its prefix did, timed from
-/// now.
-fn reading(resource: &str) -> impl Fn(&str, Result<(), &str>) + '_ {
+/// Records what one level of a transformation of a `resource` value did, by its
+/// prefix, timed from now.
+fn timed(resource: &str, direction: Direction) -> impl Fn(&str, Result<(), &str>) + '_ {
     let start = Instant::now();
     move |prefix, result| {
         let elapsed = start.elapsed();
-        metrics::transformation(resource, Direction::FromStorage, prefix, elapsed, result);
+        metrics::transformation(resource, direction, prefix, elapsed, result);
     }
+}
+
+/// A transformation's result as [`timed`] records it.
+fn outcome<T>(result: &Result<T, String>) -> Result<(), &str> {
+    result.as_ref().map(|_| ()).map_err(String::as_str)
 }
 
 /// The inner level of a keyed provider: the key whose name prefixes `rest`.
@@ -266,12 +257,12 @@ fn open_keyed(
     key: &str,
     resource: &str,
 ) -> Result<(Vec<u8>, usize), String> {
-    let record = reading(resource);
+    let record = timed(resource, Direction::FromStorage);
     let mut errs = Vec::new();
     for (j, (name, cipher)) in keys.iter().enumerate() {
         if let Some(sealed) = rest.strip_prefix(name.as_bytes()) {
             let opened = cipher.open(sealed, key.as_bytes());
-            record(name, opened.as_ref().map(|_| ()).map_err(String::as_str));
+            record(name, outcome(&opened));
             match opened {
                 Ok(v) => return Ok((v, j)),
                 Err(e) => errs.push(e),
