@@ -98,7 +98,7 @@ impl Recorder {
     ) {
         let reference = json!({
             "kind": kind,
-            "namespace": regarding.pointer("/metadata/namespace").cloned().unwrap_or(Value::Null),
+            "namespace": regarding.pointer("/metadata/namespace"),
             "name": regarding.pointer("/metadata/name"),
             "uid": regarding.pointer("/metadata/uid"),
             "apiVersion": api_version,

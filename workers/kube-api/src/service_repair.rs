@@ -27,7 +27,7 @@ use kas_server::storage::{ListOptions, ReadVersion};
 use serde_json::Value;
 
 use crate::event_recorder::Recorder;
-use crate::services::{node_ports, s, Allocator, IpClaim};
+use crate::services::{ip_family, node_ports, s, Allocator, IpClaim, FAMILY_LABEL, MANAGED_BY};
 
 /// Environment variable: the period between passes in milliseconds (tests shorten it).
 pub(crate) const INTERVAL_ENV: &str = "KUBE_APISERVER_RS_SERVICE_REPAIR_INTERVAL_MS";
@@ -38,8 +38,6 @@ const PASSES_BEFORE_PORT_CLEANUP: u32 = 3;
 /// How old an orphaned IPAddress must be before it is deleted: a Service's create claims
 /// its IP before it stores the Service, and may take up to the request timeout.
 const IP_GRACE: Duration = Duration::from_secs(60);
-/// The label the allocator puts on the IPAddresses it makes, and its value.
-const MANAGED_BY: (&str, &str) = ("ipaddress.kubernetes.io/managed-by", "ipallocator.k8s.io");
 
 fn interval() -> Duration {
     kas_server::period::from_env(INTERVAL_ENV, INTERVAL)
@@ -95,15 +93,6 @@ struct Recorders {
 
 const SERVICE: (&str, &str) = ("v1", "Service");
 const IPADDRESS: (&str, &str) = ("networking.k8s.io/v1", "IPAddress");
-
-/// The IP family as upstream's notes print it.
-fn family(ip: std::net::IpAddr) -> &'static str {
-    if ip.is_ipv4() {
-        "IPv4"
-    } else {
-        "IPv6"
-    }
-}
 
 /// A node port key as listed: its port, owner and revision.
 struct PortClaim {
@@ -179,11 +168,7 @@ impl Repair {
             .collect();
         let now = SystemTime::now();
         for ip in &ips {
-            if s(
-                ip,
-                &format!("/metadata/labels/{}", MANAGED_BY.0.replace('/', "~1")),
-            ) != MANAGED_BY.1
-            {
+            if label(ip, MANAGED_BY.0) != MANAGED_BY.1 {
                 continue;
             }
             let name = s(ip, "/metadata/name");
@@ -283,13 +268,16 @@ struct Held<'a> {
     ports: HashMap<i64, &'a str>,
 }
 
+/// The value of an IPAddress's label `key` ("" without it).
+fn label<'a>(ip: &'a Value, key: &str) -> &'a str {
+    s(ip, &format!("/metadata/labels/{}", key.replace('/', "~1")))
+}
+
 /// Whether `ip` has the family and managed-by labels the allocator gives (upstream's
 /// verifyIPAddressLabels).
 fn labelled(ip: &Value) -> bool {
-    let name = s(ip, "/metadata/name");
-    let family = if name.contains(':') { "IPv6" } else { "IPv4" };
-    let label = |key: &str| s(ip, &format!("/metadata/labels/{}", key.replace('/', "~1")));
-    label("ipaddress.kubernetes.io/ip-family") == family && label(MANAGED_BY.0) == MANAGED_BY.1
+    let family = s(ip, "/metadata/name").parse().map(ip_family);
+    family.is_ok_and(|f| label(ip, FAMILY_LABEL) == f) && label(ip, MANAGED_BY.0) == MANAGED_BY.1
 }
 
 impl<'a> Held<'a> {
@@ -343,7 +331,7 @@ async fn claim(alloc: &Allocator, held: &Held<'_>, svc: &Value, recorders: Optio
         let Ok(addr) = ip.parse() else {
             continue;
         };
-        let family = family(addr);
+        let family = ip_family(addr);
         if !alloc.in_range(addr) {
             // Another family, or a range since changed: upstream reports it and goes on.
             tracing::warn!(service = %name, ip, "cluster IP is not within the service CIDR; please recreate the service");

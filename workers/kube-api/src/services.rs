@@ -25,6 +25,21 @@ const HELD: &str = "\u{0}held";
 /// How many random picks before scanning the range in order.
 const RANDOM_TRIES: usize = 16;
 
+/// The labels the allocator puts on the IPAddresses it makes: the family's key, and
+/// the managed-by key and value.
+pub(crate) const FAMILY_LABEL: &str = "ipaddress.kubernetes.io/ip-family";
+pub(crate) const MANAGED_BY: (&str, &str) =
+    ("ipaddress.kubernetes.io/managed-by", "ipallocator.k8s.io");
+
+/// An IP's family as Services and IPAddresses name it.
+pub(crate) fn ip_family(ip: IpAddr) -> &'static str {
+    if ip.is_ipv4() {
+        "IPv4"
+    } else {
+        "IPv6"
+    }
+}
+
 /// What claiming an IP found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum IpClaim {
@@ -118,8 +133,8 @@ impl Allocator {
             "metadata": {
                 "name": ip.to_string(),
                 "labels": {
-                    "ipaddress.kubernetes.io/ip-family": if ip.is_ipv4() { "IPv4" } else { "IPv6" },
-                    "ipaddress.kubernetes.io/managed-by": "ipallocator.k8s.io",
+                    FAMILY_LABEL: ip_family(ip),
+                    MANAGED_BY.0: MANAGED_BY.1,
                 },
             },
             "spec": {"parentRef": {
@@ -245,8 +260,7 @@ impl Allocator {
 fn set_ip(svc: &mut Value, ip: IpAddr) {
     svc["spec"]["clusterIP"] = json!(ip.to_string());
     svc["spec"]["clusterIPs"] = json!([ip.to_string()]);
-    let family = if ip.is_ipv4() { "IPv4" } else { "IPv6" };
-    svc["spec"]["ipFamilies"] = json!([family]);
+    svc["spec"]["ipFamilies"] = json!([ip_family(ip)]);
     if svc.pointer("/spec/ipFamilyPolicy").is_none() {
         svc["spec"]["ipFamilyPolicy"] = json!("SingleStack");
     }
