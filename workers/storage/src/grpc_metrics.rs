@@ -12,6 +12,7 @@
 //! and an answer whose body is dropped before it ends (the client went away) is handled
 //! as `Canceled`, as the interceptor sees the handler's context error.
 
+use std::collections::HashMap;
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
@@ -20,7 +21,7 @@ use std::task::{Context, Poll};
 use bytes::Bytes;
 use http::{HeaderMap, Request, Response};
 use http_body::{Body as HttpBody, Frame, SizeHint};
-use prometheus::{IntCounterVec, Opts, Registry};
+use prometheus::{IntCounter, IntCounterVec, Opts, Registry};
 use tonic::body::Body;
 
 /// The methods the store serves: service, method, type.
@@ -72,13 +73,22 @@ const CODES: [&str; 17] = [
     "Unauthenticated",
 ];
 
-/// The four families.
+/// The four families' series of every served method, made (at zero) once, so a call
+/// looks its counters up by path instead of hashing label values.
 #[derive(Debug)]
 pub(crate) struct GrpcMetrics {
-    started: IntCounterVec,
-    handled: IntCounterVec,
-    received: IntCounterVec,
-    sent: IntCounterVec,
+    /// By request path (`/etcdserverpb.KV/Range`).
+    methods: HashMap<String, Arc<Method>>,
+}
+
+/// One method's series.
+#[derive(Debug)]
+struct Method {
+    started: IntCounter,
+    received: IntCounter,
+    sent: IntCounter,
+    /// By code, in [`CODES`] order.
+    handled: Vec<IntCounter>,
 }
 
 impl GrpcMetrics {
@@ -92,38 +102,43 @@ impl GrpcMetrics {
             registry.register(Box::new(c.clone())).expect("register");
             c
         };
-        let m = GrpcMetrics {
-            started: family(
-                "grpc_server_started_total",
-                "Total number of RPCs started on the server.",
-                &labels,
-            ),
-            handled: family(
-                "grpc_server_handled_total",
-                "Total number of RPCs completed on the server, regardless of success or failure.",
-                &["grpc_type", "grpc_service", "grpc_method", "grpc_code"],
-            ),
-            received: family(
-                "grpc_server_msg_received_total",
-                "Total number of RPC stream messages received on the server.",
-                &labels,
-            ),
-            sent: family(
-                "grpc_server_msg_sent_total",
-                "Total number of gRPC stream messages sent by the server.",
-                &labels,
-            ),
-        };
-        for (service, method, kind) in METHODS {
-            let l = [*kind, *service, *method];
-            m.started.with_label_values(&l);
-            m.received.with_label_values(&l);
-            m.sent.with_label_values(&l);
-            for code in CODES {
-                m.handled.with_label_values(&[kind, service, method, code]);
-            }
-        }
-        m
+        let started = family(
+            "grpc_server_started_total",
+            "Total number of RPCs started on the server.",
+            &labels,
+        );
+        let handled = family(
+            "grpc_server_handled_total",
+            "Total number of RPCs completed on the server, regardless of success or failure.",
+            &["grpc_type", "grpc_service", "grpc_method", "grpc_code"],
+        );
+        let received = family(
+            "grpc_server_msg_received_total",
+            "Total number of RPC stream messages received on the server.",
+            &labels,
+        );
+        let sent = family(
+            "grpc_server_msg_sent_total",
+            "Total number of gRPC stream messages sent by the server.",
+            &labels,
+        );
+        let methods = METHODS
+            .iter()
+            .map(|&(service, method, kind)| {
+                let labels = [kind, service, method];
+                let m = Method {
+                    started: started.with_label_values(&labels),
+                    received: received.with_label_values(&labels),
+                    sent: sent.with_label_values(&labels),
+                    handled: CODES
+                        .iter()
+                        .map(|code| handled.with_label_values(&[kind, service, method, code]))
+                        .collect(),
+                };
+                (format!("/{service}/{method}"), Arc::new(m))
+            })
+            .collect();
+        GrpcMetrics { methods }
     }
 }
 
@@ -149,31 +164,18 @@ pub(crate) struct Counting<S> {
     metrics: Arc<GrpcMetrics>,
 }
 
-/// One RPC's labels, once its method is known to be served.
+/// One RPC of a served method.
 #[derive(Debug, Clone)]
-struct Rpc {
-    metrics: Arc<GrpcMetrics>,
-    labels: [&'static str; 3],
-}
+struct Rpc(Arc<Method>);
 
 impl Rpc {
-    fn of(metrics: &Arc<GrpcMetrics>, path: &str) -> Option<Rpc> {
-        let (service, method) = path.strip_prefix('/')?.split_once('/')?;
-        let (s, m, kind) = METHODS
-            .iter()
-            .find(|(s, m, _)| *s == service && *m == method)?;
-        Some(Rpc {
-            metrics: metrics.clone(),
-            labels: [kind, s, m],
-        })
+    fn of(metrics: &GrpcMetrics, path: &str) -> Option<Rpc> {
+        metrics.methods.get(path).cloned().map(Rpc)
     }
 
     fn handled(&self, code: &str) {
-        let [kind, service, method] = self.labels;
-        self.metrics
-            .handled
-            .with_label_values(&[kind, service, method, code])
-            .inc();
+        let i = CODES.iter().position(|c| *c == code).unwrap_or(2); // Unknown
+        self.0.handled[i].inc();
     }
 }
 
@@ -208,8 +210,8 @@ where
         let req = match &rpc {
             None => req,
             Some(rpc) => {
-                rpc.metrics.started.with_label_values(&rpc.labels).inc();
-                let received = rpc.metrics.received.with_label_values(&rpc.labels);
+                rpc.0.started.inc();
+                let received = rpc.0.received.clone();
                 req.map(|body| Body::new(Counted::new(body, received, None)))
             }
         };
@@ -224,7 +226,7 @@ where
                 rpc.handled(code);
                 return Ok(resp.map(Counted::plain));
             }
-            let sent = rpc.metrics.sent.with_label_values(&rpc.labels);
+            let sent = rpc.0.sent.clone();
             Ok(resp.map(|body| Counted::new(body, sent, Some(rpc))))
         })
     }
@@ -281,13 +283,13 @@ impl Framing {
 /// RPC's code.
 pub(crate) struct Counted {
     inner: Body,
-    counting: Option<(prometheus::IntCounter, Framing)>,
+    counting: Option<(IntCounter, Framing)>,
     /// The RPC to record as handled when the answer ends (or is dropped unfinished).
     answer: Option<Rpc>,
 }
 
 impl Counted {
-    fn new(inner: Body, messages: prometheus::IntCounter, answer: Option<Rpc>) -> Counted {
+    fn new(inner: Body, messages: IntCounter, answer: Option<Rpc>) -> Counted {
         Counted {
             inner,
             counting: Some((messages, Framing::default())),
@@ -374,9 +376,9 @@ mod tests {
     fn every_method_starts_at_zero() {
         let registry = Registry::new();
         let m = GrpcMetrics::new(&registry);
-        let rpc = Rpc::of(&Arc::new(m), "/etcdserverpb.KV/Range").expect("served");
-        assert_eq!(rpc.labels, ["unary", "etcdserverpb.KV", "Range"]);
-        assert!(Rpc::of(&rpc.metrics, "/etcdserverpb.Auth/Authenticate").is_none());
+        let rpc = Rpc::of(&m, "/etcdserverpb.KV/Range").expect("served");
+        rpc.0.started.inc();
+        assert!(Rpc::of(&m, "/etcdserverpb.Auth/Authenticate").is_none());
         let text = {
             let mut out = Vec::new();
             prometheus::Encoder::encode(
@@ -389,6 +391,9 @@ mod tests {
         };
         assert!(text.contains(
             r#"grpc_server_handled_total{grpc_code="Unavailable",grpc_method="Watch",grpc_service="etcdserverpb.Watch",grpc_type="bidi_stream"} 0"#
+        ), "{text}");
+        assert!(text.contains(
+            r#"grpc_server_started_total{grpc_method="Range",grpc_service="etcdserverpb.KV",grpc_type="unary"} 1"#
         ), "{text}");
     }
 }
