@@ -202,8 +202,17 @@ async fn minimal_objects_are_defaulted_as_upstream_does() {
         }
     };
 
+    // Objects that ask for a fixed cluster IP go first: 10.0.0.77 lies in the band
+    // dynamic allocation draws from, where an earlier service could take it (upstream's
+    // allocator as ours; only a /24's lowest 16 addresses are kept for fixed requests).
+    let mut entries = recorded();
+    entries.sort_by_key(|e| {
+        e["body"]["spec"]["clusterIP"]
+            .as_str()
+            .is_none_or(|ip| ip.parse::<std::net::IpAddr>().is_err())
+    });
     let mut diffs = Vec::new();
-    for entry in recorded() {
+    for entry in entries {
         let name = entry["name"].as_str().expect("name");
         let path = entry["path"].as_str().expect("path").to_owned();
         let body = &entry["body"];

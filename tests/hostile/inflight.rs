@@ -197,16 +197,59 @@ fn held_slots_refuse_others_with_429_until_they_end() {
             "GET {path} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer {TOKEN}\r\n\
              accept: application/json\r\n\r\n"
         );
-        let unread = [held(&server, list.clone()).await, held(&server, list).await];
-        assert_too_many(&until_refused(&server, Method::GET, &format!("{path}/first"), b"").await);
-        // Both read-only seats in use, as /metrics says once its next one-second tick
-        // has published them.
         let seats = |text: &str| {
             super::super::metrics::value(
                 text,
                 r#"apiserver_current_inflight_requests{request_kind="readOnly"}"#,
             )
         };
+        // Rarely, on a loaded CI machine, no GET was refused while the LISTs were held
+        // (seen twice in a few hundred runs, never here): a second try, once, with what
+        // the first one saw — what the LISTs were answered and the seats /metrics
+        // counted — for the report if that fails too.
+        let mut tries = Vec::new();
+        let unread = loop {
+            let unread = [
+                held(&server, list.clone()).await,
+                held(&server, list.clone()).await,
+            ];
+            let reply = until_refused(&server, Method::GET, &format!("{path}/first"), b"").await;
+            if reply.status == 429 {
+                assert_too_many(&reply);
+                break unread;
+            }
+            let mut answered = Vec::new();
+            for mut conn in unread {
+                let mut buf = vec![0u8; 512];
+                let n = tokio::time::timeout(
+                    Duration::from_secs(2),
+                    tokio::io::AsyncReadExt::read(&mut conn, &mut buf),
+                )
+                .await;
+                answered.push(match n {
+                    Ok(Ok(n)) => String::from_utf8_lossy(&buf[..n]).into_owned(),
+                    other => format!("{other:?}"),
+                });
+            }
+            let text = server.get("/metrics").await.text();
+            tries.push(format!(
+                "GET answered {}; readOnly seats now {:?}; the LISTs began {answered:?}",
+                reply.status,
+                seats(&text)
+            ));
+            eprintln!(
+                "held LISTs, try {}: {}",
+                tries.len(),
+                tries[tries.len() - 1]
+            );
+            assert!(
+                tries.len() < 2,
+                "no GET refused while two LISTs were held:\n{}",
+                tries.join("\n")
+            );
+        };
+        // Both read-only seats in use, as /metrics says once its next one-second tick
+        // has published them.
         let deadline = Instant::now() + Duration::from_secs(5);
         let mut text = server.get("/metrics").await.text();
         while seats(&text) != Some(2.0) && Instant::now() < deadline {

@@ -7,7 +7,7 @@ use kas_server::status::Status;
 use kas_server::storage::{ReadVersion, StorageError};
 use serde_json::{json, Value};
 
-use super::{invalid, s, Allocator, HELD};
+use super::{dynamic_order, invalid, reserved_band, s, Allocator, HELD};
 
 impl Allocator {
     /// The prefix (with a trailing `/`) of the node port keys.
@@ -144,7 +144,7 @@ impl Allocator {
         Ok(claimed)
     }
 
-    /// A free node port for `svc`, from a random start (none of `claimed`).
+    /// A free node port for `svc` (none of `claimed`), from the upper band first.
     pub(super) async fn any_port(
         &self,
         svc: &Value,
@@ -153,13 +153,8 @@ impl Allocator {
     ) -> Result<i64, Status> {
         let (lo, hi) = (i64::from(self.node_ports.0), i64::from(self.node_ports.1));
         let span = (hi - lo + 1) as u64;
-        let start = u64::from_le_bytes(
-            uuid::Uuid::new_v4().as_bytes()[..8]
-                .try_into()
-                .unwrap_or([0; 8]),
-        ) % span;
-        for k in 0..span {
-            let port = lo + ((start + k) % span) as i64;
+        for k in dynamic_order(span, reserved_band(span, 16, 32, 128)) {
+            let port = lo + k as i64;
             if claimed.contains(&port) {
                 continue;
             }

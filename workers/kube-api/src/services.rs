@@ -22,9 +22,6 @@ pub(crate) use ports::node_ports;
 /// Marks, during an update, a port entry whose node port the service already holds.
 const HELD: &str = "\u{0}held";
 
-/// How many random picks before scanning the range in order.
-const RANDOM_TRIES: usize = 16;
-
 /// The labels the allocator puts on the IPAddresses it makes: the family's key, and
 /// the managed-by key and value.
 pub(crate) const FAMILY_LABEL: &str = "ipaddress.kubernetes.io/ip-family";
@@ -222,18 +219,16 @@ impl Allocator {
             set_ip(svc, ip);
             return Ok(vec![requested]);
         }
-        let size = self.size();
-        let mut tries: Vec<u64> = (0..RANDOM_TRIES)
-            .map(|_| {
-                let r = u64::from_le_bytes(
-                    uuid::Uuid::new_v4().as_bytes()[..8]
-                        .try_into()
-                        .unwrap_or([0; 8]),
-                );
-                1 + r % size
-            })
-            .collect();
-        tries.extend(1..=size.min(1 << 16));
+        // The reserved band of a range of this size: what upstream's RangeSize counts,
+        // every address of the CIDR, network and broadcast included.
+        let cidr_size = match self.range {
+            IpNet::V4(n) => 1u64 << (32 - n.prefix_len()),
+            IpNet::V6(n) => 1u64
+                .checked_shl(128 - u32::from(n.prefix_len()))
+                .unwrap_or(u64::MAX),
+        };
+        let reserved = reserved_band(cidr_size, 16, 16, 256);
+        let tries = dynamic_order(self.size(), reserved).map(|i| i + 1);
         for n in tries {
             let Some(ip) = nth(&self.range, n) else {
                 continue;
@@ -264,6 +259,37 @@ fn set_ip(svc: &mut Value, ip: IpAddr) {
     if svc.pointer("/spec/ipFamilyPolicy").is_none() {
         svc["spec"]["ipFamilyPolicy"] = json!("SingleStack");
     }
+}
+
+/// The size of the lower band of a range that dynamic allocation leaves to requests for
+/// a fixed value until the rest is full (KEP-3070 for service IPs, KEP-3668 for node
+/// ports): `size / step`, at least `min` and at most `max`; none for a range of `min`
+/// values or fewer.
+fn reserved_band(size: u64, min: u64, step: u64, max: u64) -> u64 {
+    if size <= min {
+        return 0;
+    }
+    (size / step).clamp(min, max)
+}
+
+/// The offsets, in `0..size`, a dynamic allocation tries in turn, as upstream's
+/// allocators do: the upper band above `reserved` from a random start and around it,
+/// then the reserved band the same way.
+fn dynamic_order(size: u64, reserved: u64) -> impl Iterator<Item = u64> {
+    let reserved = reserved.min(size);
+    let upper = size - reserved;
+    let random = |n: u64| {
+        let r = u64::from_le_bytes(
+            uuid::Uuid::new_v4().as_bytes()[..8]
+                .try_into()
+                .unwrap_or([0; 8]),
+        );
+        r % n.max(1)
+    };
+    let (a, b) = (random(upper), random(reserved));
+    (0..upper)
+        .map(move |i| reserved + (a + i) % upper)
+        .chain((0..reserved).map(move |i| (b + i) % reserved))
 }
 
 /// The `n`th address of `net`.
@@ -421,6 +447,30 @@ impl Hooks for Allocator {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dynamic_allocation_takes_the_upper_band_first() {
+        // A /24 keeps 16 of its 254 addresses for fixed requests; a /28 keeps none.
+        assert_eq!(reserved_band(256, 16, 16, 256), 16);
+        assert_eq!(reserved_band(16, 16, 16, 256), 0);
+        assert_eq!(reserved_band(1 << 20, 16, 16, 256), 256);
+        // The default node port range keeps 86 of its 2768 ports.
+        assert_eq!(reserved_band(2768, 16, 32, 128), 86);
+        let order: Vec<u64> = dynamic_order(254, 16).collect();
+        assert_eq!(order.len(), 254);
+        assert!(order[..238].iter().all(|&i| i >= 16));
+        assert!(order[238..].iter().all(|&i| i < 16));
+        let mut sorted = order.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..254).collect::<Vec<_>>());
+        // Each band is walked in order from its start, wrapping once.
+        let start = order[0];
+        assert!(order[..238]
+            .iter()
+            .enumerate()
+            .all(|(k, &i)| i == 16 + (start - 16 + k as u64) % 238));
+        assert_eq!(dynamic_order(10, 0).count(), 10);
+    }
 
     #[test]
     fn nth_address() {
