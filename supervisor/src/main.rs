@@ -49,15 +49,17 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 const EXIT_USAGE: u8 = 64;
 
 /// Environment variable of mimalloc's own transparent-huge-page option; when an operator
-/// sets it, mimalloc and the kernel decide as they would without this server's choice.
+/// sets it, this server leaves THP as the kernel is configured.
 const ALLOW_THP_ENV: &str = "MIMALLOC_ALLOW_THP";
 
 /// Turns transparent huge pages off for this process and, as the kernel keeps the flag
-/// across fork and exec, for every worker it starts. mimalloc asks for huge pages on its
-/// arenas, so each first touch of a 2 MiB region zeroes all of it: a worker's heap is tens
-/// of MiB, which doubled its resident memory and made each start (a reload's replacements
-/// most) spend tens of milliseconds clearing pages, taken from the workers serving
-/// meanwhile; steady GET throughput was the same either way (bench/RESULTS-reload.md).
+/// across fork and exec, for every worker it starts. mimalloc is built not to ask for them
+/// (its `no_thp` feature: before `main` its first arena took two, ~15 ms of zeroing at
+/// every start), but a kernel with THP `always` would still give them: each first touch of
+/// a 2 MiB region zeroes all of it, so a worker's heap of tens of MiB doubled its resident
+/// memory and each start (a reload's replacements most) spent tens of milliseconds clearing
+/// pages, taken from the workers serving meanwhile; steady GET throughput was the same
+/// either way (bench/RESULTS-reload.md).
 fn small_pages() {
     if std::env::var_os(ALLOW_THP_ENV).is_none() {
         // Refused only by kernels older than 3.15; THP then stays as configured.

@@ -264,7 +264,9 @@ impl Supervisor {
     /// Runs until the tree has shut down; returns the process exit code.
     pub(crate) async fn run(mut self, mut signals: Signals) -> u8 {
         self.notifier.status("Starting workers");
-        let roles: Vec<WorkerRole> = self.slots.keys().copied().collect();
+        let mut roles: Vec<WorkerRole> = self.slots.keys().copied().collect();
+        // The store first: every other worker's start waits for it.
+        roles.sort_by_key(|r| *r != WorkerRole::Storage);
         for role in roles {
             if !self.slots.get(&role).is_some_and(|s| s.running) {
                 self.spawn(role);

@@ -169,11 +169,14 @@ impl Objects {
         }
     }
 
+    /// Ensures every one of `objects`, all at once (the store commits concurrent writes
+    /// together: on a new store, one after another took ~150 ms of the start).
     async fn ensure_all(&self, strategy: Strategy, objects: &[Value]) -> Result<(), Status> {
-        for o in objects {
-            self.ensure(strategy, o).await?;
-        }
-        Ok(())
+        let each = objects.iter().map(|o| self.ensure(strategy, o));
+        futures_util::future::join_all(each)
+            .await
+            .into_iter()
+            .collect()
     }
 
     /// Deletes the objects the server once made (annotation true) that are no longer

@@ -347,20 +347,24 @@ async fn kubernetes_service(
     ) else {
         return Ok(());
     };
-    if !range.is_empty() {
-        ensure(
-            cidrs,
-            "",
-            json!({"metadata": {"name": "kubernetes"}, "spec": {"cidrs": [range]}}),
-        )
-        .await?;
-    }
-    // The default namespace must exist first.
-    stores
+    // The default namespace must exist first: made here too rather than waiting for the
+    // system namespaces step (on a new store both run at once), with the ServiceCIDR.
+    let namespaces = stores
         .get("", "namespaces")
-        .ok_or_else(|| Status::internal("no namespaces store"))?
-        .read_object("", "default")
-        .await?;
+        .ok_or_else(|| Status::internal("no namespaces store"))?;
+    let cidr = async {
+        match range.is_empty() {
+            true => Ok(()),
+            false => {
+                let obj = json!({"metadata": {"name": "kubernetes"}, "spec": {"cidrs": [range]}});
+                ensure(cidrs, "", obj).await
+            }
+        }
+    };
+    let default_ns = ensure(namespaces, "", json!({"metadata": {"name": "default"}}));
+    let (cidr, default_ns) = futures_util::future::join(cidr, default_ns).await;
+    cidr?;
+    default_ns?;
     let mut svc = json!({
         "metadata": {"name": "kubernetes", "namespace": "default",
             "labels": {"component": "apiserver", "provider": "kubernetes"}},

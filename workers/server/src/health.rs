@@ -283,6 +283,7 @@ impl Default for PostStartHooks {
 /// A handle a hook uses to say it is done.
 #[derive(Debug, Clone)]
 pub struct HookHandle {
+    name: Arc<str>,
     done: Arc<AtomicBool>,
     changed: Arc<watch::Sender<u64>>,
 }
@@ -290,7 +291,9 @@ pub struct HookHandle {
 impl HookHandle {
     /// Marks the hook finished.
     pub fn done(&self) {
-        self.done.store(true, Ordering::Release);
+        if !self.done.swap(true, Ordering::AcqRel) {
+            tracing::debug!(hook = %self.name, "post-start hook finished");
+        }
         self.changed.send_modify(|n| *n += 1);
     }
 }
@@ -304,6 +307,7 @@ impl PostStartHooks {
         }
         self.changed.send_modify(|n| *n += 1);
         HookHandle {
+            name: Arc::from(name),
             done,
             changed: self.changed.clone(),
         }

@@ -16,6 +16,7 @@
 
 mod codec;
 mod continue_token;
+mod dial;
 pub mod encryption;
 mod error;
 mod list;
@@ -222,8 +223,17 @@ impl Storage {
             _ => None,
         };
         let mut endpoints = Vec::new();
+        // The storage worker's socket: dialled by a connector that waits for it.
+        let unix = match cfg.endpoints.as_slice() {
+            [one] => dial::unix_path(one),
+            _ => None,
+        };
         for url in &cfg.endpoints {
-            let mut ep = Endpoint::from_shared(url.clone())
+            let url = match unix {
+                Some(_) => "http://localhost",
+                None => url.as_str(),
+            };
+            let mut ep = Endpoint::from_shared(url.to_owned())
                 .map_err(|e| StorageError::Internal(format!("etcd endpoint {url}: {e}")))?
                 .connect_timeout(Duration::from_secs(2))
                 .tcp_nodelay(true)
@@ -243,8 +253,9 @@ impl Storage {
             }
             endpoints.push(ep);
         }
-        let channel = match endpoints.len() {
-            1 => endpoints.remove(0).connect_lazy(),
+        let channel = match (endpoints.len(), unix) {
+            (1, Some(path)) => dial::unix_channel(endpoints.remove(0), &path),
+            (1, None) => endpoints.remove(0).connect_lazy(),
             _ => tonic::transport::Channel::balance_list(endpoints.into_iter()),
         };
         let client = Client::from_channel(etcd_client::Channel::Tonic(channel), None)
