@@ -564,6 +564,26 @@ spec:
         err.contains("cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32"),
         "{err}"
     );
+    // The legacy tolerations annotation is read as upstream's Go decoder reads it.
+    for (value, want) in [
+        (
+            "[{\"key\": 7}]",
+            "metadata.annotations: Invalid value: \"scheduler.alpha.kubernetes.io/tolerations\": json: cannot unmarshal number into Go struct field Toleration.key of type string",
+        ),
+        (
+            "[{\"key\": \"k\", \"tolerationSeconds\": 5}]",
+            "metadata.annotations.scheduler.alpha.kubernetes.io/tolerations[0].effect: Invalid value: \"\": effect must be 'NoExecute' when `tolerationSeconds` is set",
+        ),
+    ] {
+        let out = k.run(&[
+            "run",
+            "tolerates",
+            "--image=nginx",
+            &format!("--annotations=scheduler.alpha.kubernetes.io/tolerations={value}"),
+        ]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{err}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -54,6 +54,7 @@ mod service_ips;
 mod statefulset;
 mod storage;
 mod storage_warnings;
+mod toleration_annotation;
 mod webhooks;
 mod workload_warnings;
 

@@ -177,6 +177,17 @@ pub(super) fn pod_annotations(
             ));
         }
     }
+    // Upstream reads a non-empty value only.
+    if let Some(v) = get(super::toleration_annotation::KEY).filter(|v| !v.is_empty()) {
+        match super::toleration_annotation::decode(v) {
+            Err(e) => out.push(invalid(at, super::toleration_annotation::KEY, &e)),
+            Ok(list) => super::pod_scheduling::tolerations(
+                &list,
+                &format!("{at}.{}", super::toleration_annotation::KEY),
+                out,
+            ),
+        }
+    }
     const COST: &str = "controller.kubernetes.io/pod-deletion-cost";
     if let Some(v) = get(COST) {
         let canonical = v == "0"
@@ -430,5 +441,18 @@ mod tests {
                 "metadata.annotations[container.apparmor.security.beta.kubernetes.io/ghost]: Invalid value: \"bad\": invalid AppArmor profile name: \"bad\"",
             ]
         );
+        // The legacy tolerations annotation: Go's decode error, else ValidateTolerations.
+        let spec = json!({"containers": [{"name": "c"}]});
+        for (value, want) in [
+            ("", None),
+            ("[{\"key\":\"k\",\"operator\":\"Exists\"}]", None),
+            ("{}", Some("metadata.annotations: Invalid value: \"scheduler.alpha.kubernetes.io/tolerations\": json: cannot unmarshal object into Go value of type []core.Toleration")),
+            ("[{\"operator\":\"Equal\"}]", Some("metadata.annotations.scheduler.alpha.kubernetes.io/tolerations[0].operator: Invalid value: \"Equal\": operator must be Exists when `key` is empty, which means \"match all values and all keys\"")),
+        ] {
+            let mut out = Vec::new();
+            let annotations = json!({"scheduler.alpha.kubernetes.io/tolerations": value});
+            pod_annotations(annotations.as_object(), &spec, "metadata.annotations", &mut out);
+            assert_eq!(messages(&out), want.into_iter().collect::<Vec<_>>(), "{value}");
+        }
     }
 }
