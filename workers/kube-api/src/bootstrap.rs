@@ -353,13 +353,11 @@ async fn kubernetes_service(
         .get("", "namespaces")
         .ok_or_else(|| Status::internal("no namespaces store"))?;
     let cidr = async {
-        match range.is_empty() {
-            true => Ok(()),
-            false => {
-                let obj = json!({"metadata": {"name": "kubernetes"}, "spec": {"cidrs": [range]}});
-                ensure(cidrs, "", obj).await
-            }
+        if range.is_empty() {
+            return Ok(());
         }
+        let obj = json!({"metadata": {"name": "kubernetes"}, "spec": {"cidrs": [range]}});
+        ensure(cidrs, "", obj).await
     };
     let default_ns = ensure(namespaces, "", json!({"metadata": {"name": "default"}}));
     let (cidr, default_ns) = futures_util::future::join(cidr, default_ns).await;
