@@ -196,6 +196,12 @@ async fn pods_proxy_carries_requests_to_the_pod() {
     );
     assert!(echo["headers"].get("authorization").is_none(), "{echo}");
     assert_eq!(echo["headers"]["x-forwarded-for"], "127.0.0.1");
+    // The host the client asked for, as upstream's proxy passes it on.
+    assert_eq!(
+        echo["headers"]["host"],
+        format!("127.0.0.1:{}", server.port),
+        "{echo}"
+    );
 
     // A body, another method, an explicit scheme and port; CORS headers are dropped.
     let r = send(

@@ -10,7 +10,7 @@ use http::{HeaderValue, Method, Request, Response};
 use hyper::body::Incoming;
 use kas_proto::{RequestContext, WorkerRole, CONTEXT_HEADER};
 use kas_server::body::{self, Body};
-use kas_server::delegate::{Traffic, UNHANDLED_HEADER};
+use kas_server::delegate::{Traffic, HOST_HEADER, UNHANDLED_HEADER};
 use kas_server::negotiate::{self, Conversion, Media};
 use kas_server::status::{Reason, Status};
 use kas_server::{health, request_info};
@@ -273,11 +273,19 @@ fn outgoing<'f>(
             || name == header::HOST
             || name.as_str() == CONTEXT_HEADER
             || name.as_str() == UNHANDLED_HEADER
+            || name.as_str() == HOST_HEADER
             || name.as_str() == "keep-alive"
         {
             continue;
         }
         headers.append(name.clone(), value.clone());
+    }
+    let host = parts.headers.get(header::HOST).cloned().or_else(|| {
+        let authority = parts.uri.authority()?;
+        HeaderValue::from_str(authority.as_str()).ok()
+    });
+    if let Some(host) = host {
+        headers.insert(HOST_HEADER, host);
     }
     let ctx_value = ctx
         .to_header_value()

@@ -310,6 +310,7 @@ pub(crate) fn forwarded(headers: &HeaderMap, upgrade: bool) -> HeaderMap {
         if (hop && !(upgrade && matches!(n, "connection" | "upgrade")))
             || matches!(n, "host" | "authorization" | "content-length")
             || n == kas_proto::CONTEXT_HEADER
+            || n == kas_server::delegate::HOST_HEADER
             || n.starts_with("impersonate-")
             || n.starts_with("x-remote-")
         {

@@ -7,7 +7,7 @@
 //! through the proxy again. A connection upgrade (WebSocket, SPDY) is joined end to end.
 
 use bytes::Bytes;
-use http::header::{CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, LOCATION};
+use http::header::{CONTENT_ENCODING, CONTENT_LENGTH, CONTENT_TYPE, HOST, LOCATION};
 use http::{HeaderValue, Method, Request, Response, StatusCode};
 use http_body_util::BodyExt;
 use kas_server::body::{self, Body};
@@ -52,6 +52,11 @@ pub(crate) async fn forward(
     let backend_path = backend_path(&incoming, prefix_segments);
     let escaped = escape_path(&backend_path);
     let mut headers = crate::pod_connect::forwarded(&parts.headers, upgrade.is_some());
+    // The backend is told the host the client asked for, as upstream's proxy handler
+    // (Go's reverse proxy keeps the request's Host; only the dial goes to the location).
+    if let Some(host) = kas_server::delegate::client_host(&parts.headers) {
+        headers.insert(HOST, host.clone());
+    }
     if let Some(client_side) = upgrade {
         // Upstream dials the location itself: the path, not the query.
         let url = format!("{}{escaped}", location.base);

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use futures_util::FutureExt;
-use http::{Request, Response};
+use http::{HeaderValue, Request, Response};
 use hyper::body::Incoming;
 use hyper::client::conn::http2 as client_h2;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
@@ -47,6 +47,16 @@ const MAX_HEADER_LIST: u32 = 4 << 20;
 /// Header a worker sets on a 404 that means "no route here" rather than "no such object",
 /// so the front door falls through to the next server of the chain.
 pub const UNHANDLED_HEADER: &str = "x-kube-apiserver-rs-unhandled";
+
+/// Request header the front door sets on a delegated request to the host the client
+/// asked for (the delegation's own host is the worker's role): what the API server's
+/// proxy passes on to a pod, service or node, as upstream's does.
+pub const HOST_HEADER: &str = "x-kube-apiserver-rs-host";
+
+/// The host the client of a delegated request asked for.
+pub fn client_host(headers: &http::HeaderMap) -> Option<&HeaderValue> {
+    headers.get(HOST_HEADER)
+}
 
 /// Where a worker answers its own metrics to the front door.
 pub const METRICS_PATH: &str = "/metrics";
