@@ -280,12 +280,15 @@ fn outgoing<'f>(
         }
         headers.append(name.clone(), value.clone());
     }
-    let host = parts.headers.get(header::HOST).cloned().or_else(|| {
-        let authority = parts.uri.authority()?;
-        HeaderValue::from_str(authority.as_str()).ok()
-    });
-    if let Some(host) = host {
-        headers.insert(HOST_HEADER, host);
+    // Only a proxy request passes the client's host on (to its pod, service or node).
+    if ctx.info.subresource == "proxy" {
+        let host = parts.headers.get(header::HOST).cloned().or_else(|| {
+            let authority = parts.uri.authority()?;
+            HeaderValue::from_str(authority.as_str()).ok()
+        });
+        if let Some(host) = host {
+            headers.insert(HOST_HEADER, host);
+        }
     }
     let ctx_value = ctx
         .to_header_value()
