@@ -341,7 +341,7 @@ impl Authn {
                         Some(other) => {
                             return Err(format!(
                                 "oidc: parse 'email_verified' claim: json: cannot unmarshal {} into Go value of type bool",
-                                go_json_type(other)
+                                kas_server::go_json::go_kind(other)
                             ))
                         }
                     }
@@ -370,7 +370,7 @@ impl Authn {
                 other => {
                     return Err(format!(
                         "oidc: parse groups claim {groups_claim:?}: json: cannot unmarshal {} into Go value of type string",
-                        go_json_type(other)
+                        kas_server::go_json::go_kind(other)
                     ))
                 }
             };
@@ -430,7 +430,7 @@ impl Authn {
                 return Err(format!(
                     "oidc: parse claim {}: json: cannot unmarshal {} into Go value of type string",
                     rule.claim,
-                    go_json_type(value)
+                    kas_server::go_json::go_kind(value)
                 ));
             };
             if value != rule.required_value {
@@ -485,19 +485,8 @@ fn string_claim(claims: &Value, name: &str) -> Result<String, String> {
         Some(Value::String(s)) => Ok(s.clone()),
         Some(other) => Err(format!(
             "json: cannot unmarshal {} into Go value of type string",
-            go_json_type(other)
+            kas_server::go_json::go_kind(other)
         )),
-    }
-}
-
-fn go_json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "bool",
-        Value::Number(_) => "number",
-        Value::String(_) => "string",
-        Value::Array(_) => "array",
-        Value::Object(_) => "object",
     }
 }
 

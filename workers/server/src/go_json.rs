@@ -242,7 +242,7 @@ impl Scanner<'_> {
 }
 
 /// Go's name of a JSON value's kind in an UnmarshalTypeError.
-fn go_kind(v: &Value) -> &'static str {
+pub fn go_kind(v: &Value) -> &'static str {
     match v {
         Value::Array(_) => "array",
         Value::String(_) => "string",

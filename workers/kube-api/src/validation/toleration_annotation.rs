@@ -74,21 +74,11 @@ fn toleration(item: &Value) -> Result<Value, String> {
 }
 
 /// Go's UnmarshalTypeError: the JSON kind found (a number with its text when it is one
-/// that did not fit), where, and the Go type wanted.
+/// that did not fit an integer field), where, and the Go type wanted.
 fn mismatch(found: &Value, field: Option<&str>, go_type: &str) -> String {
-    let kind = match found {
-        Value::Null => "null".to_owned(),
-        Value::Bool(_) => "bool".to_owned(),
-        Value::Number(n) => format!("number {n}"),
-        Value::String(_) => "string".to_owned(),
-        Value::Array(_) => "array".to_owned(),
-        Value::Object(_) => "object".to_owned(),
-    };
-    // Go names a number by its text only when the number itself was the problem.
     let kind = match (found, go_type) {
-        (Value::Number(_), "int64") => kind,
-        (Value::Number(_), _) => "number".to_owned(),
-        _ => kind,
+        (Value::Number(n), "int64") => format!("number {n}"),
+        _ => go_json::go_kind(found).to_owned(),
     };
     match field {
         Some(f) => format!(
