@@ -235,6 +235,12 @@ impl Discovery {
     }
 }
 
+/// A number below `n` (0 when `n` is 0), for the choices upstream makes at random (an
+/// endpoint to proxy to, where a dynamic IP or node port search starts).
+pub(crate) fn random_below(n: u64) -> u64 {
+    (uuid::Uuid::new_v4().as_u128() % u128::from(n.max(1))) as u64
+}
+
 /// The OpenAPI documents of the served resources, with patch markers from kas-schema.
 /// Built lazily, on the first request for them.
 fn openapi_documents() -> kas_openapi::Documents {

@@ -161,7 +161,7 @@ pub(crate) async fn service(
     if subsets.is_empty() {
         return Err(none_for(name));
     }
-    let start = random(subsets.len());
+    let start = crate::random_below(subsets.len() as u64) as usize;
     for i in 0..subsets.len() {
         let subset = subsets[(start + i) % subsets.len()];
         let addresses: Vec<&Value> = array_at(subset, "/addresses").collect();
@@ -170,7 +170,7 @@ pub(crate) async fn service(
         }
         for p in array_at(subset, "/ports").filter(|p| str_at(p, "/name") == port_name) {
             let target_port = p.get("port").and_then(Value::as_i64).unwrap_or(0);
-            let first = random(addresses.len());
+            let first = crate::random_below(addresses.len() as u64) as usize;
             for j in 0..addresses.len() {
                 let address = addresses[(first + j) % addresses.len()];
                 if valid_address(stores.pods, ns, address).await {
@@ -201,11 +201,6 @@ async fn valid_address(pods: &RestStore, ns: &str, address: &Value) -> bool {
     let ip = str_at(address, "/ip");
     let has_ip = array_at(&pod, "/status/podIPs").any(|p| str_at(p, "/ip") == ip);
     has_ip
-}
-
-/// A number below `n` (n > 0), for picking endpoints at random as upstream does.
-fn random(n: usize) -> usize {
-    (uuid::Uuid::new_v4().as_u128() % n as u128) as usize
 }
 
 /// A node's proxy location (upstream's node ResourceLocation): the kubelet's address, a

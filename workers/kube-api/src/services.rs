@@ -278,15 +278,7 @@ fn reserved_band(size: u64, min: u64, step: u64, max: u64) -> u64 {
 fn dynamic_order(size: u64, reserved: u64) -> impl Iterator<Item = u64> {
     let reserved = reserved.min(size);
     let upper = size - reserved;
-    let random = |n: u64| {
-        let r = u64::from_le_bytes(
-            uuid::Uuid::new_v4().as_bytes()[..8]
-                .try_into()
-                .unwrap_or([0; 8]),
-        );
-        r % n.max(1)
-    };
-    let (a, b) = (random(upper), random(reserved));
+    let (a, b) = (crate::random_below(upper), crate::random_below(reserved));
     (0..upper)
         .map(move |i| reserved + (a + i) % upper)
         .chain((0..reserved).map(move |i| (b + i) % reserved))
