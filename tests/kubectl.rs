@@ -584,6 +584,35 @@ spec:
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(want), "{err}");
     }
+    // So are a node's legacy taints and avoid-pods annotations, times included.
+    for (annotation, want) in [
+        (
+            r#"scheduler.alpha.kubernetes.io/taints: '[{"key":"k","effect":"NoSchedule","timeAdded":"today"}]'"#,
+            r#"metadata.annotations: Invalid value: "scheduler.alpha.kubernetes.io/taints": parsing time "today" as "2006-01-02T15:04:05Z07:00": cannot parse "today" as "2006""#,
+        ),
+        (
+            r#"scheduler.alpha.kubernetes.io/taints: '[{"key":"k"}]'"#,
+            "metadata.annotations.scheduler.alpha.kubernetes.io/taints[0].effect: Required value",
+        ),
+        (
+            r#"scheduler.alpha.kubernetes.io/preferAvoidPods: '{"preferAvoidPods":[{"podSignature":{}}]}'"#,
+            "metadata.annotations.scheduler.alpha.kubernetes.io/preferAvoidPods[0].PodSignature: Required value",
+        ),
+    ] {
+        let node =
+            format!("apiVersion: v1\nkind: Node\nmetadata:\n  name: legacy\n  annotations:\n    {annotation}\n");
+        let out = k.run_stdin(&["create", "-f", "-"], &node);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{err}");
+    }
+    // A MicroTime has six fractional digits, as Go's layout for it asks.
+    let event = "apiVersion: events.k8s.io/v1\nkind: Event\nmetadata:\n  name: short-time\neventTime: \"2024-01-01T00:00:00Z\"\nreportingController: example.com/c\nreportingInstance: i\naction: A\nreason: R\ntype: Normal\n";
+    let out = k.run_stdin(&["create", "-f", "-", "--validate=false"], event);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(r#"parsing time "2024-01-01T00:00:00Z" as "2006-01-02T15:04:05.000000Z07:00": cannot parse "Z" as ".000000""#),
+        "{err}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

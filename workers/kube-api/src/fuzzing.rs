@@ -126,3 +126,17 @@ pub fn validate_builtin(obj: &Value, old: &Value) -> usize {
     }
     causes
 }
+
+/// A text as the value of every legacy annotation upstream decodes with Go's JSON
+/// decoder (a pod's tolerations, a node's taints and avoid-pods), through pod and node
+/// validation: the causes found. A panic here is a finding.
+pub fn legacy_annotations(text: &str) -> usize {
+    let annotations = serde_json::json!({
+        "scheduler.alpha.kubernetes.io/tolerations": text,
+        "scheduler.alpha.kubernetes.io/taints": text,
+        "scheduler.alpha.kubernetes.io/preferAvoidPods": text,
+    });
+    let obj = serde_json::json!({"metadata": {"name": "a", "annotations": annotations},
+        "spec": {"containers": [{"name": "c", "image": "i"}]}});
+    validate_builtin(&obj, &obj)
+}

@@ -3,21 +3,7 @@
 
 use base64::Engine as _;
 
-/// Go's `time.RFC3339`, the layout upstream's errors name for `Time`.
-pub(crate) const RFC3339: &str = "2006-01-02T15:04:05Z07:00";
-/// The layout of `MicroTime`.
-pub(crate) const RFC3339_MICRO: &str = "2006-01-02T15:04:05.000000Z07:00";
-
-/// Days since 1970-01-01 of a proleptic Gregorian date.
-fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let mp = (m + 9) % 12;
-    let doy = (153 * mp + 2) / 5 + d - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
+pub(crate) use crate::go_time::{RFC3339, RFC3339_MICRO};
 
 /// The date of a day count since 1970-01-01.
 fn civil_from_days(z: i64) -> (i64, i64, i64) {
@@ -54,82 +40,10 @@ pub(crate) fn format_time(seconds: i64, nanos: i64, micros: bool) -> String {
     }
 }
 
-fn digits(s: &[u8], at: usize, n: usize) -> Option<i64> {
-    let part = s.get(at..at + n)?;
-    if !part.iter().all(u8::is_ascii_digit) {
-        return None;
-    }
-    std::str::from_utf8(part).ok()?.parse().ok()
-}
-
-/// Parses an RFC 3339 time (`2024-01-02T03:04:05Z`, `...05.123+02:00`) to Unix seconds
-/// and nanoseconds. The error is upstream's `parsing time "<s>" as "<layout>": ...`.
+/// Parses a time by its layout (RFC 3339, with or without six fractional digits) to Unix
+/// seconds and nanoseconds; the error is Go's `time.Parse` error, as upstream's.
 pub(crate) fn parse_time(s: &str, layout: &str) -> Result<(i64, i64), String> {
-    let bad = || format!("parsing time {s:?} as {layout:?}: cannot parse {s:?} as {layout:?}");
-    let b = s.as_bytes();
-    let year = digits(b, 0, 4).ok_or_else(bad)?;
-    let sep = |i: usize, c: u8| b.get(i) == Some(&c);
-    if !(sep(4, b'-') && sep(7, b'-') && sep(10, b'T') && sep(13, b':') && sep(16, b':')) {
-        return Err(bad());
-    }
-    let month = digits(b, 5, 2).ok_or_else(bad)?;
-    let day = digits(b, 8, 2).ok_or_else(bad)?;
-    let hour = digits(b, 11, 2).ok_or_else(bad)?;
-    let min = digits(b, 14, 2).ok_or_else(bad)?;
-    let sec = digits(b, 17, 2).ok_or_else(bad)?;
-    let mut i = 19;
-    let mut nanos = 0i64;
-    if sep(i, b'.') {
-        i += 1;
-        let start = i;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == start {
-            return Err(bad());
-        }
-        let frac = &s[start..i.min(start + 9)];
-        nanos = frac.parse::<i64>().map_err(|_| bad())? * 10i64.pow(9 - frac.len() as u32);
-    }
-    let offset = match b.get(i) {
-        Some(b'Z') if i + 1 == b.len() => 0,
-        Some(c @ (b'+' | b'-')) if i + 6 == b.len() && sep(i + 3, b':') => {
-            let oh = digits(b, i + 1, 2).ok_or_else(bad)?;
-            let om = digits(b, i + 4, 2).ok_or_else(bad)?;
-            let o = oh * 3600 + om * 60;
-            if *c == b'-' {
-                -o
-            } else {
-                o
-            }
-        }
-        _ => return Err(bad()),
-    };
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    let month_days = [
-        31,
-        if leap { 29 } else { 28 },
-        31,
-        30,
-        31,
-        30,
-        31,
-        31,
-        30,
-        31,
-        30,
-        31,
-    ];
-    if !(1..=12).contains(&month) || day < 1 || day > month_days[(month - 1) as usize] {
-        return Err(format!("parsing time {s:?}: day out of range"));
-    }
-    if hour > 23 || min > 59 || sec > 59 {
-        return Err(format!(
-            "parsing time {s:?}: hour, minute or second out of range"
-        ));
-    }
-    let secs = days_from_civil(year, month, day) * 86_400 + hour * 3600 + min * 60 + sec - offset;
-    Ok((secs, nanos))
+    crate::go_time::parse(s, layout)
 }
 
 /// Formats nanoseconds as Go's `time.Duration.String` does (`1h2m3.5s`, `1.5ms`, `0s`).

@@ -156,12 +156,22 @@ fn special_types() {
     let ev = kind_def("events.k8s.io", "v1", "Event").expect("event");
     let out = decode(
         ev,
-        r#"{"eventTime":"2024-01-02T03:04:05.5Z"}"#,
+        r#"{"eventTime":"2024-01-02T05:04:05.500000+02:00"}"#,
         FieldValidation::Strict,
     )
     .expect("decode")
     .object;
     assert_eq!(out["eventTime"], json!("2024-01-02T03:04:05.500000Z"));
+    // A MicroTime is read by its layout, six fractional digits exactly, as upstream reads it.
+    let short = decode(
+        ev,
+        r#"{"eventTime":"2024-01-02T03:04:05.5Z"}"#,
+        FieldValidation::Strict,
+    );
+    assert!(
+        matches!(&short, Err(DecodeError::Invalid(e)) if e.ends_with(r#"cannot parse ".5Z" as ".000000""#)),
+        "{short:?}"
+    );
 }
 
 #[test]

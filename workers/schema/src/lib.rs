@@ -80,6 +80,7 @@ mod formats;
 mod generated;
 mod go_format;
 mod go_json;
+mod go_time;
 mod json;
 mod protobuf;
 mod protobuf_encode;
@@ -90,6 +91,7 @@ mod zero;
 
 pub use go_format::{go_json_pretty, go_json_vec};
 pub use go_json::{to_json_pretty, to_json_vec, InGoOrder};
+pub use go_time::{parse as parse_go_time, RFC3339};
 pub use json::{decode_json, decode_value};
 pub use protobuf::{decode_protobuf, decode_protobuf_message, PROTOBUF_MAGIC};
 pub use protobuf_encode::{

@@ -65,6 +65,11 @@ pub(crate) fn required(field: &str, why: &str) -> StatusCause {
     cause("FieldValueRequired", field, message)
 }
 
+/// `InternalError` at a field: a check that could not be made.
+pub(crate) fn internal(field: &str, detail: &str) -> StatusCause {
+    cause("InternalError", field, format!("Internal error: {detail}"))
+}
+
 /// `FieldValueNotSupported` listing the supported values.
 pub(crate) fn not_supported(field: &str, value: &str, supported: &[&str]) -> StatusCause {
     let mut message = format!("Unsupported value: {}", quote(value));

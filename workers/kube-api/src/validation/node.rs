@@ -7,8 +7,8 @@
 //! as created and then as updated, so taint and resource causes appear twice.
 //!
 //! The removed dynamic kubelet config (`spec.configSource`, `status.config`) is cleared
-//! as upstream's strategy clears it ([`node_prepare`]). Not checked: the legacy taint
-//! and avoid-pods annotations.
+//! as upstream's strategy clears it ([`node_prepare`]). The legacy taint and avoid-pods
+//! annotations are read and checked first (`node_annotations`).
 
 use std::collections::BTreeSet;
 
@@ -17,10 +17,11 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, each_invalid, forbidden, go_strings, invalid, invalid_int, invalid_shown,
+    arr, each_invalid, forbidden, go_strings, internal, invalid, invalid_int, invalid_shown,
     label_value_msgs, not_supported, qualified_name_msgs, quote, required, s, CIDR_MSG,
 };
 use super::limits::quantity_value;
+use super::node_annotations;
 
 const EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
 
@@ -48,10 +49,11 @@ fn go_taint(t: &Value) -> String {
     )
 }
 
-fn taints(list: &[Value], out: &mut Vec<StatusCause>) {
+/// Taints under `base` (`metadata.taints` for the spec's, as upstream names them).
+fn taints(list: &[Value], base: &str, out: &mut Vec<StatusCause>) {
     let mut seen = BTreeSet::new();
     for (i, t) in list.iter().enumerate() {
-        let at = format!("metadata.taints[{i}]");
+        let at = format!("{base}[{i}]");
         let key = s(t, "key").unwrap_or("");
         out.extend(each_invalid(
             &format!("{at}.key"),
@@ -123,18 +125,42 @@ fn sloppy_cidr(c: &str) -> Option<IpNet> {
     })
 }
 
+/// The error of k8s.io/utils' ParseCIDRSloppy for a CIDR it cannot read (whichever part
+/// failed, it names the whole text).
+fn cidr_parse_error(c: &str) -> String {
+    format!("invalid CIDR address: {c}")
+}
+
 fn pod_cidrs(o: &Value, out: &mut Vec<StatusCause>) {
     let list = arr(o.get("spec").unwrap_or(&Value::Null), "podCIDRs");
     let mut nets = Vec::new();
+    let mut first_bad = None;
     for (i, c) in list.iter().enumerate() {
         let c = c.as_str().unwrap_or("");
         match sloppy_cidr(c) {
             Some(n) => nets.push(n),
-            None => out.push(invalid(&format!("spec.podCIDRs[{i}]"), c, CIDR_MSG)),
+            None => {
+                out.push(invalid(&format!("spec.podCIDRs[{i}]"), c, CIDR_MSG));
+                first_bad.get_or_insert((i, c));
+            }
         }
     }
+    if list.len() < 2 {
+        return;
+    }
+    // Upstream's dual-stack check parses the list again and fails on a bad CIDR, an
+    // internal error besides the invalid list.
+    if let Some((i, c)) = first_bad {
+        out.push(internal(
+            "spec.podCIDRs",
+            &format!(
+                "invalid PodCIDRs. failed to check with dual stack with error:invalid CIDR[{i}]: <nil> ({})",
+                cidr_parse_error(c)
+            ),
+        ));
+    }
     let dual = nets.len() == 2 && nets[0].addr().is_ipv4() != nets[1].addr().is_ipv4();
-    if list.len() > 1 && nets.len() == list.len() && (list.len() > 2 || !dual) {
+    if first_bad.is_some() || list.len() > 2 || !dual {
         out.push(invalid_shown(
             "spec.podCIDRs",
             &go_strings(list),
@@ -143,9 +169,23 @@ fn pod_cidrs(o: &Value, out: &mut Vec<StatusCause>) {
     }
 }
 
+/// The legacy taint and avoid-pods annotations.
+fn legacy_annotations(o: &Value, out: &mut Vec<StatusCause>) {
+    let annotations = o
+        .pointer("/metadata/annotations")
+        .and_then(Value::as_object);
+    node_annotations::check(annotations, taints, out);
+}
+
+fn spec_taints(o: &Value, out: &mut Vec<StatusCause>) {
+    let list = arr(o.get("spec").unwrap_or(&Value::Null), "taints");
+    taints(list, "metadata.taints", out);
+}
+
 /// The checks of a node as created.
 fn node_once(o: &Value, out: &mut Vec<StatusCause>) {
-    taints(arr(o.get("spec").unwrap_or(&Value::Null), "taints"), out);
+    legacy_annotations(o, out);
+    spec_taints(o, out);
     resources(o, out);
     if let Some(n) = o
         .pointer("/status/nodeInfo/swap/capacity")
@@ -169,6 +209,7 @@ pub(crate) fn node(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
     let Some(old) = old else {
         return out;
     };
+    legacy_annotations(o, &mut out);
     resources(o, &mut out);
     let mut seen = BTreeSet::new();
     for (i, a) in arr(o.get("status").unwrap_or(&Value::Null), "addresses")
@@ -213,10 +254,7 @@ pub(crate) fn node(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
             "node updates may not change providerID except from \"\" to valid",
         ));
     }
-    taints(
-        arr(o.get("spec").unwrap_or(&Value::Null), "taints"),
-        &mut out,
-    );
+    spec_taints(o, &mut out);
     if text(old, "/spec/externalID") != text(o, "/spec/externalID") {
         out.push(forbidden("spec.externalID", "may not be updated"));
     }
@@ -253,6 +291,38 @@ mod tests {
             "metadata.nodeSwapStatus.capacity: Invalid value: 0: must be greater than zero".to_owned(),
             "spec.podCIDRs: Invalid value: []string{\"10.0.0.0/24\", \"10.1.0.0/24\"}: may specify no more than one CIDR for each IP family".to_owned(),
         ]);
+    }
+
+    #[test]
+    fn a_bad_cidr_among_several_is_also_an_internal_error() {
+        let n = json!({"spec": {"podCIDRs": ["10.0.0.0/24", "foo", "bar"]}});
+        assert_eq!(messages(&node(&n, None)), [
+            format!("spec.podCIDRs[1]: Invalid value: \"foo\": {CIDR_MSG}"),
+            format!("spec.podCIDRs[2]: Invalid value: \"bar\": {CIDR_MSG}"),
+            "spec.podCIDRs: Internal error: invalid PodCIDRs. failed to check with dual stack with error:invalid CIDR[1]: <nil> (invalid CIDR address: foo)".to_owned(),
+            "spec.podCIDRs: Invalid value: []string{\"10.0.0.0/24\", \"foo\", \"bar\"}: may specify no more than one CIDR for each IP family".to_owned(),
+        ]);
+        let one = json!({"spec": {"podCIDRs": ["foo"]}});
+        assert_eq!(
+            messages(&node(&one, None)).len(),
+            1,
+            "one CIDR: no dual-stack check"
+        );
+    }
+
+    #[test]
+    fn legacy_taints_come_first_and_are_checked_on_update_too() {
+        let n = json!({"metadata": {"annotations": {
+            "scheduler.alpha.kubernetes.io/taints": r#"[{"key":"k","effect":"NoSchedule"},{"key":"k","effect":"NoSchedule","timeAdded":"2024-01-01T00:00:00Z"}]"#,
+        }}, "spec": {"taints": [{"key": "a"}]}});
+        let created = messages(&node(&n, None));
+        assert_eq!(created, [
+            "metadata.annotations.scheduler.alpha.kubernetes.io/taints[1]: Duplicate value: core.Taint{Key:\"k\", Value:\"\", Effect:\"NoSchedule\", TimeAdded:(*v1.Time)(0xc000000000)}: taints must be unique by key and effect pair",
+            "metadata.taints[0].effect: Required value",
+        ]);
+        let updated = messages(&node(&n, Some(&n)));
+        assert_eq!(updated.len(), 4, "{updated:?}");
+        assert_eq!(updated[2], created[0]);
     }
 
     #[test]
