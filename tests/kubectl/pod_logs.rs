@@ -111,13 +111,17 @@ async fn logs_come_from_the_kubelet_and_errors_are_upstreams() {
     let server = Server::builder().start().await;
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let seen2 = seen.clone();
+    // An upgrade reaches the kubelet with the host kubectl asked the API server for.
+    let client_host = format!("127.0.0.1:{}", server.port);
     let kubelet = HttpsServer::start(move |mut req| {
         let seen = seen2.clone();
+        let client_host = client_host.clone();
         async move {
             let target = req.uri().to_string();
             seen.lock().unwrap().push(target.clone());
             if target.starts_with("/exec/default/web/c?") && req.headers().contains_key("upgrade") {
                 assert!(!req.headers().contains_key("authorization"));
+                assert_eq!(req.headers()["host"], client_host.as_str());
                 return Ok(websocket_exec(&mut req));
             }
             let (code, body): (u16, &'static str) =
@@ -236,5 +240,133 @@ async fn logs_come_from_the_kubelet_and_errors_are_upstreams() {
     assert!(
         stderr.contains("error dialing backend: dial tcp 127.0.0.1:"),
         "{stderr}"
+    );
+}
+
+/// A stand-in kubelet that takes a SPDY/3.1 upgrade marked `x-echo` with the first stream
+/// protocol the client offers, then echoes what it reads (others get a 400); each
+/// request's path, offered protocols and host are noted.
+async fn spdy_kubelet(seen: Arc<Mutex<Vec<(String, String, String)>>>) -> HttpsServer {
+    HttpsServer::start(move |mut req| {
+        let seen = seen.clone();
+        async move {
+            let offered: Vec<&str> = req
+                .headers()
+                .get_all("x-stream-protocol-version")
+                .iter()
+                .filter_map(|v| v.to_str().ok())
+                .collect();
+            let offered = offered.join(",");
+            let host = req.headers()["host"].to_str().unwrap_or("").to_owned();
+            seen.lock()
+                .unwrap()
+                .push((req.uri().path().to_owned(), offered.clone(), host));
+            if req.headers().get("upgrade").is_none_or(|u| u != "SPDY/3.1")
+                || !req.headers().contains_key("x-echo")
+            {
+                let mut resp = hyper::Response::new(Full::new(Bytes::from_static(b"no")));
+                *resp.status_mut() = hyper::StatusCode::BAD_REQUEST;
+                return Ok(resp);
+            }
+            let upgrade = hyper::upgrade::on(&mut req);
+            tokio::spawn(async move {
+                use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                let Ok(upgraded) = upgrade.await else { return };
+                let mut io = hyper_util::rt::TokioIo::new(upgraded);
+                let mut buf = [0u8; 64];
+                while let Ok(n) = io.read(&mut buf).await {
+                    if n == 0 || io.write_all(&buf[..n]).await.is_err() {
+                        break;
+                    }
+                }
+            });
+            let first = offered.split(',').next().unwrap_or("").trim().to_owned();
+            Ok(hyper::Response::builder()
+                .status(101)
+                .header("connection", "Upgrade")
+                .header("upgrade", "SPDY/3.1")
+                .header("x-stream-protocol-version", first)
+                .body(Full::new(Bytes::new()))
+                .unwrap())
+        }
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn spdy_upgrades_reach_the_kubelet_with_the_clients_protocols() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let server = Server::builder().start().await;
+    let seen: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
+    let kubelet = spdy_kubelet(seen.clone()).await;
+    node(&server, "n1", kubelet.addr().port()).await;
+    pod(&server, "web", "n1", &["c"]).await;
+    let read = |f: &str| std::fs::read_to_string(server.pki(f)).expect("pki file");
+    let admin = crate::harness::extension::ExtClient::new(
+        std::net::SocketAddr::from(([127, 0, 0, 1], server.port)),
+        &read("ca.crt"),
+        Some((read("admin.crt"), read("admin.key"))),
+    );
+    // exec, attach and portforward over SPDY (what kubectl before 1.31 speaks, and still
+    // can): the kubelet picks the stream protocol, and the streams are joined end to end.
+    for (path, protocol, kubelet_path) in [
+        (
+            format!("{PODS}/web/exec?command=cat&stdin=true&stdout=true"),
+            "v4.channel.k8s.io",
+            "/exec/default/web/c",
+        ),
+        (
+            format!("{PODS}/web/attach?stdin=true&stdout=true"),
+            "v4.channel.k8s.io",
+            "/attach/default/web/c",
+        ),
+        (
+            format!("{PODS}/web/portforward?ports=80"),
+            "portforward.k8s.io",
+            "/portForward/default/web",
+        ),
+    ] {
+        let up = admin
+            .upgrade(
+                &path,
+                "SPDY/3.1",
+                &[("x-stream-protocol-version", protocol), ("x-echo", "1")],
+            )
+            .await
+            .expect("upgrade");
+        assert_eq!(up.status, 101, "{path}");
+        assert_eq!(up.headers["upgrade"], "SPDY/3.1");
+        assert_eq!(up.headers["x-stream-protocol-version"], protocol);
+        let mut io = up.io.expect("upgraded connection");
+        io.write_all(b"\x80\x03\x00\x01ping").await.expect("write");
+        let mut echo = [0u8; 8];
+        io.read_exact(&mut echo).await.expect("echo");
+        assert_eq!(&echo, b"\x80\x03\x00\x01ping");
+        let last = seen.lock().unwrap().last().cloned().expect("seen");
+        assert_eq!(last.0, kubelet_path);
+        assert_eq!(last.1, protocol);
+        // The host this client asked for (the API server's port), not the kubelet's.
+        assert_eq!(
+            last.2,
+            format!("localhost:{}", server.port),
+            "the client's host"
+        );
+    }
+    // kubectl 1.27 execs over SPDY: its offer reaches the kubelet as it made it (the
+    // stand-in refuses it, so the command itself fails).
+    let old = crate::harness::kubectl::Kubectl::minor(&server, 27);
+    let _ = old.run(&["exec", "web", "--", "true"]);
+    let offers: Vec<String> = seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|(p, ..)| p == "/exec/default/web/c")
+        .map(|(_, o, _)| o.clone())
+        .collect();
+    assert!(
+        offers
+            .iter()
+            .any(|o| o.starts_with("v4.channel.k8s.io") && o.contains("channel.k8s.io")),
+        "{offers:?}"
     );
 }

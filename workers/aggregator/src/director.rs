@@ -280,8 +280,12 @@ fn outgoing<'f>(
         }
         headers.append(name.clone(), value.clone());
     }
-    // Only a proxy request passes the client's host on (to its pod, service or node).
-    if ctx.info.subresource == "proxy" {
+    // Only a proxy request (to its pod, service or node) and a pod's exec, attach or
+    // portforward (upgraded to the kubelet) pass the client's host on.
+    if matches!(
+        ctx.info.subresource.as_str(),
+        "proxy" | "exec" | "attach" | "portforward"
+    ) {
         let host = parts.headers.get(header::HOST).cloned().or_else(|| {
             let authority = parts.uri.authority()?;
             HeaderValue::from_str(authority.as_str()).ok()

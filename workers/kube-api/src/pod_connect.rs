@@ -353,7 +353,15 @@ pub(crate) async fn stream(
     let host = kubelets.address(&node)?;
     let query = uri.query().map(|q| format!("?{q}")).unwrap_or_default();
     let url = format!("https://{host}/{path}{query}");
-    let headers = forwarded(&req.headers, req.upgrade.is_some());
+    let mut headers = forwarded(&req.headers, req.upgrade.is_some());
+    // An upgrade reaches the kubelet with the host the client asked for, as upstream's
+    // upgrade-aware handler writes the client's request (only the dial goes to the
+    // kubelet); the rest are the API server's own requests to it.
+    if req.upgrade.is_some() {
+        if let Some(host) = kas_server::delegate::client_host(&req.headers) {
+            headers.insert(http::header::HOST, host.clone());
+        }
+    }
     let mut resp = kubelets
         .client(q.flag("insecureSkipTLSVerifyBackend"))
         .send(req.method, &url, headers, kubelets.timeout())
