@@ -330,13 +330,8 @@ impl Hooks for Allocator {
     ) -> HookFuture<'a, Result<(), Status>> {
         let dry_run = opts.dry_run;
         Box::pin(async move {
-            // The cluster IP stays; validation refuses a change. Keep it when omitted.
-            if s(obj, "/spec/clusterIP").is_empty() && !s(old, "/spec/clusterIP").is_empty() {
-                obj["spec"]["clusterIP"] = old["spec"]["clusterIP"].clone();
-                if let Some(ips) = old.pointer("/spec/clusterIPs") {
-                    obj["spec"]["clusterIPs"] = ips.clone();
-                }
-            }
+            // An omitted cluster IP was filled in by the prepare step (defaults::
+            // service_update), before validation, as upstream's REST layer does.
             // The health check port stays while it is needed, and goes when it is not.
             let old_check = old.pointer("/spec/healthCheckNodePort").cloned();
             let given_check = obj

@@ -203,16 +203,25 @@ impl FieldDef {
         self
     }
 
-    /// Whether `v` is a value this field drops on decoding ([`FieldDef::omits_zero`]).
+    /// Whether `v` is a value this field drops on decoding: the zero of a scalar held by
+    /// value with `omitempty` ([`FieldDef::omits_zero`]), or an empty list or map of an
+    /// `omitempty` field (one with no [`FieldDef::zero`]), which Go's encoder leaves out of
+    /// every answer, what is stored and what server-side apply sees of the object.
     pub fn drops(&self, v: &serde_json::Value) -> bool {
         use serde_json::Value;
-        self.omits_zero
-            && match v {
-                Value::Bool(b) => !b,
-                Value::String(s) => s.is_empty(),
-                Value::Number(n) => n.as_f64() == Some(0.0),
-                _ => false,
+        match (&self.kind, v) {
+            (FieldKind::List(_), Value::Array(items)) => items.is_empty() && self.zero.is_none(),
+            (FieldKind::Map(_), Value::Object(m)) => m.is_empty() && self.zero.is_none(),
+            _ => {
+                self.omits_zero
+                    && match v {
+                        Value::Bool(b) => !b,
+                        Value::String(s) => s.is_empty(),
+                        Value::Number(n) => n.as_f64() == Some(0.0),
+                        _ => false,
+                    }
             }
+        }
     }
 
     pub(crate) const fn zero(mut self, zero: Zero) -> Self {

@@ -8,6 +8,7 @@ mod core_v1;
 mod decode;
 mod flowcontrol;
 mod prepare;
+mod service_update;
 mod volumes;
 mod workloads;
 

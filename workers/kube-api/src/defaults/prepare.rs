@@ -39,11 +39,17 @@ pub(crate) fn namespace_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
     }
 }
 
-/// Services: their IP families, which upstream's REST layer settles after defaulting.
-pub(crate) fn service_prepare(o: &mut Value, _old: Option<&Value>, sub: &str) {
-    if sub.is_empty() {
-        super::service_ip_families(o);
+/// Services: an update settled over the old service (allocated values kept, cluster IPs
+/// in step, fields of the old type dropped), and their IP families, which upstream's REST
+/// layer settles after defaulting.
+pub(crate) fn service_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
+    if !sub.is_empty() {
+        return;
     }
+    if let Some(old) = old {
+        super::service_update::settle(o, old);
+    }
+    super::service_ip_families(o);
 }
 
 /// Jobs: the pod template's (as other workloads), and on create the selector and labels

@@ -368,7 +368,7 @@ mod tests {
             ("spec.template.metadata.labels", "Invalid value: map[string]string{\"app\":\"a\"}: `selector` does not match template `labels`"),
         ]);
         d["spec"]["selector"] = json!({});
-        assert_eq!(pairs(&deployment(&d, None)), vec![("spec.selector", "Invalid value: &LabelSelector{MatchLabels:map[string]string{},MatchExpressions:[]LabelSelectorRequirement{},}: empty selector is invalid for deployment")]);
+        assert_eq!(pairs(&deployment(&d, None)), vec![("spec.selector", "Invalid value: v1.LabelSelector{MatchLabels:map[string]string(nil), MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: empty selector is invalid for deployment")]);
         let mut d = ok();
         d["spec"]["replicas"] = json!(-1);
         d["spec"]["template"]["spec"]["restartPolicy"] = json!("Never");
@@ -423,7 +423,13 @@ mod tests {
         d["spec"]["strategy"] = json!({"type": "Bogus"});
         assert_eq!(pairs(&deployment(&d, None)), vec![("spec.strategy", "Unsupported value: apps.DeploymentStrategy{Type:\"Bogus\", RollingUpdate:(*apps.RollingUpdateDeployment)(nil)}: supported values: \"Recreate\", \"RollingUpdate\"")]);
         let moved = workload(json!({"app": "b"}), json!({"matchLabels": {"app": "b"}}));
-        assert_eq!(pairs(&deployment(&moved, Some(&ok()))), vec![("spec.selector", "Invalid value: &LabelSelector{MatchLabels:map[string]string{app: b,},MatchExpressions:[]LabelSelectorRequirement{},}: field is immutable")]);
+        assert_eq!(
+            pairs(&deployment(&moved, Some(&ok()))),
+            vec![(
+                "spec.selector",
+                r#"Invalid value: v1.LabelSelector{MatchLabels:map[string]string{"app":"b"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable"#
+            )]
+        );
     }
 
     #[test]

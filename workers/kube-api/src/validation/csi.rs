@@ -13,9 +13,9 @@ use kas_server::status::StatusCause;
 use serde_json::Value;
 
 use super::causes::{
-    arr, dns_subdomain_msgs, duplicate, each_invalid, forbidden, go_list_or_nil, go_string_map,
-    invalid, invalid_int, invalid_shown, not_supported, qualified_name_msgs, quote, required, s,
-    show, too_long, IMMUTABLE_MSG, NEGATIVE_MSG,
+    arr, dns_subdomain_msgs, duplicate, each_invalid, forbidden, go_list_or_nil, invalid,
+    invalid_int, invalid_shown, not_supported, qualified_name_msgs, quote, required, s, show,
+    too_long, IMMUTABLE_MSG, NEGATIVE_MSG,
 };
 use super::limits::quantity_value;
 use super::selector::selector_rules;
@@ -208,31 +208,6 @@ pub(crate) fn csi_node(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
     out
 }
 
-/// `%#v` of a metav1 LabelSelector.
-fn go_label_selector(sel: &Value) -> String {
-    let exprs = match sel.get("matchExpressions").and_then(Value::as_array) {
-        None => "[]v1.LabelSelectorRequirement(nil)".to_owned(),
-        Some(list) => {
-            let items: Vec<String> = list
-                .iter()
-                .map(|e| {
-                    format!(
-                        "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{}}}",
-                        quote(s(e, "key").unwrap_or("")),
-                        quote(s(e, "operator").unwrap_or("")),
-                        go_list_or_nil("string", e.get("values")),
-                    )
-                })
-                .collect();
-            format!("[]v1.LabelSelectorRequirement{{{}}}", items.join(", "))
-        }
-    };
-    format!(
-        "v1.LabelSelector{{MatchLabels:{}, MatchExpressions:{exprs}}}",
-        go_string_map(sel.get("matchLabels").and_then(Value::as_object))
-    )
-}
-
 /// A CSIStorageCapacity; its class and topology fixed once set.
 pub(crate) fn csi_storage_capacity(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
     let mut out = Vec::new();
@@ -253,7 +228,7 @@ pub(crate) fn csi_storage_capacity(o: &Value, old: Option<&Value>) -> Vec<Status
             let shown = o
                 .get("nodeTopology")
                 .filter(|v| v.is_object())
-                .map(go_label_selector)
+                .map(super::selector::show_selector)
                 .unwrap_or_else(|| "\"null\"".into());
             out.push(invalid_shown("nodeTopology", &shown, IMMUTABLE_MSG));
         }

@@ -5,8 +5,8 @@ use kas_server::status::StatusCause;
 use serde_json::{Map, Value};
 
 use super::causes::{
-    arr, each_invalid, forbidden, invalid, label_value_msgs, labels, obj, qualified_name_msgs,
-    required, s,
+    arr, each_invalid, forbidden, go_list_or_nil, go_string_map, invalid, label_value_msgs, labels,
+    obj, qualified_name_msgs, quote, required, s,
 };
 
 /// Whether a label selector (`matchLabels` and `matchExpressions`) selects `labels`.
@@ -31,28 +31,31 @@ pub(crate) fn selector_matches(sel: &Value, labels: Option<&Map<String, Value>>)
         })
 }
 
-/// A selector as upstream prints it in errors (the protobuf `String()` form).
+/// A selector as upstream prints it in a field error: `%#v` of the `metav1.LabelSelector`
+/// the pointer points to (`v1.LabelSelector{MatchLabels:map[string]string{"a":"b"},
+/// MatchExpressions:[]v1.LabelSelectorRequirement(nil)}`).
 pub(crate) fn show_selector(sel: &Value) -> String {
-    let mut labels: Vec<(&String, &Value)> =
-        obj(sel, "matchLabels").into_iter().flatten().collect();
-    labels.sort_by(|a, b| a.0.cmp(b.0));
-    let labels: String = labels
-        .iter()
-        .map(|(k, v)| format!("{k}: {},", v.as_str().unwrap_or_default()))
-        .collect();
-    let exprs: String = arr(sel, "matchExpressions")
-        .iter()
-        .map(|e| {
-            let values: Vec<&str> = arr(e, "values").iter().filter_map(Value::as_str).collect();
-            format!(
-                "LabelSelectorRequirement{{Key:{},Operator:{},Values:[{}],}},",
-                s(e, "key").unwrap_or(""),
-                s(e, "operator").unwrap_or(""),
-                values.join(" ")
-            )
-        })
-        .collect();
-    format!("&LabelSelector{{MatchLabels:map[string]string{{{labels}}},MatchExpressions:[]LabelSelectorRequirement{{{exprs}}},}}")
+    let exprs = match sel.get("matchExpressions").and_then(Value::as_array) {
+        None => "[]v1.LabelSelectorRequirement(nil)".to_owned(),
+        Some(list) => {
+            let items: Vec<String> = list
+                .iter()
+                .map(|e| {
+                    format!(
+                        "v1.LabelSelectorRequirement{{Key:{}, Operator:{}, Values:{}}}",
+                        quote(s(e, "key").unwrap_or("")),
+                        quote(s(e, "operator").unwrap_or("")),
+                        go_list_or_nil("string", e.get("values")),
+                    )
+                })
+                .collect();
+            format!("[]v1.LabelSelectorRequirement{{{}}}", items.join(", "))
+        }
+    };
+    format!(
+        "v1.LabelSelector{{MatchLabels:{}, MatchExpressions:{exprs}}}",
+        go_string_map(sel.get("matchLabels").and_then(Value::as_object))
+    )
 }
 
 /// The syntax rules of a selector at `path` (apimachinery's ValidateLabelSelector):
@@ -152,7 +155,7 @@ mod tests {
     fn printing_and_rules() {
         assert_eq!(
             show_selector(&json!({"matchLabels": {"b": "2", "a": "1"}})),
-            "&LabelSelector{MatchLabels:map[string]string{a: 1,b: 2,},MatchExpressions:[]LabelSelectorRequirement{},}"
+            r#"v1.LabelSelector{MatchLabels:map[string]string{"a":"1", "b":"2"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}"#
         );
         let sel = json!({"matchExpressions": [
             {"key": "a", "operator": "In"},

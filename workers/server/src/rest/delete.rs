@@ -24,17 +24,33 @@ impl RestStore {
         opts: &WriteOptions,
         _q: &Query,
     ) -> Result<Response<Body>, Status> {
+        // Upstream answers 202 only for an object left in place when the client asked
+        // explicitly not to orphan its dependents (orphanDependents: false); else 200.
+        let keep_dependents = options
+            .as_ref()
+            .and_then(|o| o.get("orphanDependents"))
+            .and_then(Value::as_bool)
+            == Some(false);
         let (obj, deleted) = self.delete_object(ns, name, options.as_ref(), opts).await?;
         if !deleted {
-            return Ok(json_response(StatusCode::ACCEPTED, &obj));
+            let code = if keep_dependents {
+                StatusCode::ACCEPTED
+            } else {
+                StatusCode::OK
+            };
+            return Ok(json_response(code, &obj));
         }
         if self.resource.kind == "Pod" {
             return Ok(json_response(StatusCode::OK, &obj));
         }
         let uid = str_at(&obj, "/metadata/uid").unwrap_or("");
+        let mut details = json!({"name": name, "kind": self.resource.plural, "uid": uid});
+        if !self.resource.group.is_empty() {
+            details["group"] = json!(self.resource.group);
+        }
         let status = json!({
             "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
-            "details": {"name": name, "group": self.resource.group, "kind": self.resource.plural, "uid": uid},
+            "details": details,
         });
         Ok(json_response(StatusCode::OK, &status))
     }
@@ -82,22 +98,39 @@ impl RestStore {
             Some(_) => self.present_for_write(cur).await?,
         };
         let uid = str_at(&cur, "/metadata/uid").unwrap_or("").to_owned();
+        // Upstream's BeforeDelete checks the preconditions first, a conflict named by the
+        // object's kind (its group-resource is group and Kind).
+        let precondition = |why: String| {
+            let kind = &self.resource.kind;
+            let group = &self.resource.group;
+            let qualified = if group.is_empty() {
+                kind.to_string()
+            } else {
+                format!("{kind}.{group}")
+            };
+            Status {
+                details: Some(crate::status::StatusDetails {
+                    name: name.to_owned(),
+                    group: group.to_string(),
+                    kind: kind.to_string(),
+                    ..Default::default()
+                }),
+                ..Status::new(
+                    Reason::Conflict,
+                    format!("Operation cannot be fulfilled on {qualified} \"{name}\": {why}"),
+                )
+            }
+        };
         if let Some(want) = pre_uid.filter(|u| *u != uid) {
-            return Err(Status::new(
-                Reason::Conflict,
-                format!(
-                    "Precondition failed: UID in precondition: {want}, UID in object meta: {uid}"
-                ),
-            ));
+            return Err(precondition(format!(
+                "the UID in the precondition ({want}) does not match the UID in record ({uid}). The object might have been deleted and then recreated"
+            )));
         }
         if let Some(want) = pre_rv.filter(|r| *r != current.revision) {
-            return Err(Status::new(
-                Reason::Conflict,
-                format!(
-                    "Precondition failed: ResourceVersion in precondition: {want}, ResourceVersion in object meta: {}",
-                    current.revision
-                ),
-            ));
+            return Err(precondition(format!(
+                "the ResourceVersion in the precondition ({want}) does not match the ResourceVersion in record ({}). The object might have been modified",
+                current.revision
+            )));
         }
         let target = Target {
             operation: Operation::Delete,
@@ -119,7 +152,9 @@ impl RestStore {
             }
             let mut marked = cur.clone();
             marked["metadata"]["deletionTimestamp"] = json!(meta::now());
-            if self.resource.delete_finalizer.is_none() {
+            // A namespace's own delete only marks it (no grace period); other objects
+            // held by finalizers are marked deleting with a zero grace period.
+            if self.resource.delete_finalizer.is_none() && self.resource.kind != "Namespace" {
                 marked["metadata"]["deletionGracePeriodSeconds"] = json!(0);
             }
             if self.resource.kind == "Namespace" {

@@ -274,10 +274,13 @@ impl RestStore {
     }
 }
 
-/// A patch may not rename its object.
+/// A patch may not rename its object: upstream's checkName on the patched object.
 fn check_patched_name(patched: &Value, name: &str) -> Result<(), Status> {
-    if str_at(patched, "/metadata/name").unwrap_or("") != name {
-        return Err(bad_request("metadata.name cannot be changed by a patch"));
+    let patched_name = str_at(patched, "/metadata/name").unwrap_or("");
+    if patched_name != name {
+        return Err(bad_request(format!(
+            "the name of the object ({patched_name}) does not match the name on the URL ({name})"
+        )));
     }
     Ok(())
 }
@@ -317,10 +320,13 @@ pub(crate) fn apply_patch(
                     "the server rejected our request due to an error in our request: {e}"
                 ))
             })?;
-            json_patch::patch(&mut obj, &ops).map_err(|e| {
-                Status::new(
+            // Upstream answers a patch that does not apply with a generic 422 that drops
+            // the patch library's error (NewGenericServerResponse, no causes).
+            json_patch::patch(&mut obj, &ops).map_err(|_| Status {
+                details: Some(crate::status::StatusDetails::default()),
+                ..Status::new(
                     Reason::Invalid,
-                    format!("the server rejected our request due to an error in our request: {e}"),
+                    "the server rejected our request due to an error in our request",
                 )
             })?;
             Ok(obj)

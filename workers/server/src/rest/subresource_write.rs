@@ -1,9 +1,9 @@
 //! What a write through each subresource takes from the body sent, the rest staying as
 //! stored: `status` the status (and, for the built-in types whose status strategy lets
-//! it, the labels, annotations, finalizers and owner references), `finalize` a
-//! namespace's spec.finalizers, `approval` a CSR's conditions, `ephemeralcontainers` a
-//! pod's ephemeral containers, `resize` its containers' resources; the object itself
-//! everything but a split-off status.
+//! it, the labels, annotations, finalizers and owner references), `approval` a CSR's
+//! conditions, `ephemeralcontainers` a pod's ephemeral containers, `resize` its
+//! containers' resources; the object itself, and a namespace's `finalize` (upstream's
+//! finalize strategy keeps only the old status), everything but a split-off status.
 
 use serde_json::{json, Value};
 
@@ -70,14 +70,6 @@ pub(super) fn written_through(sub: &str, cur: &Value, obj: Value, resource: &Res
                     }
                 }
             }
-            merged
-        }
-        "finalize" => {
-            let mut merged = cur.clone();
-            merged["spec"]["finalizers"] = obj
-                .pointer("/spec/finalizers")
-                .cloned()
-                .unwrap_or(json!([]));
             merged
         }
         "ephemeralcontainers" => {
