@@ -35,7 +35,7 @@ fn recorded() -> Vec<Value> {
 
 /// `v` with the values no two runs share replaced by placeholders. `sent` is the body the
 /// client sent, so that only values the server chose are masked.
-fn masked(v: &Value, sent: &Value) -> Value {
+pub(super) fn masked(v: &Value, sent: &Value) -> Value {
     let mut v = v.clone();
     let uid = v["metadata"]["uid"].as_str().unwrap_or("").to_owned();
     let meta = &mut v["metadata"];
@@ -133,7 +133,7 @@ fn mask_suffix(s: &str) -> String {
 }
 
 /// Every path where `ours` differs from `theirs`, with both values.
-fn differences(path: &str, theirs: &Value, ours: &Value, out: &mut Vec<String>) {
+pub(super) fn differences(path: &str, theirs: &Value, ours: &Value, out: &mut Vec<String>) {
     match (theirs, ours) {
         (Value::Object(a), Value::Object(b)) => {
             let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();

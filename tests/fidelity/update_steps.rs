@@ -1,0 +1,186 @@
+//! Updates as a real kube-apiserver v1.33.4 answers them: the scenarios of
+//! `record-1.33.py --updates` (PUT, merge, JSON and strategic merge patches, apply with a
+//! conflict, force and a dropped field, scale and status subresources, stale and missing
+//! resourceVersions, dry runs, delete preconditions, a namespace's deletion), replayed
+//! here step by step and each answer compared with upstream's (`updates-1.33.json.gz`):
+//! the status code, and the body (a refusal's reason, message and details).
+//!
+//! Masked in both before comparing: what defaults.rs masks (uid, resourceVersion,
+//! timestamps, allocated IPs and ports), the deletion timestamp, and the scenario's uids and
+//! resourceVersions where a message quotes them. `KNOWN` lists the differences that
+//! remain, each with why; every other one fails the test, all reported at once.
+
+use std::io::Read;
+
+use http::Method;
+use serde_json::{json, Value};
+
+use super::defaults::{differences, masked};
+use super::report;
+use crate::harness::Server;
+
+const TOKEN: &str = "recorder-token";
+
+/// Differences known and accepted, by the start of their report line.
+const KNOWN: &[&str] = &[];
+
+fn recorded() -> Vec<Value> {
+    let gz = include_bytes!("updates-1.33.json.gz");
+    let mut text = String::new();
+    flate2::read::GzDecoder::new(&gz[..])
+        .read_to_string(&mut text)
+        .expect("gunzip");
+    match serde_json::from_str::<Value>(&text).expect("json") {
+        Value::Array(steps) => steps,
+        _ => panic!("a list of steps"),
+    }
+}
+
+/// `v` with "$rv" / "$rv0" replaced by the scenario's last / first resourceVersion.
+fn substituted(v: &Value, rvs: &[String]) -> Value {
+    let first = rvs.first().map(String::as_str).unwrap_or("");
+    let last = rvs.last().map(String::as_str).unwrap_or("");
+    match v {
+        Value::String(s) => json!(s.replace("$rv0", first).replace("$rv", last)),
+        Value::Array(items) => Value::Array(items.iter().map(|i| substituted(i, rvs)).collect()),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .map(|(k, x)| (k.clone(), substituted(x, rvs)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// What a scenario has seen of one server: its objects' uids and resourceVersions.
+#[derive(Default)]
+struct Seen {
+    uids: Vec<String>,
+    rvs: Vec<String>,
+}
+
+impl Seen {
+    fn note(&mut self, got: &Value) {
+        let meta = &got["metadata"];
+        if let Some(uid) = meta["uid"].as_str() {
+            if !self.uids.iter().any(|u| u == uid) {
+                self.uids.push(uid.to_owned());
+            }
+        }
+        let kind = got["kind"].as_str().unwrap_or("");
+        if let Some(rv) = meta["resourceVersion"].as_str() {
+            if kind != "Status" && kind != "Scale" {
+                self.rvs.push(rv.to_owned());
+            }
+        }
+    }
+
+    /// `v` masked, and the scenario's uids and versions quoted in strings replaced.
+    fn masked(&self, v: &Value, sent: &Value) -> Value {
+        let mut v = masked(v, sent);
+        if v["metadata"].get("deletionTimestamp").is_some() {
+            v["metadata"]["deletionTimestamp"] = json!("<time>");
+        }
+        self.scrub(&mut v);
+        v
+    }
+
+    fn scrub(&self, v: &mut Value) {
+        match v {
+            Value::String(s) => {
+                for uid in &self.uids {
+                    *s = s.replace(uid.as_str(), "<uid>");
+                }
+                // Longest first, so that one version is not replaced inside another.
+                let mut rvs: Vec<&String> = self.rvs.iter().collect();
+                rvs.sort_by_key(|r| std::cmp::Reverse(r.len()));
+                for rv in rvs {
+                    *s = s.replace(&format!(": {rv}"), ": <rv>");
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| self.scrub(i)),
+            Value::Object(m) => m.values_mut().for_each(|c| self.scrub(c)),
+            _ => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn updates_are_answered_as_upstream_answers_them() {
+    let dir = tempfile::tempdir().expect("dir");
+    let tokens = dir.path().join("tokens.csv");
+    std::fs::write(
+        &tokens,
+        format!("{TOKEN},recorder,recorder-uid,\"system:masters\"\n"),
+    )
+    .expect("write");
+    let server = Server::builder()
+        .arg(format!("--token-auth-file={}", tokens.display()))
+        .start()
+        .await;
+    let auth = format!("Bearer {TOKEN}");
+    let call = |method: Method, path: String, ctype: String, body: Option<Value>| {
+        let server = &server;
+        let auth = auth.clone();
+        async move {
+            let bytes = body.map(|b| b.to_string()).unwrap_or_default();
+            let headers = [
+                ("authorization", auth.as_str()),
+                ("content-type", ctype.as_str()),
+                ("accept", "application/json"),
+                ("user-agent", "recorder"),
+            ];
+            server
+                .request_full(method, &path, &headers, bytes.as_bytes(), true, true)
+                .await
+                .expect("answered")
+        }
+    };
+
+    let mut diffs = Vec::new();
+    let (mut scenario, mut ours_seen, mut theirs_seen) =
+        (String::new(), Seen::default(), Seen::default());
+    for (i, step) in recorded().iter().enumerate() {
+        let name = step["scenario"].as_str().expect("scenario");
+        if name != scenario {
+            scenario = name.to_owned();
+            (ours_seen, theirs_seen) = (Seen::default(), Seen::default());
+        }
+        let method: Method = step["method"].as_str().expect("method").parse().expect("m");
+        let path = substituted(&step["path"], &ours_seen.rvs);
+        let path = path.as_str().expect("path").to_owned();
+        let body = (!step["body"].is_null()).then(|| substituted(&step["body"], &ours_seen.rvs));
+        let ctype = step["ctype"]
+            .as_str()
+            .unwrap_or("application/json")
+            .to_owned();
+        let reply = call(method.clone(), path.clone(), ctype, body.clone()).await;
+        let ours = serde_json::from_slice::<Value>(&reply.body).unwrap_or(json!(reply.text()));
+        let theirs = &step["got"];
+        ours_seen.note(&ours);
+        theirs_seen.note(theirs);
+        let what = format!(
+            "{name} #{i} {method} {}",
+            step["path"].as_str().unwrap_or("")
+        );
+        let status = step["status"].as_u64().expect("status");
+        if u64::from(reply.status.as_u16()) != status {
+            diffs.push(format!(
+                "{what}: answered {}, upstream {status}: here {}, upstream {}",
+                reply.status,
+                ours.get("message").unwrap_or(&ours),
+                theirs.get("message").unwrap_or(theirs)
+            ));
+            continue;
+        }
+        let sent = body.unwrap_or(Value::Null);
+        differences(
+            &what,
+            &theirs_seen.masked(theirs, &sent),
+            &ours_seen.masked(&ours, &sent),
+            &mut diffs,
+        );
+    }
+    diffs.retain(|d| !KNOWN.iter().any(|k| d.starts_with(k)));
+    report("update steps", &diffs);
+}
