@@ -155,7 +155,6 @@ pub(crate) fn served_versions(crd: &Value, services: &Arc<ServiceResolver>) -> V
             Served {
                 resource: r,
                 strategy: CustomStrategy {
-                    kind: kind.to_owned(),
                     schema,
                     openapi,
                     columns,
@@ -177,7 +176,6 @@ pub(crate) fn served_versions(crd: &Value, services: &Arc<ServiceResolver>) -> V
 
 /// The strategy of one custom resource version.
 pub(crate) struct CustomStrategy {
-    kind: String,
     /// The schema, with its CEL rules compiled once.
     schema: Option<ObjectValidator>,
     /// The version's `openAPIV3Schema` as written, which server-side apply merges by.
@@ -219,11 +217,16 @@ impl ObjectStrategy for CustomStrategy {
     }
 
     fn validate(&self, obj: &Value, old: Option<&Value>) -> Vec<StatusCause> {
-        let Some(validator) = &self.schema else {
-            return Vec::new();
+        let mut out = match &self.schema {
+            Some(validator) => crate::crd::causes(validator.validate(obj, old)),
+            None => Vec::new(),
         };
-        let _ = &self.kind;
-        crate::crd::causes(validator.validate(obj, old))
+        // Upstream checks the scale paths after the schema (its list-type and CEL
+        // checks come after them; here they are part of the schema's causes).
+        if let Some(scale) = &self.scale {
+            out.extend(crate::custom_scale::causes(scale, obj));
+        }
+        out
     }
 
     fn columns(&self) -> Option<Vec<DynColumn>> {

@@ -13,6 +13,7 @@ mod controllers;
 mod conversion;
 mod crd;
 mod custom;
+mod custom_scale;
 mod registry;
 
 #[cfg(fuzzing)]

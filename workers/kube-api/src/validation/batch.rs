@@ -110,10 +110,16 @@ pub(crate) fn job(obj: &Value, old: Option<&Value>) -> Vec<StatusCause> {
                 .map_or("null".into(), Value::to_string);
             out.push(invalid_shown("spec.completions", &shown, IMMUTABLE_MSG));
         }
-        // A suspended job that never started may get a new template (upstream allows
-        // scheduling directives only; we allow the template as a whole).
+        // A suspended job that never started may change its template's scheduling
+        // directives (upstream's AllowMutableSchedulingDirectives); nothing else of it.
         let suspended = old_spec.get("suspend") == Some(&Value::Bool(true));
-        if !suspended && spec.get("template") != old_spec.get("template") {
+        let not_started = old.and_then(|o| o.pointer("/status/startTime")).is_none();
+        let template = spec.get("template").unwrap_or(&null);
+        let mut old_template = old_spec.get("template").cloned().unwrap_or(Value::Null);
+        if suspended && not_started {
+            with_scheduling_directives_of(template, &mut old_template);
+        }
+        if *template != old_template {
             out.push(invalid_shown(
                 "spec.template",
                 "core.PodTemplateSpec{...}",
@@ -122,6 +128,63 @@ pub(crate) fn job(obj: &Value, old: Option<&Value>) -> Vec<StatusCause> {
         }
     }
     out
+}
+
+/// `old` (a pod template) with the scheduling directives of `new`: node selector,
+/// tolerations, labels, annotations, scheduling gates, and the node affinity (an affinity
+/// that held nothing else may go).
+fn with_scheduling_directives_of(new: &Value, old: &mut Value) {
+    let take = |old: &mut Value, parent: &str, field: &str| {
+        let value = new.pointer(&format!("{parent}/{field}")).cloned();
+        if value.is_some() && old.pointer(parent).is_none() {
+            if let Some(o) = old.as_object_mut() {
+                o.insert(parent[1..].to_owned(), serde_json::json!({}));
+            }
+        }
+        let Some(obj) = old.pointer_mut(parent).and_then(Value::as_object_mut) else {
+            return;
+        };
+        match value {
+            Some(v) => obj.insert(field.to_owned(), v),
+            None => obj.remove(field),
+        };
+    };
+    for field in ["labels", "annotations"] {
+        take(old, "/metadata", field);
+    }
+    for field in ["nodeSelector", "tolerations", "schedulingGates"] {
+        take(old, "/spec", field);
+    }
+    let new_affinity = new.pointer("/spec/affinity");
+    let Some(spec) = old.pointer_mut("/spec").and_then(Value::as_object_mut) else {
+        return;
+    };
+    match (new_affinity, spec.get_mut("affinity")) {
+        (None, Some(old_affinity)) => {
+            if let Some(a) = old_affinity.as_object_mut() {
+                a.remove("nodeAffinity");
+                if a.is_empty() {
+                    spec.remove("affinity");
+                }
+            }
+        }
+        (Some(new_affinity), None) => {
+            let mut a = serde_json::Map::new();
+            if let Some(node) = new_affinity.get("nodeAffinity") {
+                a.insert("nodeAffinity".into(), node.clone());
+            }
+            spec.insert("affinity".into(), Value::Object(a));
+        }
+        (Some(new_affinity), Some(old_affinity)) => {
+            if let Some(a) = old_affinity.as_object_mut() {
+                match new_affinity.get("nodeAffinity") {
+                    Some(node) => a.insert("nodeAffinity".into(), node.clone()),
+                    None => a.remove("nodeAffinity"),
+                };
+            }
+        }
+        (None, None) => {}
+    }
 }
 
 /// Whether `tz` names a zone the system's time zone database knows (any well-formed
@@ -225,6 +288,23 @@ mod tests {
     }
 
     #[test]
+    fn a_suspended_job_not_started_may_change_scheduling_directives_only() {
+        let mut old = a_job();
+        old["spec"]["suspend"] = json!(true);
+        let mut moved = old.clone();
+        moved["spec"]["template"]["spec"]["nodeSelector"] = json!({"zone": "a"});
+        moved["spec"]["template"]["metadata"]["annotations"] = json!({"x": "y"});
+        assert!(job(&moved, Some(&old)).is_empty());
+        moved["spec"]["template"]["spec"]["containers"][0]["image"] = json!("other");
+        assert_eq!(pairs(&job(&moved, Some(&old)))[0].0, "spec.template");
+        let mut started = old.clone();
+        started["status"] = json!({"startTime": "2024-01-01T00:00:00Z"});
+        let mut moved = started.clone();
+        moved["spec"]["template"]["spec"]["nodeSelector"] = json!({"zone": "a"});
+        assert_eq!(pairs(&job(&moved, Some(&started)))[0].0, "spec.template");
+    }
+
+    #[test]
     fn jobs() {
         let ok = a_job();
         assert!(job(&ok, None).is_empty(), "{:?}", job(&ok, None));
@@ -275,10 +355,11 @@ mod tests {
         let causes = job(&j, Some(&ok));
         let got: Vec<&str> = causes.iter().map(|c| c.field.as_str()).collect();
         assert_eq!(got, vec!["spec.completions", "spec.template"]);
+        // Suspended, the image still may not change (only scheduling directives).
         let mut old = ok.clone();
         old["spec"]["suspend"] = json!(true);
         j["spec"]["completions"] = json!(1);
-        assert!(job(&j, Some(&old)).is_empty());
+        assert_eq!(pairs(&job(&j, Some(&old)))[0].0, "spec.template");
     }
 
     #[test]

@@ -40,7 +40,7 @@ fn docker_key(data: Option<&Map<String, Value>>, key: &str, out: &mut Vec<Status
 
 /// core/v1 Secret. `stringData` has already been folded into `data` by the defaults.
 pub(crate) fn secret(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
-    let mut out = Vec::new();
+    let mut out = old.map(|old| secret_update(o, old)).unwrap_or_default();
     let data = obj(o, "data");
     let mut size = 0;
     for (k, v) in data.into_iter().flatten() {
@@ -88,19 +88,24 @@ pub(crate) fn secret(o: &Value, old: Option<&Value>) -> Vec<StatusCause> {
         }
         _ => {}
     }
-    if let Some(old) = old {
-        let old_ty = s(old, "type").unwrap_or("Opaque");
-        if old_ty != ty {
-            out.push(invalid("type", ty, IMMUTABLE_MSG));
+    out
+}
+
+/// What a Secret update may not change, checked before the secret itself (upstream's
+/// ValidateSecretUpdate): its type, and an immutable secret's data.
+fn secret_update(o: &Value, old: &Value) -> Vec<StatusCause> {
+    let mut out = Vec::new();
+    let ty = s(o, "type").unwrap_or("Opaque");
+    if s(old, "type").unwrap_or("Opaque") != ty {
+        out.push(invalid("type", ty, IMMUTABLE_MSG));
+    }
+    if old.get("immutable").and_then(Value::as_bool) == Some(true) {
+        const WHY: &str = "field is immutable when `immutable` is set";
+        if o.get("immutable").and_then(Value::as_bool) != Some(true) {
+            out.push(forbidden("immutable", WHY));
         }
-        if old.get("immutable").and_then(Value::as_bool) == Some(true) {
-            const WHY: &str = "field is immutable when `immutable` is set";
-            if o.get("immutable").and_then(Value::as_bool) != Some(true) {
-                out.push(forbidden("immutable", WHY));
-            }
-            if o.get("data") != old.get("data") {
-                out.push(forbidden("data", WHY));
-            }
+        if o.get("data") != old.get("data") {
+            out.push(forbidden("data", WHY));
         }
     }
     out
@@ -200,8 +205,6 @@ mod tests {
         assert_eq!(
             pairs(&secret(&new, Some(&old))),
             vec![
-                ("data[username]", "Required value"),
-                ("data[password]", "Required value"),
                 (
                     "type",
                     "Invalid value: \"kubernetes.io/basic-auth\": field is immutable"
@@ -214,6 +217,8 @@ mod tests {
                     "data",
                     "Forbidden: field is immutable when `immutable` is set"
                 ),
+                ("data[username]", "Required value"),
+                ("data[password]", "Required value"),
             ]
         );
     }

@@ -16,6 +16,7 @@ const STATEFULSET_MUTABLE: &[&str] = &[
     "ordinals",
     "template",
     "updateStrategy",
+    "revisionHistoryLimit",
     "persistentVolumeClaimRetentionPolicy",
     "minReadySeconds",
 ];
@@ -117,7 +118,7 @@ pub(crate) fn statefulset(obj: &Value, old: Option<&Value>) -> Vec<StatusCause> 
         if strip(spec) != strip(old_spec) {
             out.push(forbidden(
                 "spec",
-                "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+                "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
             ));
         }
     }
@@ -186,7 +187,7 @@ mod tests {
         moved["spec"]["template"]["spec"]["containers"][0]["image"] = json!("y");
         assert!(statefulset(&moved, Some(&ss)).is_empty());
         moved["spec"]["serviceName"] = json!("other");
-        assert_eq!(pairs(&statefulset(&moved, Some(&ss))), vec![("spec", "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")]);
+        assert_eq!(pairs(&statefulset(&moved, Some(&ss))), vec![("spec", "Forbidden: updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'revisionHistoryLimit', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden")]);
     }
 
     #[test]
