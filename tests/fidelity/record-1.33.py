@@ -219,6 +219,34 @@ def dep(image, replicas=None, manager_fields=True):
     return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "u-dep"}, "spec": spec}
 
 
+GADGETS = "/apis/example.org/v1/namespaces/default/gadgets"
+GADGET_CRD = {
+    "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+    "metadata": {"name": "gadgets.example.org"},
+    "spec": {"group": "example.org", "scope": "Namespaced",
+             "names": {"plural": "gadgets", "singular": "gadget", "kind": "Gadget"},
+             "versions": [{"name": "v1", "served": True, "storage": True,
+                           "subresources": {"status": {}, "scale": {"specReplicasPath": ".spec.replicas",
+                                                                     "statusReplicasPath": ".status.replicas"}},
+                           "schema": {"openAPIV3Schema": {"type": "object", "properties": {
+                               "spec": {"type": "object", "properties": {
+                                   "replicas": {"type": "integer"},
+                                   "color": {"type": "string"},
+                                   "size": {"type": "integer", "default": 3},
+                                   "ports": {"type": "array", "x-kubernetes-list-type": "map",
+                                             "x-kubernetes-list-map-keys": ["name"],
+                                             "items": {"type": "object", "required": ["name"], "properties": {
+                                                 "name": {"type": "string"}, "port": {"type": "integer"}}}},
+                                   "tags": {"type": "array", "x-kubernetes-list-type": "set",
+                                            "items": {"type": "string"}}}},
+                               "status": {"type": "object", "properties": {
+                                   "replicas": {"type": "integer"}, "phase": {"type": "string"}}}}}}}]}}
+
+
+def gadget(spec):
+    return {"apiVersion": "example.org/v1", "kind": "Gadget", "metadata": {"name": "g1"}, "spec": spec}
+
+
 UPDATES = [
     ("configmap", [
         ("POST", CM + "?fieldManager=creator", JSON_T, cm({"a": "1", "b": "2"})),
@@ -284,6 +312,64 @@ UPDATES = [
         ("PATCH", SVC + "/u-svc", MERGE_T, {"spec": {"type": "NodePort"}}),
         ("PATCH", SVC + "/u-svc", MERGE_T, {"spec": {"type": "ClusterIP"}}),
         ("GET", SVC + "/u-svc", None, None),
+    ]),
+    ("custom-resource", [
+        ("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", JSON_T, GADGET_CRD),
+        ("WAIT", "/apis/example.org/v1", None, None),
+        ("PATCH", GADGETS + "/g1?fieldManager=a", APPLY_T,
+         gadget({"replicas": 1, "color": "red", "ports": [{"name": "http", "port": 80}], "tags": ["x"]})),
+        ("PATCH", GADGETS + "/g1?fieldManager=b", APPLY_T,
+         gadget({"ports": [{"name": "https", "port": 443}], "tags": ["y"]})),
+        ("PATCH", GADGETS + "/g1?fieldManager=b", APPLY_T, gadget({"color": "blue"})),
+        ("PATCH", GADGETS + "/g1?fieldManager=a", APPLY_T, gadget({"replicas": 1, "color": "red"})),
+        ("PATCH", GADGETS + "/g1", MERGE_T, {"spec": {"color": None, "size": 5}}),
+        ("PATCH", GADGETS + "/g1", JSONPATCH_T, [{"op": "replace", "path": "/spec/replicas", "value": 2}]),
+        ("PATCH", GADGETS + "/g1", SMP_T, {"spec": {"color": "green"}}),
+        ("PUT", GADGETS + "/g1/scale", JSON_T,
+         {"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": {"name": "g1", "namespace": "default"},
+          "spec": {"replicas": 7}}),
+        ("PATCH", GADGETS + "/g1/status", MERGE_T, {"status": {"replicas": 7, "phase": "Ready"}, "spec": {"color": "ignored"}}),
+        ("GET", GADGETS + "/g1/scale", None, None),
+        ("PUT", GADGETS + "/g1", JSON_T, {"apiVersion": "example.org/v1", "kind": "Gadget",
+                                          "metadata": {"name": "g1", "resourceVersion": "$rv0"}, "spec": {}}),
+        ("PATCH", GADGETS + "/g1", MERGE_T, {"spec": {"replicas": "many"}}),
+        ("GET", GADGETS + "/g1", None, None),
+        ("DELETE", GADGETS + "/g1", None, None),
+    ]),
+    ("configmap-immutable", [
+        ("POST", CM, JSON_T, {"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "u-frozen"},
+                              "data": {"a": "1"}, "immutable": True}),
+        ("PATCH", CM + "/u-frozen", MERGE_T, {"data": {"a": "2"}}),
+        ("PATCH", CM + "/u-frozen", MERGE_T, {"immutable": False}),
+        ("PATCH", CM + "/u-frozen", MERGE_T, {"metadata": {"labels": {"ok": "yes"}}}),
+    ]),
+    ("secret", [
+        ("POST", "/api/v1/namespaces/default/secrets", JSON_T,
+         {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "u-secret"}, "stringData": {"user": "admin"},
+          "type": "Opaque"}),
+        ("PATCH", "/api/v1/namespaces/default/secrets/u-secret", MERGE_T, {"stringData": {"pass": "x"}}),
+        ("PATCH", "/api/v1/namespaces/default/secrets/u-secret", MERGE_T, {"type": "kubernetes.io/tls"}),
+        ("PATCH", "/api/v1/namespaces/default/secrets/u-secret", MERGE_T, {"data": {"user": "not base64!"}}),
+    ]),
+    ("statefulset", [
+        ("POST", "/apis/apps/v1/namespaces/default/statefulsets", JSON_T,
+         {"apiVersion": "apps/v1", "kind": "StatefulSet", "metadata": {"name": "u-sts"},
+          "spec": {"selector": {"matchLabels": {"app": "s"}}, "serviceName": "s",
+                   "template": {"metadata": {"labels": {"app": "s"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}),
+        ("PATCH", "/apis/apps/v1/namespaces/default/statefulsets/u-sts", MERGE_T, {"spec": {"serviceName": "t"}}),
+        ("PATCH", "/apis/apps/v1/namespaces/default/statefulsets/u-sts", MERGE_T, {"spec": {"replicas": 3, "minReadySeconds": 5}}),
+        ("PATCH", "/apis/apps/v1/namespaces/default/statefulsets/u-sts", MERGE_T,
+         {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "nginx:2"}]}}}}),
+    ]),
+    ("job", [
+        ("POST", "/apis/batch/v1/namespaces/default/jobs", JSON_T,
+         {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "u-job"},
+          "spec": {"template": {"spec": {"containers": [{"name": "c", "image": "busybox"}], "restartPolicy": "Never"}}}}),
+        ("PATCH", "/apis/batch/v1/namespaces/default/jobs/u-job", MERGE_T, {"spec": {"suspend": True}}),
+        ("PATCH", "/apis/batch/v1/namespaces/default/jobs/u-job", MERGE_T, {"spec": {"completions": 3}}),
+        ("PATCH", "/apis/batch/v1/namespaces/default/jobs/u-job", MERGE_T,
+         {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "busybox:2"}]}}}}),
+        ("PATCH", "/apis/batch/v1/namespaces/default/jobs/u-job", MERGE_T, {"spec": {"parallelism": 2, "backoffLimit": 1}}),
     ]),
     ("namespace", [
         # A finalizer of its own holds the namespace after its contents are gone (this
@@ -384,6 +470,16 @@ def run_updates(api):
     for scenario, steps in UPDATES:
         rvs = []
         for method, path, ctype, body in steps:
+            if method == "WAIT":
+                # Until the path is served (a new CRD's group-version), then its status.
+                for _ in range(150):
+                    status, got = api.call("GET", path)
+                    if status == 200:
+                        break
+                    time.sleep(0.2)
+                out.append({"scenario": scenario, "method": method, "path": path, "ctype": None,
+                            "body": None, "status": status, "got": None})
+                continue
             status, got = api.call(method, substituted(path, rvs), substituted(body, rvs), ctype)
             rv = got.get("metadata", {}).get("resourceVersion") if isinstance(got, dict) else None
             if rv and got.get("kind") not in ("Status", "Scale"):
