@@ -137,9 +137,9 @@ impl<S: Schema> FieldManager<'_, S> {
                 Some((g, v)) => (g, v),
                 None => ("", gv),
             };
+            // Go's GroupVersionKind.String(): `/v1` for the core group.
             return Err(ApplyError::BadRequest(format!(
-                "invalid object type: {group}{}{version}, Kind={kind}",
-                if group.is_empty() { "" } else { "/" }
+                "invalid object type: {group}/{version}, Kind={kind}"
             )));
         }
         if config
@@ -312,8 +312,10 @@ fn remove_managed_fields(obj: &mut Value) {
 /// field-manager errors.
 fn gvknn(obj: &Value, gv: &str, kind: &str) -> String {
     let s = |p: &str| obj.pointer(p).and_then(Value::as_str).unwrap_or("");
+    // Go's GroupVersionKind.String(): the core group's version reads `/v1`.
+    let slash = if gv.contains('/') { "" } else { "/" };
     format!(
-        "{}/{}; {gv}, Kind={kind}",
+        "{}/{}; {slash}{gv}, Kind={kind}",
         s("/metadata/namespace"),
         s("/metadata/name")
     )

@@ -89,9 +89,55 @@ fn yaml_to_json(bytes: &[u8]) -> Result<Vec<u8>, Status> {
             "error converting YAML to JSON: yaml: recursion limit exceeded at line {line} column {column}"
         )));
     }
-    let v: Value = serde_yaml_ng::from_slice(bytes)
-        .map_err(|e| bad_request(format!("error converting YAML to JSON: yaml: {e}")))?;
+    let v: Value = serde_yaml_ng::from_slice(bytes).map_err(|e| {
+        bad_request(format!(
+            "error converting YAML to JSON: yaml: {}",
+            go_yaml_message(&e.to_string())
+        ))
+    })?;
     serde_json::to_vec(&v).map_err(Status::internal)
+}
+
+/// A libyaml error as Go's yaml package words it: the problem, after `line N: ` only when
+/// the problem's (0-based) line is not the first; a scanner error counts lines from 1, a
+/// parser error from 0, and without a problem line the context's is used (Go's
+/// parser.fail). serde_yaml_ng writes `<problem> at line L column C[, <context>[ at line
+/// L2 column C2]]` with lines from 1; other errors are left as they are.
+pub(crate) fn go_yaml_message(text: &str) -> String {
+    let mark = |s: &str| -> Option<u64> {
+        let rest = s.strip_prefix("line ")?;
+        rest.split(' ').next()?.parse::<u64>().ok()
+    };
+    let Some((problem, rest)) = text.split_once(" at line ") else {
+        return text.to_owned();
+    };
+    let Some(problem_line) = mark(&format!("line {rest}")) else {
+        return text.to_owned();
+    };
+    let context = rest.split_once(", ").map(|(_, c)| c).unwrap_or("");
+    let context_line = context
+        .split_once(" at ")
+        .and_then(|(_, m)| mark(m))
+        .unwrap_or(problem_line);
+    let scanner = context.starts_with("while scanning");
+    let (p0, c0) = (
+        problem_line.saturating_sub(1),
+        context_line.saturating_sub(1),
+    );
+    let line = if p0 != 0 {
+        if scanner {
+            p0 + 1
+        } else {
+            p0
+        }
+    } else {
+        c0
+    };
+    if line == 0 {
+        problem.to_owned()
+    } else {
+        format!("line {line}: {problem}")
+    }
 }
 
 /// The body as JSON bytes, whatever its media type; protobuf is decoded by the schema.
@@ -258,7 +304,12 @@ pub(crate) fn patch_of(ctype: &str, bytes: &[u8]) -> Result<(PatchType, Value), 
         }
     };
     let value = if kind == PatchType::Apply {
-        serde_json::from_slice(&yaml_to_json(bytes)?).map_err(Status::internal)?
+        // Upstream's apply patcher words its YAML errors on its own.
+        let json = yaml_to_json(bytes).map_err(|mut e| {
+            e.message = format!("error decoding YAML: {}", e.message);
+            e
+        })?;
+        serde_json::from_slice(&json).map_err(Status::internal)?
     } else {
         serde_json::from_slice(bytes).map_err(|e| {
             bad_request(format!(
@@ -290,4 +341,30 @@ pub(crate) fn delete_options_of(ctype: &str, bytes: &[u8]) -> Result<Option<Valu
     serde_json::from_slice(&json)
         .map(Some)
         .map_err(|e| bad_request(format!("invalid DeleteOptions: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::go_yaml_message;
+
+    fn message(yaml: &str) -> String {
+        let e = serde_yaml_ng::from_str::<serde_json::Value>(yaml).expect_err("bad YAML");
+        go_yaml_message(&e.to_string())
+    }
+
+    #[test]
+    fn yaml_errors_are_worded_as_gos() {
+        // On the first line: no line at all.
+        assert_eq!(
+            message("{not yaml: [}"),
+            "did not find expected node content"
+        );
+        // A parser error counts lines from 0, a scanner error from 1.
+        assert_eq!(message("a: 1\n- b\n"), "line 1: did not find expected key");
+        assert_eq!(
+            message("a: 1\nb: 2\nc: \"open"),
+            "line 3: found unexpected end of stream"
+        );
+        assert_eq!(go_yaml_message("recursion limit"), "recursion limit");
+    }
 }

@@ -23,6 +23,7 @@ mod dispatch;
 mod equivalent;
 #[cfg(fuzzing)]
 pub(crate) mod fuzzing;
+mod guaranteed;
 mod hooks;
 mod managed;
 mod meta;
