@@ -209,14 +209,14 @@ def cm(data, rv=None):
     return {"apiVersion": "v1", "kind": "ConfigMap", "metadata": meta, "data": data}
 
 
-def dep(image, replicas=None, manager_fields=True):
+def dep(image, replicas=None, name="u-dep"):
     spec = {"selector": {"matchLabels": {"app": "u"}},
             "template": {"metadata": {"labels": {"app": "u"}},
                          "spec": {"containers": [{"name": "c", "image": image, "env": [{"name": "A", "value": "1"}]},
                                                  {"name": "d", "image": "busybox"}]}}}
     if replicas is not None:
         spec["replicas"] = replicas
-    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "u-dep"}, "spec": spec}
+    return {"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": name}, "spec": spec}
 
 
 GADGETS = "/apis/example.org/v1/namespaces/default/gadgets"
@@ -371,6 +371,93 @@ UPDATES = [
          {"spec": {"template": {"spec": {"containers": [{"name": "c", "image": "busybox:2"}]}}}}),
         ("PATCH", "/apis/batch/v1/namespaces/default/jobs/u-job", MERGE_T, {"spec": {"parallelism": 2, "backoffLimit": 1}}),
     ]),
+    ("smp-directives", [
+        ("POST", DEP, JSON_T, dep("nginx", name="u-smp")),
+        # What kubectl's client-side apply sends: element order, retained keys, deleted
+        # primitives.
+        ("PATCH", DEP + "/u-smp", SMP_T,
+         {"metadata": {"finalizers": ["example.com/a", "example.com/b"]}}),
+        ("PATCH", DEP + "/u-smp", SMP_T,
+         {"metadata": {"$deleteFromPrimitiveList/finalizers": ["example.com/a"]}}),
+        ("PATCH", DEP + "/u-smp", SMP_T,
+         {"spec": {"template": {"spec": {"$setElementOrder/containers": [{"name": "d"}, {"name": "c"}],
+                                          "containers": [{"name": "c", "image": "nginx:9"}]}}}}),
+        ("PATCH", DEP + "/u-smp", SMP_T,
+         {"spec": {"strategy": {"$retainKeys": ["type"], "type": "Recreate"}}}),
+        ("PATCH", DEP + "/u-smp", SMP_T,
+         {"spec": {"template": {"spec": {"containers": [{"name": "c", "env": [{"name": "A", "$patch": "delete"}]}]}}}}),
+        ("PATCH", DEP + "/u-smp", SMP_T,
+         {"spec": {"template": {"spec": {"containers": [{"name": "c", "$patch": "replace", "image": "x"}]}}}}),
+        ("PATCH", DEP + "/u-smp", SMP_T, {"metadata": {"finalizers": None}}),
+        ("GET", DEP + "/u-smp", None, None),
+        ("DELETE", DEP + "/u-smp", None, None),
+    ]),
+    ("apply-more", [
+        ("PATCH", CM + "/u-apply?fieldManager=m&dryRun=All", APPLY_T,
+         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: u-apply\ndata:\n  a: '1'\n"),
+        ("GET", CM + "/u-apply", None, None),
+        ("PATCH", CM + "/u-apply?fieldManager=m", APPLY_T,
+         "# a comment\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: u-apply\n  labels: {a: b}\ndata:\n  a: '1'\n  b: \"2\"\n"),
+        ("PATCH", CM + "/u-apply?fieldManager=m", APPLY_T,
+         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: u-apply\ndata:\n  a: 1\n"),
+        ("PATCH", CM + "/u-apply?fieldManager=m", APPLY_T,
+         "apiVersion: v1\nkind: Secret\nmetadata:\n  name: u-apply\n"),
+        ("PATCH", CM + "/u-apply", APPLY_T,
+         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: u-apply\n"),
+        ("PATCH", CM + "/u-apply?fieldManager=m", APPLY_T, "{not yaml: [}"),
+        ("PATCH", CM + "/u-apply?fieldManager=other", APPLY_T,
+         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: u-apply\n  labels: {a: c}\n"),
+        ("PATCH", PODS + "/u-pod/status?fieldManager=m", APPLY_T,
+         {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "u-pod"},
+          "status": {"conditions": [{"type": "Ready", "status": "True"}]}}),
+        ("DELETE", CM + "/u-apply", None, None),
+    ]),
+    ("rbac-and-scheduling", [
+        ("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings", JSON_T,
+         {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding", "metadata": {"name": "u-rb"},
+          "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "r"},
+          "subjects": [{"kind": "User", "name": "alice", "apiGroup": "rbac.authorization.k8s.io"}]}),
+        ("PATCH", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/u-rb", MERGE_T,
+         {"roleRef": {"name": "other"}}),
+        ("PATCH", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings/u-rb", JSONPATCH_T,
+         [{"op": "add", "path": "/subjects/-", "value": {"kind": "Group", "name": "devs"}}]),
+        ("POST", "/apis/scheduling.k8s.io/v1/priorityclasses", JSON_T,
+         {"apiVersion": "scheduling.k8s.io/v1", "kind": "PriorityClass", "metadata": {"name": "u-pc"}, "value": 10}),
+        ("PATCH", "/apis/scheduling.k8s.io/v1/priorityclasses/u-pc", MERGE_T, {"value": 20}),
+        ("PATCH", "/apis/scheduling.k8s.io/v1/priorityclasses/u-pc", MERGE_T, {"description": "d", "preemptionPolicy": "Never"}),
+        ("POST", "/apis/batch/v1/namespaces/default/cronjobs", JSON_T,
+         {"apiVersion": "batch/v1", "kind": "CronJob", "metadata": {"name": "u-cj"},
+          "spec": {"schedule": "*/5 * * * *", "jobTemplate": {"spec": {"template": {"spec": {
+              "containers": [{"name": "c", "image": "busybox"}], "restartPolicy": "OnFailure"}}}}}}),
+        ("PATCH", "/apis/batch/v1/namespaces/default/cronjobs/u-cj", MERGE_T, {"spec": {"schedule": "not a schedule"}}),
+        ("PATCH", "/apis/batch/v1/namespaces/default/cronjobs/u-cj", MERGE_T, {"spec": {"suspend": True, "timeZone": "Mars/Base"}}),
+        ("POST", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers", JSON_T,
+         {"apiVersion": "autoscaling/v2", "kind": "HorizontalPodAutoscaler", "metadata": {"name": "u-hpa"},
+          "spec": {"scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "x"}, "maxReplicas": 3}}),
+        ("PATCH", "/apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/u-hpa", MERGE_T,
+         {"spec": {"targetCPUUtilizationPercentage": 50, "minReplicas": 2}}),
+        ("GET", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/u-hpa", None, None),
+        ("PATCH", "/apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/u-hpa", MERGE_T,
+         {"spec": {"minReplicas": 5}}),
+    ]),
+    ("pod-subresources", [
+        ("POST", PODS, JSON_T, {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "u-pod2"},
+                                "spec": {"containers": [{"name": "c", "image": "nginx"}]}}),
+        ("PATCH", PODS + "/u-pod2/ephemeralcontainers", SMP_T,
+         {"spec": {"ephemeralContainers": [{"name": "debug", "image": "busybox", "targetContainerName": "c"}]}}),
+        ("PATCH", PODS + "/u-pod2/ephemeralcontainers", SMP_T,
+         {"spec": {"ephemeralContainers": [{"name": "debug", "image": "busybox:2"}]}}),
+        ("POST", PODS + "/u-pod2/binding", JSON_T,
+         {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "u-pod2"}, "target": {"kind": "Node", "name": "n1"}}),
+        ("POST", PODS + "/u-pod2/binding", JSON_T,
+         {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "u-pod2"}, "target": {"kind": "Node", "name": "n2"}}),
+        ("PATCH", PODS + "/u-pod2", SMP_T, {"spec": {"nodeName": "n3"}}),
+        ("POST", PODS + "/u-pod2/eviction", JSON_T,
+         {"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": "u-pod2"}, "deleteOptions": {"dryRun": ["All"]}}),
+        ("DELETE", PODS + "/u-pod2", JSON_T, {"gracePeriodSeconds": 30}),
+        ("GET", PODS + "/u-pod2", None, None),
+        ("DELETE", PODS + "/u-pod2", JSON_T, {"gracePeriodSeconds": 0}),
+    ]),
     ("namespace", [
         # A finalizer of its own holds the namespace after its contents are gone (this
         # server runs the namespace controller, which the recording has none of).
@@ -401,7 +488,11 @@ class Api:
         self.ctx.verify_mode = ssl.CERT_NONE
 
     def call(self, method, path, body=None, ctype="application/json"):
-        data = json.dumps(body).encode() if body is not None else None
+        # A string body (YAML) is sent as it is.
+        if isinstance(body, str):
+            data = body.encode()
+        else:
+            data = json.dumps(body).encode() if body is not None else None
         headers = {
             "Authorization": "Bearer " + TOKEN,
             "Content-Type": ctype or "application/json",
