@@ -15,6 +15,7 @@ mod defaults;
 mod event_recorder;
 mod eviction;
 mod kubelet;
+mod pod_binding;
 mod pod_connect;
 mod proxy;
 mod proxy_forward;

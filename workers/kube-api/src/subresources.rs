@@ -183,94 +183,7 @@ impl ApiHooks {
 
     /// pods/binding and the `bindings` resource: assigns the pod to the target node.
     async fn bind(&self, ns: &str, pod: &str, body: &Value) -> Result<Value, Status> {
-        let target = body
-            .pointer("/target/name")
-            .and_then(Value::as_str)
-            .unwrap_or("");
-        if target.is_empty() {
-            return Err(Status::new(
-                Reason::Invalid,
-                format!("Binding \"{pod}\" is invalid: target.name: Required value"),
-            ));
-        }
-        let pods = self.store("pods")?;
-        // Upstream's setPodNodeAndMetadata: a storage update of its own (no strategy,
-        // validation or field manager), under the binding's uid and version if it
-        // names them; its refusals are conflicts on pods/binding.
-        let conflict = |why: String| Status {
-            details: Some(kas_server::status::StatusDetails {
-                name: pod.to_owned(),
-                kind: "pods/binding".into(),
-                ..Default::default()
-            }),
-            ..Status::new(
-                Reason::Conflict,
-                format!("Operation cannot be fulfilled on pods/binding \"{pod}\": {why}"),
-            )
-        };
-        let text = |v: &Value, p: &str| {
-            v.pointer(p)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_owned()
-        };
-        let (want_uid, want_rv) = (
-            text(body, "/metadata/uid"),
-            text(body, "/metadata/resourceVersion"),
-        );
-        let annotations = body
-            .pointer("/metadata/annotations")
-            .and_then(Value::as_object)
-            .cloned();
-        pods.guaranteed_update(ns, pod, |obj| {
-            if !want_uid.is_empty() && text(obj, "/metadata/uid") != want_uid {
-                return Err(conflict(format!(
-                    "Precondition failed: UID in precondition: {want_uid}, UID in object meta: {}",
-                    text(obj, "/metadata/uid")
-                )));
-            }
-            if !want_rv.is_empty() && text(obj, "/metadata/resourceVersion") != want_rv {
-                return Err(conflict(format!(
-                    "Precondition failed: ResourceVersion in precondition: {want_rv}, ResourceVersion in object meta: {}",
-                    text(obj, "/metadata/resourceVersion")
-                )));
-            }
-            if obj.pointer("/metadata/deletionTimestamp").is_some() {
-                return Err(conflict(format!(
-                    "pod {pod} is being deleted, cannot be assigned to a host"
-                )));
-            }
-            let current = text(obj, "/spec/nodeName");
-            if !current.is_empty() {
-                return Err(conflict(format!(
-                    "pod {pod} is already assigned to node \"{current}\""
-                )));
-            }
-            if obj
-                .pointer("/spec/schedulingGates")
-                .and_then(Value::as_array)
-                .is_some_and(|g| !g.is_empty())
-            {
-                return Err(conflict(format!(
-                    "pod {pod} has non-empty .spec.schedulingGates"
-                )));
-            }
-            obj["spec"]["nodeName"] = json!(target);
-            if let Some(extra) = annotations.as_ref().filter(|a| !a.is_empty()) {
-                if !obj["metadata"]["annotations"].is_object() {
-                    obj["metadata"]["annotations"] = json!({});
-                }
-                for (k, v) in extra {
-                    obj["metadata"]["annotations"][k] = v.clone();
-                }
-            }
-            scheduled(obj);
-            Ok(())
-        })
-        .await?;
-        Ok(
-            json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}),
-        )
+        crate::pod_binding::bind(self.store("pods")?, ns, pod, body).await
     }
 
     /// pods/eviction: as upstream, under the pod's PodDisruptionBudget.
@@ -573,32 +486,5 @@ impl Hooks for ApiHooks {
                 _ => Err(Status::path_not_found()),
             }
         })
-    }
-}
-
-/// upstream's UpdatePodCondition with PodScheduled True: a new condition, or the old one
-/// replaced (reason and message gone), its transition time kept when it was True.
-fn scheduled(pod: &mut Value) {
-    let now = kas_server::rest::now();
-    if !pod["status"].is_object() {
-        pod["status"] = json!({});
-    }
-    if !pod["status"]["conditions"].is_array() {
-        pod["status"]["conditions"] = json!([]);
-    }
-    let Some(conditions) = pod["status"]["conditions"].as_array_mut() else {
-        return;
-    };
-    let fresh = |since: Value| json!({"type": "PodScheduled", "status": "True", "lastProbeTime": null, "lastTransitionTime": since});
-    match conditions.iter_mut().find(|c| c["type"] == "PodScheduled") {
-        Some(c) => {
-            let since = if c["status"] == "True" {
-                c["lastTransitionTime"].clone()
-            } else {
-                json!(now)
-            };
-            *c = fresh(since);
-        }
-        None => conditions.push(fresh(json!(now))),
     }
 }
