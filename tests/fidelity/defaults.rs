@@ -15,9 +15,6 @@ use http::Method;
 use serde_json::{json, Value};
 
 use super::report;
-use crate::harness::Server;
-
-const TOKEN: &str = "recorder-token";
 
 /// The recorded entries: name, collection path, body, status, upstream's POST and GET.
 fn recorded() -> Vec<Value> {
@@ -172,34 +169,10 @@ fn without_async_status(v: &mut Value) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn minimal_objects_are_defaulted_as_upstream_does() {
-    let dir = tempfile::tempdir().expect("dir");
-    let tokens = dir.path().join("tokens.csv");
-    std::fs::write(
-        &tokens,
-        format!("{TOKEN},recorder,recorder-uid,\"system:masters\"\n"),
-    )
-    .expect("write");
-    let server = Server::builder()
-        .arg(format!("--token-auth-file={}", tokens.display()))
-        .start()
-        .await;
-    let auth = format!("Bearer {TOKEN}");
+    let recorder = super::Recorder::start().await;
     let call = |method: Method, path: String, body: Option<Value>| {
-        let server = &server;
-        let auth = auth.clone();
-        async move {
-            let bytes = body.map(|b| b.to_string()).unwrap_or_default();
-            let headers = [
-                ("authorization", auth.as_str()),
-                ("content-type", "application/json"),
-                ("accept", "application/json"),
-                ("user-agent", "recorder"),
-            ];
-            server
-                .request_full(method, &path, &headers, bytes.as_bytes(), true, true)
-                .await
-                .expect("answered")
-        }
+        let recorder = &recorder;
+        async move { recorder.call(method, &path, "application/json", body).await }
     };
 
     // Objects that ask for a fixed cluster IP go first: 10.0.0.77 lies in the band

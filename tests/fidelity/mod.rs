@@ -38,3 +38,56 @@ fn report(what: &str, diffs: &[String]) {
         diffs.join("\n")
     );
 }
+
+/// A server as `record-1.33.py` ran kube-apiserver: a token file whose one token is in
+/// `system:masters`, so requests are made as the recorder made them.
+pub(super) struct Recorder {
+    pub(super) server: crate::harness::Server,
+    _dir: tempfile::TempDir,
+}
+
+const RECORDER_TOKEN: &str = "recorder-token";
+
+impl Recorder {
+    pub(super) async fn start() -> Recorder {
+        let dir = tempfile::tempdir().expect("dir");
+        let tokens = dir.path().join("tokens.csv");
+        std::fs::write(
+            &tokens,
+            format!("{RECORDER_TOKEN},recorder,recorder-uid,\"system:masters\"\n"),
+        )
+        .expect("write");
+        let server = crate::harness::Server::builder()
+            .arg(format!("--token-auth-file={}", tokens.display()))
+            .start()
+            .await;
+        Recorder { server, _dir: dir }
+    }
+
+    /// A request as the recorder sent it: its token, JSON accepted, `ctype` sent (a
+    /// string body, YAML, as it is).
+    pub(super) async fn call(
+        &self,
+        method: http::Method,
+        path: &str,
+        ctype: &str,
+        body: Option<serde_json::Value>,
+    ) -> crate::harness::Reply {
+        let bytes = match body {
+            Some(serde_json::Value::String(text)) => text,
+            Some(other) => other.to_string(),
+            None => String::new(),
+        };
+        let auth = format!("Bearer {RECORDER_TOKEN}");
+        let headers = [
+            ("authorization", auth.as_str()),
+            ("content-type", ctype),
+            ("accept", "application/json"),
+            ("user-agent", "recorder"),
+        ];
+        self.server
+            .request_full(method, path, &headers, bytes.as_bytes(), true, true)
+            .await
+            .expect("answered")
+    }
+}

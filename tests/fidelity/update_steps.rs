@@ -17,9 +17,7 @@ use serde_json::{json, Value};
 
 use super::defaults::{differences, masked};
 use super::report;
-use crate::harness::Server;
 
-const TOKEN: &str = "recorder-token";
 const JSON: &str = "application/json";
 
 /// Differences known and accepted, by the start of their report line.
@@ -156,39 +154,10 @@ impl Seen {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn updates_are_answered_as_upstream_answers_them() {
-    let dir = tempfile::tempdir().expect("dir");
-    let tokens = dir.path().join("tokens.csv");
-    std::fs::write(
-        &tokens,
-        format!("{TOKEN},recorder,recorder-uid,\"system:masters\"\n"),
-    )
-    .expect("write");
-    let server = Server::builder()
-        .arg(format!("--token-auth-file={}", tokens.display()))
-        .start()
-        .await;
-    let auth = format!("Bearer {TOKEN}");
+    let recorder = super::Recorder::start().await;
     let call = |method: Method, path: String, ctype: String, body: Option<Value>| {
-        let server = &server;
-        let auth = auth.clone();
-        async move {
-            // A string body (YAML) is sent as it is.
-            let bytes = match body {
-                Some(Value::String(text)) => text,
-                Some(other) => other.to_string(),
-                None => String::new(),
-            };
-            let headers = [
-                ("authorization", auth.as_str()),
-                ("content-type", ctype.as_str()),
-                ("accept", "application/json"),
-                ("user-agent", "recorder"),
-            ];
-            server
-                .request_full(method, &path, &headers, bytes.as_bytes(), true, true)
-                .await
-                .expect("answered")
-        }
+        let recorder = &recorder;
+        async move { recorder.call(method, &path, &ctype, body).await }
     };
 
     let mut diffs = Vec::new();
