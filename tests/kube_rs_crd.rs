@@ -671,7 +671,7 @@ async fn invalid_custom_resources_get_upstreams_messages() {
                         \"green\", \"blue\"";
     let minimum_message = "spec.replicas: Invalid value: -1: spec.replicas in body should be \
                            greater than or equal to 0";
-    // Two errors: bracketed and comma-separated (their order is not part of the contract).
+    // Several errors: bracketed and comma-separated (their order is not part of the contract).
     let errors = field_errors(&err, "bad");
     assert!(errors.starts_with('[') && errors.ends_with(']'), "{err:?}");
     for m in [enum_message, minimum_message] {
@@ -692,9 +692,13 @@ async fn invalid_custom_resources_get_upstreams_messages() {
     causes.sort_unstable();
     let minimum = "Invalid value: -1: spec.replicas in body should be greater than or equal to 0";
     let one_of = "Unsupported value: \"purple\": supported values: \"red\", \"green\", \"blue\"";
+    // The scale subresource's own check of spec.replicas comes too (upstream's
+    // ValidateScaleSpec, at the path as the CRD writes it).
+    let scale = "Invalid value: -1: should be a non-negative integer";
     assert_eq!(
         causes,
         [
+            ("FieldValueInvalid", ".spec.replicas", scale),
             ("FieldValueInvalid", "spec.replicas", minimum),
             ("FieldValueNotSupported", "spec.color", one_of),
         ]

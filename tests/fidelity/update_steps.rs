@@ -36,8 +36,10 @@ const KNOWN: &[&str] = &[
     // A configuration that does not fit its type is a 400 here, upstream's plain 500
     // (README: a client's error), same message.
     "apply-more #90 PATCH /api/v1/namespaces/default/configmaps/u-apply?fieldManager=m: answered 400",
-    // An update through autoscaling/v1 records `f:spec.f:metrics` for its manager here,
-    // which upstream's v1 field set has not (open).
+    // The autoscaling/v2 creator keeps `f:spec.f:metrics` here after an autoscaling/v1
+    // update changed the metric; upstream compares each manager's fields in its own
+    // version and takes changed ones away (structured-merge-diff's version converter,
+    // open: per-manager version conversion).
     "rbac-and-scheduling #107 PATCH /apis/autoscaling/v1/namespaces/default/horizontalpodautoscalers/u-hpa.metadata.managedFields[1].fieldsV1.f:spec.f:metrics",
     "rbac-and-scheduling #108 GET /apis/autoscaling/v2/namespaces/default/horizontalpodautoscalers/u-hpa.metadata.managedFields[1].fieldsV1.f:spec.f:metrics",
     // Upstream appends a cmp.Diff of the internal types to these refusals; same field,
