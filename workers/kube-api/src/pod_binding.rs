@@ -4,7 +4,7 @@
 //! deleted, already assigned or still gated is refused as a conflict on pods/binding; else
 //! it gets the node, the binding's annotations and a PodScheduled True condition.
 
-use kas_server::rest::RestStore;
+use kas_server::rest::{Preconditions, RestStore};
 use kas_server::status::{Reason, Status};
 use serde_json::{json, Value};
 
@@ -53,19 +53,11 @@ pub(crate) async fn bind(
         .pointer("/metadata/annotations")
         .and_then(Value::as_object)
         .cloned();
-    pods.guaranteed_update(ns, pod, |obj| {
-        if !want_uid.is_empty() && text(obj, "/metadata/uid") != want_uid {
-            return Err(conflict(format!(
-                "Precondition failed: UID in precondition: {want_uid}, UID in object meta: {}",
-                text(obj, "/metadata/uid")
-            )));
-        }
-        if !want_rv.is_empty() && text(obj, "/metadata/resourceVersion") != want_rv {
-            return Err(conflict(format!(
-                "Precondition failed: ResourceVersion in precondition: {want_rv}, ResourceVersion in object meta: {}",
-                text(obj, "/metadata/resourceVersion")
-            )));
-        }
+    let preconditions = Preconditions {
+        uid: &want_uid,
+        resource_version: &want_rv,
+    };
+    pods.guaranteed_update(ns, pod, preconditions, |obj| {
         if obj.pointer("/metadata/deletionTimestamp").is_some() {
             return Err(conflict(format!(
                 "pod {pod} is being deleted, cannot be assigned to a host"

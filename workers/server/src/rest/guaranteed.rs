@@ -13,13 +13,46 @@ use crate::storage::{ReadVersion, StorageError};
 /// How often a change is tried again after another writer got in first.
 const TRIES: usize = 5;
 
+/// The storage's preconditions on an update: the object's uid and resourceVersion, when
+/// not empty.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Preconditions<'a> {
+    pub uid: &'a str,
+    pub resource_version: &'a str,
+}
+
+impl Preconditions<'_> {
+    /// Upstream's storage Preconditions.Check text, for the object read.
+    fn failed(&self, obj: &Value) -> Option<String> {
+        let at = |p: &str| obj.pointer(p).and_then(Value::as_str).unwrap_or("");
+        let (uid, rv) = (at("/metadata/uid"), at("/metadata/resourceVersion"));
+        if !self.uid.is_empty() && self.uid != uid {
+            return Some(format!(
+                "Precondition failed: UID in precondition: {}, UID in object meta: {uid}",
+                self.uid
+            ));
+        }
+        if !self.resource_version.is_empty() && self.resource_version != rv {
+            return Some(format!(
+                "Precondition failed: ResourceVersion in precondition: {}, ResourceVersion in object meta: {rv}",
+                self.resource_version
+            ));
+        }
+        None
+    }
+}
+
 impl RestStore {
     /// Applies `change` to `ns/name` as stored and writes it over what was read; a
-    /// change that fails stops with its status. The object as stored.
+    /// change that fails stops with its status. Unmet preconditions are the storage's
+    /// invalid-object error as a conflict on the resource, worded as upstream's
+    /// (`StorageError: invalid object, Code: 4, Key: …, AdditionalErrorMsg: Precondition
+    /// failed: …`). The object as stored.
     pub async fn guaranteed_update(
         &self,
         ns: &str,
         name: &str,
+        preconditions: Preconditions<'_>,
         mut change: impl FnMut(&mut Value) -> Result<(), Status>,
     ) -> Result<Value, Status> {
         let key = self.key(ns, name);
@@ -33,6 +66,29 @@ impl RestStore {
                     self.present_for_write(obj).await?
                 }
             };
+            if let Some(why) = preconditions.failed(&obj) {
+                let plural = self.resource.plural;
+                let group = self.resource.group;
+                let qualified = if group.is_empty() {
+                    plural.to_owned()
+                } else {
+                    format!("{plural}.{group}")
+                };
+                return Err(Status {
+                    details: Some(crate::status::StatusDetails {
+                        name: name.to_owned(),
+                        group: group.to_owned(),
+                        kind: plural.to_owned(),
+                        ..Default::default()
+                    }),
+                    ..Status::new(
+                        crate::status::Reason::Conflict,
+                        format!(
+                            "Operation cannot be fulfilled on {qualified} \"{name}\": StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: {why}"
+                        ),
+                    )
+                });
+            }
             change(&mut obj)?;
             match self.store_over(&key, name, obj, current.revision).await {
                 Err(e) if e.reason == crate::status::Reason::Conflict => last = Some(e),

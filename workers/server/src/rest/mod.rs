@@ -47,6 +47,7 @@ pub use callbacks::{
     no_defaults, no_prepare, no_validation, no_warnings, Conversion, Defaults, Prepare, Validate,
     Warnings,
 };
+pub use guaranteed::Preconditions;
 pub use hooks::{HookFuture, Hooks};
 pub use kas_schema::FieldValidation;
 pub use meta::{
