@@ -28,17 +28,7 @@ pub(crate) async fn bind(
     // Upstream's setPodNodeAndMetadata: a storage update of its own (no strategy,
     // validation or field manager), under the binding's uid and version if it
     // names them; its refusals are conflicts on pods/binding.
-    let conflict = |why: String| Status {
-        details: Some(kas_server::status::StatusDetails {
-            name: pod.to_owned(),
-            kind: "pods/binding".into(),
-            ..Default::default()
-        }),
-        ..Status::new(
-            Reason::Conflict,
-            format!("Operation cannot be fulfilled on pods/binding \"{pod}\": {why}"),
-        )
-    };
+    let conflict = |why: String| Status::conflict("", "pods/binding", pod, &why);
     let text = |v: &Value, p: &str| {
         v.pointer(p)
             .and_then(Value::as_str)

@@ -216,6 +216,25 @@ impl Status {
         }
     }
 
+    /// `Operation cannot be fulfilled on resource "name": why`, as apierrors.NewConflict
+    /// words it (`resource` is whatever the caller's group-resource names: a plural,
+    /// a Kind, `pods/binding`).
+    pub fn conflict(group: &str, resource: &str, name: &str, why: &str) -> Status {
+        let qualified = qualified(group, resource);
+        Status {
+            details: Some(StatusDetails {
+                name: name.to_owned(),
+                group: group.to_owned(),
+                kind: resource.to_owned(),
+                ..Default::default()
+            }),
+            ..Status::new(
+                Reason::Conflict,
+                format!("Operation cannot be fulfilled on {qualified} \"{name}\": {why}"),
+            )
+        }
+    }
+
     /// `resource "name" is forbidden: why`, as apierrors.NewForbidden words it.
     pub fn forbidden(group: &str, resource: &str, name: &str, why: &str) -> Status {
         let qualified = qualified(group, resource);

@@ -58,8 +58,9 @@ fn same(old: &Value, new: &Value, field: &str) -> bool {
     spec(old).get(field) == spec(new).get(field)
 }
 
+/// The strategy's sameClusterIPs: singular and list alike.
 fn same_cluster_ips(old: &Value, new: &Value) -> bool {
-    text(old, "clusterIP") == text(new, "clusterIP") && cluster_ips(old) == cluster_ips(new)
+    text(old, "clusterIP") == text(new, "clusterIP") && same_ip_lists(old, new)
 }
 
 /// The node ports a service's ports hold.

@@ -100,27 +100,8 @@ impl RestStore {
         let uid = str_at(&cur, "/metadata/uid").unwrap_or("").to_owned();
         // Upstream's BeforeDelete checks the preconditions first, a conflict named by the
         // object's kind (its group-resource is group and Kind).
-        let precondition = |why: String| {
-            let kind = &self.resource.kind;
-            let group = &self.resource.group;
-            let qualified = if group.is_empty() {
-                kind.to_string()
-            } else {
-                format!("{kind}.{group}")
-            };
-            Status {
-                details: Some(crate::status::StatusDetails {
-                    name: name.to_owned(),
-                    group: group.to_string(),
-                    kind: kind.to_string(),
-                    ..Default::default()
-                }),
-                ..Status::new(
-                    Reason::Conflict,
-                    format!("Operation cannot be fulfilled on {qualified} \"{name}\": {why}"),
-                )
-            }
-        };
+        let precondition =
+            |why: String| Status::conflict(self.resource.group, self.resource.kind, name, &why);
         if let Some(want) = pre_uid.filter(|u| *u != uid) {
             return Err(precondition(format!(
                 "the UID in the precondition ({want}) does not match the UID in record ({uid}). The object might have been deleted and then recreated"

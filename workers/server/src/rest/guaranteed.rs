@@ -1,17 +1,24 @@
-//! A server's own change to a stored object without the request path (upstream's
-//! `GuaranteedUpdate` on the storage): read, change, compare-and-swap, again on a
-//! conflict. No strategy, validation, admission or field manager runs, so nothing but
-//! what the change does moves (managedFields, generation stay as they were); what
-//! kube-apiserver writes this way (a pod's binding) is written this way here.
+//! Upstream's `GuaranteedUpdate`: read, change, compare-and-swap, again when another
+//! writer got in first. A client's update that names no resourceVersion is made that way
+//! ([`RestStore::update_object`]); a server's own change to a stored object without the
+//! request path ([`RestStore::guaranteed_update`]) runs no strategy, validation,
+//! admission or field manager, so nothing but what the change does moves (managedFields,
+//! generation stay as they were) — what kube-apiserver writes this way (a pod's binding)
+//! is written this way here.
 
 use serde_json::Value;
 
-use super::{parse_stored, storage_status, with_revision, RestStore};
-use crate::status::Status;
+use super::{parse_stored, storage_status, with_revision, RestStore, WriteOptions};
+use crate::status::{Reason, Status};
 use crate::storage::{ReadVersion, StorageError};
 
 /// How often a change is tried again after another writer got in first.
 const TRIES: usize = 5;
+
+/// Whether `e` is the storage's compare-and-swap conflict (another write got in first).
+fn is_write_conflict(e: &Status) -> bool {
+    e.reason == Reason::Conflict && e.message.contains("the object has been modified")
+}
 
 /// The storage's preconditions on an update: the object's uid and resourceVersion, when
 /// not empty.
@@ -43,6 +50,40 @@ impl Preconditions<'_> {
 }
 
 impl RestStore {
+    /// Writes `obj` over the stored object `ns/name` through subresource `sub` (empty for
+    /// the object itself), with `expected` as the resourceVersion precondition.
+    pub async fn update_object(
+        &self,
+        ns: &str,
+        name: &str,
+        sub: &str,
+        obj: Value,
+        expected: Option<i64>,
+        opts: &WriteOptions,
+    ) -> Result<Value, Status> {
+        // An update that names no resourceVersion replaces whatever is stored: when
+        // another writer gets in between the read and the write, it is made again over
+        // the newer object, as upstream's GuaranteedUpdate does without preconditions.
+        let unconditional = expected.is_none()
+            && obj
+                .pointer("/metadata/resourceVersion")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty);
+        if !unconditional {
+            return self.update_once(ns, name, sub, obj, expected, opts).await;
+        }
+        let mut tries = 1;
+        loop {
+            match self
+                .update_once(ns, name, sub, obj.clone(), None, opts)
+                .await
+            {
+                Err(e) if tries < TRIES && is_write_conflict(&e) => tries += 1,
+                other => return other,
+            }
+        }
+    }
+
     /// Applies `change` to `ns/name` as stored and writes it over what was read; a
     /// change that fails stops with its status. Unmet preconditions are the storage's
     /// invalid-object error as a conflict on the resource, worded as upstream's
@@ -67,31 +108,18 @@ impl RestStore {
                 }
             };
             if let Some(why) = preconditions.failed(&obj) {
-                let plural = self.resource.plural;
-                let group = self.resource.group;
-                let qualified = if group.is_empty() {
-                    plural.to_owned()
-                } else {
-                    format!("{plural}.{group}")
-                };
-                return Err(Status {
-                    details: Some(crate::status::StatusDetails {
-                        name: name.to_owned(),
-                        group: group.to_owned(),
-                        kind: plural.to_owned(),
-                        ..Default::default()
-                    }),
-                    ..Status::new(
-                        crate::status::Reason::Conflict,
-                        format!(
-                            "Operation cannot be fulfilled on {qualified} \"{name}\": StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: {why}"
-                        ),
-                    )
-                });
+                return Err(Status::conflict(
+                    self.resource.group,
+                    self.resource.plural,
+                    name,
+                    &format!(
+                        "StorageError: invalid object, Code: 4, Key: {key}, ResourceVersion: 0, AdditionalErrorMsg: {why}"
+                    ),
+                ));
             }
             change(&mut obj)?;
             match self.store_over(&key, name, obj, current.revision).await {
-                Err(e) if e.reason == crate::status::Reason::Conflict => last = Some(e),
+                Err(e) if is_write_conflict(&e) => last = Some(e),
                 other => return other,
             }
         }

@@ -400,41 +400,9 @@ impl RestStore {
         ))
     }
 
-    /// Writes `obj` over the stored object `ns/name` through subresource `sub` (empty for
-    /// the object itself), with `expected` as the resourceVersion precondition.
-    pub async fn update_object(
-        &self,
-        ns: &str,
-        name: &str,
-        sub: &str,
-        obj: Value,
-        expected: Option<i64>,
-        opts: &WriteOptions,
-    ) -> Result<Value, Status> {
-        // An update that names no resourceVersion replaces whatever is stored: when
-        // another writer gets in between the read and the write, it is made again over
-        // the newer object, as upstream's GuaranteedUpdate does without preconditions.
-        let unconditional = expected.is_none()
-            && obj
-                .pointer("/metadata/resourceVersion")
-                .and_then(Value::as_str)
-                .is_none_or(str::is_empty);
-        if !unconditional {
-            return self.update_once(ns, name, sub, obj, expected, opts).await;
-        }
-        let mut tries = 1;
-        loop {
-            match self
-                .update_once(ns, name, sub, obj.clone(), None, opts)
-                .await
-            {
-                Err(e) if tries < UNCONDITIONAL_TRIES && is_write_conflict(&e) => tries += 1,
-                other => return other,
-            }
-        }
-    }
-
-    async fn update_once(
+    /// One try of [`RestStore::update_object`] (rest/guaranteed.rs): `obj` written through
+    /// `sub` over the current object, under `expected` or the body's resourceVersion.
+    pub(super) async fn update_once(
         &self,
         ns: &str,
         name: &str,
@@ -590,12 +558,4 @@ impl RestStore {
         }
         Ok(with_revision(obj, rev))
     }
-}
-
-/// How often an unconditional update is made again after losing a race.
-const UNCONDITIONAL_TRIES: usize = 5;
-
-/// Whether `e` is the storage's compare-and-swap conflict (another write got in first).
-fn is_write_conflict(e: &Status) -> bool {
-    e.reason == Reason::Conflict && e.message.contains("the object has been modified")
 }

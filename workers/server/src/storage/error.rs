@@ -74,16 +74,13 @@ impl StorageError {
                     format!("{qualified} \"{name}\" already exists"),
                 )
             },
-            StorageError::Conflict { .. } => Status {
-                details: details(),
-                ..Status::new(
-                    Reason::Conflict,
-                    format!(
-                        "Operation cannot be fulfilled on {qualified} \"{name}\": the object has \
-                         been modified; please apply your changes to the latest version and try again"
-                    ),
-                )
-            },
+            StorageError::Conflict { .. } => Status::conflict(
+                group,
+                resource,
+                name,
+                "the object has been modified; please apply your changes to the latest version \
+                 and try again",
+            ),
             StorageError::Compacted { .. } => Status::new(
                 Reason::Expired,
                 "The resourceVersion for the provided list is too old.",
@@ -103,10 +100,9 @@ impl StorageError {
                     format!("Too large resource version: {requested}, current: {current}"),
                 )
             },
-            StorageError::Unavailable(why) => Status::service_unavailable(
-                format!("storage is unavailable: {why}"),
-                1,
-            ),
+            StorageError::Unavailable(why) => {
+                Status::service_unavailable(format!("storage is unavailable: {why}"), 1)
+            }
             StorageError::Internal(why) => Status::internal(why),
             // apierrors.NewInternalError: the reason also as the one cause.
             StorageError::Transform(why) => Status {
