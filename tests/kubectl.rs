@@ -742,6 +742,8 @@ mod field_selectors;
 mod flowcontrol;
 #[path = "security/front_proxy.rs"]
 mod front_proxy;
+#[path = "kubectl/graceful.rs"]
+mod graceful;
 mod hostile;
 mod metrics;
 #[path = "security/node.rs"]

@@ -48,12 +48,6 @@ const KNOWN: &[&str] = &[
     "pod-subresources #112 PATCH /api/v1/namespaces/default/pods/u-pod2/ephemeralcontainers.message",
     "pod-subresources #116 PATCH /api/v1/namespaces/default/pods/u-pod2.details.causes[0].message",
     "pod-subresources #116 PATCH /api/v1/namespaces/default/pods/u-pod2.message",
-    // Graceful deletion of a pod bound to a node (deletionTimestamp = now + grace period,
-    // the pod kept until its kubelet or a zero-grace delete removes it, generation
-    // bumped) is not done here: a bound pod is deleted at once (open).
-    "pod-subresources #118 DELETE /api/v1/namespaces/default/pods/u-pod2.metadata",
-    "pod-subresources #119 GET /api/v1/namespaces/default/pods/u-pod2: answered 404",
-    "pod-subresources #120 DELETE /api/v1/namespaces/default/pods/u-pod2: answered 404",
 ];
 
 fn recorded() -> Vec<Value> {

@@ -60,6 +60,28 @@ async fn evict(server: &Server, name: &str, query: &str, body: Value) -> Reply {
     .await
 }
 
+/// What a kubelet does when its pods are deleted gracefully: once their containers are
+/// stopped (at once here), it deletes each with a zero grace period.
+async fn kubelet_ends_terminating_pods(server: &Server) {
+    let pods = server.get(PODS).await.json();
+    for p in pods["items"].as_array().into_iter().flatten() {
+        if p["metadata"]["deletionTimestamp"].is_null() {
+            continue;
+        }
+        let name = p["metadata"]["name"].as_str().unwrap_or_default();
+        let zero = json!({"apiVersion": "v1", "kind": "DeleteOptions", "gracePeriodSeconds": 0});
+        let r = send(
+            server,
+            Method::DELETE,
+            &format!("{PODS}/{name}"),
+            "application/json",
+            &zero,
+        )
+        .await;
+        assert!(matches!(r.status.as_u16(), 200 | 404), "{}", r.text());
+    }
+}
+
 fn eviction(name: &str) -> Value {
     json!({"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": name}})
 }
@@ -119,7 +141,10 @@ async fn evictions_respect_the_disruption_budget() {
         r.json(),
         json!({"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201})
     );
-    assert_eq!(server.get(&format!("{PODS}/p1")).await.status, 404);
+    // It is bound to n1: it terminates with its 30 s grace period, for its kubelet to end.
+    let p1 = server.get(&format!("{PODS}/p1")).await.json();
+    assert_eq!(p1["metadata"]["deletionGracePeriodSeconds"], 30, "{p1}");
+    assert!(p1["metadata"]["deletionTimestamp"].is_string(), "{p1}");
     let b = server.get(&format!("{PDBS}/web")).await.json();
     assert_eq!(b["status"]["disruptionsAllowed"], 0, "{b}");
     assert!(b["status"]["disruptedPods"]["p1"].is_string(), "{b}");
@@ -147,7 +172,8 @@ async fn evictions_respect_the_disruption_budget() {
     pod(&server, "sick", "Running", false).await;
     let r = evict(&server, "sick", "", eviction("sick")).await;
     assert_eq!(r.status, 201, "{}", r.text());
-    assert_eq!(server.get(&format!("{PODS}/sick")).await.status, 404);
+    let sick = server.get(&format!("{PODS}/sick")).await.json();
+    assert!(sick["metadata"]["deletionTimestamp"].is_string(), "{sick}");
     // Pending and terminal pods go without asking the budget.
     pod(&server, "waiting", "Pending", false).await;
     pod(&server, "done", "Succeeded", false).await;
@@ -155,6 +181,8 @@ async fn evictions_respect_the_disruption_budget() {
         let r = evict(&server, p, "", eviction(p)).await;
         assert_eq!(r.status, 201, "{p}: {}", r.text());
     }
+    // A finished pod has nothing left to stop: it is gone at once.
+    assert_eq!(server.get(&format!("{PODS}/done")).await.status, 404);
     let b = server.get(&format!("{PDBS}/web")).await.json();
     assert_eq!(b["status"]["disruptionsAllowed"], 0);
     // A pod a finalizer holds shows the eviction's mark while it terminates.
@@ -243,9 +271,23 @@ except client.exceptions.ApiException as e:
         assert_eq!(out.trim(), "429 DisruptionBudget");
     }
 
-    // Room for two: drain evicts both and the node ends drained.
+    // Room for two: drain evicts both, waits while they terminate (the test plays n1's
+    // kubelet, ending each one the eviction marked) and the node ends drained.
     budget_status(&server, "web", 2, 2, 0).await;
-    let out = server.kubectl(&["drain", "n1", "--force", "--timeout=20s"]);
+    let kubeconfig = server.kubeconfig();
+    let drain = std::thread::spawn(move || {
+        std::process::Command::new("kubectl")
+            .arg("--kubeconfig")
+            .arg(kubeconfig)
+            .args(["drain", "n1", "--force", "--timeout=20s"])
+            .output()
+            .expect("run kubectl")
+    });
+    while !drain.is_finished() {
+        kubelet_ends_terminating_pods(&server).await;
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let out = drain.join().expect("drain");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -137,7 +137,7 @@ spec:
 
 /// A kubelet (node n1) reads the secret and config map of its pod, may list its pods by
 /// node and create a token for its pod's service account; everything else is refused
-/// with upstream's reason, the access reviews agree, and deleting the pod ends it.
+/// with upstream's reason, the access reviews agree, and the pod's deletion ends it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_kubelet_reads_only_what_its_pods_use() {
     let Some((server, k)) = setup().await else {
@@ -216,8 +216,19 @@ async fn a_kubelet_reads_only_what_its_pods_use() {
     until("can-i agrees", || can_i("secret/s1") == "yes");
     assert_eq!(can_i("secret/s2"), NO);
 
-    // Deleting the pod takes the access away.
+    // A pod bound to n1 terminates gracefully: while it does, its kubelet keeps what it
+    // needs; the kubelet's own zero-grace delete ends it and the access with it.
     k.ok(&["delete", "pod", "web", "-n", "default", "--wait=false"]);
+    assert!(n1.ok(&["get", "secret", "s1", "-n", "default", "-o", "name"]));
+    assert!(n1.ok(&[
+        "delete",
+        "pod",
+        "web",
+        "-n",
+        "default",
+        "--grace-period=0",
+        "--force"
+    ]));
     let gone = until("node n1 loses secret s1", || {
         !n1.ok(&["get", "secret", "s1", "-n", "default", "-o", "name"])
     });

@@ -187,6 +187,7 @@ pub(super) const RESOURCES: &[Resource] = &[
     r(CORE, "v1", "pods", "pod", "Pod", "io.k8s.api.core.v1.Pod")
         .strategy(defaults::pod_defaults, validation::pod)
         .prepare(validation::pod_prepare)
+        .graceful(validation::pod_grace_period)
         .generation()
         .warnings(validation::pod_warnings)
         .short(&["po"])

@@ -79,7 +79,8 @@ pub(crate) use node::{node, node_prepare};
 pub(crate) use persistent_volume::persistent_volume;
 pub(crate) use pod::pod;
 pub(crate) use pod_prepare::{
-    cronjob_prepare, daemonset_prepare, pod_prepare, pod_template_prepare, template_prepare,
+    cronjob_prepare, daemonset_prepare, pod_grace_period, pod_prepare, pod_template_prepare,
+    template_prepare,
 };
 pub(crate) use pod_security::allow_privileged;
 pub(crate) use pod_status::pod_status;

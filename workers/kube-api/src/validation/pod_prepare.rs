@@ -343,6 +343,33 @@ pub(crate) fn cronjob_prepare(o: &mut Value, old: Option<&Value>, sub: &str) {
     }
 }
 
+/// Upstream's pod CheckGracefulDelete: the client's grace period, else the pod's
+/// `terminationGracePeriodSeconds` (else 0); 0 for a pod no node runs or that has
+/// finished; a negative one is 1.
+pub(crate) fn pod_grace_period(pod: &Value, requested: Option<i64>) -> i64 {
+    let mut period = requested
+        .or_else(|| {
+            pod.pointer("/spec/terminationGracePeriodSeconds")
+                .and_then(Value::as_i64)
+        })
+        .unwrap_or(0);
+    let node = pod
+        .pointer("/spec/nodeName")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let phase = pod
+        .pointer("/status/phase")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    if node.is_empty() || matches!(phase, "Failed" | "Succeeded") {
+        period = 0;
+    }
+    if period < 0 {
+        period = 1;
+    }
+    period
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -37,6 +37,10 @@ pub fn no_warnings(_: &Value, _: Option<&Value>) -> Vec<String> {
 /// kept only when the stored object already has them.
 pub type Prepare = fn(&mut Value, Option<&Value>, &str);
 
+/// A strategy's CheckGracefulDelete: the grace period, in seconds, a delete of the
+/// stored object with the client's `gracePeriodSeconds` (if any) gets; 0 deletes at once.
+pub type GracePeriod = fn(&Value, Option<i64>) -> i64;
+
 /// For resources whose strategy clears nothing.
 pub fn no_prepare(_: &mut Value, _: Option<&Value>, _: &str) {}
 

@@ -5,6 +5,7 @@ use http::{Response, StatusCode};
 use serde_json::{json, Value};
 
 use super::admit::Target;
+use super::graceful::Step;
 use super::write::{pending_finalizers, str_at};
 use super::WriteOptions;
 use super::{
@@ -122,6 +123,41 @@ impl RestStore {
             options,
         };
         self.admit_delete(target, opts).await?;
+        if let Some(grace) = self.resource.grace_period {
+            let requested = options
+                .and_then(|o| o.get("gracePeriodSeconds"))
+                .and_then(Value::as_i64);
+            match super::graceful::step(&cur, requested, grace) {
+                Step::Delete => {}
+                Step::Pending => return Ok((cur, false)),
+                Step::Mark {
+                    timestamp,
+                    period,
+                    bump_generation,
+                } => {
+                    let marked = super::graceful::marked(&cur, &timestamp, period, bump_generation);
+                    let now = period == 0 && !pending_finalizers(&marked);
+                    if opts.dry_run {
+                        return Ok((marked, now));
+                    }
+                    let stored = self
+                        .store_over(&key, name, without_revision(marked), current.revision)
+                        .await?;
+                    if !now {
+                        return Ok((stored, false));
+                    }
+                    let revision = super::revision_of(&stored);
+                    self.storage
+                        .delete(&key, revision)
+                        .await
+                        .map_err(|e| storage_status(&self.resource, &e, name))?;
+                    if let Some(h) = &self.hooks {
+                        h.after_delete(self, &stored).await;
+                    }
+                    return Ok((stored, true));
+                }
+            }
+        }
         let first = cur.pointer("/metadata/deletionTimestamp").is_none();
         let mut cur = cur;
         if let (Some(finalizer), true) = (self.resource.delete_finalizer, first) {
@@ -144,11 +180,8 @@ impl RestStore {
             if opts.dry_run {
                 return Ok((marked, false));
             }
-            if let Some(m) = meta::metadata_mut(&mut marked) {
-                m.remove("resourceVersion");
-            }
             let stored = self
-                .store_over(&key, name, marked, current.revision)
+                .store_over(&key, name, without_revision(marked), current.revision)
                 .await?;
             return Ok((stored, false));
         }
@@ -209,6 +242,14 @@ impl RestStore {
             }),
         ))
     }
+}
+
+/// `obj` without its resourceVersion, to be written over what was read.
+fn without_revision(mut obj: Value) -> Value {
+    if let Some(m) = meta::metadata_mut(&mut obj) {
+        m.remove("resourceVersion");
+    }
+    obj
 }
 
 /// `finalizer` added to `obj`'s finalizers unless there.

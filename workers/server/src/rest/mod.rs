@@ -23,6 +23,7 @@ mod dispatch;
 mod equivalent;
 #[cfg(fuzzing)]
 pub(crate) mod fuzzing;
+mod graceful;
 mod guaranteed;
 mod hooks;
 mod managed;
@@ -44,8 +45,8 @@ mod write_options;
 mod yaml_depth;
 
 pub use callbacks::{
-    no_defaults, no_prepare, no_validation, no_warnings, Conversion, Defaults, Prepare, Validate,
-    Warnings,
+    no_defaults, no_prepare, no_validation, no_warnings, Conversion, Defaults, GracePeriod,
+    Prepare, Validate, Warnings,
 };
 pub use guaranteed::Preconditions;
 pub use hooks::{HookFuture, Hooks};

@@ -132,6 +132,10 @@ pub struct Resource {
     /// A finalizer the first delete adds, so the object waits for its controller (a
     /// CRD's `customresourcecleanup`, added by upstream's CRD REST `Delete`).
     pub delete_finalizer: Option<&'static str>,
+    /// Graceful deletion (upstream's CheckGracefulDelete, pods only): the grace period a
+    /// delete gets; with one above 0 the object is marked and kept until it runs out
+    /// (its kubelet, or a delete with a shorter one, removes it).
+    pub grace_period: Option<super::callbacks::GracePeriod>,
     /// Whether a PUT of a missing object creates it (upstream's `AllowCreateOnUpdate`).
     pub create_on_update: bool,
     /// Whether a PUT without a resourceVersion overwrites what is stored (upstream's
@@ -196,6 +200,7 @@ impl Resource {
             generation: false,
             resets: &[],
             delete_finalizer: None,
+            grace_period: None,
             create_on_update: false,
             unconditional_update: true,
             defaults: no_defaults,
@@ -333,6 +338,12 @@ impl Resource {
     /// The finalizer the first delete adds.
     pub const fn delete_finalizer(mut self, finalizer: &'static str) -> Resource {
         self.delete_finalizer = Some(finalizer);
+        self
+    }
+
+    /// Graceful deletion, with the period `grace` decides.
+    pub const fn graceful(mut self, grace: super::callbacks::GracePeriod) -> Resource {
+        self.grace_period = Some(grace);
         self
     }
 
