@@ -1,7 +1,9 @@
 //! The RBAC objects of the cluster in memory, kept current by one etcd watch per kind
 //! (Role, ClusterRole, RoleBinding, ClusterRoleBinding; see [`follow`](kas_server::follow)),
 //! as upstream's RBAC authorizer reads informers: a decision never reads storage. After
-//! a change the next request sees a new [`Policy`], built once per change and shared.
+//! changes the next decision builds a new [`Policy`] once and shares it: a burst of
+//! changes (the bootstrap policy written at a first start, a relisting) costs one build,
+//! not one per object.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, RwLock};
@@ -23,7 +25,9 @@ const KINDS: [&str; 4] = [
 /// The current policy, and whether it has been read once.
 #[derive(Debug)]
 pub struct PolicyCache {
-    policy: RwLock<Arc<Policy>>,
+    /// The policy built from `objects`; `None` after a change until a decision needs it.
+    /// Taken after `objects` when both are held.
+    policy: RwLock<Option<Arc<Policy>>>,
     /// The objects of each kind by key, what the policy is built from.
     objects: Mutex<[BTreeMap<String, Value>; 4]>,
     synced: Synced,
@@ -37,7 +41,7 @@ impl PolicyCache {
         let (synced, tx) = Synced::new();
         let relist = Arc::new(tokio::sync::Notify::new());
         let cache = Arc::new(PolicyCache {
-            policy: RwLock::new(Arc::new(Policy::default())),
+            policy: RwLock::new(Some(Arc::new(Policy::default()))),
             objects: Mutex::default(),
             synced,
             relist: relist.clone(),
@@ -46,12 +50,27 @@ impl PolicyCache {
         cache
     }
 
-    /// The policy as of the last change seen.
+    /// The policy as of the last change seen, built now if a change came since the last
+    /// build.
     pub fn policy(&self) -> Arc<Policy> {
-        self.policy
+        let built = self
+            .policy
             .read()
-            .map(|p| p.clone())
-            .unwrap_or_else(|e| e.into_inner().clone())
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        if let Some(p) = built {
+            return p;
+        }
+        let objects = self.objects.lock().unwrap_or_else(|e| e.into_inner());
+        let mut slot = self.policy.write().unwrap_or_else(|e| e.into_inner());
+        // Another decision may have built it while this one waited for the lock.
+        if let Some(p) = slot.as_ref() {
+            return p.clone();
+        }
+        let items = |i: usize| objects[i].values().cloned().collect::<Vec<Value>>();
+        let policy = Arc::new(Policy::new(items(0), items(1), items(2), items(3)));
+        *slot = Some(policy.clone());
+        policy
     }
 
     /// Waits until the objects have been listed once.
@@ -69,13 +88,9 @@ impl PolicyCache {
         self.synced.wait_past(done).await;
     }
 
-    fn publish(&self, objects: &[BTreeMap<String, Value>; 4]) {
-        let items = |i: usize| objects[i].values().cloned().collect::<Vec<Value>>();
-        let policy = Arc::new(Policy::new(items(0), items(1), items(2), items(3)));
-        match self.policy.write() {
-            Ok(mut p) => *p = policy,
-            Err(e) => *e.into_inner() = policy,
-        }
+    /// Drops the built policy after a change to `objects` (whose lock the caller holds).
+    fn changed(&self) {
+        *self.policy.write().unwrap_or_else(|e| e.into_inner()) = None;
     }
 }
 
@@ -91,7 +106,7 @@ impl Follower for PolicyCache {
         for (i, items) in listed.into_iter().enumerate().take(KINDS.len()) {
             objects[i] = items.into_iter().collect();
         }
-        self.publish(&objects);
+        self.changed();
     }
 
     fn apply(&self, resource: usize, key: &str, object: Option<Value>) {
@@ -103,6 +118,6 @@ impl Follower for PolicyCache {
             Some(v) => kind.insert(key.to_owned(), v),
             None => kind.remove(key),
         };
-        self.publish(&objects);
+        self.changed();
     }
 }
