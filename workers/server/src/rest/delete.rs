@@ -147,13 +147,7 @@ impl RestStore {
                         return Ok((stored, false));
                     }
                     let revision = super::revision_of(&stored);
-                    self.storage
-                        .delete(&key, revision)
-                        .await
-                        .map_err(|e| storage_status(&self.resource, &e, name))?;
-                    if let Some(h) = &self.hooks {
-                        h.after_delete(self, &stored).await;
-                    }
+                    self.remove(&key, name, revision, &stored).await?;
                     return Ok((stored, true));
                 }
             }
@@ -188,14 +182,27 @@ impl RestStore {
         if opts.dry_run {
             return Ok((cur, true));
         }
+        self.remove(&key, name, Some(current.revision), &cur)
+            .await?;
+        Ok((cur, true))
+    }
+
+    /// Deletes `key` (holding `obj`) at `revision` and runs the after-delete hooks.
+    async fn remove(
+        &self,
+        key: &str,
+        name: &str,
+        revision: Option<i64>,
+        obj: &Value,
+    ) -> Result<(), Status> {
         self.storage
-            .delete(&key, Some(current.revision))
+            .delete(key, revision)
             .await
             .map_err(|e| storage_status(&self.resource, &e, name))?;
         if let Some(h) = &self.hooks {
-            h.after_delete(self, &cur).await;
+            h.after_delete(self, obj).await;
         }
-        Ok((cur, true))
+        Ok(())
     }
 
     pub(super) async fn delete_collection(
