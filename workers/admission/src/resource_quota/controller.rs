@@ -1,9 +1,9 @@
 //! The quota controller (upstream's, in kube-controller-manager; with none beside this
 //! server it runs in the kube-api worker): a quota's `status.hard` follows its
 //! `spec.hard`, and `status.used` is counted from the objects in its namespace that it
-//! covers — when the quota is written, shortly after a delete was admitted there, and
-//! every few seconds for everything (what admission charged for a write that then
-//! failed is corrected so).
+//! covers — when the quota is created or its `spec.hard` changes, shortly after a delete
+//! was admitted in its namespace, and every few seconds for everything (what admission
+//! charged for a write that then failed is corrected so).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
@@ -60,6 +60,25 @@ fn counted_resource(name: &str) -> Option<(String, String)> {
         });
     }
     legacy_resource(name).map(|p| (String::new(), p.to_owned()))
+}
+
+/// Whether a changed quota must be counted now: its `spec.hard` moved away from
+/// `status.hard`, or `status.used` lacks one of its resources (as upstream's controller,
+/// which ignores status-only changes). Recounting on every charge admission makes would
+/// race the charged write: a count taken between the charge and the object's create
+/// misses that object and would hand its share out again.
+fn needs_count(quota: &Value) -> bool {
+    let hard = quota.pointer("/spec/hard").and_then(Value::as_object);
+    let status_hard = quota.pointer("/status/hard").and_then(Value::as_object);
+    if hard != status_hard {
+        return true;
+    }
+    let used = quota.pointer("/status/used").and_then(Value::as_object);
+    match (hard, used) {
+        (Some(hard), Some(used)) => hard.keys().any(|k| !used.contains_key(k)),
+        (Some(hard), None) => !hard.is_empty(),
+        (None, _) => false,
+    }
 }
 
 impl Counted {
@@ -192,10 +211,18 @@ impl Counted {
             loop {
                 tokio::select! {
                     event = watch.next() => match event {
-                        Ok(Some(WatchEvent::Added(st) | WatchEvent::Modified(st))) => {
+                        Ok(Some(WatchEvent::Added(st))) => {
                             if let Ok(mut q) = serde_json::from_slice::<Value>(&st.value) {
                                 q["metadata"]["resourceVersion"] = json!(st.revision.to_string());
                                 self.sync(&q).await;
+                            }
+                        }
+                        Ok(Some(WatchEvent::Modified(st))) => {
+                            if let Ok(mut q) = serde_json::from_slice::<Value>(&st.value) {
+                                if needs_count(&q) {
+                                    q["metadata"]["resourceVersion"] = json!(st.revision.to_string());
+                                    self.sync(&q).await;
+                                }
                             }
                         }
                         Ok(Some(_)) => {}
@@ -237,5 +264,24 @@ mod tests {
         );
         assert_eq!(counted_resource("count/configmaps"), core("configmaps"));
         assert_eq!(counted_resource("widgets"), None);
+    }
+
+    #[test]
+    fn only_a_changed_spec_or_missing_usage_is_counted_again() {
+        assert!(needs_count(&json!({"spec": {"hard": {"pods": "2"}}})));
+        assert!(needs_count(&json!({
+            "spec": {"hard": {"pods": "3"}},
+            "status": {"hard": {"pods": "2"}, "used": {"pods": "1"}}
+        })));
+        assert!(needs_count(&json!({
+            "spec": {"hard": {"pods": "2", "secrets": "1"}},
+            "status": {"hard": {"pods": "2", "secrets": "1"}, "used": {"pods": "1"}}
+        })));
+        // A charge (used moved, hard the same) is not recounted.
+        assert!(!needs_count(&json!({
+            "spec": {"hard": {"pods": "2"}},
+            "status": {"hard": {"pods": "2"}, "used": {"pods": "2"}}
+        })));
+        assert!(!needs_count(&json!({"spec": {}})));
     }
 }
