@@ -256,11 +256,16 @@ impl State {
                     .filter(|n| Managed::of(&current[*n]).is_some()),
             )
             .collect();
-        let mut failed = None;
-        for name in names {
+        // Each name's action depends on that name alone: decide them all, then write them
+        // together (the store commits concurrent writes at once).
+        let writes = names.into_iter().map(|name| {
             let (cur, want) = (current.get(name), wanted.get(name));
             let action = self.decide(name, cur, want);
-            match write(store, name, action, cur, want).await {
+            async move { (name, write(store, name, action, cur, want).await) }
+        });
+        let mut failed = None;
+        for (name, result) in futures_util::future::join_all(writes).await {
+            match result {
                 Ok(()) => {
                     self.synced.insert(name.clone());
                 }
