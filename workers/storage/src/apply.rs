@@ -65,7 +65,20 @@ impl<'a> RevWriter<'a> {
 
     fn put(&mut self, key: Bytes, value: Bytes, lease: i64) -> Option<KeyValue> {
         let State { index, leases, .. } = &mut *self.st;
+        // What is kept gets allocations of its own: the request's bytes are slices of the
+        // connection's read buffer, and keeping one would pin the whole buffer (several
+        // KiB per stored value). Every version of a key shares the index's copy.
+        let key = match index.get_key_value(&key) {
+            Some((stored, _)) => stored.clone(),
+            None => Bytes::copy_from_slice(&key),
+        };
+        let value = Bytes::copy_from_slice(&value);
         let entries = index.entry(key.clone()).or_default();
+        // Most keys have a version or two between compactions: grow their list by one
+        // at first instead of to four.
+        if entries.len() < 4 {
+            entries.reserve_exact(1);
+        }
         let prev = entries.last().and_then(|e| e.kv.clone());
         let (create_revision, version) = match &prev {
             Some(p) => (p.create_revision, p.version + 1),
@@ -499,6 +512,29 @@ mod tests {
         let kv = st.index[&b("k")].last().unwrap().kv.clone().unwrap();
         assert_eq!((kv.create_revision, kv.version), (5, 1));
         assert_eq!(out.events.len(), 4);
+    }
+
+    #[test]
+    fn stored_bytes_do_not_pin_the_request_buffer() {
+        let buf = Bytes::from(vec![b'k'; 4096]);
+        let inside = |b: &Bytes| buf.as_ptr_range().contains(&b.as_ptr());
+        let req = |value: std::ops::Range<usize>| PutRequest {
+            key: buf.slice(0..3),
+            value: buf.slice(value),
+            ..PutRequest::default()
+        };
+        let mut st = State::empty();
+        let mut out = Output::default();
+        put(&mut st, &mut out, req(10..20)).unwrap();
+        put(&mut st, &mut out, req(20..40)).unwrap();
+        let (key, entries) = st.index.iter().next().unwrap();
+        assert!(!inside(key));
+        for e in entries {
+            let kv = e.kv.as_ref().unwrap();
+            assert!(!inside(&kv.key) && !inside(&kv.value));
+            assert_eq!(kv.key.as_ptr(), key.as_ptr(), "versions share the key");
+        }
+        assert_eq!(entries.capacity(), 2);
     }
 
     #[test]

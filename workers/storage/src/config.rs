@@ -51,6 +51,11 @@ pub struct StoreConfig {
     pub shutdown_grace: Duration,
     /// Where etcd's `/metrics` is served (HTTP/1.1 on a unix socket); `None`: nowhere.
     pub metrics_socket: Option<PathBuf>,
+    /// Most bytes of the database file's pages the engine keeps in memory. Reads are
+    /// answered from the in-memory index, so this cache only serves the writer's walks
+    /// down the file's B-trees and the scan at open (redb's own default, 1 GiB, let a
+    /// write-heavy store keep a page copy of most of its file).
+    pub engine_cache_bytes: usize,
 }
 
 impl StoreConfig {
@@ -67,6 +72,7 @@ impl StoreConfig {
             min_lease_ttl: 2,
             shutdown_grace: Duration::from_secs(5),
             metrics_socket: None,
+            engine_cache_bytes: 32 * 1024 * 1024,
         }
     }
 }

@@ -63,17 +63,21 @@ fn engine_err(e: impl Into<redb::Error>) -> Error {
 }
 
 impl Engine {
-    /// Opens (or creates) `store.redb` in `dir` and makes sure every table exists.
-    pub(crate) fn open(dir: &Path) -> Result<(Engine, Meta), Error> {
+    /// Opens (or creates) `store.redb` in `dir` and makes sure every table exists; redb
+    /// caches at most `cache_bytes` of the file's pages.
+    pub(crate) fn open(dir: &Path, cache_bytes: usize) -> Result<(Engine, Meta), Error> {
         std::fs::create_dir_all(dir).map_err(|source| Error::CreateDataDir {
             path: dir.to_path_buf(),
             source,
         })?;
         let path = dir.join("store.redb");
-        let db = redb::Database::create(&path).map_err(|e| Error::OpenEngine {
-            path: path.clone(),
-            source: e.into(),
-        })?;
+        let db = redb::Builder::new()
+            .set_cache_size(cache_bytes)
+            .create(&path)
+            .map_err(|e| Error::OpenEngine {
+                path: path.clone(),
+                source: e.into(),
+            })?;
         let tx = db.begin_write().map_err(engine_err)?;
         let meta = {
             tx.open_table(REVS).map_err(engine_err)?;

@@ -105,7 +105,8 @@ impl StoreControl {
             return Ok(());
         }
         let dir = self.shared.config.data_dir.clone();
-        let engine = open_when_free(patience, move || Engine::open(&dir)).await?;
+        let cache = self.shared.config.engine_cache_bytes;
+        let engine = open_when_free(patience, move || Engine::open(&dir, cache)).await?;
         let (engine, meta) = engine;
         let compact_rev = self.shared.read().compact_rev;
         if meta.compact_rev != compact_rev || meta.member_id != self.shared.member_id {

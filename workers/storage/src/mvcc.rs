@@ -126,15 +126,23 @@ impl State {
             let (tag, body) = record
                 .split_first()
                 .ok_or_else(|| Error::Corrupt(format!("empty record at revision {main}")))?;
-            let kv = KeyValue::decode(body)
+            let mut kv = KeyValue::decode(body)
                 .map_err(|e| Error::Corrupt(format!("record at revision {main}: {e}")))?;
+            // Every version of a key shares one copy of it.
+            if let Some((stored, _)) = index.get_key_value(&kv.key) {
+                kv.key = stored.clone();
+            }
             let key = kv.key.clone();
             let kv = match *tag {
                 TAG_PUT => Some(kv),
                 TAG_TOMBSTONE => None,
                 t => return Err(Error::Corrupt(format!("tag {t} at revision {main}"))),
             };
-            index.entry(key).or_default().push(Entry { main, sub, kv });
+            let entries = index.entry(key).or_default();
+            if entries.len() < 4 {
+                entries.reserve_exact(1);
+            }
+            entries.push(Entry { main, sub, kv });
             max_rev = max_rev.max(main);
             Ok(())
         })?;
@@ -307,6 +315,9 @@ impl State {
                     main: e.main,
                     sub: e.sub,
                 });
+            }
+            if entries.capacity() > 2 * entries.len() {
+                entries.shrink_to_fit();
             }
         }
         self.index.retain(|_, entries| !entries.is_empty());

@@ -188,7 +188,7 @@ impl Store {
     /// Opens the store in `cfg.data_dir` (creating it if needed) and recovers every
     /// revision, the compaction point and the leases.
     pub fn open(cfg: &StoreConfig) -> Result<Store, Error> {
-        let (engine, meta) = Engine::open(&cfg.data_dir)?;
+        let (engine, meta) = Engine::open(&cfg.data_dir, cfg.engine_cache_bytes)?;
         let state = State::recover(&engine, meta.compact_rev, &meta.leases)?;
         tracing::info!(
             revision = state.current_rev,
