@@ -7,6 +7,8 @@
 
 #[path = "lifecycle/activation.rs"]
 mod activation;
+#[path = "lifecycle/etcd_tools.rs"]
+mod etcd_tools;
 mod harness;
 #[path = "lifecycle/hung.rs"]
 mod hung;
@@ -309,8 +311,7 @@ async fn no_acknowledged_write_is_lost_when_storage_is_killed() {
         return;
     }
     let server = Server::builder().start().await;
-    // etcdctl sends the socket path as the HTTP/2 :authority, which must not contain '/':
-    // run it in the runtime dir with a relative path.
+    // etcdctl in the runtime dir, with a relative path.
     let run_dir = server.data_dir.join("run");
     let endpoint = "unix://storage.sock".to_owned();
     let acked = Arc::new(Mutex::new(Vec::new()));

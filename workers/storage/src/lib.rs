@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 
 mod apply;
+mod authority;
 mod config;
 mod engine;
 mod error;
@@ -37,6 +38,7 @@ pub(crate) mod pb {
     }
 }
 
+pub use authority::FixAuthority;
 pub use config::{AutoCompaction, StoreConfig};
 pub use error::{Error, NOT_APPLIED};
 pub use handover::{open_when_free, Handover, StoreControl};

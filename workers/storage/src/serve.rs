@@ -8,8 +8,11 @@ use std::path::Path;
 use tokio::net::UnixListener;
 use tokio::sync::watch;
 use tokio_stream::wrappers::UnixListenerStream;
+use tokio_stream::StreamExt;
+use tonic::transport::server::Connected;
 use tonic::transport::Server;
 
+use crate::authority::FixAuthority;
 use crate::config::AutoCompaction;
 use crate::error::{Error, EtcdError};
 use crate::pb::etcdserverpb::{
@@ -133,7 +136,10 @@ pub async fn serve_on(
         .add_service(LeaseServer::new(etcd.clone()))
         .add_service(ClusterServer::new(etcd.clone()))
         .add_service(MaintenanceServer::new(etcd))
-        .serve_with_incoming_shutdown(UnixListenerStream::new(listener), signal);
+        .serve_with_incoming_shutdown(
+            UnixListenerStream::new(listener).map(|conn| conn.map(FixAuthority::new)),
+            signal,
+        );
     let mut grace_rx = stop_rx;
     let grace = async move {
         stopped(&mut grace_rx).await;
@@ -193,5 +199,13 @@ async fn compaction_loop(handle: Handle, mode: AutoCompaction) {
                 previous = now;
             }
         }
+    }
+}
+
+impl Connected for FixAuthority<tokio::net::UnixStream> {
+    type ConnectInfo = <tokio::net::UnixStream as Connected>::ConnectInfo;
+
+    fn connect_info(&self) -> Self::ConnectInfo {
+        self.get_ref().connect_info()
     }
 }

@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{decode, write, FieldValidation, Query, Resource, RestStore};
+use super::{decode, FieldValidation, Query, Resource, RestStore};
 use crate::status::Status;
 
 /// A create or update body sent with `content_type` (a `Content-Type` value), decoded as
