@@ -163,6 +163,14 @@ impl Engine {
         Ok(())
     }
 
+    /// Rewrites the file without its free pages and gives the space back to the file
+    /// system (etcd's defragmentation). No transaction may be open: only the writer,
+    /// between commits, calls it.
+    pub(crate) fn defragment(&mut self) -> Result<(), redb::Error> {
+        self.db.compact()?;
+        Ok(())
+    }
+
     /// Size of the database file in bytes (0 if it cannot be read).
     pub(crate) fn file_size(path: &Path) -> i64 {
         std::fs::metadata(path)

@@ -95,6 +95,12 @@ pub(crate) enum EtcdError {
     NestedTxn,
     #[error("etcdserver: the embedded store failed to persist a write and stopped writing")]
     Stopped,
+    /// The NOSPACE alarm is raised: writes that add data are refused.
+    #[error("etcdserver: mvcc: database space exceeded")]
+    NoSpace,
+    /// The CORRUPT alarm is raised: every request is refused.
+    #[error("etcdserver: corrupt cluster")]
+    Corrupt,
     /// Refused unprocessed by a store that handed its data to a successor: sending the
     /// request again (it reaches the successor) cannot apply it twice.
     #[error("{}", NOT_APPLIED)]
@@ -124,6 +130,8 @@ impl From<EtcdError> for tonic::Status {
             | EtcdError::RequestTooLarge
             | EtcdError::NestedTxn => Code::InvalidArgument,
             EtcdError::Stopped | EtcdError::NotApplied => Code::Unavailable,
+            EtcdError::NoSpace => Code::ResourceExhausted,
+            EtcdError::Corrupt => Code::DataLoss,
         };
         tonic::Status::new(code, e.to_string())
     }

@@ -96,6 +96,8 @@ pub(crate) struct State {
     pub(crate) leases: HashMap<i64, Lease>,
     /// Set when a commit failed: the store refuses writes from then on.
     pub(crate) stopped: bool,
+    /// The alarms raised on this member (`AlarmType` values), as etcd's alarm store.
+    pub(crate) alarms: BTreeSet<i32>,
 }
 
 /// The value of a key as of `rev` among its entries (sorted by revision).
@@ -177,6 +179,7 @@ impl State {
             compact_rev,
             leases: lease_map,
             stopped: false,
+            alarms: BTreeSet::new(),
         })
     }
 
@@ -365,6 +368,7 @@ impl State {
             compact_rev: 0,
             leases: HashMap::new(),
             stopped: false,
+            alarms: BTreeSet::new(),
         }
     }
 }

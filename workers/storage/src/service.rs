@@ -8,13 +8,14 @@ use crate::error::EtcdError;
 use crate::lease;
 use crate::pb::etcdserverpb::{
     cluster_server::Cluster, kv_server::Kv, lease_server::Lease, maintenance_server::Maintenance,
-    response_op, watch_server::Watch, CompactionRequest, CompactionResponse, DeleteRangeRequest,
-    DeleteRangeResponse, LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest,
-    LeaseKeepAliveResponse, LeaseLeasesRequest, LeaseLeasesResponse, LeaseRevokeRequest,
-    LeaseRevokeResponse, LeaseStatus, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, Member,
-    MemberListRequest, MemberListResponse, PutRequest, PutResponse, RangeRequest, RangeResponse,
-    ResponseHeader, StatusRequest, StatusResponse, TxnRequest, TxnResponse, WatchRequest,
-    WatchResponse,
+    response_op, watch_server::Watch, AlarmMember, AlarmRequest, AlarmResponse, AlarmType,
+    CompactionRequest, CompactionResponse, DefragmentRequest, DefragmentResponse,
+    DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest, LeaseGrantResponse,
+    LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesRequest, LeaseLeasesResponse,
+    LeaseRevokeRequest, LeaseRevokeResponse, LeaseStatus, LeaseTimeToLiveRequest,
+    LeaseTimeToLiveResponse, Member, MemberListRequest, MemberListResponse, PutRequest,
+    PutResponse, RangeRequest, RangeResponse, ResponseHeader, StatusRequest, StatusResponse,
+    TxnRequest, TxnResponse, WatchRequest, WatchResponse,
 };
 use crate::store::{Handle, RAFT_TERM};
 use crate::writer::{WriteOp, WriteReply};
@@ -284,6 +285,43 @@ impl Cluster for Etcd {
 
 #[tonic::async_trait]
 impl Maintenance for Etcd {
+    async fn alarm(
+        &self,
+        request: Request<AlarmRequest>,
+    ) -> Result<Response<AlarmResponse>, Status> {
+        let (reply, rev) = self
+            .handle
+            .write(WriteOp::Alarm(request.into_inner()))
+            .await?;
+        let WriteReply::Alarm(raised) = reply else {
+            return Err(mismatch());
+        };
+        let shared = &self.handle.shared;
+        Ok(Response::new(AlarmResponse {
+            header: Some(shared.header(rev)),
+            alarms: raised
+                .into_iter()
+                .map(|alarm| AlarmMember {
+                    member_id: shared.member_id,
+                    alarm,
+                })
+                .collect(),
+        }))
+    }
+
+    async fn defragment(
+        &self,
+        _request: Request<DefragmentRequest>,
+    ) -> Result<Response<DefragmentResponse>, Status> {
+        let (reply, rev) = self.handle.write(WriteOp::Defragment).await?;
+        let WriteReply::Defragment = reply else {
+            return Err(mismatch());
+        };
+        Ok(Response::new(DefragmentResponse {
+            header: Some(self.handle.shared.header(rev)),
+        }))
+    }
+
     async fn status(
         &self,
         _request: Request<StatusRequest>,
@@ -300,7 +338,16 @@ impl Maintenance for Etcd {
             raft_index: index,
             raft_term: RAFT_TERM,
             raft_applied_index: index,
-            errors: Vec::new(),
+            // As etcd: each raised alarm, in the text form of its AlarmMember.
+            errors: shared
+                .read()
+                .alarms
+                .iter()
+                .map(|&a| {
+                    let name = AlarmType::try_from(a).map_or("NONE", |t| t.as_str_name());
+                    format!("memberID:{} alarm:{name} ", shared.member_id)
+                })
+                .collect(),
             db_size_in_use: db_size,
             is_learner: false,
         }))

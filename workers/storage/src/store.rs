@@ -113,7 +113,7 @@ impl Shared {
         let limits = self.limits;
         let thread = std::thread::Builder::new()
             .name("kas-storage-writer".into())
-            .spawn(move || writer::run(&shared, &engine, rx, limits))
+            .spawn(move || writer::run(&shared, engine, rx, limits))
             .map_err(Error::SpawnWriter)?;
         *self.data() = Some(Data { tx, thread });
         Ok(())

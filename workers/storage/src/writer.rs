@@ -11,7 +11,8 @@ use crate::engine::Engine;
 use crate::error::EtcdError;
 use crate::mvcc::State;
 use crate::pb::etcdserverpb::{
-    DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, TxnRequest, TxnResponse,
+    alarm_request, AlarmRequest, AlarmType, DeleteRangeRequest, DeleteRangeResponse, PutRequest,
+    PutResponse, TxnRequest, TxnResponse,
 };
 use crate::store::{CommitBatch, Shared};
 
@@ -32,6 +33,10 @@ pub(crate) enum WriteOp {
     LeaseRevoke(i64),
     /// Revoke if the lease's deadline has passed (a keep-alive may have won the race).
     LeaseExpire(i64),
+    /// Lists, raises or clears an alarm.
+    Alarm(AlarmRequest),
+    /// Rewrites the database file without its free pages.
+    Defragment,
 }
 
 /// The answer to a [`WriteOp`]; headers are filled in by the services.
@@ -41,8 +46,14 @@ pub(crate) enum WriteReply {
     DeleteRange(DeleteRangeResponse),
     Txn(TxnResponse),
     Compact,
-    LeaseGrant { id: i64, ttl: i64 },
+    LeaseGrant {
+        id: i64,
+        ttl: i64,
+    },
     LeaseRevoke,
+    /// The alarms raised after the request.
+    Alarm(Vec<i32>),
+    Defragment,
 }
 
 /// The reply and the revision it reports in its header.
@@ -55,7 +66,55 @@ pub(crate) struct WriteCmd {
     pub(crate) reply: oneshot::Sender<WriteResult>,
 }
 
-fn apply_one(st: &mut State, out: &mut Output, op: WriteOp, limits: Limits) -> WriteResult {
+/// etcd's capped and corrupt appliers: with NOSPACE raised, a write that adds data is
+/// refused (deletes, compaction and lease revokes go on, to make room); with CORRUPT,
+/// everything is.
+fn refused_by_alarm(st: &State, op: &WriteOp) -> Result<(), EtcdError> {
+    if st.alarms.contains(&(AlarmType::Corrupt as i32)) && !matches!(op, WriteOp::Alarm(_)) {
+        return Err(EtcdError::Corrupt);
+    }
+    let adds = match op {
+        WriteOp::Put(_) | WriteOp::LeaseGrant { .. } => true,
+        WriteOp::Txn(req) => apply::txn_puts(req),
+        _ => false,
+    };
+    if adds && st.alarms.contains(&(AlarmType::Nospace as i32)) {
+        return Err(EtcdError::NoSpace);
+    }
+    Ok(())
+}
+
+/// An alarm request on this member (the only one): `memberID` 0 means every member.
+fn alarm(st: &mut State, req: &AlarmRequest, member_id: u64) -> WriteResult {
+    let ours = req.member_id == 0 || req.member_id == member_id;
+    let kind = req.alarm;
+    match alarm_request::AlarmAction::try_from(req.action) {
+        Ok(alarm_request::AlarmAction::Get) => {}
+        Ok(alarm_request::AlarmAction::Activate) if ours && kind != AlarmType::None as i32 => {
+            st.alarms.insert(kind);
+        }
+        Ok(alarm_request::AlarmAction::Deactivate) if ours => {
+            st.alarms.remove(&kind);
+        }
+        _ => {}
+    }
+    let listed = st
+        .alarms
+        .iter()
+        .copied()
+        .filter(|a| kind == AlarmType::None as i32 || *a == kind)
+        .collect();
+    Ok((WriteReply::Alarm(listed), st.current_rev))
+}
+
+fn apply_one(
+    st: &mut State,
+    out: &mut Output,
+    op: WriteOp,
+    limits: Limits,
+    member_id: u64,
+) -> WriteResult {
+    refused_by_alarm(st, &op)?;
     match op {
         WriteOp::Put(req) => apply::put(st, out, req).map(|(r, rev)| (WriteReply::Put(r), rev)),
         WriteOp::DeleteRange(req) => {
@@ -83,13 +142,16 @@ fn apply_one(st: &mut State, out: &mut Output, op: WriteOp, limits: Limits) -> W
             }
             apply::lease_revoke(st, out, id).map(|rev| (WriteReply::LeaseRevoke, rev))
         }
+        WriteOp::Alarm(req) => alarm(st, &req, member_id),
+        // Done by the writer loop, which owns the engine.
+        WriteOp::Defragment => Ok((WriteReply::Defragment, st.current_rev)),
     }
 }
 
 /// The writer loop: runs until every sender is gone, then returns.
 pub(crate) fn run(
     shared: &Arc<Shared>,
-    engine: &Engine,
+    mut engine: Engine,
     mut rx: mpsc::Receiver<WriteCmd>,
     limits: Limits,
 ) {
@@ -103,13 +165,15 @@ pub(crate) fn run(
         }
         let mut out = Output::default();
         let mut replies = Vec::with_capacity(cmds.len());
+        let mut defragment = false;
         let last_rev = {
             let mut st = shared.write();
             for cmd in cmds {
+                defragment |= matches!(cmd.op, WriteOp::Defragment);
                 let result = if st.stopped {
                     Err(EtcdError::Stopped)
                 } else {
-                    apply_one(&mut st, &mut out, cmd.op, limits)
+                    apply_one(&mut st, &mut out, cmd.op, limits, shared.member_id)
                 };
                 replies.push((cmd.reply, result));
             }
@@ -134,6 +198,20 @@ pub(crate) fn run(
             }
         }
         shared.write().committed_rev = last_rev;
+        if defragment {
+            // Writes wait meanwhile, as etcd's do; reads go on from memory.
+            let before = Engine::file_size(engine.path());
+            let started = Instant::now();
+            match engine.defragment() {
+                Ok(()) => tracing::info!(
+                    before_bytes = before,
+                    after_bytes = Engine::file_size(engine.path()),
+                    took_ms = started.elapsed().as_millis(),
+                    "embedded store defragmented"
+                ),
+                Err(e) => tracing::warn!(error = %e, "embedded store: defragmentation failed"),
+            }
+        }
         if !out.events.is_empty() {
             // No receivers is fine: nobody is watching.
             let _ = shared.events.send(Arc::new(CommitBatch {

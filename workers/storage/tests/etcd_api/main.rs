@@ -13,6 +13,7 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 mod handover;
+mod maintenance;
 
 /// A served store in a temp dir; stop it with [`Server::stop`].
 struct Server {
@@ -791,8 +792,12 @@ async fn etcdctl_against_the_socket() {
             ["/ctl/a", "/ctl/b"]
         );
         assert_eq!(run(&["del", "/ctl/a"]).trim(), "1");
-        // `endpoint status` is not tested: etcdctl 3.4 dials it through a passthrough
-        // target whose `:authority` is the whole `unix://…` URL, which HTTP/2 rejects.
+        // etcdctl 3.4 dials `endpoint status` and `defrag` through a passthrough target
+        // whose `:authority` is the whole `unix://…` URL.
+        assert!(run(&["endpoint", "status"]).contains("unix://etcd.sock"));
+        assert!(run(&["defrag"]).contains("Finished defragmenting"));
+        assert_eq!(run(&["alarm", "list"]), "");
+        run(&["alarm", "disarm"]);
         // Health is reported on stderr; success is the exit status.
         run(&["endpoint", "health"]);
         let members = run(&["member", "list"]);
