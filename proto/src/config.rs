@@ -47,6 +47,8 @@ pub struct WorkerConfig {
     pub etcd_keyfile: Option<PathBuf>,
     /// `--etcd-compaction-interval`; zero disables compaction by the API server.
     pub etcd_compaction_interval: Duration,
+    /// `--storage-quota-bytes`: the embedded store's space quota; 0 for the default.
+    pub storage_quota_bytes: u64,
     /// `--storage-media-type`: how built-in objects are encoded in etcd (custom resources
     /// are JSON whatever it says, as upstream).
     pub storage_media_type: StorageMediaType,

@@ -224,6 +224,7 @@ pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> 
         etcd_certfile: v.etcd_certfile.clone(),
         etcd_keyfile: v.etcd_keyfile.clone(),
         etcd_compaction_interval: v.etcd_compaction_interval,
+        storage_quota_bytes: v.storage_quota_bytes,
         storage_media_type: v.storage_media_type,
         service_cluster_ip_ranges: v
             .service_cluster_ip_ranges

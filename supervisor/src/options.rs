@@ -453,6 +453,14 @@ pub(crate) struct Options {
     #[arg(long, help_heading = STATE, value_name = "string")]
     pub(crate) runtime_dir: Option<PathBuf>,
 
+    /// The embedded store's space quota (etcd's --quota-backend-bytes), used without
+    /// --etcd-servers: once its database file would grow past it, writes that add data
+    /// fail with etcd's NOSPACE alarm ("etcdserver: mvcc: database space exceeded") while
+    /// reads and deletes go on; an operator compacts, defragments and disarms the alarm
+    /// (etcdctl compaction, defrag, alarm disarm). 0 means etcd's default, 2 GiB.
+    #[arg(long, help_heading = STATE, value_name = "int", default_value_t = 0)]
+    pub(crate) storage_quota_bytes: u64,
+
     /// A worker that answers no heartbeat (sent every second, answered by its runtime)
     /// for this long is killed and restarted like one that crashed; 0 never kills. It is
     /// marked down, and its requests answered 503, after 3 s already.

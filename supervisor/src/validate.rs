@@ -65,6 +65,8 @@ pub(crate) struct Validated {
     pub(crate) etcd_certfile: Option<PathBuf>,
     pub(crate) etcd_keyfile: Option<PathBuf>,
     pub(crate) etcd_compaction_interval: Duration,
+    /// `--storage-quota-bytes`, 0 for the default.
+    pub(crate) storage_quota_bytes: u64,
     /// `--storage-media-type`.
     pub(crate) storage_media_type: StorageMediaType,
     /// `--encryption-provider-config`, read and checked.
@@ -532,6 +534,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         etcd_certfile: o.etcd_certfile.clone(),
         etcd_keyfile: o.etcd_keyfile.clone(),
         etcd_compaction_interval,
+        storage_quota_bytes: o.storage_quota_bytes,
         storage_media_type,
         encryption,
         encryption_reload: o

@@ -128,6 +128,9 @@ async fn run_storage(
     let mut store_cfg = kas_storage::StoreConfig::new(cfg.data_dir.join("store"), socket.clone());
     // etcd's /metrics, beside the store's socket (etcd: --listen-metrics-urls).
     store_cfg.metrics_socket = Some(cfg.store_metrics_socket_path());
+    if cfg.storage_quota_bytes > 0 {
+        store_cfg.quota_bytes = cfg.storage_quota_bytes;
+    }
     // A replacement (a reload) starts while the store it replaces still holds the data:
     // it opens it as soon as it is released.
     let patience = if cfg.staged {

@@ -33,6 +33,8 @@ pub(crate) struct Output {
 pub(crate) struct Limits {
     pub(crate) max_txn_ops: usize,
     pub(crate) min_lease_ttl: i64,
+    /// The space quota in bytes.
+    pub(crate) quota_bytes: u64,
 }
 
 /// The changes of one request: they all share the next main revision.
@@ -477,6 +479,7 @@ mod tests {
     const LIMITS: Limits = Limits {
         max_txn_ops: 128,
         min_lease_ttl: 2,
+        quota_bytes: u64::MAX,
     };
 
     fn b(s: &str) -> Bytes {

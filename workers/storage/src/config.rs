@@ -3,6 +3,9 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+/// etcd's default space quota, 2 GiB.
+pub const DEFAULT_QUOTA_BYTES: u64 = 2 * 1024 * 1024 * 1024;
+
 /// When the store compacts its history by itself. The API server issues `Compact` on its
 /// own schedule, so the default is [`AutoCompaction::Off`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -56,6 +59,9 @@ pub struct StoreConfig {
     /// down the file's B-trees and the scan at open (redb's own default, 1 GiB, let a
     /// write-heavy store keep a page copy of most of its file).
     pub engine_cache_bytes: usize,
+    /// The space quota (etcd's `--quota-backend-bytes`): a write that adds data and would
+    /// take the database file past it raises the NOSPACE alarm and is refused.
+    pub quota_bytes: u64,
 }
 
 impl StoreConfig {
@@ -73,6 +79,7 @@ impl StoreConfig {
             shutdown_grace: Duration::from_secs(5),
             metrics_socket: None,
             engine_cache_bytes: 32 * 1024 * 1024,
+            quota_bytes: DEFAULT_QUOTA_BYTES,
         }
     }
 }

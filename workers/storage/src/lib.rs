@@ -11,6 +11,7 @@
 //! passes the data to a successor process without a gap in reads.
 #![forbid(unsafe_code)]
 
+mod alarm;
 mod apply;
 mod authority;
 mod config;
@@ -39,7 +40,7 @@ pub(crate) mod pb {
 }
 
 pub use authority::FixAuthority;
-pub use config::{AutoCompaction, StoreConfig};
+pub use config::{AutoCompaction, StoreConfig, DEFAULT_QUOTA_BYTES};
 pub use error::{Error, NOT_APPLIED};
 pub use handover::{open_when_free, Handover, StoreControl};
 pub use serve::{bind_socket, serve, serve_on};

@@ -210,6 +210,7 @@ impl Store {
             limits: Limits {
                 max_txn_ops: cfg.max_txn_ops,
                 min_lease_ttl: cfg.min_lease_ttl,
+                quota_bytes: cfg.quota_bytes,
             },
             metrics: crate::metrics::Metrics::new(),
         });

@@ -6,13 +6,14 @@ use std::time::Instant;
 
 use tokio::sync::{mpsc, oneshot};
 
+use crate::alarm;
 use crate::apply::{self, Limits, Output};
 use crate::engine::Engine;
 use crate::error::EtcdError;
 use crate::mvcc::State;
 use crate::pb::etcdserverpb::{
-    alarm_request, AlarmRequest, AlarmType, DeleteRangeRequest, DeleteRangeResponse, PutRequest,
-    PutResponse, TxnRequest, TxnResponse,
+    AlarmRequest, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, TxnRequest,
+    TxnResponse,
 };
 use crate::store::{CommitBatch, Shared};
 
@@ -66,55 +67,16 @@ pub(crate) struct WriteCmd {
     pub(crate) reply: oneshot::Sender<WriteResult>,
 }
 
-/// etcd's capped and corrupt appliers: with NOSPACE raised, a write that adds data is
-/// refused (deletes, compaction and lease revokes go on, to make room); with CORRUPT,
-/// everything is.
-fn refused_by_alarm(st: &State, op: &WriteOp) -> Result<(), EtcdError> {
-    if st.alarms.contains(&(AlarmType::Corrupt as i32)) && !matches!(op, WriteOp::Alarm(_)) {
-        return Err(EtcdError::Corrupt);
-    }
-    let adds = match op {
-        WriteOp::Put(_) | WriteOp::LeaseGrant { .. } => true,
-        WriteOp::Txn(req) => apply::txn_puts(req),
-        _ => false,
-    };
-    if adds && st.alarms.contains(&(AlarmType::Nospace as i32)) {
-        return Err(EtcdError::NoSpace);
-    }
-    Ok(())
-}
-
-/// An alarm request on this member (the only one): `memberID` 0 means every member.
-fn alarm(st: &mut State, req: &AlarmRequest, member_id: u64) -> WriteResult {
-    let ours = req.member_id == 0 || req.member_id == member_id;
-    let kind = req.alarm;
-    match alarm_request::AlarmAction::try_from(req.action) {
-        Ok(alarm_request::AlarmAction::Get) => {}
-        Ok(alarm_request::AlarmAction::Activate) if ours && kind != AlarmType::None as i32 => {
-            st.alarms.insert(kind);
-        }
-        Ok(alarm_request::AlarmAction::Deactivate) if ours => {
-            st.alarms.remove(&kind);
-        }
-        _ => {}
-    }
-    let listed = st
-        .alarms
-        .iter()
-        .copied()
-        .filter(|a| kind == AlarmType::None as i32 || *a == kind)
-        .collect();
-    Ok((WriteReply::Alarm(listed), st.current_rev))
-}
-
 fn apply_one(
     st: &mut State,
     out: &mut Output,
     op: WriteOp,
     limits: Limits,
     member_id: u64,
+    db_size: u64,
 ) -> WriteResult {
-    refused_by_alarm(st, &op)?;
+    alarm::refused(st, &op)?;
+    alarm::check_quota(st, &op, limits.quota_bytes, db_size)?;
     match op {
         WriteOp::Put(req) => apply::put(st, out, req).map(|(r, rev)| (WriteReply::Put(r), rev)),
         WriteOp::DeleteRange(req) => {
@@ -142,7 +104,10 @@ fn apply_one(
             }
             apply::lease_revoke(st, out, id).map(|rev| (WriteReply::LeaseRevoke, rev))
         }
-        WriteOp::Alarm(req) => alarm(st, &req, member_id),
+        WriteOp::Alarm(req) => {
+            let raised = alarm::request(st, &req, member_id);
+            Ok((WriteReply::Alarm(raised), st.current_rev))
+        }
         // Done by the writer loop, which owns the engine.
         WriteOp::Defragment => Ok((WriteReply::Defragment, st.current_rev)),
     }
@@ -155,6 +120,8 @@ pub(crate) fn run(
     mut rx: mpsc::Receiver<WriteCmd>,
     limits: Limits,
 ) {
+    // What the space quota is checked against: the file's size after the last commit.
+    let mut db_size = Engine::file_size(engine.path()).unsigned_abs();
     while let Some(first) = rx.blocking_recv() {
         let mut cmds = vec![first];
         while cmds.len() < MAX_BATCH {
@@ -173,7 +140,7 @@ pub(crate) fn run(
                 let result = if st.stopped {
                     Err(EtcdError::Stopped)
                 } else {
-                    apply_one(&mut st, &mut out, cmd.op, limits, shared.member_id)
+                    apply_one(&mut st, &mut out, cmd.op, limits, shared.member_id, db_size)
                 };
                 replies.push((cmd.reply, result));
             }
@@ -198,6 +165,9 @@ pub(crate) fn run(
             }
         }
         shared.write().committed_rev = last_rev;
+        if !out.ops.is_empty() || defragment {
+            db_size = Engine::file_size(engine.path()).unsigned_abs();
+        }
         if defragment {
             // Writes wait meanwhile, as etcd's do; reads go on from memory.
             let before = Engine::file_size(engine.path());

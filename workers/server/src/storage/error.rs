@@ -39,7 +39,11 @@ pub enum StorageError {
     /// etcd cannot be reached or did not answer in time.
     #[error("etcd is unavailable: {0}")]
     Unavailable(String),
-    /// Anything else etcd said.
+    /// An error etcd answered with that has no meaning of its own here, such as
+    /// `etcdserver: mvcc: database space exceeded`: kube-apiserver hands it on as it is.
+    #[error("{0}")]
+    Etcd(String),
+    /// A failure of this server's own storage code.
     #[error("etcd: {0}")]
     Internal(String),
     /// A value that the encryption-at-rest transformers cannot read or write (upstream's
@@ -103,6 +107,9 @@ impl StorageError {
             StorageError::Unavailable(why) => {
                 Status::service_unavailable(format!("storage is unavailable: {why}"), 1)
             }
+            // Not a Status upstream: ErrorToAPIStatus makes it a 500 with no reason and
+            // etcd's message.
+            StorageError::Etcd(why) => Status::new(Reason::Unknown, why.clone()),
             StorageError::Internal(why) => Status::internal(why),
             // apierrors.NewInternalError: the reason also as the one cause.
             StorageError::Transform(why) => Status {
@@ -163,7 +170,7 @@ impl From<etcd_client::Error> for StorageError {
                     | tonic::Code::DeadlineExceeded
                     | tonic::Code::Cancelled
                     | tonic::Code::Unknown => StorageError::Unavailable(msg.to_owned()),
-                    _ => StorageError::Internal(msg.to_owned()),
+                    _ => StorageError::Etcd(msg.to_owned()),
                 }
             }
             etcd_client::Error::TransportError(_) | etcd_client::Error::IoError(_) => {
