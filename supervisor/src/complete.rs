@@ -127,14 +127,19 @@ pub(crate) fn first_service_ip(net: &IpNet) -> IpAddr {
     }
 }
 
-/// Fills in every default and makes the certificates.
-pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> {
-    let data_dir = absolute(
+/// `--data-dir`, else `$STATE_DIRECTORY`, else `./apiserver-data`; absolute.
+pub(crate) fn data_dir(v: &Validated) -> PathBuf {
+    absolute(
         v.data_dir
             .clone()
             .or_else(|| first_env_path("STATE_DIRECTORY"))
             .unwrap_or_else(|| PathBuf::from("apiserver-data")),
-    );
+    )
+}
+
+/// Fills in every default and makes the certificates.
+pub(crate) fn complete(v: Validated) -> Result<CompletedOptions, CompleteError> {
+    let data_dir = data_dir(&v);
     make_dir(&data_dir, Some(0o700))?;
     let runtime_dir = absolute(
         v.runtime_dir

@@ -112,6 +112,9 @@ fn main() -> ExitCode {
     for warning in flag_warnings.iter().chain(&validated.warnings) {
         tracing::warn!("{warning}");
     }
+    if let Some(snapshot) = &validated.restore_snapshot {
+        return restore_snapshot(snapshot, &complete::data_dir(&validated));
+    }
     kas_aggregator::tls::install_default_provider();
 
     let runtime = match tokio::runtime::Builder::new_current_thread()
@@ -252,6 +255,39 @@ fn print_version(v: &str) -> ExitCode {
                 "Error: invalid argument {other:?} for \"--version\" flag: use true, false or raw"
             );
             ExitCode::from(EXIT_USAGE)
+        }
+    }
+}
+
+/// `--restore-snapshot`: the snapshot becomes the embedded store of `data_dir`.
+fn restore_snapshot(snapshot: &std::path::Path, data_dir: &std::path::Path) -> ExitCode {
+    let store = data_dir.join("store");
+    // The data dir will hold keys: private from the start, as the server makes it.
+    let private =
+        std::os::unix::fs::DirBuilderExt::mode(std::fs::DirBuilder::new().recursive(true), 0o700)
+            .create(data_dir);
+    if let Err(e) = private {
+        tracing::error!(path = %data_dir.display(), error = %e, "cannot create the data dir");
+        return ExitCode::FAILURE;
+    }
+    match kas_storage::restore_snapshot(snapshot, &store) {
+        Ok(()) => {
+            tracing::info!(
+                snapshot = %snapshot.display(),
+                store = %store.display(),
+                "snapshot restored; start the server on this data dir to serve it"
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            let mut message = e.to_string();
+            let mut source = std::error::Error::source(&e);
+            while let Some(s) = source {
+                message.push_str(&format!(": {s}"));
+                source = s.source();
+            }
+            tracing::error!(error = %message, "cannot restore the snapshot");
+            ExitCode::FAILURE
         }
     }
 }

@@ -453,6 +453,13 @@ pub(crate) struct Options {
     #[arg(long, help_heading = STATE, value_name = "string")]
     pub(crate) runtime_dir: Option<PathBuf>,
 
+    /// Restores a snapshot of the embedded store (what `etcdctl snapshot save` wrote from
+    /// its socket) as the store of --data-dir, which must not hold one yet, and exits: the
+    /// server started on that data dir then serves the snapshot's objects at their
+    /// resourceVersions. The file's sha256 checksum is verified first.
+    #[arg(long, help_heading = STATE, value_name = "string")]
+    pub(crate) restore_snapshot: Option<PathBuf>,
+
     /// The embedded store's space quota (etcd's --quota-backend-bytes), used without
     /// --etcd-servers: once its database file would grow past it, writes that add data
     /// fail with etcd's NOSPACE alarm ("etcdserver: mvcc: database space exceeded") while

@@ -65,6 +65,8 @@ pub(crate) struct Validated {
     pub(crate) etcd_certfile: Option<PathBuf>,
     pub(crate) etcd_keyfile: Option<PathBuf>,
     pub(crate) etcd_compaction_interval: Duration,
+    /// `--restore-snapshot`: restore, then exit.
+    pub(crate) restore_snapshot: Option<PathBuf>,
     /// `--storage-quota-bytes`, 0 for the default.
     pub(crate) storage_quota_bytes: u64,
     /// `--storage-media-type`.
@@ -273,6 +275,12 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         );
     }
 
+    if o.restore_snapshot.is_some() && !o.etcd_servers.is_empty() {
+        errs.push(
+            "--restore-snapshot",
+            "restores the embedded store; with --etcd-servers, restore etcd with its own tools",
+        );
+    }
     for server in &o.etcd_servers {
         let ok = ["http://", "https://", "unix://", "unixs://"]
             .iter()
@@ -535,6 +543,7 @@ pub(crate) fn validate(o: &Options) -> Result<Validated, Vec<FlagError>> {
         etcd_keyfile: o.etcd_keyfile.clone(),
         etcd_compaction_interval,
         storage_quota_bytes: o.storage_quota_bytes,
+        restore_snapshot: o.restore_snapshot.clone(),
         storage_media_type,
         encryption,
         encryption_reload: o

@@ -171,6 +171,55 @@ impl Engine {
         Ok(())
     }
 
+    /// A consistent view of everything committed, for a snapshot; writes go on meanwhile.
+    pub(crate) fn begin_snapshot(&self) -> Result<redb::ReadTransaction, redb::Error> {
+        Ok(self.db.begin_read()?)
+    }
+
+    /// Writes what `view` sees into a new database file at `path`: a `store.redb` a
+    /// store opens as it opens its own (the snapshot's format).
+    pub(crate) fn write_snapshot(view: &redb::ReadTransaction, path: &Path) -> Result<(), Error> {
+        let db = redb::Builder::new()
+            .set_cache_size(4 * 1024 * 1024)
+            .create(path)
+            .map_err(engine_err)?;
+        let tx = db.begin_write().map_err(engine_err)?;
+        {
+            let mut revs = tx.open_table(REVS).map_err(engine_err)?;
+            for row in view
+                .open_table(REVS)
+                .map_err(engine_err)?
+                .iter()
+                .map_err(engine_err)?
+            {
+                let (k, v) = row.map_err(engine_err)?;
+                revs.insert(k.value(), v.value()).map_err(engine_err)?;
+            }
+            let mut leases = tx.open_table(LEASES).map_err(engine_err)?;
+            for row in view
+                .open_table(LEASES)
+                .map_err(engine_err)?
+                .iter()
+                .map_err(engine_err)?
+            {
+                let (k, v) = row.map_err(engine_err)?;
+                leases.insert(k.value(), v.value()).map_err(engine_err)?;
+            }
+            let mut meta = tx.open_table(META).map_err(engine_err)?;
+            for row in view
+                .open_table(META)
+                .map_err(engine_err)?
+                .iter()
+                .map_err(engine_err)?
+            {
+                let (k, v) = row.map_err(engine_err)?;
+                meta.insert(k.value(), v.value()).map_err(engine_err)?;
+            }
+        }
+        tx.commit().map_err(engine_err)?;
+        Ok(())
+    }
+
     /// Size of the database file in bytes (0 if it cannot be read).
     pub(crate) fn file_size(path: &Path) -> i64 {
         std::fs::metadata(path)

@@ -27,6 +27,15 @@ pub enum Error {
     /// Reading or writing the database failed.
     #[error("database error")]
     Engine(#[from] redb::Error),
+    /// A snapshot's file could not be written or read.
+    #[error("snapshot file {path}")]
+    Snapshot {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: std::io::Error,
+    },
     /// A record in the database could not be decoded.
     #[error("corrupt record in database: {0}")]
     Corrupt(String),
@@ -98,6 +107,9 @@ pub(crate) enum EtcdError {
     /// The NOSPACE alarm is raised: writes that add data are refused.
     #[error("etcdserver: mvcc: database space exceeded")]
     NoSpace,
+    /// A snapshot could not be taken.
+    #[error("etcdserver: snapshot failed: {0}")]
+    Snapshot(String),
     /// The CORRUPT alarm is raised: every request is refused.
     #[error("etcdserver: corrupt cluster")]
     Corrupt,
@@ -131,6 +143,7 @@ impl From<EtcdError> for tonic::Status {
             | EtcdError::NestedTxn => Code::InvalidArgument,
             EtcdError::Stopped | EtcdError::NotApplied => Code::Unavailable,
             EtcdError::NoSpace => Code::ResourceExhausted,
+            EtcdError::Snapshot(_) => Code::Internal,
             EtcdError::Corrupt => Code::DataLoss,
         };
         tonic::Status::new(code, e.to_string())

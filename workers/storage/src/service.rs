@@ -14,11 +14,11 @@ use crate::pb::etcdserverpb::{
     LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesRequest, LeaseLeasesResponse,
     LeaseRevokeRequest, LeaseRevokeResponse, LeaseStatus, LeaseTimeToLiveRequest,
     LeaseTimeToLiveResponse, Member, MemberListRequest, MemberListResponse, PutRequest,
-    PutResponse, RangeRequest, RangeResponse, ResponseHeader, StatusRequest, StatusResponse,
-    TxnRequest, TxnResponse, WatchRequest, WatchResponse,
+    PutResponse, RangeRequest, RangeResponse, ResponseHeader, SnapshotRequest, SnapshotResponse,
+    StatusRequest, StatusResponse, TxnRequest, TxnResponse, WatchRequest, WatchResponse,
 };
 use crate::store::{Handle, RAFT_TERM};
-use crate::writer::{WriteOp, WriteReply};
+use crate::writer::{SnapshotView, WriteOp, WriteReply};
 
 /// The etcd version the store claims to be (API-compatible with etcd 3.5).
 pub(crate) const ETCD_VERSION: &str = "3.5.17";
@@ -285,6 +285,38 @@ impl Cluster for Etcd {
 
 #[tonic::async_trait]
 impl Maintenance for Etcd {
+    type SnapshotStream = ReceiverStream<Result<SnapshotResponse, Status>>;
+
+    /// The whole store as of now, streamed in etcd's 32 KiB chunks: a redb file with the
+    /// store's tables, which a store opens as its own `store.redb` (see the README for
+    /// restoring it). Written to a file beside the store first, from a consistent view
+    /// (writes go on meanwhile), so the size is known before the first chunk.
+    async fn snapshot(
+        &self,
+        _request: Request<SnapshotRequest>,
+    ) -> Result<Response<Self::SnapshotStream>, Status> {
+        let (reply, rev) = self.handle.write(WriteOp::Snapshot).await?;
+        let WriteReply::Snapshot(SnapshotView(Some(view))) = reply else {
+            return Err(mismatch());
+        };
+        let shared = &self.handle.shared;
+        let header = shared.header(rev);
+        let path = shared
+            .config
+            .data_dir
+            .join(format!(".snapshot-{:016x}.redb", rand::random::<u64>()));
+        let (tx, rx) = mpsc::channel(4);
+        tokio::task::spawn_blocking(move || {
+            if let Err(e) = crate::snapshot::stream(&view, &path, header, &tx) {
+                tracing::warn!(error = %e, "embedded store: snapshot failed");
+                let _ = tx.blocking_send(Err(Status::internal(format!(
+                    "etcdserver: snapshot failed: {e}"
+                ))));
+            }
+        });
+        Ok(Response::new(ReceiverStream::new(rx)))
+    }
+
     async fn alarm(
         &self,
         request: Request<AlarmRequest>,

@@ -38,6 +38,8 @@ pub(crate) enum WriteOp {
     Alarm(AlarmRequest),
     /// Rewrites the database file without its free pages.
     Defragment,
+    /// A consistent view of the database for a snapshot, taken after the writes before it.
+    Snapshot,
 }
 
 /// The answer to a [`WriteOp`]; headers are filled in by the services.
@@ -55,6 +57,16 @@ pub(crate) enum WriteReply {
     /// The alarms raised after the request.
     Alarm(Vec<i32>),
     Defragment,
+    Snapshot(SnapshotView),
+}
+
+/// What a snapshot is read from; filled in by the writer loop, which owns the engine.
+pub(crate) struct SnapshotView(pub(crate) Option<redb::ReadTransaction>);
+
+impl std::fmt::Debug for SnapshotView {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SnapshotView")
+    }
 }
 
 /// The reply and the revision it reports in its header.
@@ -110,6 +122,7 @@ fn apply_one(
         }
         // Done by the writer loop, which owns the engine.
         WriteOp::Defragment => Ok((WriteReply::Defragment, st.current_rev)),
+        WriteOp::Snapshot => Ok((WriteReply::Snapshot(SnapshotView(None)), st.current_rev)),
     }
 }
 
@@ -190,6 +203,13 @@ pub(crate) fn run(
             }));
         }
         for (reply, result) in replies {
+            let result = match result {
+                Ok((WriteReply::Snapshot(_), rev)) => engine
+                    .begin_snapshot()
+                    .map(|view| (WriteReply::Snapshot(SnapshotView(Some(view))), rev))
+                    .map_err(|e| EtcdError::Snapshot(e.to_string())),
+                other => other,
+            };
             // The client may have gone away; the write is durable regardless.
             let _ = reply.send(result);
         }
