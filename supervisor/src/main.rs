@@ -280,13 +280,7 @@ fn restore_snapshot(snapshot: &std::path::Path, data_dir: &std::path::Path) -> E
             ExitCode::SUCCESS
         }
         Err(e) => {
-            let mut message = e.to_string();
-            let mut source = std::error::Error::source(&e);
-            while let Some(s) = source {
-                message.push_str(&format!(": {s}"));
-                source = s.source();
-            }
-            tracing::error!(error = %message, "cannot restore the snapshot");
+            tracing::error!(error = %worker::with_causes(&e), "cannot restore the snapshot");
             ExitCode::FAILURE
         }
     }

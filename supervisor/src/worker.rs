@@ -140,7 +140,7 @@ async fn run_storage(
     };
     let store = kas_storage::open_when_free(patience, move || kas_storage::Store::open(&store_cfg))
         .await
-        .map_err(|e| format!("{e:#}"))?;
+        .map_err(|e| with_causes(&e))?;
     let store_control = store.control();
     if cfg.staged {
         // Its predecessor may still answer reads: writes wait until it stopped.
@@ -202,3 +202,15 @@ async fn follow_handover(
 /// How long a store whose successor failed waits for the data to be free again (the
 /// successor is being killed).
 const RESUME_WITHIN: Duration = Duration::from_secs(10);
+
+/// An error and each of its causes, `: `-separated: what went wrong and why.
+pub(crate) fn with_causes(e: &dyn std::error::Error) -> String {
+    let mut message = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        message.push_str(": ");
+        message.push_str(&c.to_string());
+        cause = c.source();
+    }
+    message
+}

@@ -1,8 +1,10 @@
 //! etcd's operator tools on the embedded store: Debian's `etcdctl` (v3 API, etcd 3.4)
-//! against the storage worker's socket, in the forms operators write.
+//! against the storage worker's socket, in the forms operators write; its space quota,
+//! snapshots and a damaged store file.
 
 use std::path::Path;
 use std::process::Output;
+use std::time::{Duration, Instant};
 
 use crate::harness::{require_tool, Server};
 
@@ -228,4 +230,104 @@ async fn a_snapshot_restores_into_a_fresh_data_dir() {
         .trim(),
         "v"
     );
+}
+
+/// A truncated or overwritten store file: the storage worker refuses to start, naming the
+/// file and what is wrong (again at each restart, with back-off), and nothing is served
+/// from it; readyz stays red.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_damaged_store_file_is_refused_by_name() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let data = scratch.path().join("data");
+    let mut server = Server::builder().data_dir(&data).start().await;
+    server.signal(nix::sys::signal::Signal::SIGTERM);
+    assert!(server.wait_exit(Duration::from_secs(10)).await.is_some());
+    drop(server);
+    let file = data.join("store/store.redb");
+    let pristine = std::fs::read(&file).expect("read store");
+    let truncated = pristine[..pristine.len() / 3].to_vec();
+    let mut overwritten = pristine.clone();
+    let (from, to) = (pristine.len() / 4, pristine.len() * 3 / 4);
+    overwritten[from..to].fill(0xab);
+    for (damaged, said) in [
+        (truncated, "DB corrupted"),
+        (overwritten, "is damaged, refusing to serve from it"),
+    ] {
+        std::fs::write(&file, &damaged).expect("damage the store");
+        let server = Server::builder().data_dir(&data).spawn().await;
+        let named = format!("{}", file.display());
+        let deadline = Instant::now() + Duration::from_secs(10);
+        loop {
+            let log = server.log();
+            if log.lines().any(|l| l.contains(&named) && l.contains(said)) {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no refusal naming the file: {log}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_ne!(server.get("/readyz").await.status, 200);
+        assert_ne!(server.get("/api/v1/namespaces").await.status, 200);
+    }
+}
+
+/// An object over the store's request limit (etcd's --max-request-bytes, 1.5 MiB) but
+/// under the API's body limit fails as on kube-apiserver with etcd: etcd's words, 500.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_object_over_the_store_request_limit_fails_with_etcds_words() {
+    let server = Server::builder().start().await;
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let crd = scratch.path().join("crd.yaml");
+    std::fs::write(
+        &crd,
+        "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n\
+         metadata: {name: blobs.example.com}\nspec:\n  group: example.com\n  \
+         names: {kind: Blob, plural: blobs}\n  scope: Namespaced\n  versions:\n  \
+         - name: v1\n    served: true\n    storage: true\n    schema: {openAPIV3Schema: \
+         {type: object, x-kubernetes-preserve-unknown-fields: true}}\n",
+    )
+    .expect("write crd");
+    let out = server.kubectl(&["apply", "-f", crd.to_str().expect("path")]);
+    assert!(out.status.success(), "{out:?}");
+    let path = "/apis/example.com/v1/namespaces/default/blobs";
+    let blob = |name: &str, size: usize| {
+        serde_json::json!({
+            "apiVersion": "example.com/v1", "kind": "Blob",
+            "metadata": {"name": name}, "data": "x".repeat(size)
+        })
+    };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let small = server
+            .send_json(
+                http::Method::POST,
+                path,
+                "application/json",
+                &blob("small", 10),
+            )
+            .await;
+        if small.status == 201 {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the CRD is never served: {}",
+            small.text()
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let big = server
+        .send_json(
+            http::Method::POST,
+            path,
+            "application/json",
+            &blob("big", 2_000_000),
+        )
+        .await;
+    assert_eq!(big.status, 500, "{}", big.text());
+    let status = big.json();
+    assert_eq!(status["message"], "etcdserver: request is too large");
+    assert_eq!(status["reason"], serde_json::Value::Null, "{status}");
 }

@@ -39,6 +39,14 @@ pub enum Error {
     /// A record in the database could not be decoded.
     #[error("corrupt record in database: {0}")]
     Corrupt(String),
+    /// The database file cannot be read back whole: the store does not start.
+    #[error("database {path} is damaged, refusing to serve from it: {why}")]
+    Damaged {
+        /// The database file.
+        path: PathBuf,
+        /// What is wrong.
+        why: String,
+    },
     /// The writer thread could not be started.
     #[error("cannot start the writer thread")]
     SpawnWriter(#[source] std::io::Error),
