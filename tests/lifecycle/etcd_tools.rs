@@ -331,3 +331,84 @@ async fn an_object_over_the_store_request_limit_fails_with_etcds_words() {
     assert_eq!(status["message"], "etcdserver: request is too large");
     assert_eq!(status["reason"], serde_json::Value::Null, "{status}");
 }
+
+/// Unmounts a test's file system when the test ends, however it ends.
+struct Unmount(std::path::PathBuf);
+
+impl Drop for Unmount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount")
+            .arg("-l")
+            .arg(&self.0)
+            .status();
+    }
+}
+
+/// The disk under the store fills up: the writes that cannot be made durable fail with the
+/// reason, nothing acknowledged is lost, reads go on, and writes work again once there is
+/// room, without a restart.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_disk_fails_writes_until_there_is_room_again() {
+    let scratch = tempfile::tempdir().expect("tempdir");
+    let data = scratch.path().join("data");
+    let store = data.join("store");
+    std::fs::create_dir_all(&store).expect("mkdir");
+    // A small file system of the store's own (a tmpfs: root may mount one).
+    let mounted = std::process::Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=4m", "tmpfs"])
+        .arg(&store)
+        .output()
+        .expect("run mount");
+    if !mounted.status.success() {
+        // A container without CAP_SYS_ADMIN: nothing here can fill a disk safely.
+        eprintln!("skipping: cannot mount a tmpfs ({mounted:?})");
+        return;
+    }
+    let _unmount = Unmount(store.clone());
+    // Most of the room goes to a file that is removed later.
+    let filler = store.join("filler");
+    std::fs::write(&filler, vec![0u8; 2_500_000]).expect("filler");
+    let server = Server::builder().data_dir(&data).start().await;
+    let path = "/api/v1/namespaces/default/configmaps";
+    let cm = |name: &str| {
+        serde_json::json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": name}, "data": {"k": "x".repeat(200_000)}
+        })
+    };
+    let mut acked = Vec::new();
+    let mut refused = None;
+    for i in 0..40 {
+        let name = format!("cm-{i}");
+        let reply = server
+            .send_json(http::Method::POST, path, "application/json", &cm(&name))
+            .await;
+        match reply.status.as_u16() {
+            201 => acked.push(name),
+            _ => {
+                refused = Some(reply);
+                break;
+            }
+        }
+    }
+    let refused = refused.expect("the disk never filled up");
+    assert_eq!(refused.status, 503, "{}", refused.text());
+    assert!(
+        refused.text().contains("No space left on device"),
+        "{}",
+        refused.text()
+    );
+    assert!(!acked.is_empty());
+    for name in &acked {
+        let got = server.get(&format!("{path}/{name}")).await;
+        assert_eq!(got.status, 200, "{name} was acknowledged, then lost");
+    }
+    std::fs::remove_file(&filler).expect("make room");
+    let again = server
+        .send_json(http::Method::POST, path, "application/json", &cm("after"))
+        .await;
+    assert_eq!(again.status, 201, "{}", again.text());
+    for name in &acked {
+        assert_eq!(server.get(&format!("{path}/{name}")).await.status, 200);
+    }
+}

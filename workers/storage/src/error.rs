@@ -110,11 +110,14 @@ pub(crate) enum EtcdError {
     RequestTooLarge,
     #[error("etcdserver: nested txn is not supported by the embedded store")]
     NestedTxn,
-    #[error("etcdserver: the embedded store failed to persist a write and stopped writing")]
+    #[error("etcdserver: the embedded store is closed")]
     Stopped,
     /// The NOSPACE alarm is raised: writes that add data are refused.
     #[error("etcdserver: mvcc: database space exceeded")]
     NoSpace,
+    /// A write could not be made durable; nothing of it was applied.
+    #[error("etcdserver: the embedded store could not persist the write, nothing of it was applied: {0}")]
+    NotPersisted(String),
     /// A snapshot could not be taken.
     #[error("etcdserver: snapshot failed: {0}")]
     Snapshot(String),
@@ -149,7 +152,9 @@ impl From<EtcdError> for tonic::Status {
             | EtcdError::DuplicateKey
             | EtcdError::RequestTooLarge
             | EtcdError::NestedTxn => Code::InvalidArgument,
-            EtcdError::Stopped | EtcdError::NotApplied => Code::Unavailable,
+            EtcdError::Stopped | EtcdError::NotApplied | EtcdError::NotPersisted(_) => {
+                Code::Unavailable
+            }
             EtcdError::NoSpace => Code::ResourceExhausted,
             EtcdError::Snapshot(_) => Code::Internal,
             EtcdError::Corrupt => Code::DataLoss,

@@ -94,8 +94,6 @@ pub(crate) struct State {
     /// Revisions below this one are gone.
     pub(crate) compact_rev: i64,
     pub(crate) leases: HashMap<i64, Lease>,
-    /// Set when a commit failed: the store refuses writes from then on.
-    pub(crate) stopped: bool,
     /// The alarms raised on this member (`AlarmType` values), as etcd's alarm store.
     pub(crate) alarms: BTreeSet<i32>,
 }
@@ -178,7 +176,6 @@ impl State {
             committed_rev: current,
             compact_rev,
             leases: lease_map,
-            stopped: false,
             alarms: BTreeSet::new(),
         })
     }
@@ -367,7 +364,6 @@ impl State {
             committed_rev: 1,
             compact_rev: 0,
             leases: HashMap::new(),
-            stopped: false,
             alarms: BTreeSet::new(),
         }
     }

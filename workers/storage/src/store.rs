@@ -8,7 +8,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 
 use crate::apply::Limits;
 use crate::config::StoreConfig;
-use crate::engine::Engine;
+use crate::engine::{Engine, Meta};
 use crate::error::{Error, EtcdError};
 use crate::handover::{Handover, StoreControl};
 use crate::mvcc::State;
@@ -188,31 +188,7 @@ impl Store {
     /// Opens the store in `cfg.data_dir` (creating it if needed) and recovers every
     /// revision, the compaction point and the leases.
     pub fn open(cfg: &StoreConfig) -> Result<Store, Error> {
-        // redb panics on some damage (a page of the wrong type): that is a damaged file
-        // to report by name, not a crash.
-        let recovered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let (engine, meta) = Engine::open(&cfg.data_dir, cfg.engine_cache_bytes)?;
-            let state = State::recover(&engine, meta.compact_rev, &meta.leases)?;
-            Ok::<_, Error>((engine, meta, state))
-        }));
-        let damaged = |why: String| Error::Damaged {
-            path: cfg.data_dir.join("store.redb"),
-            why,
-        };
-        let (engine, meta, state) = match recovered {
-            Ok(Ok(opened)) => opened,
-            Ok(Err(Error::Corrupt(why))) => return Err(damaged(why)),
-            Ok(Err(Error::Engine(e))) => return Err(damaged(e.to_string())),
-            Ok(Err(e)) => return Err(e),
-            Err(panic) => {
-                let why = panic
-                    .downcast_ref::<String>()
-                    .map(String::as_str)
-                    .or_else(|| panic.downcast_ref::<&str>().copied())
-                    .unwrap_or("unreadable");
-                return Err(damaged(why.to_owned()));
-            }
-        };
+        let (engine, meta, state) = recover(cfg)?;
         tracing::info!(
             revision = state.current_rev,
             compact_revision = state.compact_rev,
@@ -264,4 +240,34 @@ impl Drop for Store {
     fn drop(&mut self) {
         self.handle.shared.close_data();
     }
+}
+
+/// Opens the database in `cfg.data_dir` and rebuilds the in-memory state from it. A
+/// damaged file is reported by name (redb panics on some damage, such as a page of the
+/// wrong type: that is a damaged file, not a crash).
+pub(crate) fn recover(cfg: &StoreConfig) -> Result<(Engine, Meta, State), Error> {
+    let recovered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let (engine, meta) = Engine::open(&cfg.data_dir, cfg.engine_cache_bytes)?;
+        let state = State::recover(&engine, meta.compact_rev, &meta.leases)?;
+        Ok::<_, Error>((engine, meta, state))
+    }));
+    let damaged = |why: String| Error::Damaged {
+        path: cfg.data_dir.join("store.redb"),
+        why,
+    };
+    let (engine, meta, state) = match recovered {
+        Ok(Ok(opened)) => opened,
+        Ok(Err(Error::Corrupt(why))) => return Err(damaged(why)),
+        Ok(Err(Error::Engine(e))) => return Err(damaged(e.to_string())),
+        Ok(Err(e)) => return Err(e),
+        Err(panic) => {
+            let why = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("unreadable");
+            return Err(damaged(why.to_owned()));
+        }
+    };
+    Ok((engine, meta, state))
 }

@@ -129,12 +129,16 @@ fn apply_one(
 /// The writer loop: runs until every sender is gone, then returns.
 pub(crate) fn run(
     shared: &Arc<Shared>,
-    mut engine: Engine,
+    engine: Engine,
     mut rx: mpsc::Receiver<WriteCmd>,
     limits: Limits,
 ) {
     // What the space quota is checked against: the file's size after the last commit.
     let mut db_size = Engine::file_size(engine.path()).unsigned_abs();
+    // `None` after a failed commit whose database could not be opened again.
+    let mut slot = Some(engine);
+    // Set by a failed commit: the database is opened again before the next batch.
+    let mut broken = false;
     while let Some(first) = rx.blocking_recv() {
         let mut cmds = vec![first];
         while cmds.len() < MAX_BATCH {
@@ -143,6 +147,20 @@ pub(crate) fn run(
                 Err(_) => break,
             }
         }
+        if broken || slot.is_none() {
+            // Closed first: the file lock is the process's own.
+            drop(slot.take());
+            slot = reopen(shared);
+            broken = false;
+        }
+        let Some(engine) = slot.as_mut() else {
+            for cmd in cmds {
+                let _ = cmd.reply.send(Err(EtcdError::NotPersisted(
+                    "its database cannot be opened again".to_owned(),
+                )));
+            }
+            continue;
+        };
         let mut out = Output::default();
         let mut replies = Vec::with_capacity(cmds.len());
         let mut defragment = false;
@@ -150,11 +168,8 @@ pub(crate) fn run(
             let mut st = shared.write();
             for cmd in cmds {
                 defragment |= matches!(cmd.op, WriteOp::Defragment);
-                let result = if st.stopped {
-                    Err(EtcdError::Stopped)
-                } else {
-                    apply_one(&mut st, &mut out, cmd.op, limits, shared.member_id, db_size)
-                };
+                let result =
+                    apply_one(&mut st, &mut out, cmd.op, limits, shared.member_id, db_size);
                 replies.push((cmd.reply, result));
             }
             st.current_rev
@@ -167,13 +182,19 @@ pub(crate) fn run(
                 .commit
                 .observe(started.elapsed().as_secs_f64());
             if let Err(e) = committed {
-                // The in-memory state is now ahead of the disk: refuse every later write;
-                // reads keep answering at the last durable revision.
-                tracing::error!(error = %e, "commit failed; the embedded store stops accepting writes");
-                shared.write().stopped = true;
+                // The in-memory state is now ahead of the disk (reads still answer at the
+                // last durable revision): the batch is refused, and the state rebuilt from
+                // what is durable once the database is open again.
+                tracing::error!(
+                    error = %e,
+                    "embedded store: commit failed, its writes are refused; reopening the \
+                     database to go on from what is durable"
+                );
+                let why = e.to_string();
                 for (reply, _) in replies {
-                    let _ = reply.send(Err(EtcdError::Stopped));
+                    let _ = reply.send(Err(EtcdError::NotPersisted(why.clone())));
                 }
+                broken = true;
                 continue;
             }
         }
@@ -212,6 +233,29 @@ pub(crate) fn run(
             };
             // The client may have gone away; the write is durable regardless.
             let _ = reply.send(result);
+        }
+    }
+}
+
+/// Opens the database again after a failed commit and rebuilds the state from what is
+/// durable (the failed batch is not there); the raised alarms are kept. `None` when it
+/// cannot be opened: writes are refused, and the next one tries again.
+fn reopen(shared: &Shared) -> Option<Engine> {
+    match crate::store::recover(&shared.config) {
+        Ok((engine, _, state)) => {
+            let mut st = shared.write();
+            let alarms = std::mem::take(&mut st.alarms);
+            *st = state;
+            st.alarms = alarms;
+            tracing::info!(
+                revision = st.committed_rev,
+                "embedded store: database open again, writes go on"
+            );
+            Some(engine)
+        }
+        Err(e) => {
+            tracing::error!(error = %e, "embedded store: cannot open the database again");
+            None
         }
     }
 }

@@ -168,9 +168,10 @@ mod tests {
         assert_eq!(STORE_NOT_APPLIED, kas_storage::NOT_APPLIED);
         let refused = tonic::Status::unavailable(kas_storage::NOT_APPLIED);
         assert!(never_sent(&etcd_client::Error::GRpcStatus(refused)));
-        // The store's write failure may have been applied in memory: not sent again.
+        // The store's other refusals are not sent again.
         let stopped = tonic::Status::unavailable(
-            "etcdserver: the embedded store failed to persist a write and stopped writing",
+            "etcdserver: the embedded store could not persist the write, nothing of it was \
+             applied: I/O error: No space left on device (os error 28)",
         );
         assert!(!never_sent(&etcd_client::Error::GRpcStatus(stopped)));
         let other = tonic::Status::invalid_argument(kas_storage::NOT_APPLIED);
