@@ -54,6 +54,8 @@ pub struct ApiSpec {
     pub objects: usize,
     /// Bytes of the data value of created and updated objects.
     pub value_size: usize,
+    /// LIST asks for this many objects a page (`?limit=`), all of them when `None`.
+    pub list_limit: Option<usize>,
 }
 
 /// The outcome of one loop, printed as JSON.
@@ -191,7 +193,14 @@ async fn drive(
         let key = keys[(i % keys.len() as u64) as usize];
         let (method, path, body) = match spec.op {
             ObjectOp::Get => (Method::GET, format!("{collection}/cm-{key}"), Bytes::new()),
-            ObjectOp::List => (Method::GET, collection.clone(), Bytes::new()),
+            ObjectOp::List => match spec.list_limit {
+                Some(limit) => (
+                    Method::GET,
+                    format!("{collection}?limit={limit}"),
+                    Bytes::new(),
+                ),
+                None => (Method::GET, collection.clone(), Bytes::new()),
+            },
             ObjectOp::Create => {
                 let name = format!("c-{tag:x}-{index}-{i}");
                 let body = configmap_body(&name, i, spec.value_size);

@@ -112,6 +112,10 @@ struct LoadArgs {
     /// Speak HTTP/1.1 instead of HTTP/2.
     #[arg(long)]
     http1: bool,
+    /// LIST the first page of this many objects (`?limit=`, as kubectl's chunks) instead
+    /// of the whole namespace.
+    #[arg(long)]
+    limit: Option<usize>,
 }
 
 #[derive(Args)]
@@ -229,6 +233,7 @@ fn main() -> Result<()> {
                 namespace: a.server.namespace.clone(),
                 objects: a.objects,
                 value_size: a.server.value_size,
+                list_limit: a.limit,
             };
             serde_json::to_string(&runtime.block_on(api::run(spec))?)?
         }

@@ -135,6 +135,37 @@ async fn next_change(
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_initial_list_reads_storage_in_pages_at_one_revision() {
+    let store = Embedded::start();
+    let s = store.storage().await;
+    for i in 0..50u64 {
+        let key = s.key("configmaps", Some("ns"), &format!("cm{i:03}"));
+        s.create(&key, obj(i), None).await.expect("create");
+    }
+    let config = CacheConfig {
+        list_page: 7,
+        ..quick()
+    };
+    let c = cacher(&s, "configmaps", config).await;
+    let prefix = s.list_prefix("configmaps", None);
+    let all = ListOptions {
+        limit: 0,
+        continue_token: None,
+    };
+    let cached = served(
+        c.list(&prefix, ReadVersion::Latest, &all, None)
+            .await
+            .expect("list"),
+    );
+    let stored = s
+        .list(&prefix, ReadVersion::Latest, &all, None)
+        .await
+        .expect("storage list");
+    assert_eq!(cached.items.len(), 50);
+    assert_eq!(cached.items, stored.items);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_matches_storage_for_many_objects_and_pages() {
     let store = Embedded::start();
     let s = store.storage().await;

@@ -186,6 +186,35 @@ fn n_of(v: &[u8]) -> u64 {
         .expect("counter")
 }
 
+/// A list whose response is over gRPC's default 4 MiB arrives whole, as kube-apiserver's
+/// etcd client takes responses of any size.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_list_larger_than_grpcs_default_message_arrives() {
+    for backend in backends() {
+        let s = backend.storage("/registry").await;
+        let b = backend.name();
+        let value = vec![b'x'; 1_000_000];
+        for i in 0..6 {
+            let key = s.key("configmaps", Some("big"), &format!("cm{i}"));
+            s.create(&key, value.clone(), None).await.expect("create");
+        }
+        let all = ListOptions {
+            limit: 0,
+            continue_token: None,
+        };
+        let page = s
+            .list(
+                &s.list_prefix("configmaps", Some("big")),
+                ReadVersion::Latest,
+                &all,
+                None,
+            )
+            .await
+            .unwrap_or_else(|e| panic!("{b}: {e}"));
+        assert_eq!(page.items.len(), 6, "{b}");
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn create_get_update_delete_with_preconditions() {
     for backend in backends() {

@@ -70,6 +70,10 @@ pub struct CacheConfig {
     pub progress_interval: Duration,
     /// How many changes a watcher may fall behind before it is ended.
     pub watcher_lag: usize,
+    /// Objects a page of the reflector's list from storage (upstream's cacher:
+    /// storageWatchListPageSize, 10,000): the store never builds, nor this worker decodes,
+    /// a response of a whole large resource at once.
+    pub list_page: i64,
 }
 
 impl Default for CacheConfig {
@@ -81,6 +85,7 @@ impl Default for CacheConfig {
             fresh_timeout: Duration::from_secs(3),
             progress_interval: Duration::from_secs(1),
             watcher_lag: 1024,
+            list_page: 10_000,
         }
     }
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::Shared;
-use crate::storage::{ListOptions, ReadVersion, StorageError};
+use crate::storage::{ListOptions, ReadVersion, StorageError, Stored};
 
 /// The longest wait between attempts at storage.
 const MAX_RETRY: Duration = Duration::from_secs(2);
@@ -31,17 +31,8 @@ enum Ended {
 pub(super) async fn run(shared: Arc<Shared>) {
     let mut retry = crate::retry::Retry::up_to(MAX_RETRY);
     loop {
-        let page = match shared
-            .storage
-            .list(
-                &shared.prefix,
-                ReadVersion::Latest,
-                &ListOptions::default(),
-                None,
-            )
-            .await
-        {
-            Ok(page) => page,
+        let (items, revision) = match list_all(&shared).await {
+            Ok(listed) => listed,
             Err(e) => {
                 tracing::warn!(prefix = %shared.prefix, error = %e, "watch cache: list failed; retrying");
                 shared.unready();
@@ -49,8 +40,8 @@ pub(super) async fn run(shared: Arc<Shared>) {
                 continue;
             }
         };
-        let mut from = page.revision;
-        shared.replace(page.items, page.revision);
+        let mut from = revision;
+        shared.replace(items, revision);
         retry.reset();
         tracing::debug!(prefix = %shared.prefix, revision = from, "watch cache: listed");
         loop {
@@ -71,6 +62,27 @@ pub(super) async fn run(shared: Arc<Shared>) {
                 }
                 Ended::Restart(rev) => from = rev,
             }
+        }
+    }
+}
+
+/// Everything under the cache's prefix at one revision, read in pages
+/// (`CacheConfig::list_page`).
+async fn list_all(shared: &Shared) -> Result<(Vec<Stored>, i64), StorageError> {
+    let mut opts = ListOptions {
+        limit: shared.config.list_page,
+        continue_token: None,
+    };
+    let mut items = Vec::new();
+    loop {
+        let page = shared
+            .storage
+            .list(&shared.prefix, ReadVersion::Latest, &opts, None)
+            .await?;
+        items.extend(page.items);
+        match page.continue_token {
+            Some(token) => opts.continue_token = Some(token),
+            None => return Ok((items, page.revision)),
         }
     }
 }

@@ -33,7 +33,7 @@ impl Storage {
         };
         let limit = opts.limit.max(0);
         let mut items = Vec::new();
-        let kv = self.client.kv_client();
+        let kv = self.kv();
         let done = |items, revision| ListPage {
             items,
             revision,
@@ -123,7 +123,7 @@ impl Storage {
 
     /// `remainingItemCount` of an unfiltered list: the keys from `from` on.
     async fn remaining(&self, prefix: &str, from: &str, revision: i64) -> Option<i64> {
-        let kv = self.client.kv_client();
+        let kv = self.kv();
         let opts = GetOptions::new()
             .with_range(prefix_end(prefix))
             .with_revision(revision)

@@ -9,7 +9,7 @@ use super::{metrics, Storage, StorageError};
 impl Storage {
     /// Compacts history before `revision`.
     pub async fn compact(&self, revision: i64) -> Result<(), StorageError> {
-        let kv = self.client.kv_client();
+        let kv = self.kv();
         match metrics::bounded(|| {
             let mut kv = kv.clone();
             async move { kv.compact(revision, None).await }
@@ -23,7 +23,7 @@ impl Storage {
 
     /// The health check behind readyz's `etcd`: a read of one key, in time.
     pub async fn check(&self) -> Result<(), StorageError> {
-        let mut kv = self.client.kv_client();
+        let mut kv = self.kv();
         let key = format!("{}/health", self.prefix);
         let resp = tokio::time::timeout(
             Duration::from_secs(2),

@@ -33,6 +33,9 @@ use etcd_client::{Client, Compare, CompareOp, GetOptions, PutOptions, Txn, TxnOp
 use kas_proto::{EncryptionConfig, StorageMediaType, WorkerConfig, WorkerRole};
 use tonic::transport::{Certificate, ClientTlsConfig, Endpoint, Identity};
 
+/// The largest response accepted from etcd, as kube-apiserver's (`math.MaxInt32`).
+const MAX_RECV_MSG: usize = i32::MAX as usize;
+
 pub use codec::{set_decode_defaults, DecodeDefaults};
 pub use error::StorageError;
 pub(crate) use list::prefix_end;
@@ -362,7 +365,7 @@ impl Storage {
 
     /// The store's current revision.
     pub async fn current_revision(&self) -> Result<i64, StorageError> {
-        let kv = self.client.kv_client();
+        let kv = self.kv();
         let key = format!("{}/", self.prefix);
         let resp = metrics::timed("listWithCount", &self.kind, || {
             let (mut kv, key) = (kv.clone(), key.clone());
@@ -378,7 +381,7 @@ impl Storage {
         key: &str,
         version: ReadVersion,
     ) -> Result<Option<Stored>, StorageError> {
-        let kv = self.client.kv_client();
+        let kv = self.kv();
         let mut opts = GetOptions::new();
         if let ReadVersion::Exact(rev) = version {
             opts = opts.with_revision(rev);
@@ -481,7 +484,7 @@ impl Storage {
         operation: &str,
         txn: Txn,
     ) -> Result<etcd_client::TxnResponse, StorageError> {
-        let kv = self.client.kv_client();
+        let kv = self.kv();
         metrics::timed(operation, &self.kind, || {
             let (mut kv, txn) = (kv.clone(), txn.clone());
             async move { kv.txn(txn).await }
@@ -492,7 +495,7 @@ impl Storage {
     /// Deletes `key`, if it is still at `expected` when given. Returns the object as it
     /// was, with `revision` set to the deletion's revision.
     pub async fn delete(&self, key: &str, expected: Option<i64>) -> Result<Stored, StorageError> {
-        let kv = self.client.kv_client();
+        let kv = self.kv();
         loop {
             let current = match expected {
                 Some(_) => None,
@@ -541,11 +544,22 @@ impl Storage {
         }
     }
 
+    /// The KV client, taking responses of any size as kube-apiserver's etcd client does
+    /// (`MaxCallRecvMsgSize: math.MaxInt32`): a page of 10,000 objects is over gRPC's
+    /// default 4 MiB.
+    fn kv(&self) -> etcd_client::KvClient {
+        self.client
+            .kv_client()
+            .max_decoding_message_size(MAX_RECV_MSG)
+    }
+
     /// Watches every key under `prefix`, starting with the changes after `after`
     /// (a resourceVersion); 0 means from now.
     pub async fn watch(&self, prefix: &str, after: i64) -> Result<Watch, StorageError> {
         Watch::start(
-            self.client.clone(),
+            self.client
+                .watch_client()
+                .max_decoding_message_size(MAX_RECV_MSG),
             prefix,
             after,
             self.transformers.clone(),

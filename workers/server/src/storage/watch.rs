@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::Duration;
 
-use etcd_client::{Client, EventType, WatchOptions, WatchResponse, WatchStream};
+use etcd_client::{EventType, WatchClient, WatchOptions, WatchResponse, WatchStream};
 
 use super::{codec::Codec, encryption::Transformers, prefix_end, StorageError, Stored};
 
@@ -48,7 +48,7 @@ impl std::fmt::Debug for Watch {
 
 impl Watch {
     pub(super) async fn start(
-        mut client: Client,
+        mut client: WatchClient,
         prefix: &str,
         after: i64,
         transformers: Arc<Transformers>,
