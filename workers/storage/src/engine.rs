@@ -184,38 +184,9 @@ impl Engine {
             .create(path)
             .map_err(engine_err)?;
         let tx = db.begin_write().map_err(engine_err)?;
-        {
-            let mut revs = tx.open_table(REVS).map_err(engine_err)?;
-            for row in view
-                .open_table(REVS)
-                .map_err(engine_err)?
-                .iter()
-                .map_err(engine_err)?
-            {
-                let (k, v) = row.map_err(engine_err)?;
-                revs.insert(k.value(), v.value()).map_err(engine_err)?;
-            }
-            let mut leases = tx.open_table(LEASES).map_err(engine_err)?;
-            for row in view
-                .open_table(LEASES)
-                .map_err(engine_err)?
-                .iter()
-                .map_err(engine_err)?
-            {
-                let (k, v) = row.map_err(engine_err)?;
-                leases.insert(k.value(), v.value()).map_err(engine_err)?;
-            }
-            let mut meta = tx.open_table(META).map_err(engine_err)?;
-            for row in view
-                .open_table(META)
-                .map_err(engine_err)?
-                .iter()
-                .map_err(engine_err)?
-            {
-                let (k, v) = row.map_err(engine_err)?;
-                meta.insert(k.value(), v.value()).map_err(engine_err)?;
-            }
-        }
+        copy_table(view, &tx, REVS)?;
+        copy_table(view, &tx, LEASES)?;
+        copy_table(view, &tx, META)?;
         tx.commit().map_err(engine_err)?;
         Ok(())
     }
@@ -231,4 +202,19 @@ impl Engine {
     pub(crate) fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Copies every row of `table` as `view` sees it into `tx`.
+fn copy_table<K: redb::Key + 'static, V: redb::Value + 'static>(
+    view: &redb::ReadTransaction,
+    tx: &redb::WriteTransaction,
+    table: TableDefinition<K, V>,
+) -> Result<(), Error> {
+    let mut to = tx.open_table(table).map_err(engine_err)?;
+    let from = view.open_table(table).map_err(engine_err)?;
+    for row in from.iter().map_err(engine_err)? {
+        let (k, v) = row.map_err(engine_err)?;
+        to.insert(k.value(), v.value()).map_err(engine_err)?;
+    }
+    Ok(())
 }
