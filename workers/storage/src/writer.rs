@@ -204,15 +204,19 @@ pub(crate) fn run(
         }
         if defragment {
             // Writes wait meanwhile, as etcd's do; reads go on from memory.
-            let before = Engine::file_size(engine.path());
+            let before = db_size;
             let started = Instant::now();
             match engine.defragment() {
-                Ok(()) => tracing::info!(
-                    before_bytes = before,
-                    after_bytes = Engine::file_size(engine.path()),
-                    took_ms = started.elapsed().as_millis(),
-                    "embedded store defragmented"
-                ),
+                Ok(()) => {
+                    // The quota is checked against the smaller file from now on.
+                    db_size = Engine::file_size(engine.path()).unsigned_abs();
+                    tracing::info!(
+                        before_bytes = before,
+                        after_bytes = db_size,
+                        took_ms = started.elapsed().as_millis(),
+                        "embedded store defragmented"
+                    );
+                }
                 Err(e) => tracing::warn!(error = %e, "embedded store: defragmentation failed"),
             }
         }

@@ -113,3 +113,49 @@ async fn defragment_gives_compacted_space_back() {
     assert_eq!(c.get("/after", None).await.expect("get").kvs().len(), 1);
     server.stop().await;
 }
+
+/// Past the space quota, an operator makes room: delete, compact, defragment, disarm.
+/// The quota is then checked against the defragmented file, so writes go on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_defragmentation_the_quota_counts_the_smaller_file() {
+    let dir = tempdir();
+    let server = Server::start_with(dir.path(), |cfg| cfg.quota_bytes = 3_000_000).await;
+    let mut c = server.client().await;
+    let value = "x".repeat(64 * 1024);
+    let mut tripped = false;
+    for round in 0..200 {
+        let txn = Txn::new().and_then(
+            (0..8)
+                .map(|i| TxnOp::put(format!("/big/{round}/{i}"), value.clone(), None))
+                .collect::<Vec<_>>(),
+        );
+        if let Err(e) = c.txn(txn).await {
+            assert_eq!(code_and_message(e).0, tonic::Code::ResourceExhausted);
+            tripped = true;
+            break;
+        }
+    }
+    assert!(tripped, "the quota never refused a write");
+    let deleted = c
+        .delete(
+            "/big/",
+            Some(etcd_client::DeleteOptions::new().with_prefix()),
+        )
+        .await
+        .expect("delete");
+    c.compact(deleted.header().expect("header").revision(), None)
+        .await
+        .expect("compact");
+    c.defragment().await.expect("defragment");
+    c.alarm(AlarmAction::Deactivate, AlarmType::Nospace, None)
+        .await
+        .expect("disarm");
+    // As large a write as the one the quota refused.
+    let txn = Txn::new().and_then(
+        (0..8)
+            .map(|i| TxnOp::put(format!("/after/{i}"), value.clone(), None))
+            .collect::<Vec<_>>(),
+    );
+    c.txn(txn).await.expect("a write once there is room");
+    server.stop().await;
+}
