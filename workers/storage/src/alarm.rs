@@ -8,7 +8,6 @@
 //! memory: a restart clears them, and an over-quota store raises NOSPACE again at its
 //! next write.
 
-use crate::apply;
 use crate::error::EtcdError;
 use crate::mvcc::State;
 use crate::pb::etcdserverpb::{alarm_request::AlarmAction, AlarmRequest, AlarmType, TxnRequest};
@@ -55,12 +54,8 @@ pub(crate) fn refused(st: &State, op: &WriteOp) -> Result<(), EtcdError> {
     if raised(st, AlarmType::Corrupt) && !matches!(op, WriteOp::Alarm(_)) {
         return Err(EtcdError::Corrupt);
     }
-    let adds = match op {
-        WriteOp::Put(_) | WriteOp::LeaseGrant { .. } => true,
-        WriteOp::Txn(req) => apply::txn_puts(req),
-        _ => false,
-    };
-    if adds && raised(st, AlarmType::Nospace) {
+    // As etcd's capped applier: what costs space is refused.
+    if cost(op) > 0 && raised(st, AlarmType::Nospace) {
         return Err(EtcdError::NoSpace);
     }
     Ok(())

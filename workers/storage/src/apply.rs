@@ -356,14 +356,6 @@ fn check_branch(ops: &[RequestOp]) -> Result<(), EtcdError> {
 }
 
 /// Applies a Txn; returns the response (headers unset) and its revision.
-/// Whether a Txn may put (in either branch): with NOSPACE raised etcd refuses it.
-pub(crate) fn txn_puts(req: &TxnRequest) -> bool {
-    req.success
-        .iter()
-        .chain(&req.failure)
-        .any(|op| matches!(op.request, Some(request_op::Request::RequestPut(_))))
-}
-
 pub(crate) fn txn(
     st: &mut State,
     out: &mut Output,
